@@ -1,0 +1,37 @@
+# assay — the two commands: `make demo` and `make test`. Both install what is missing first.
+PYTHON    ?= /usr/bin/python3
+BUILD_DIR ?= build
+JOBS      ?= $(shell nproc)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+
+.PHONY: all deps configure build test test-cpp test-python demo bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) -DPython3_EXECUTABLE=$(PYTHON)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python ASSAY_CLI=$(CURDIR)/$(BUILD_DIR)/assay \
+	  $(PYTHON) -m pytest -q tests/python
+
+demo: build
+	@scripts/demo.sh $(BUILD_DIR)
+
+bench: build
+	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python $(PYTHON) bench/bench_metrics.py
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,20 @@
+// Each subcommand registers itself on the CLI11 app and returns the action to run after parsing.
+// A subcommand only fills a Params struct, calls one library entry point and prints the result.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace assay::cli {
+
+struct GlobalOptions {
+  bool quiet = false;
+};
+
+using Action = std::function<void()>;
+
+/// `assay metrics FILE ...`
+Action add_metrics_command(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace assay::cli

@@ -1,0 +1,46 @@
+// assay — command line. Exit codes: 0 ok, 2 bad input or usage, 1 internal error.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/warning.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"assay: how good is my model, really?"};
+  app.set_version_flag("--version", "assay 0.1.0");
+  app.require_subcommand(1);
+  assay::cli::GlobalOptions global;
+  app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
+
+  std::vector<std::pair<CLI::App*, assay::cli::Action>> actions;
+  actions.emplace_back(nullptr, assay::cli::add_metrics_command(app, global));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  assay::set_warning_handler([](const std::string& message) {
+    std::fprintf(stderr, "assay: warning: %s\n", message.c_str());
+  });
+  assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
+  try {
+    for (auto& [sub, action] : actions) {
+      if (action) action();
+    }
+  } catch (const assay::Error& e) {
+    std::fprintf(stderr, "assay: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "assay: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

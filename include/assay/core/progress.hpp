@@ -1,0 +1,55 @@
+// Progress of long work, reported to an installed sink (the library never prints itself).
+//
+//   Progress p("bootstrap", n_resamples);   // no-op when no sink is installed
+//   parallel_for(n, [&](size_t i) { ...; p.advance(); });
+//   p.finish();
+//
+// The CLI installs `make_terminal_progress_sink(quiet)`: a bar on stderr when stderr is a TTY,
+// nothing otherwise or with --quiet. Progress::advance is thread-safe and cheap (an atomic add;
+// the sink is called at most ~20 times a second).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace assay {
+
+class ProgressSink {
+ public:
+  virtual ~ProgressSink() = default;
+  /// done <= total; called under a mutex.
+  virtual void update(const std::string& task, std::uint64_t done, std::uint64_t total) = 0;
+  virtual void finish(const std::string& task) = 0;
+};
+
+/// Installs the process-wide sink (nullptr = none); returns the previous one.
+std::shared_ptr<ProgressSink> set_progress_sink(std::shared_ptr<ProgressSink> sink);
+
+/// A bar on stderr if it is a TTY and !quiet; otherwise a sink that shows nothing.
+std::shared_ptr<ProgressSink> make_terminal_progress_sink(bool quiet);
+
+class Progress {
+ public:
+  Progress(std::string task, std::uint64_t total);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void advance(std::uint64_t n = 1);
+  void finish();
+
+ private:
+  std::string task_;
+  std::uint64_t total_;
+  std::atomic<std::uint64_t> done_{0};
+  std::shared_ptr<ProgressSink> sink_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point last_update_;
+  bool finished_ = false;
+};
+
+}  // namespace assay

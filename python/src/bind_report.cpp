@@ -1,0 +1,7 @@
+#include "bindings.hpp"
+
+namespace assay::python {
+
+void bind_report(py::module_& /*m*/) {}
+
+}  // namespace assay::python

@@ -1,0 +1,56 @@
+// Shared helpers for the pybind11 bindings: numpy arrays in, numpy arrays out, without copies
+// where possible. Each binding file defines one bind_<part>(module) function (module.cpp calls
+// them all). Bindings only convert arguments, fill a Params struct, call one library function and
+// convert the result: no metric logic lives here.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "assay/core/error.hpp"
+
+namespace assay::python {
+
+namespace py = pybind11;
+
+template <typename T>
+using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+/// A read-only view of a 1-D array; throws assay::Error naming `what` if it is not 1-D.
+template <typename T>
+std::span<const T> view_1d(const Array<T>& a, const char* what) {
+  if (a.ndim() != 1) {
+    fail("{} must be a 1-D array, found {} dimensions", what, a.ndim());
+  }
+  return {a.data(), static_cast<std::size_t>(a.shape(0))};
+}
+
+/// Moves a vector into a numpy array without copying (the array owns the vector).
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), free_when_done);
+}
+
+/// Same, as a rows x cols C-order matrix.
+template <typename T>
+py::array_t<T> to_numpy_2d(std::vector<T>&& values, std::size_t rows, std::size_t cols) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({rows, cols}, {cols * sizeof(T), sizeof(T)}, owned->data(), free_when_done);
+}
+
+void bind_core(py::module_& m);
+void bind_ranking(py::module_& m);
+void bind_classification(py::module_& m);
+void bind_uncertainty(py::module_& m);
+void bind_report(py::module_& m);
+
+}  // namespace assay::python

@@ -1,0 +1,42 @@
+// The compiled half of the Python package: `assay._assay`.
+#include <Python.h>
+
+#include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
+#include "bindings.hpp"
+
+namespace assay::python {
+namespace {
+PyObject* g_warning_category = nullptr;
+}  // namespace
+}  // namespace assay::python
+
+PYBIND11_MODULE(_assay, m) {
+  using namespace assay::python;
+  m.doc() = "assay: compiled core (use the `assay` package, not this module directly)";
+  m.attr("__version__") = "0.1.0";
+
+  // assay::Error -> assay.AssayError, a ValueError, so code that catches scikit-learn's
+  // ValueErrors keeps working.
+  static py::exception<assay::Error> error_type(m, "AssayError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const assay::Error& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+    }
+  });
+
+  g_warning_category = PyErr_NewException("assay.AssayWarning", PyExc_UserWarning, nullptr);
+  m.attr("AssayWarning") = py::handle(g_warning_category);
+  assay::set_warning_handler([](const std::string& message) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_WarnEx(g_warning_category, message.c_str(), 2) < 0) throw py::error_already_set();
+  });
+
+  bind_core(m);
+  bind_ranking(m);
+  bind_classification(m);
+  bind_uncertainty(m);
+  bind_report(m);
+}
