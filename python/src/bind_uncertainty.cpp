@@ -1,7 +1,92 @@
+#include "assay/metrics/uncertainty.hpp"
+
 #include "bindings.hpp"
 
 namespace assay::python {
+namespace {
 
-void bind_uncertainty(py::module_& /*m*/) {}
+py::dict bootstrap_to_dict(metrics::BootstrapResult&& r) {
+  py::dict d;
+  d["estimate"] = r.estimate;
+  d["low"] = r.low;
+  d["high"] = r.high;
+  d["standard_error"] = r.standard_error;
+  d["confidence"] = r.params.confidence;
+  d["n_resamples"] = r.params.n_resamples;
+  d["seed"] = r.params.seed;
+  d["n_undefined"] = r.n_undefined;
+  d["replicates"] = to_numpy(std::move(r.replicates));
+  return d;
+}
+
+py::dict summary_to_dict(const metrics::RunSummary& s) {
+  py::dict d;
+  d["mean"] = s.mean;
+  d["sd"] = s.sd;
+  d["min"] = s.min;
+  d["max"] = s.max;
+  d["n"] = s.n;
+  return d;
+}
+
+}  // namespace
+
+void bind_uncertainty(py::module_& m) {
+  // The metric is a Python callable of the resample counts (float64 array of length n); it runs
+  // on the caller's thread with the GIL held, so threads = 1.
+  m.def(
+      "_bootstrap_counts",
+      [](std::size_t n, const py::function& metric, const Array<double>& base_weights,
+         std::size_t n_resamples, double confidence, std::uint64_t seed) {
+        metrics::BootstrapParams params;
+        params.n_resamples = n_resamples;
+        params.confidence = confidence;
+        params.seed = seed;
+        params.threads = 1;
+        auto weights = base_weights.size() ? view_1d(base_weights, "sample_weight")
+                                           : std::span<const double>{};
+        auto result = metrics::bootstrap(
+            n,
+            [&](std::span<const double> w) {
+              py::array_t<double> counts(static_cast<py::ssize_t>(w.size()), w.data());
+              return metric(counts).cast<double>();
+            },
+            weights, params);
+        return bootstrap_to_dict(std::move(result));
+      },
+      py::arg("n"), py::arg("metric"), py::arg("base_weights"), py::arg("n_resamples"),
+      py::arg("confidence"), py::arg("seed"));
+
+  m.def(
+      "summarize_runs",
+      [](const Array<double>& values) {
+        return summary_to_dict(metrics::summarize_runs(view_1d(values, "values")));
+      },
+      py::arg("values"));
+
+  m.def(
+      "summarize_runs_by",
+      [](const Array<double>& values, const Array<double>& by) {
+        auto grouped = metrics::summarize_runs_by(view_1d(values, "values"), view_1d(by, "by"));
+        py::dict d;
+        std::vector<double> mean, sd, min, max;
+        std::vector<std::int64_t> n;
+        for (const auto& s : grouped.summaries) {
+          mean.push_back(s.mean);
+          sd.push_back(s.sd);
+          min.push_back(s.min);
+          max.push_back(s.max);
+          n.push_back(static_cast<std::int64_t>(s.n));
+        }
+        d["by"] = to_numpy(std::move(grouped.by));
+        d["mean"] = to_numpy(std::move(mean));
+        d["sd"] = to_numpy(std::move(sd));
+        d["min"] = to_numpy(std::move(min));
+        d["max"] = to_numpy(std::move(max));
+        d["n"] = to_numpy(std::move(n));
+        return d;
+      },
+      py::arg("values"), py::arg("by"));
+}
 
 }  // namespace assay::python

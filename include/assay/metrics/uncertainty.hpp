@@ -1,0 +1,89 @@
+// Uncertainty of a metric: bootstrap percentile intervals and mean ± SD across runs.
+//
+// Source 000: "run with multiple different random seeds and report mean and standard deviation
+// across the runs" and "report trends against one or more meta-parameters rather than a single
+// operating point". Layout: samples are indexed 0..n-1 in the caller's order; weights are per
+// sample (empty = all 1).
+//
+// Bootstrap by weights: a resample is represented by how many times each sample was drawn
+// (multinomial counts), passed to the metric as per-sample weights. A metric that sorts its
+// input (ROC AUC, AP) therefore sorts once and re-scans per resample.
+//
+//   BootstrapParams p;  p.n_resamples = 2000;  p.seed = 7;
+//   auto r = bootstrap(n, [&](std::span<const double> w) { return ranked.roc_auc(w); }, {}, p);
+//   // r.estimate, r.low, r.high
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace assay::metrics {
+
+struct BootstrapParams {
+  /// Number of resamples (>= 1).
+  std::size_t n_resamples = 1000;
+  /// Two-sided confidence level of the percentile interval, in (0, 1).
+  double confidence = 0.95;
+  /// Seed: resample i uses the stream Rng(seed).split(i), so results do not depend on threads.
+  std::uint64_t seed = 0;
+  /// Worker threads (0 = all cores). Use 1 when the metric is not thread-safe.
+  int threads = 0;
+};
+
+struct BootstrapResult {
+  /// The metric on the original sample (base weights).
+  double estimate = 0;
+  /// Percentile interval bounds (numpy's default linear interpolation between order statistics).
+  double low = 0;
+  double high = 0;
+  /// Standard deviation of the defined replicates (ddof = 1).
+  double standard_error = 0;
+  /// The metric on each resample, in resample order; NaN where it was undefined.
+  std::vector<double> replicates;
+  /// How many replicates were NaN (e.g. a resample with one class for ROC AUC); excluded from
+  /// the interval, with a warning.
+  std::size_t n_undefined = 0;
+  BootstrapParams params;
+};
+
+/// The metric as a function of per-sample weights (length n, caller's order). It must be safe to
+/// call concurrently when params.threads != 1.
+using WeightedMetric = std::function<double(std::span<const double> weights)>;
+
+/// Percentile bootstrap of `metric` over n samples.
+/// Requires: n > 0; base_weights empty or of length n, finite and >= 0.
+/// Ensures: result.replicates.size() == params.n_resamples; identical output at any thread count.
+BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
+                          std::span<const double> base_weights, const BootstrapParams& params);
+
+/// Quantile q in [0,1] of `values` (NaN excluded) with numpy's default "linear" method;
+/// NaN if no value is defined.
+double quantile(std::span<const double> values, double q);
+
+struct RunSummary {
+  double mean = 0;
+  /// Sample standard deviation (ddof = 1); NaN for a single run, with a warning.
+  double sd = 0;
+  double min = 0;
+  double max = 0;
+  std::size_t n = 0;
+};
+
+/// Mean, SD, min, max and count of the runs' values. Requires: no NaN values; n >= 1.
+RunSummary summarize_runs(std::span<const double> values);
+
+struct GroupedRunSummary {
+  /// Distinct meta-parameter values, ascending.
+  std::vector<double> by;
+  /// One summary per value of `by`, same order.
+  std::vector<RunSummary> summaries;
+};
+
+/// summarize_runs per distinct value of the meta-parameter `by` (same length as values).
+GroupedRunSummary summarize_runs_by(std::span<const double> values, std::span<const double> by);
+
+}  // namespace assay::metrics

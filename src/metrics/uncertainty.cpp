@@ -1,0 +1,151 @@
+#include "assay/metrics/uncertainty.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/rng.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "assay/core/warning.hpp"
+
+namespace assay::metrics {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void check_finite(std::span<const double> values, const char* what) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) fail("{} contains {} at index {}", what, values[i], i);
+  }
+}
+}  // namespace
+
+double quantile(std::span<const double> values, double q) {
+  std::vector<double> defined;
+  defined.reserve(values.size());
+  for (double v : values) {
+    if (!std::isnan(v)) defined.push_back(v);
+  }
+  if (defined.empty()) return kNaN;
+  std::sort(defined.begin(), defined.end());
+  const double position = q * static_cast<double>(defined.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, defined.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  // numpy's _lerp: exact at both ends.
+  const double a = defined[below], b = defined[above];
+  const double diff = b - a;
+  return fraction >= 0.5 ? b - diff * (1 - fraction) : a + diff * fraction;
+}
+
+BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
+                          std::span<const double> base_weights, const BootstrapParams& params) {
+  if (n == 0) fail("bootstrap needs at least one sample, found 0");
+  if (params.n_resamples == 0) fail("n_resamples must be at least 1, found 0");
+  if (!(params.confidence > 0 && params.confidence < 1)) {
+    fail("confidence must be in (0, 1), found {}", params.confidence);
+  }
+  if (!base_weights.empty()) {
+    if (base_weights.size() != n) {
+      fail("sample_weight and y_true differ in length ({} vs {})", base_weights.size(), n);
+    }
+    check_finite(base_weights, "sample_weight");
+    for (std::size_t i = 0; i < n; ++i) {
+      if (base_weights[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", base_weights[i], i);
+    }
+  }
+
+  BootstrapResult result;
+  result.params = params;
+  std::vector<double> ones;
+  if (base_weights.empty()) {
+    ones.assign(n, 1.0);
+    base_weights = ones;
+  }
+  result.estimate = metric(base_weights);
+  result.replicates.assign(params.n_resamples, kNaN);
+
+  const Rng root(params.seed);
+  Progress progress("bootstrap", params.n_resamples);
+  parallel_for(
+      params.n_resamples,
+      [&](std::size_t r) {
+        Rng rng = root.split(r);
+        std::vector<double> weights(n, 0.0);
+        for (std::size_t draw = 0; draw < n; ++draw) weights[rng.below(n)] += 1.0;
+        for (std::size_t i = 0; i < n; ++i) weights[i] *= base_weights[i];
+        result.replicates[r] = metric(weights);
+        progress.advance();
+      },
+      params.threads);
+  progress.finish();
+
+  result.n_undefined = static_cast<std::size_t>(
+      std::count_if(result.replicates.begin(), result.replicates.end(), [](double v) { return std::isnan(v); }));
+  if (result.n_undefined > 0) {
+    warn(fmt::format("bootstrap: the metric was undefined (NaN) on {} of {} resamples; they are "
+                     "left out of the interval",
+                     result.n_undefined, params.n_resamples));
+  }
+  const double alpha = (1 - params.confidence) / 2;
+  result.low = quantile(result.replicates, alpha);
+  result.high = quantile(result.replicates, 1 - alpha);
+
+  double sum = 0, count = 0;
+  for (double v : result.replicates) {
+    if (!std::isnan(v)) sum += v, count += 1;
+  }
+  double squares = 0;
+  const double mean = count > 0 ? sum / count : kNaN;
+  for (double v : result.replicates) {
+    if (!std::isnan(v)) squares += (v - mean) * (v - mean);
+  }
+  result.standard_error = count > 1 ? std::sqrt(squares / (count - 1)) : kNaN;
+  return result;
+}
+
+RunSummary summarize_runs(std::span<const double> values) {
+  if (values.empty()) fail("summarize_runs needs at least one value, found 0");
+  check_finite(values, "values");
+  RunSummary s;
+  s.n = values.size();
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(s.n);
+  // Two-pass variance: exact enough for any realistic number of runs.
+  double squares = 0, correction = 0;
+  for (double v : values) {
+    squares += (v - s.mean) * (v - s.mean);
+    correction += v - s.mean;
+  }
+  if (s.n > 1) {
+    const double nn = static_cast<double>(s.n);
+    s.sd = std::sqrt((squares - correction * correction / nn) / (nn - 1));
+  } else {
+    s.sd = kNaN;
+    warn("summarize_runs: the standard deviation of a single run is undefined (NaN)");
+  }
+  return s;
+}
+
+GroupedRunSummary summarize_runs_by(std::span<const double> values, std::span<const double> by) {
+  if (values.size() != by.size()) {
+    fail("values and by differ in length ({} vs {})", values.size(), by.size());
+  }
+  check_finite(by, "by");
+  std::map<double, std::vector<double>> groups;
+  for (std::size_t i = 0; i < values.size(); ++i) groups[by[i]].push_back(values[i]);
+  GroupedRunSummary out;
+  for (const auto& [key, group] : groups) {
+    out.by.push_back(key);
+    out.summaries.push_back(summarize_runs(group));
+  }
+  if (out.by.empty()) fail("summarize_runs needs at least one value, found 0");
+  return out;
+}
+
+}  // namespace assay::metrics

@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "assay/core/error.hpp"
+#include "assay/metrics/uncertainty.hpp"
+#include "test_util.hpp"
+
+namespace assay::metrics {
+namespace {
+
+// Mean of a 0/1 outcome under per-sample weights.
+WeightedMetric weighted_mean(const std::vector<double>& x) {
+  return [&x](std::span<const double> w) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) num += w[i] * x[i], den += w[i];
+    return num / den;
+  };
+}
+
+TEST(Bootstrap, SameResultAtAnyThreadCount) {
+  std::vector<double> x(500);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = (i * 7919 % 10) < 8 ? 1.0 : 0.0;
+  BootstrapParams p;
+  p.n_resamples = 400;
+  p.seed = 11;
+  p.threads = 1;
+  const auto one = bootstrap(x.size(), weighted_mean(x), {}, p);
+  p.threads = 4;
+  const auto four = bootstrap(x.size(), weighted_mean(x), {}, p);
+  EXPECT_EQ(one.replicates, four.replicates);
+  EXPECT_EQ(one.low, four.low);
+  EXPECT_DOUBLE_EQ(one.estimate, 0.8);
+  EXPECT_LT(one.low, 0.8);
+  EXPECT_GT(one.high, 0.8);
+  // SE of a proportion: sqrt(.8 * .2 / 500) = 0.0179.
+  EXPECT_NEAR(one.standard_error, 0.0179, 0.002);
+}
+
+TEST(Bootstrap, QuantileMatchesNumpyLinear) {
+  const std::vector<double> v{3, 1, NAN, 4, 1, 5};
+  // np.quantile([1,1,3,4,5], q)
+  EXPECT_DOUBLE_EQ(quantile(v, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.5), 3.0);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.9), 4.6);
+  EXPECT_DOUBLE_EQ(quantile(v, 1.0), 5.0);
+  EXPECT_TRUE(std::isnan(quantile(std::vector<double>{NAN}, 0.5)));
+}
+
+TEST(Bootstrap, BadParameters) {
+  std::vector<double> x{1, 0, 1};
+  BootstrapParams p;
+  p.n_resamples = 0;
+  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error, "n_resamples must be at least 1, found 0");
+  p.n_resamples = 10;
+  p.confidence = 0;
+  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error, "confidence must be in (0, 1), found 0");
+  p.confidence = 0.9;
+  EXPECT_THROW_MSG(bootstrap(0, weighted_mean(x), {}, p), Error,
+                   "bootstrap needs at least one sample, found 0");
+  const std::vector<double> w{1, 1};
+  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), w, p), Error,
+                   "sample_weight and y_true differ in length (2 vs 3)");
+}
+
+TEST(SummarizeRuns, MeanSdMinMax) {
+  const std::vector<double> v{0.80, 0.82, 0.79, 0.85};
+  const auto s = summarize_runs(v);
+  EXPECT_DOUBLE_EQ(s.mean, 0.815);
+  EXPECT_NEAR(s.sd, 0.026457513110645908, 1e-15);  // np.std(v, ddof=1)
+  EXPECT_EQ(s.min, 0.79);
+  EXPECT_EQ(s.max, 0.85);
+  EXPECT_EQ(s.n, 4u);
+  const std::vector<double> by{2, 1, 2, 1};
+  const auto g = summarize_runs_by(v, by);
+  ASSERT_EQ(g.by, (std::vector<double>{1, 2}));
+  EXPECT_DOUBLE_EQ(g.summaries[0].mean, 0.835);
+  EXPECT_DOUBLE_EQ(g.summaries[1].mean, 0.795);
+}
+
+}  // namespace
+}  // namespace assay::metrics

@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+from sklearn.metrics import accuracy_score, roc_auc_score
+
+import assay
+from assay.metrics import bootstrap, summarize_runs
+
+
+def test_bootstrap_is_seeded_and_matches_its_replicates(rng):
+    y = rng.integers(0, 2, 300)
+    s = rng.random(300) + 0.4 * y
+    a = bootstrap(roc_auc_score, y, s, n_resamples=300, seed=3)
+    b = bootstrap(roc_auc_score, y, s, n_resamples=300, seed=3)
+    c = bootstrap(roc_auc_score, y, s, n_resamples=300, seed=4)
+    np.testing.assert_array_equal(a["replicates"], b["replicates"])
+    assert not np.array_equal(a["replicates"], c["replicates"])
+    assert a["estimate"] == pytest.approx(roc_auc_score(y, s), rel=1e-15)
+    lo, hi = np.quantile(a["replicates"], [0.025, 0.975])
+    assert a["low"] == pytest.approx(lo, rel=1e-14)
+    assert a["high"] == pytest.approx(hi, rel=1e-14)
+    assert a["standard_error"] == pytest.approx(np.std(a["replicates"], ddof=1), rel=1e-12)
+    assert a["low"] < a["estimate"] < a["high"]
+    assert (a["confidence"], a["n_resamples"], a["seed"], a["n_undefined"]) == (0.95, 300, 3, 0)
+
+
+def test_bootstrap_interval_of_a_mean_has_the_textbook_width(rng):
+    # Accuracy of predictions that are right with probability 0.8: SE = sqrt(.8*.2/n).
+    n = 2000
+    y = np.ones(n, dtype=int)
+    pred = (rng.random(n) < 0.8).astype(int)
+    r = bootstrap(accuracy_score, y, pred, n_resamples=1000, seed=0)
+    p = pred.mean()
+    se = np.sqrt(p * (1 - p) / n)
+    assert r["standard_error"] == pytest.approx(se, rel=0.1)
+    assert r["high"] - r["low"] == pytest.approx(2 * 1.96 * se, rel=0.12)
+
+
+def test_bootstrap_with_sample_weight_passes_weights(rng):
+    y = rng.integers(0, 2, 100)
+    s = rng.random(100)
+    w = rng.random(100)
+    r = bootstrap(roc_auc_score, y, s, n_resamples=50, seed=1, sample_weight=w)
+    assert r["estimate"] == pytest.approx(roc_auc_score(y, s, sample_weight=w), rel=1e-15)
+
+
+def test_bootstrap_undefined_resamples_are_counted_and_warned():
+    y = np.array([0] * 9 + [1])
+    s = np.linspace(0, 1, 10)
+
+    def auc_or_nan(yt, ys):
+        return roc_auc_score(yt, ys) if len(np.unique(yt)) == 2 else float("nan")
+
+    with pytest.warns(assay.AssayWarning, match=r"undefined \(NaN\) on \d+ of 200 resamples"):
+        r = bootstrap(auc_or_nan, y, s, n_resamples=200, seed=0)
+    assert 0 < r["n_undefined"] < 200
+    assert r["n_undefined"] == np.isnan(r["replicates"]).sum()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(n_resamples=0), "n_resamples must be at least 1, found 0"),
+    (dict(confidence=1.0), r"confidence must be in \(0, 1\), found 1"),
+    (dict(sample_weight=[1.0, -1.0, 1.0]), "sample_weight must be >= 0, found -1 at index 1"),
+    (dict(sample_weight=[1.0, 1.0]), r"sample_weight and y_true differ in length \(2 vs 3\)"),
+])
+def test_bootstrap_bad_input(kwargs, message):
+    with pytest.raises(assay.AssayError, match=message):
+        bootstrap(accuracy_score, [0, 1, 1], [0, 1, 0], **kwargs)
+
+
+def test_bootstrap_length_mismatch():
+    with pytest.raises(assay.AssayError, match=r"y_true and y_score_or_pred differ in length \(3 vs 2\)"):
+        bootstrap(accuracy_score, [0, 1, 1], [0, 1])
+
+
+def test_summarize_runs_matches_numpy(rng):
+    v = rng.normal(0.8, 0.02, 10)
+    s = summarize_runs(v)
+    assert s["mean"] == pytest.approx(np.mean(v), rel=1e-14)
+    assert s["sd"] == pytest.approx(np.std(v, ddof=1), rel=1e-12)
+    assert (s["min"], s["max"], s["n"]) == (v.min(), v.max(), 10)
+
+
+def test_summarize_runs_by_meta_parameter(rng):
+    by = np.repeat([0.1, 0.01, 0.001], 5)
+    v = rng.normal(0.8, 0.02, 15)
+    s = summarize_runs(v, by=by)
+    np.testing.assert_array_equal(s["by"], [0.001, 0.01, 0.1])
+    for i, b in enumerate(s["by"]):
+        g = v[by == b]
+        assert s["mean"][i] == pytest.approx(g.mean(), rel=1e-14)
+        assert s["sd"][i] == pytest.approx(g.std(ddof=1), rel=1e-12)
+        assert s["n"][i] == 5
+
+
+def test_summarize_runs_single_run_warns_nan():
+    with pytest.warns(assay.AssayWarning, match="standard deviation of a single run is undefined"):
+        s = summarize_runs([0.5])
+    assert np.isnan(s["sd"]) and s["mean"] == 0.5
+
+
+@pytest.mark.parametrize("values, by, message", [
+    ([], None, "summarize_runs needs at least one value, found 0"),
+    ([0.5, float("nan")], None, "values contains nan at index 1"),
+    ([0.5, 0.6], [1.0], r"values and by differ in length \(2 vs 1\)"),
+])
+def test_summarize_runs_bad_input(values, by, message):
+    with pytest.raises(assay.AssayError, match=message):
+        summarize_runs(values, by=by)
