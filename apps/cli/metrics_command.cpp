@@ -1,11 +1,102 @@
+// `assay metrics FILE --label COL (--score COL[,COL...] | --pred COL) ...`
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
+#include "assay/metrics/evaluate.hpp"
+#include "assay/report/evaluation.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
+namespace {
+
+struct MetricsOptions {
+  std::string file;
+  metrics::EvaluateColumns columns;
+  metrics::EvaluateParams params;
+  std::string ap_method = "step";
+  std::string ap_grid = "exact";
+  std::string calibration_strategy = "uniform";
+  bool json = false;
+  std::string json_out;
+  std::string html;
+};
+
+}  // namespace
 
 Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
-  auto* cmd = app.add_subcommand("metrics", "classification metrics of predictions in a CSV file");
-  return [cmd] {
+  auto options = std::make_shared<MetricsOptions>();
+  auto* cmd = app.add_subcommand(
+      "metrics",
+      "Classification metrics of predictions in a CSV file: confusion matrix, P/R/F, ROC AUC, AP,\n"
+      "calibration, curves; bootstrap intervals; table, JSON or an HTML page with charts.");
+  cmd->add_option("file", options->file, "CSV file with a header row")->required();
+  cmd->add_option("--label", options->columns.label, "column of true labels")->required();
+  cmd->add_option("--score", options->columns.scores,
+                  "score column(s): one (binary: score of the positive class, higher = more "
+                  "positive) or one per class in sorted class order")
+      ->delimiter(',');
+  cmd->add_option("--pred", options->columns.pred, "column of predicted labels");
+  cmd->add_option("--weight", options->columns.weight, "column of sample weights (>= 0)");
+  cmd->add_option("--threshold", options->params.threshold,
+                  "binary: positive when score >= threshold")
+      ->capture_default_str();
+  cmd->add_option("--pos-label", options->params.pos_label,
+                  "binary: the positive class (default: the greater label)");
+  cmd->add_option("--ap-method", options->ap_method,
+                  "average precision: step (scikit-learn), voc07, voc_allpoint, coco101, trapezoid")
+      ->capture_default_str();
+  cmd->add_option("--ap-grid", options->ap_grid, "recall grid for voc07/coco101: exact or numpy")
+      ->capture_default_str();
+  cmd->add_option("--bins", options->params.calibration.bins, "calibration bins")
+      ->capture_default_str();
+  cmd->add_option("--bin-strategy", options->calibration_strategy, "uniform or quantile")
+      ->capture_default_str();
+  cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
+                  "bootstrap resamples for percentile intervals (0 = none)")
+      ->capture_default_str();
+  cmd->add_option("--confidence", options->params.bootstrap.confidence,
+                  "confidence level of the intervals")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
+      ->capture_default_str();
+  cmd->add_option("--threads", options->params.bootstrap.threads,
+                  "worker threads (0 = all cores; results do not depend on it)")
+      ->capture_default_str();
+  cmd->add_flag("--json", options->json, "print JSON instead of the table");
+  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
+  cmd->add_option("--html", options->html, "also write an HTML page with charts to this file");
+
+  return [cmd, options] {
     if (!cmd->parsed()) return;
+    auto& o = *options;
+    if (o.columns.scores.empty() && o.columns.pred.empty()) {
+      fail("give --score COL[,COL...] or --pred COL");
+    }
+    o.params.ap.method = metrics::parse_ap_method(o.ap_method);
+    o.params.ap.grid = metrics::parse_ap_grid(o.ap_grid);
+    o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);
+
+    CsvParams csv;
+    csv.numeric = o.columns.scores;
+    if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
+    const Table table = read_csv(o.file, csv);
+    const auto input = metrics::evaluation_input(table, o.columns);
+    const auto evaluation = metrics::evaluate(input, o.params);
+
+    const Json json = report::evaluation_json(evaluation);
+    if (o.json) {
+      std::cout << json.dump(2) << '\n';
+    } else {
+      std::cout << report::evaluation_text(evaluation);
+    }
+    if (!o.json_out.empty()) write_json_file(o.json_out, json);
+    if (!o.html.empty()) {
+      report::evaluation_html(evaluation, "assay metrics: " + o.file).write(o.html);
+      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
+    }
   };
 }
 

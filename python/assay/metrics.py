@@ -4,3 +4,4 @@ calibration tables, bootstrap intervals, DeLong tests). See docs/metrics.md."""
 from ._ranking import *  # noqa: F401,F403
 from ._classification import *  # noqa: F401,F403
 from ._uncertainty import *  # noqa: F401,F403
+from ._evaluate import *  # noqa: F401,F403

@@ -52,5 +52,6 @@ void bind_ranking(py::module_& m);
 void bind_classification(py::module_& m);
 void bind_uncertainty(py::module_& m);
 void bind_report(py::module_& m);
+void bind_evaluate(py::module_& m);
 
 }  // namespace assay::python

@@ -39,4 +39,5 @@ PYBIND11_MODULE(_assay, m) {
   bind_classification(m);
   bind_uncertainty(m);
   bind_report(m);
+  bind_evaluate(m);
 }

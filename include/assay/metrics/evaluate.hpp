@@ -1,0 +1,134 @@
+// One evaluation of a classifier's predictions: the single entry point behind `assay metrics`
+// (CLI) and `assay.metrics.evaluate` (Python); the report layer renders its result as a table,
+// JSON or an HTML page.
+//
+// Input layout: n samples; y_true[i] is a class code 0..K-1 into `classes` (sorted as
+// scikit-learn sorts labels); scores are row-major n x S with S = 0 (hard predictions only),
+// S = 1 (binary: the score of the positive class, higher = more positive) or S = K (column k is
+// the score of class k); y_pred (codes) is optional when scores are given; weights empty = 1.
+//
+// What is computed (NaN + warning where undefined; see docs/metrics.md):
+// - binary (K = 2): predictions score >= threshold (eq. 170) unless y_pred is given; confusion
+//   matrix, binary rates, P/R/F1, MCC, balanced accuracy, ROC AUC, AP (params.ap), Brier score,
+//   log loss and ECE when the scores are probabilities in [0, 1]; PR (raw and interpolated) and
+//   ROC curves; the reliability table.
+// - multi-class: predictions argmax (first maximum) or one_vs_all is not a single label, so
+//   argmax is used for the confusion matrix; micro/macro/weighted accuracy (eqs. 162-164),
+//   per-class and macro/weighted P/R/F1, MCC; with scores: one-vs-rest ROC AUC and AP per
+//   class, macro ROC AUC, mAP, top-label ECE and log loss when rows are probabilities.
+// - bootstrap (params.bootstrap.n_resamples > 0): percentile intervals for every headline value,
+//   all from the same resamples (resample i depends only on the seed and i).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/core/table.hpp"
+#include "assay/metrics/calibration.hpp"
+#include "assay/metrics/ranking.hpp"
+#include "assay/metrics/uncertainty.hpp"
+
+namespace assay::metrics {
+
+struct EvaluateParams {
+  /// Binary decision threshold: positive when score >= threshold (source eq. 170). Default 0.5.
+  double threshold = 0.5;
+  /// Binary: name of the positive class. Default "" = the greater of the two sorted labels
+  /// (scikit-learn's convention for {0, 1} and {-1, 1}).
+  std::string pos_label;
+  /// Average-precision convention for AP and mAP. Default scikit-learn's step rule.
+  ApParams ap;
+  /// Reliability diagram / ECE binning. Default 15 uniform bins, l1 (ECE).
+  CalibrationParams calibration;
+  /// Bootstrap intervals; n_resamples = 0 (the default) computes none.
+  BootstrapParams bootstrap{.n_resamples = 0};
+};
+
+struct EvaluationInput {
+  /// Class names, index = code.
+  std::vector<std::string> classes;
+  /// True class codes, one per sample.
+  std::vector<std::int32_t> y_true;
+  /// Row-major n x n_score_columns scores (see the layout above).
+  std::vector<double> scores;
+  std::size_t n_score_columns = 0;
+  /// Predicted class codes; empty = derived from the scores.
+  std::vector<std::int32_t> y_pred;
+  /// Per-sample weights; empty = all 1.
+  std::vector<double> weights;
+};
+
+/// Which columns of a table play which role (the CLI's --label/--score/--pred/--weight).
+struct EvaluateColumns {
+  std::string label;
+  std::vector<std::string> scores;
+  std::string pred;
+  std::string weight;
+};
+
+/// Builds the input from a table: the classes are the sorted union of the label (and prediction)
+/// values — numerically when both columns are numeric, else as strings. Throws assay::Error
+/// naming the file for a missing column, a categorical score column, a prediction not among the
+/// labels' classes, or a score column count that is neither 1 nor the number of classes.
+EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& columns);
+
+/// A headline value with its bootstrap interval (NaN bounds when no bootstrap was asked for).
+struct Estimate {
+  std::string name;
+  double value = 0;
+  double low = 0;
+  double high = 0;
+};
+
+struct ClassSummary {
+  std::string name;
+  double precision = 0;
+  double recall = 0;
+  double f1 = 0;
+  double support = 0;
+  /// One-vs-rest ROC AUC and AP of this class's score column (NaN without scores).
+  double roc_auc = 0;
+  double average_precision = 0;
+};
+
+/// A curve to draw: PR (x = recall, y = precision, y_interpolated = eq. 172) or ROC (x = fpr,
+/// y = tpr). `area` is AP (params.ap) or ROC AUC.
+struct CurveSeries {
+  std::string name;
+  std::vector<double> x;
+  std::vector<double> y;
+  std::vector<double> y_interpolated;
+  double area = 0;
+};
+
+struct Evaluation {
+  std::size_t n_samples = 0;
+  double total_weight = 0;
+  bool weighted = false;
+  std::vector<std::string> classes;
+  bool binary = false;
+  /// Binary: the positive class.
+  std::string positive_class;
+  /// How the predicted labels were obtained, e.g. "score >= 0.5", "argmax of scores", "column".
+  std::string prediction_rule;
+  /// K x K confusion matrix, row = true class, column = predicted class.
+  std::vector<double> confusion;
+  std::vector<ClassSummary> per_class;
+  /// Headline values in display order.
+  std::vector<Estimate> summary;
+  std::vector<CurveSeries> pr_curves;
+  std::vector<CurveSeries> roc_curves;
+  /// Reliability table (binary: positive-class probability; multi-class: top label).
+  std::optional<CalibrationResult> calibration;
+  EvaluateParams params;
+  /// Things the reader should know (e.g. "scores are not probabilities: no calibration").
+  std::vector<std::string> notes;
+};
+
+/// Evaluates the predictions. Throws assay::Error on inconsistent input (lengths, codes out of
+/// range, NaN scores, negative weights, fewer than 2 classes in `classes`).
+Evaluation evaluate(const EvaluationInput& input, const EvaluateParams& params);
+
+}  // namespace assay::metrics

@@ -1,0 +1,29 @@
+// Rendering an Evaluation (metrics/evaluate.hpp) three ways: a plain-text table for the
+// terminal, JSON for scripts (the same document Python's assay.metrics.evaluate returns), and an
+// HTML page with PR (raw and interpolated), ROC, confusion-matrix and reliability charts.
+//
+// Numbers: text shows 4 decimals (intervals as [low, high]); JSON keeps full precision with
+// NaN written as null. Curves in JSON are the thinned curves drawn in the charts.
+#pragma once
+
+#include <string>
+
+#include "assay/core/json.hpp"
+#include "assay/metrics/evaluate.hpp"
+#include "assay/report/html.hpp"
+
+namespace assay::report {
+
+/// The terminal table: headline values (with intervals), per-class table, confusion matrix.
+std::string evaluation_text(const metrics::Evaluation& evaluation);
+
+/// The JSON document: {"n_samples", "total_weight", "classes", "positive_class",
+/// "prediction_rule", "summary": {name: {"value", "low", "high"}}, "per_class": [...],
+/// "confusion_matrix": [[...]], "calibration": {...} | null, "curves": {"pr": [...], "roc": [...]},
+/// "params": {...}, "notes": [...]}.
+Json evaluation_json(const metrics::Evaluation& evaluation, bool with_curves = true);
+
+/// The HTML page (title: `title`, e.g. the input file name).
+HtmlReport evaluation_html(const metrics::Evaluation& evaluation, const std::string& title);
+
+}  // namespace assay::report

@@ -1,0 +1,459 @@
+#include "assay/metrics/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
+#include "assay/metrics/classification.hpp"
+#include "assay/metrics/confusion.hpp"
+#include "assay/metrics/labels.hpp"
+
+namespace assay::metrics {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxCurvePoints = 2000;
+
+std::string join(const std::vector<std::string>& items, std::size_t max_items = 20) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < max_items; ++i) {
+    if (i) out += ", ";
+    out += items[i];
+  }
+  if (items.size() > max_items) out += fmt::format(", ... ({} in all)", items.size());
+  return out;
+}
+
+std::string format_label(double value) { return fmt::format("{}", value); }
+
+// Silences warnings while resampling (each resample would repeat the same warning).
+class MutedWarnings {
+ public:
+  MutedWarnings() : previous_(set_warning_handler({})) {}
+  ~MutedWarnings() { set_warning_handler(previous_); }
+
+ private:
+  WarningHandler previous_;
+};
+
+// Keeps at most kMaxCurvePoints points of a curve for display (first and last always kept).
+void thin_curve(CurveSeries& curve) {
+  const std::size_t n = curve.x.size();
+  if (n <= kMaxCurvePoints) return;
+  std::vector<std::size_t> keep;
+  for (std::size_t k = 0; k < kMaxCurvePoints; ++k) {
+    keep.push_back(k * (n - 1) / (kMaxCurvePoints - 1));
+  }
+  auto pick = [&](std::vector<double>& v) {
+    if (v.empty()) return;
+    std::vector<double> out;
+    out.reserve(keep.size());
+    for (std::size_t i : keep) out.push_back(v[i]);
+    v = std::move(out);
+  };
+  pick(curve.x);
+  pick(curve.y);
+  pick(curve.y_interpolated);
+}
+
+using Metric = std::function<double(std::span<const double>)>;
+
+struct Headline {
+  std::string name;
+  Metric metric;
+};
+
+}  // namespace
+
+EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& columns) {
+  const Location file{table.source(), 0, 0};
+  if (columns.label.empty()) fail("no label column given");
+  const Column& label = table.column(columns.label);
+  const Column* pred = columns.pred.empty() ? nullptr : &table.column(columns.pred);
+  const std::size_t n = table.n_rows();
+  if (n == 0) fail_at(file, "no data rows, expected at least one");
+
+  EvaluationInput input;
+  auto check_no_nan = [&](const Column& c) {
+    for (std::size_t i = 0; i < c.values.size(); ++i) {
+      if (std::isnan(c.values[i])) {
+        fail_at(file, "column \"{}\", data row {}: expected a class label, found NaN", c.name, i + 1);
+      }
+    }
+  };
+  if (label.is_numeric() && (!pred || pred->is_numeric())) {
+    check_no_nan(label);
+    if (pred) check_no_nan(*pred);
+    auto encoded = encode_labels<double>(label.values, pred ? std::span<const double>(pred->values)
+                                                            : std::span<const double>{});
+    for (double c : encoded.classes) input.classes.push_back(format_label(c));
+    input.y_true = std::move(encoded.codes);
+    input.y_pred = std::move(encoded.codes2);
+  } else {
+    // Labels as strings, sorted like np.unique sorts strings (bytewise).
+    auto strings_of = [](const Column& c) {
+      if (c.is_categorical()) return c.strings();
+      std::vector<std::string> out;
+      out.reserve(c.values.size());
+      for (double v : c.values) out.push_back(format_label(v));
+      return out;
+    };
+    const auto truth = strings_of(label);
+    const auto predicted = pred ? strings_of(*pred) : std::vector<std::string>{};
+    std::map<std::string, std::int32_t> code_of;
+    for (const auto& s : truth) code_of.emplace(s, 0);
+    for (const auto& s : predicted) code_of.emplace(s, 0);
+    for (auto& [name, code] : code_of) {
+      code = static_cast<std::int32_t>(input.classes.size());
+      input.classes.push_back(name);
+    }
+    input.y_true.reserve(n);
+    for (const auto& s : truth) input.y_true.push_back(code_of.at(s));
+    for (const auto& s : predicted) input.y_pred.push_back(code_of.at(s));
+  }
+
+  input.n_score_columns = columns.scores.size();
+  if (!columns.scores.empty()) {
+    const std::size_t k = input.classes.size();
+    if (columns.scores.size() != 1 && columns.scores.size() != k) {
+      fail_at(file,
+              "expected 1 score column (binary) or one per class ({}: {}), found {} score columns",
+              k, join(input.classes), columns.scores.size());
+    }
+    const std::size_t s = columns.scores.size();
+    input.scores.resize(n * s);
+    for (std::size_t j = 0; j < s; ++j) {
+      const Column& c = table.column(columns.scores[j]);
+      if (!c.is_numeric()) {
+        fail_at(file, "score column \"{}\": expected numbers, found text such as {}", c.name,
+                quote_found(c.categories.front()));
+      }
+      for (std::size_t i = 0; i < n; ++i) input.scores[i * s + j] = c.values[i];
+    }
+  }
+  if (!columns.weight.empty()) {
+    const Column& w = table.column(columns.weight);
+    if (!w.is_numeric()) {
+      fail_at(file, "weight column \"{}\": expected numbers, found text such as {}", w.name,
+              quote_found(w.categories.front()));
+    }
+    input.weights = w.values;
+  }
+  return input;
+}
+
+Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& params) {
+  EvaluationInput input = input_in;
+  const std::size_t n = input.y_true.size();
+  if (n == 0) fail("no samples to evaluate, expected at least one");
+  const std::size_t s = input.n_score_columns;
+  if (s == 0 && input.y_pred.empty()) fail("nothing to evaluate: give scores or predicted labels");
+  if (input.scores.size() != n * s) {
+    fail("scores have {} values, expected {} samples x {} columns = {}", input.scores.size(), n, s,
+         n * s);
+  }
+  for (std::size_t i = 0; i < input.scores.size(); ++i) {
+    if (!std::isfinite(input.scores[i])) {
+      fail("scores contain {} at sample {}{}", input.scores[i], i / s + 1,
+           s > 1 ? fmt::format(", column {}", i % s + 1) : "");
+    }
+  }
+  if (!input.y_pred.empty()) check_same_length(n, input.y_pred.size(), "y_true", "y_pred");
+  check_weights(input.weights, n);
+
+  // A binary problem whose data hold one class only: the named positive class is the other.
+  if (input.classes.size() == 1 && !params.pos_label.empty() &&
+      params.pos_label != input.classes[0]) {
+    input.classes.push_back(params.pos_label);
+    if (input.classes[1] < input.classes[0]) {
+      std::swap(input.classes[0], input.classes[1]);
+      for (auto& c : input.y_true) c = 1 - c;
+      for (auto& c : input.y_pred) c = 1 - c;
+    }
+  }
+  const auto k = static_cast<std::int32_t>(input.classes.size());
+  if (k < 2) {
+    fail("the labels have one class only ({}); give the positive class (--pos-label) to evaluate "
+         "a binary problem",
+         input.classes.empty() ? std::string("none") : quote_found(input.classes[0]));
+  }
+  if (s > 1 && s != static_cast<std::size_t>(k)) {
+    fail("expected 1 score column or one per class ({}), found {}", k, s);
+  }
+  auto check_codes = [&](const std::vector<std::int32_t>& codes, const char* what) {
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      if (codes[i] < 0 || codes[i] >= k) fail("{} has code {} at index {}, expected 0..{}", what, codes[i], i, k - 1);
+    }
+  };
+  check_codes(input.y_true, "y_true");
+  check_codes(input.y_pred, "y_pred");
+
+  Evaluation ev;
+  ev.params = params;
+  ev.n_samples = n;
+  ev.weighted = !input.weights.empty();
+  ev.total_weight =
+      ev.weighted ? std::accumulate(input.weights.begin(), input.weights.end(), 0.0) : double(n);
+  ev.classes = input.classes;
+  ev.binary = k == 2;
+
+  std::vector<double> ones;
+  std::span<const double> base = input.weights;
+  if (base.empty()) {
+    ones.assign(n, 1.0);
+    base = ones;
+  }
+  const std::span<const std::int32_t> y_true = input.y_true;
+
+  // Scores of each class (one-vs-rest), contiguous; binary: the positive class only.
+  std::int32_t positive = 1;
+  if (ev.binary) {
+    if (!params.pos_label.empty()) {
+      auto it = std::find(ev.classes.begin(), ev.classes.end(), params.pos_label);
+      if (it == ev.classes.end()) {
+        fail("pos_label {} is not one of the classes ({})", quote_found(params.pos_label),
+             join(ev.classes));
+      }
+      positive = static_cast<std::int32_t>(it - ev.classes.begin());
+    }
+    ev.positive_class = ev.classes[positive];
+  } else if (!params.pos_label.empty()) {
+    warn(fmt::format("pos_label {} is ignored: the labels have {} classes",
+                     quote_found(params.pos_label), k));
+  }
+  std::vector<std::vector<double>> class_scores;  // [class][sample]
+  std::vector<double> binary_score;
+  if (s > 0) {
+    if (ev.binary) {
+      binary_score.resize(n);
+      const std::size_t column = s == 1 ? 0 : static_cast<std::size_t>(positive);
+      for (std::size_t i = 0; i < n; ++i) binary_score[i] = input.scores[i * s + column];
+    } else {
+      class_scores.assign(k, std::vector<double>(n));
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::int32_t c = 0; c < k; ++c) class_scores[c][i] = input.scores[i * s + c];
+      }
+    }
+  }
+
+  // Predicted labels.
+  std::vector<std::int32_t> y_pred = input.y_pred;
+  if (!y_pred.empty()) {
+    ev.prediction_rule = "given predictions";
+  } else if (ev.binary) {
+    const auto above = threshold_scores(binary_score, params.threshold);
+    y_pred.resize(n);
+    for (std::size_t i = 0; i < n; ++i) y_pred[i] = above[i] ? positive : 1 - positive;
+    ev.prediction_rule = fmt::format("score >= {}", params.threshold);
+  } else {
+    y_pred = argmax_rows(input.scores, static_cast<std::size_t>(k));
+    ev.prediction_rule = "argmax of the class scores";
+  }
+
+  ev.confusion = confusion_matrix(y_true, y_pred, k, input.weights);
+  {
+    PrfParams prf;
+    const auto per_class = precision_recall_fscore(label_counts(y_true, y_pred, k, input.weights), prf);
+    for (std::int32_t c = 0; c < k; ++c) {
+      ev.per_class.push_back({ev.classes[c], per_class.precision[c], per_class.recall[c],
+                              per_class.fscore[c], per_class.support[c], kNaN, kNaN});
+    }
+  }
+
+  const bool probabilities = [&] {
+    if (s == 0) return false;
+    for (double v : input.scores) {
+      if (v < 0 || v > 1) return false;
+    }
+    if (s > 1) {
+      for (std::size_t i = 0; i < n; ++i) {
+        double row = 0;
+        for (std::size_t j = 0; j < s; ++j) row += input.scores[i * s + j];
+        if (std::abs(row - 1) > 1e-4) return false;
+      }
+    }
+    return true;
+  }();
+  if (s > 0 && !probabilities) {
+    ev.notes.push_back(s == 1 ? "scores are not probabilities in [0, 1]: no calibration, Brier score or log loss"
+                              : "score rows are not probabilities summing to 1: no calibration or log loss");
+  }
+
+  std::vector<Headline> headlines;
+  const std::vector<std::int32_t>& pred = y_pred;
+  headlines.push_back({"accuracy", [&](std::span<const double> w) {
+                         return accuracy_score(y_true, pred, k, {}, w);
+                       }});
+  headlines.push_back({"balanced accuracy", [&](std::span<const double> w) {
+                         return balanced_accuracy_score(y_true, pred, k, w);
+                       }});
+
+  // One-vs-rest ranking structures, sorted once (reused by every bootstrap resample).
+  std::vector<std::uint8_t> is_positive;
+  std::optional<RankedScores> ranked_binary;
+  std::vector<std::vector<std::uint8_t>> class_truth;
+  std::vector<std::optional<RankedScores>> ranked_class;
+
+  if (ev.binary) {
+    auto rate = [&](double BinaryRates::*field) {
+      return [&, field](std::span<const double> w) {
+        const auto r = binary_rates(y_true, pred, positive, w);
+        return r.*field;
+      };
+    };
+    headlines.push_back({"precision", rate(&BinaryRates::precision)});
+    headlines.push_back({"recall", rate(&BinaryRates::recall)});
+    headlines.push_back({"specificity", rate(&BinaryRates::specificity)});
+    headlines.push_back({"F1", rate(&BinaryRates::f1)});
+    headlines.push_back({"MCC", rate(&BinaryRates::mcc)});
+    if (s > 0) {
+      is_positive.resize(n);
+      for (std::size_t i = 0; i < n; ++i) is_positive[i] = y_true[i] == positive;
+      ranked_binary.emplace(is_positive, binary_score);
+      headlines.push_back({"ROC AUC", [&](std::span<const double> w) { return ranked_binary->roc_auc(w); }});
+      headlines.push_back({fmt::format("average precision ({})", to_string(params.ap.method)),
+                           [&](std::span<const double> w) {
+                             return ranked_binary->average_precision(w, params.ap);
+                           }});
+      if (probabilities) {
+        headlines.push_back({"Brier score", [&](std::span<const double> w) {
+                               return brier_score_loss(y_true, positive, binary_score, w);
+                             }});
+        // Two columns in class-code order, so the positive class may be either code.
+        auto two_columns = std::make_shared<std::vector<double>>(2 * n);
+        for (std::size_t i = 0; i < n; ++i) {
+          (*two_columns)[2 * i + positive] = binary_score[i];
+          (*two_columns)[2 * i + 1 - positive] = 1 - binary_score[i];
+        }
+        headlines.push_back({"log loss", [&, two_columns](std::span<const double> w) {
+                               return log_loss(y_true, 2, *two_columns, 2, 1e-15, true, w);
+                             }});
+        headlines.push_back({"ECE", [&](std::span<const double> w) {
+                               return calibration_error_binary(y_true, positive, binary_score,
+                                                               params.calibration, w)
+                                   .error;
+                             }});
+        ev.calibration = calibration_error_binary(y_true, positive, binary_score,
+                                                  params.calibration, input.weights);
+      }
+      // Curves.
+      auto pr = precision_recall_curve(is_positive, binary_score, input.weights, true);
+      CurveSeries pr_series{ev.positive_class, pr.recall, pr.precision,
+                            interpolated_precision(pr.precision, pr.recall),
+                            ranked_binary->average_precision(base, params.ap)};
+      auto roc = roc_curve(is_positive, binary_score, input.weights, true);
+      CurveSeries roc_series{ev.positive_class, roc.fpr, roc.tpr, {}, ranked_binary->roc_auc(base)};
+      ev.per_class[positive].roc_auc = roc_series.area;
+      ev.per_class[positive].average_precision = pr_series.area;
+      ev.pr_curves.push_back(std::move(pr_series));
+      ev.roc_curves.push_back(std::move(roc_series));
+    }
+  } else {
+    auto averaged = [&](Average average, int which) {
+      return [&, average, which](std::span<const double> w) {
+        PrfParams prf;
+        prf.average = average;
+        const auto r = precision_recall_fscore(label_counts(y_true, pred, k, w), prf);
+        return which == 0 ? r.precision[0] : which == 1 ? r.recall[0] : r.fscore[0];
+      };
+    };
+    headlines.push_back({"accuracy (macro)", [&](std::span<const double> w) {
+                           AccuracyParams a;
+                           a.average = AccuracyAverage::macro;
+                           return accuracy_score(y_true, pred, k, a, w);
+                         }});
+    headlines.push_back({"precision (macro)", averaged(Average::macro, 0)});
+    headlines.push_back({"recall (macro)", averaged(Average::macro, 1)});
+    headlines.push_back({"F1 (macro)", averaged(Average::macro, 2)});
+    headlines.push_back({"F1 (weighted)", averaged(Average::weighted, 2)});
+    headlines.push_back({"MCC", [&](std::span<const double> w) {
+                           return matthews_corrcoef(y_true, pred, k, w);
+                         }});
+    if (s > 0) {
+      class_truth.resize(k);
+      ranked_class.resize(k);
+      for (std::int32_t c = 0; c < k; ++c) {
+        class_truth[c].resize(n);
+        for (std::size_t i = 0; i < n; ++i) class_truth[c][i] = y_true[i] == c;
+        ranked_class[c].emplace(class_truth[c], class_scores[c]);
+      }
+      // Means over the classes that have both positives and negatives under the weights.
+      auto class_mean = [&](bool auc) {
+        return [&, auc](std::span<const double> w) {
+          double sum = 0;
+          int count = 0;
+          for (std::int32_t c = 0; c < k; ++c) {
+            double pos = 0, total = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+              total += w[i];
+              if (class_truth[c][i]) pos += w[i];
+            }
+            if (pos <= 0 || (auc && pos >= total)) continue;
+            sum += auc ? ranked_class[c]->roc_auc(w) : ranked_class[c]->average_precision(w, params.ap);
+            ++count;
+          }
+          return count ? sum / count : kNaN;
+        };
+      };
+      headlines.push_back({"ROC AUC (one-vs-rest, macro)", class_mean(true)});
+      headlines.push_back({fmt::format("mAP ({})", to_string(params.ap.method)), class_mean(false)});
+      if (probabilities) {
+        headlines.push_back({"log loss", [&](std::span<const double> w) {
+                               return log_loss(y_true, k, input.scores, s, 1e-15, true, w);
+                             }});
+        headlines.push_back({"ECE (top label)", [&](std::span<const double> w) {
+                               return calibration_error_top_label(y_true, input.scores, s,
+                                                                  params.calibration, w)
+                                   .error;
+                             }});
+        ev.calibration = calibration_error_top_label(y_true, input.scores, s, params.calibration,
+                                                     input.weights);
+      }
+      for (std::int32_t c = 0; c < k; ++c) {
+        if (ev.per_class[c].support <= 0) continue;  // no positives: no curve
+        const bool has_negatives = ev.per_class[c].support < ev.total_weight;
+        auto pr = precision_recall_curve(class_truth[c], class_scores[c], input.weights, true);
+        CurveSeries pr_series{ev.classes[c], pr.recall, pr.precision,
+                              interpolated_precision(pr.precision, pr.recall),
+                              ranked_class[c]->average_precision(base, params.ap)};
+        ev.per_class[c].average_precision = pr_series.area;
+        ev.pr_curves.push_back(std::move(pr_series));
+        if (has_negatives) {
+          auto roc = roc_curve(class_truth[c], class_scores[c], input.weights, true);
+          CurveSeries roc_series{ev.classes[c], roc.fpr, roc.tpr, {}, ranked_class[c]->roc_auc(base)};
+          ev.per_class[c].roc_auc = roc_series.area;
+          ev.roc_curves.push_back(std::move(roc_series));
+        }
+      }
+    }
+  }
+  for (auto& c : ev.pr_curves) thin_curve(c);
+  for (auto& c : ev.roc_curves) thin_curve(c);
+
+  for (const auto& h : headlines) {
+    Estimate e{h.name, h.metric(base), kNaN, kNaN};
+    if (params.bootstrap.n_resamples > 0) {
+      BootstrapResult r;
+      {
+        MutedWarnings muted;
+        r = bootstrap(n, h.metric, input.weights, params.bootstrap);
+      }
+      if (r.n_undefined > 0) {
+        warn(fmt::format("bootstrap: {} was undefined (NaN) on {} of {} resamples; they are left "
+                         "out of its interval",
+                         h.name, r.n_undefined, params.bootstrap.n_resamples));
+      }
+      e.low = r.low;
+      e.high = r.high;
+    }
+    ev.summary.push_back(std::move(e));
+  }
+  return ev;
+}
+
+}  // namespace assay::metrics

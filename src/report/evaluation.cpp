@@ -1,0 +1,245 @@
+#include "assay/report/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "assay/report/charts.hpp"
+
+namespace assay::report {
+namespace {
+
+std::string number(double v, int decimals = 4) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == std::floor(v) && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+std::string fixed(double v) {
+  if (std::isnan(v)) return "nan";
+  return fmt::format("{:.4f}", v);
+}
+
+bool has_interval(const metrics::Evaluation& ev) {
+  return ev.params.bootstrap.n_resamples > 0;
+}
+
+std::string pad(const std::string& s, std::size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+std::string render_columns(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t j = 0; j < header.size(); ++j) width[j] = header[j].size();
+  for (const auto& r : rows) {
+    for (std::size_t j = 0; j < r.size(); ++j) width[j] = std::max(width[j], r[j].size());
+  }
+  std::string out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+      if (j) out += "  ";
+      out += pad(cells[j], width[j], j > 0);
+    }
+    out += '\n';
+  };
+  line(header);
+  for (const auto& r : rows) line(r);
+  return out;
+}
+
+std::vector<std::vector<double>> matrix_rows(const metrics::Evaluation& ev) {
+  const std::size_t k = ev.classes.size();
+  std::vector<std::vector<double>> rows(k, std::vector<double>(k));
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j) rows[i][j] = ev.confusion[i * k + j];
+  }
+  return rows;
+}
+
+std::string describe(const metrics::Evaluation& ev) {
+  std::string out = fmt::format("{} samples", ev.n_samples);
+  if (ev.weighted) out += fmt::format(" (total weight {})", number(ev.total_weight));
+  out += fmt::format(", {} classes", ev.classes.size());
+  if (ev.binary) out += fmt::format(", positive class \"{}\"", ev.positive_class);
+  out += fmt::format("; predictions: {}", ev.prediction_rule);
+  if (has_interval(ev)) {
+    const auto& b = ev.params.bootstrap;
+    out += fmt::format("; intervals: {:g}% percentile bootstrap, {} resamples, seed {}",
+                       100 * b.confidence, b.n_resamples, b.seed);
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> summary_rows(const metrics::Evaluation& ev) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& e : ev.summary) {
+    std::vector<std::string> row{e.name, fixed(e.value)};
+    if (has_interval(ev)) row.push_back(fmt::format("[{}, {}]", fixed(e.low), fixed(e.high)));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<std::string> summary_header(const metrics::Evaluation& ev) {
+  std::vector<std::string> h{"metric", "value"};
+  if (has_interval(ev))
+    h.push_back(fmt::format("{:g}% interval", 100 * ev.params.bootstrap.confidence));
+  return h;
+}
+
+std::vector<std::vector<std::string>> class_rows(const metrics::Evaluation& ev, bool scores) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : ev.per_class) {
+    std::vector<std::string> row{c.name, fixed(c.precision), fixed(c.recall), fixed(c.f1),
+                                 number(c.support)};
+    if (scores) {
+      row.push_back(fixed(c.roc_auc));
+      row.push_back(fixed(c.average_precision));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<std::string> class_header(bool scores) {
+  std::vector<std::string> h{"class", "precision", "recall", "F1", "support"};
+  if (scores) {
+    h.push_back("ROC AUC");
+    h.push_back("AP");
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string evaluation_text(const metrics::Evaluation& ev) {
+  const bool scores = !ev.pr_curves.empty();
+  std::string out = describe(ev) + "\n\n";
+  out += render_columns(summary_header(ev), summary_rows(ev));
+  out += "\n";
+  out += render_columns(class_header(scores), class_rows(ev, scores));
+  out += "\nconfusion matrix (rows: true class, columns: predicted class)\n";
+  std::vector<std::string> header{"true \\ pred"};
+  header.insert(header.end(), ev.classes.begin(), ev.classes.end());
+  std::vector<std::vector<std::string>> rows;
+  const auto m = matrix_rows(ev);
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    std::vector<std::string> row{ev.classes[i]};
+    for (double v : m[i]) row.push_back(number(v));
+    rows.push_back(std::move(row));
+  }
+  out += render_columns(header, rows);
+  for (const auto& note : ev.notes) out += "\nnote: " + note;
+  if (!ev.notes.empty()) out += "\n";
+  return out;
+}
+
+Json evaluation_json(const metrics::Evaluation& ev, bool with_curves) {
+  Json j;
+  j["n_samples"] = ev.n_samples;
+  j["total_weight"] = ev.total_weight;
+  j["classes"] = ev.classes;
+  j["binary"] = ev.binary;
+  j["positive_class"] = ev.binary ? Json(ev.positive_class) : Json(nullptr);
+  j["prediction_rule"] = ev.prediction_rule;
+  Json summary = Json::object();
+  for (const auto& e : ev.summary) {
+    summary[e.name] = {{"value", e.value}, {"low", e.low}, {"high", e.high}};
+  }
+  j["summary"] = summary;
+  Json per_class = Json::array();
+  for (const auto& c : ev.per_class) {
+    per_class.push_back({{"class", c.name},
+                         {"precision", c.precision},
+                         {"recall", c.recall},
+                         {"f1", c.f1},
+                         {"support", c.support},
+                         {"roc_auc", c.roc_auc},
+                         {"average_precision", c.average_precision}});
+  }
+  j["per_class"] = per_class;
+  j["confusion_matrix"] = matrix_rows(ev);
+  if (ev.calibration) {
+    const auto& b = ev.calibration->bins;
+    j["calibration"] = {
+        {"error", ev.calibration->error},
+        {"norm", ev.params.calibration.norm == metrics::CalibrationNorm::l1   ? "l1"
+                 : ev.params.calibration.norm == metrics::CalibrationNorm::l2 ? "l2"
+                                                                              : "max"},
+        {"bins",
+         {{"lower", b.lower},
+          {"upper", b.upper},
+          {"count", b.count},
+          {"accuracy", b.accuracy},
+          {"confidence", b.confidence}}}};
+  } else {
+    j["calibration"] = nullptr;
+  }
+  if (with_curves) {
+    auto curves = [](const std::vector<metrics::CurveSeries>& list, const char* x, const char* y) {
+      Json out = Json::array();
+      for (const auto& c : list) {
+        Json one{{"class", c.name}, {x, c.x}, {y, c.y}, {"area", c.area}};
+        if (!c.y_interpolated.empty()) one["interpolated_precision"] = c.y_interpolated;
+        out.push_back(one);
+      }
+      return out;
+    };
+    j["curves"] = {{"pr", curves(ev.pr_curves, "recall", "precision")},
+                   {"roc", curves(ev.roc_curves, "fpr", "tpr")}};
+  }
+  const auto& p = ev.params;
+  j["params"] = {{"threshold", p.threshold},
+                 {"ap_method", std::string(metrics::to_string(p.ap.method))},
+                 {"calibration_bins", p.calibration.bins},
+                 {"bootstrap", p.bootstrap.n_resamples},
+                 {"confidence", p.bootstrap.confidence},
+                 {"seed", p.bootstrap.seed}};
+  j["notes"] = ev.notes;
+  return j;
+}
+
+HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& title) {
+  HtmlReport page(title);
+  page.add_paragraph(describe(ev));
+  page.add_heading("Summary");
+  page.add_table(summary_header(ev), summary_rows(ev));
+  const bool scores = !ev.pr_curves.empty();
+
+  if (scores) {
+    std::vector<PrSeries> pr;
+    for (const auto& c : ev.pr_curves) pr.push_back({c.name, c.x, c.y, c.y_interpolated, c.area});
+    ChartParams pr_params;
+    pr_params.title =
+        fmt::format("Precision-recall (AP: {})", metrics::to_string(ev.params.ap.method));
+    page.add_chart("Precision-recall curve: raw (solid) and interpolated (dotted)",
+                   pr_curve_chart(pr, pr_params));
+    if (!ev.roc_curves.empty()) {
+      std::vector<RocSeries> roc;
+      for (const auto& c : ev.roc_curves) roc.push_back({c.name, c.x, c.y, c.area});
+      page.add_chart("ROC curve", roc_curve_chart(roc));
+    }
+  }
+  page.add_chart("Confusion matrix (rows: true class, columns: predicted class)",
+                 confusion_matrix_chart(ev.confusion, ev.classes, ev.classes, false));
+  if (ev.calibration) {
+    const auto& b = ev.calibration->bins;
+    bool any = std::any_of(b.count.begin(), b.count.end(), [](double c) { return c > 0; });
+    if (any) {
+      page.add_chart(ev.binary ? "Reliability diagram (probability of the positive class)"
+                               : "Reliability diagram (top-label confidence)",
+                     reliability_chart({b.lower, b.upper, b.count, b.accuracy, b.confidence}));
+    }
+  }
+  page.add_heading("Per class");
+  page.add_table(class_header(scores), class_rows(ev, scores));
+  for (const auto& note : ev.notes) page.add_paragraph("Note: " + note);
+  page.add_json("All numbers (JSON)", evaluation_json(ev, false));
+  return page;
+}
+
+}  // namespace assay::report
