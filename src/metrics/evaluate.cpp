@@ -142,6 +142,12 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
       fail_at(file, "weight column \"{}\": expected numbers, found text such as {}", w.name,
               quote_found(w.categories.front()));
     }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(w.values[i] >= 0) || std::isinf(w.values[i])) {
+        fail_at(file, "column \"{}\", data row {}: expected a finite weight >= 0, found {}", w.name,
+                i + 1, w.values[i]);
+      }
+    }
     input.weights = w.values;
   }
   return input;

@@ -1,0 +1,147 @@
+"""`assay metrics`: numbers against scikit-learn, output formats, and every bad input (exit 2)."""
+import json
+import re
+
+import numpy as np
+import pytest
+from sklearn import metrics as sk
+
+import assay
+
+
+def write_csv(path, header, rows):
+    with open(path, "w") as f:
+        f.write(",".join(header) + "\n")
+        for r in rows:
+            f.write(",".join(str(v) for v in r) + "\n")
+    return path
+
+
+@pytest.fixture
+def binary_file(tmp_path, rng):
+    n = 400
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1), 3)  # ties
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    path = write_csv(tmp_path / "b.csv", ["y", "p", "w"], zip(y, s, w))
+    return path, y, s, w
+
+
+def test_binary_json_matches_sklearn(run_cli, binary_file):
+    path, y, s, w = binary_file
+    r = run_cli("metrics", path, "--label", "y", "--score", "p", "--weight", "w", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    summary = {k: v["value"] for k, v in out["summary"].items()}
+    pred = (s >= 0.5).astype(int)
+    close = dict(rel=1e-12, abs=1e-15)
+    assert summary["ROC AUC"] == pytest.approx(sk.roc_auc_score(y, s, sample_weight=w), **close)
+    assert summary["average precision (step)"] == pytest.approx(
+        sk.average_precision_score(y, s, sample_weight=w), **close)
+    assert summary["accuracy"] == pytest.approx(sk.accuracy_score(y, pred, sample_weight=w), **close)
+    assert summary["F1"] == pytest.approx(sk.f1_score(y, pred, sample_weight=w), **close)
+    assert summary["MCC"] == pytest.approx(sk.matthews_corrcoef(y, pred, sample_weight=w), **close)
+    assert summary["balanced accuracy"] == pytest.approx(
+        sk.balanced_accuracy_score(y, pred, sample_weight=w), **close)
+    assert summary["Brier score"] == pytest.approx(sk.brier_score_loss(y, s, sample_weight=w), **close)
+    assert summary["log loss"] == pytest.approx(sk.log_loss(y, s, sample_weight=w), **close)
+    np.testing.assert_allclose(out["confusion_matrix"],
+                               sk.confusion_matrix(y, pred, sample_weight=w), rtol=1e-12)
+    assert out["positive_class"] == "1" and out["classes"] == ["0", "1"]
+    # The Python twin goes through the same entry point.
+    twin = assay.metrics.evaluate(y, s, sample_weight=w)
+    assert twin["summary"] == out["summary"]
+
+
+def test_multiclass_from_scores_and_from_predictions(run_cli, tmp_path, rng):
+    n, k = 300, 3
+    y = rng.integers(0, k, n)
+    p = rng.dirichlet(np.ones(k), n)
+    p[np.arange(n), y] += 0.5
+    p /= p.sum(1, keepdims=True)
+    names = np.array(["ant", "bee", "cow"])
+    path = write_csv(tmp_path / "m.csv", ["animal", "pa", "pb", "pc"],
+                     [(names[t], *map(repr, row)) for t, row in zip(y, p)])
+    r = run_cli("metrics", path, "--label", "animal", "--score", "pa,pb,pc", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    summary = {k: v["value"] for k, v in out["summary"].items()}
+    pred = p.argmax(1)
+    assert summary["accuracy"] == pytest.approx(sk.accuracy_score(y, pred), rel=1e-12)
+    assert summary["F1 (macro)"] == pytest.approx(sk.f1_score(y, pred, average="macro"), rel=1e-12)
+    assert summary["ROC AUC (one-vs-rest, macro)"] == pytest.approx(
+        sk.roc_auc_score(y, p, multi_class="ovr"), rel=1e-12)
+    assert summary["log loss"] == pytest.approx(sk.log_loss(y, p), rel=1e-12)
+    assert [c["class"] for c in out["per_class"]] == ["ant", "bee", "cow"]
+
+    path2 = write_csv(tmp_path / "mp.csv", ["animal", "guess"], zip(names[y], names[pred]))
+    r2 = run_cli("metrics", path2, "--label", "animal", "--pred", "guess")
+    assert r2.returncode == 0, r2.stderr
+    assert "confusion matrix" in r2.stdout and "cow" in r2.stdout
+
+
+def test_bootstrap_is_seeded_and_html_is_written(run_cli, binary_file, tmp_path):
+    path = binary_file[0]
+    html = tmp_path / "r.html"
+    args = ["metrics", path, "--label", "y", "--score", "p", "--bootstrap", "200", "--seed", "5",
+            "--json"]
+    a = json.loads(run_cli(*args).stdout)
+    b = json.loads(run_cli(*args, "--threads", "1", "--html", html).stdout)
+    assert a["summary"] == b["summary"]
+    auc = a["summary"]["ROC AUC"]
+    assert auc["low"] < auc["value"] < auc["high"]
+    text = html.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "vegaEmbed" in text
+
+
+def test_table_output_and_ap_method(run_cli, binary_file):
+    path, y, s, w = binary_file
+    r = run_cli("metrics", path, "--label", "y", "--score", "p", "--ap-method", "voc07")
+    assert r.returncode == 0, r.stderr
+    assert "average precision (voc07)" in r.stdout
+    assert "positive class \"1\"" in r.stdout
+
+
+@pytest.mark.parametrize("content, args, message", [
+    ("y,p\n1,0.5\n0,abc\n", [], r"b\.csv:3:3: expected a number, found \"abc\""),
+    ("y,p\n1,0.5\n0,0.2,7\n", [], r"b\.csv:3:1: expected 2 fields, found 3"),
+    ("y,p\n1,0.5\n0,nan\n", [], r"scores contain nan at sample 2"),
+    ("y,p\n1,0.5\n0,inf\n", [], r"scores contain inf at sample 2"),
+    ("y,q\n1,0.5\n0,0.2\n", [], r"b\.csv: no column \"p\"; columns are: y, q"),
+    ("", [], r"b\.csv: empty file, expected a header row"),
+    ("y,p\n", [], r"b\.csv: no data rows, expected at least one"),
+    ("y,p\n1,0.5\n1,0.2\n", [], r"the labels have one class only \(\"1\"\)"),
+    ("y,p\n1,0.5\n0,0.2\n", ["--pos-label", "7"], r"pos_label \"7\" is not one of the classes \(0, 1\)"),
+    ("y,p,w\n1,0.5,1\n0,0.2,-1\n", ["--weight", "w"], r"b\.csv: column \"w\", data row 2: expected a finite weight >= 0, found -1"),
+    ("y,p\n1,0.5\n0,0.2\n2,0.1\n", ["--score", "p,p"],
+     r"expected 1 score column \(binary\) or one per class \(3: 0, 1, 2\), found 2 score columns"),
+    ("y,p\n1,0.5\n0,0.2\n", ["--ap-method", "voc2099"], r"voc2099"),
+])
+def test_bad_input_exits_2_with_a_clear_message(run_cli, tmp_path, content, args, message):
+    path = tmp_path / "b.csv"
+    path.write_text(content)
+    if "--score" not in args:
+        args = ["--score", "p", *args]
+    r = run_cli("metrics", path, "--label", "y", *args)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.startswith("assay: ")
+    assert re.search(message, r.stderr), r.stderr
+
+
+def test_missing_file_and_missing_options(run_cli, tmp_path):
+    r = run_cli("metrics", tmp_path / "nope.csv", "--label", "y", "--score", "p")
+    assert r.returncode == 2
+    assert "nope.csv: cannot open: No such file or directory" in r.stderr
+    r = run_cli("metrics", tmp_path / "nope.csv", "--label", "y")
+    assert r.returncode == 2 and "give --score COL[,COL...] or --pred COL" in r.stderr
+    r = run_cli("metrics")
+    assert r.returncode == 2
+
+
+def test_single_class_with_pos_label_gives_nan_and_a_warning(run_cli, tmp_path):
+    path = write_csv(tmp_path / "one.csv", ["y", "p"], [(0, 0.1), (0, 0.7), (0, 0.3)])
+    r = run_cli("metrics", path, "--label", "y", "--score", "p", "--pos-label", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["summary"]["ROC AUC"]["value"] is None  # NaN
+    assert "assay: warning:" in r.stderr
