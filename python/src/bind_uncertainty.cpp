@@ -57,6 +57,39 @@ void bind_uncertainty(py::module_& m) {
       py::arg("n"), py::arg("metric"), py::arg("base_weights"), py::arg("n_resamples"),
       py::arg("confidence"), py::arg("seed"));
 
+  // ROC AUC / AP of binary labels: scores sorted once, resamples rescanned in parallel.
+  m.def(
+      "_bootstrap_ranking",
+      [](const Array<std::uint8_t>& y_true, const Array<double>& y_score,
+         const Array<double>& base_weights, const std::string& metric, const std::string& method,
+         const std::string& grid, const std::string& tie_mode, std::size_t n_resamples,
+         double confidence, std::uint64_t seed, int threads) {
+        metrics::BootstrapParams params;
+        params.n_resamples = n_resamples;
+        params.confidence = confidence;
+        params.seed = seed;
+        params.threads = threads;
+        metrics::ApParams ap;
+        ap.method = metrics::parse_ap_method(method);
+        ap.grid = metrics::parse_ap_grid(grid);
+        ap.tie_mode = metrics::parse_tie_mode(tie_mode);
+        const auto kind = metric == "roc_auc" ? metrics::RankingMetric::roc_auc
+                                              : metrics::RankingMetric::average_precision;
+        auto y = view_1d(y_true, "y_true");
+        auto s = view_1d(y_score, "y_score");
+        auto w = base_weights.size() ? view_1d(base_weights, "sample_weight")
+                                     : std::span<const double>{};
+        metrics::BootstrapResult result;
+        {
+          py::gil_scoped_release release;
+          result = metrics::bootstrap_ranking(y, s, w, kind, ap, params);
+        }
+        return bootstrap_to_dict(std::move(result));
+      },
+      py::arg("y_true"), py::arg("y_score"), py::arg("base_weights"), py::arg("metric"),
+      py::arg("method"), py::arg("grid"), py::arg("tie_mode"), py::arg("n_resamples"),
+      py::arg("confidence"), py::arg("seed"), py::arg("threads"));
+
   m.def(
       "summarize_runs",
       [](const Array<double>& values) {

@@ -106,6 +106,21 @@ BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
   return result;
 }
 
+BootstrapResult bootstrap_ranking(std::span<const std::uint8_t> y_true,
+                                  std::span<const double> y_score, std::span<const double> weights,
+                                  RankingMetric metric, const ApParams& ap,
+                                  const BootstrapParams& params) {
+  const RankedScores ranked(y_true, y_score);
+  if (metric == RankingMetric::roc_auc) {
+    return bootstrap(
+        y_true.size(), [&](std::span<const double> w) { return ranked.roc_auc(w); }, weights,
+        params);
+  }
+  return bootstrap(
+      y_true.size(), [&](std::span<const double> w) { return ranked.average_precision(w, ap); },
+      weights, params);
+}
+
 RunSummary summarize_runs(std::span<const double> values) {
   if (values.empty()) fail("summarize_runs needs at least one value, found 0");
   check_finite(values, "values");

@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from sklearn.metrics import accuracy_score, roc_auc_score
+from sklearn.metrics import accuracy_score, average_precision_score, roc_auc_score
 
 import assay
 from assay.metrics import bootstrap, summarize_runs
@@ -106,3 +106,27 @@ def test_summarize_runs_single_run_warns_nan():
 def test_summarize_runs_bad_input(values, by, message):
     with pytest.raises(assay.AssayError, match=message):
         summarize_runs(values, by=by)
+
+
+@pytest.mark.parametrize("name, sk_metric, kwargs", [
+    ("roc_auc", roc_auc_score, {}),
+    ("average_precision", average_precision_score, {}),
+    ("average_precision", None, {"method": "voc07"}),
+])
+def test_ranking_fast_path_equals_resampling_the_data(rng, name, sk_metric, kwargs):
+    y = rng.integers(0, 2, 250)
+    s = np.round(rng.random(250) + 0.3 * y, 2)
+    fast = bootstrap(name, y, s, n_resamples=100, seed=9, **kwargs)
+    fn = getattr(assay.metrics, name + "_score")
+    slow = bootstrap(lambda a, b: fn(a, b, **kwargs), y, s, n_resamples=100, seed=9)
+    np.testing.assert_allclose(fast["replicates"], slow["replicates"], rtol=1e-12)
+    one = bootstrap(fn, y, s, n_resamples=100, seed=9, threads=1, **kwargs)
+    np.testing.assert_array_equal(one["replicates"], fast["replicates"])
+    if sk_metric is not None:
+        ref = bootstrap(sk_metric, y, s, n_resamples=100, seed=9)
+        np.testing.assert_allclose(fast["replicates"], ref["replicates"], rtol=1e-12)
+
+
+def test_unknown_metric_name():
+    with pytest.raises(assay.AssayError, match="unknown metric name 'f2'"):
+        bootstrap("f2", [0, 1], [0.1, 0.2])

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "assay/metrics/ranking.hpp"
+
 namespace assay::metrics {
 
 struct BootstrapParams {
@@ -59,6 +61,16 @@ using WeightedMetric = std::function<double(std::span<const double> weights)>;
 /// Ensures: result.replicates.size() == params.n_resamples; identical output at any thread count.
 BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
                           std::span<const double> base_weights, const BootstrapParams& params);
+
+/// Ranking metrics whose bootstrap sorts the scores once (RankedScores) and rescans per resample.
+enum class RankingMetric { roc_auc, average_precision };
+
+/// Bootstrap of a binary ROC AUC or AP: the same resamples as bootstrap(), O(n) per resample.
+/// y_true: 1 = positive, 0 = negative; weights: empty or base weights as in bootstrap().
+BootstrapResult bootstrap_ranking(std::span<const std::uint8_t> y_true,
+                                  std::span<const double> y_score, std::span<const double> weights,
+                                  RankingMetric metric, const ApParams& ap,
+                                  const BootstrapParams& params);
 
 /// Quantile q in [0,1] of `values` (NaN excluded) with numpy's default "linear" method;
 /// NaN if no value is defined.
