@@ -28,7 +28,7 @@ demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
 bench: build
-	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python $(PYTHON) bench/bench_metrics.py
+	bench/run_all.sh $(BUILD_DIR)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

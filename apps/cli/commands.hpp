@@ -17,4 +17,7 @@ using Action = std::function<void()>;
 /// `assay metrics FILE ...`
 Action add_metrics_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay runs FILE --value COL [--by COL] ...`
+Action add_runs_command(CLI::App& app, const GlobalOptions& global);
+
 }  // namespace assay::cli

@@ -17,8 +17,11 @@ int main(int argc, char** argv) {
   assay::cli::GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
 
-  std::vector<std::pair<CLI::App*, assay::cli::Action>> actions;
-  actions.emplace_back(nullptr, assay::cli::add_metrics_command(app, global));
+  app.fallthrough();  // global flags such as --quiet work after the subcommand too
+  const std::vector<assay::cli::Action> actions{
+      assay::cli::add_metrics_command(app, global),
+      assay::cli::add_runs_command(app, global),
+  };
 
   try {
     app.parse(argc, argv);
@@ -32,9 +35,7 @@ int main(int argc, char** argv) {
   });
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
   try {
-    for (auto& [sub, action] : actions) {
-      if (action) action();
-    }
+    for (const auto& action : actions) action();  // only the parsed subcommand does anything
   } catch (const assay::Error& e) {
     std::fprintf(stderr, "assay: %s\n", e.what());
     return 2;

@@ -85,14 +85,19 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
                                     int(seed))
 
 
-def summarize_runs(values, by=None):
+def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title="value",
+                   log_x=False):
     """Mean, sample SD (ddof=1), min, max and n of a metric across runs (seeds).
 
     With ``by`` (a meta-parameter value per run), one summary per distinct value, ascending:
     a dict of arrays ``by, mean, sd, min, max, n`` — the trend to plot as mean ± SD against the
-    meta-parameter (``assay.report.trend_chart``).
+    meta-parameter. ``html``: also write a page with that trend chart (mean line, ± SD band;
+    ``log_x`` for a meta-parameter spread over decades) and the table.
     """
     values = np.asarray(values, dtype=np.float64)
     if by is None:
         return _assay.summarize_runs(values)
-    return _assay.summarize_runs_by(values, np.asarray(by, dtype=np.float64))
+    by = np.asarray(by, dtype=np.float64)
+    if html is not None:
+        _assay._runs_html(values, by, x_title, y_title, bool(log_x), str(html))
+    return _assay.summarize_runs_by(values, by)

@@ -1,5 +1,6 @@
 // assay.metrics.evaluate: the Python twin of `assay metrics` (same library entry point).
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/uncertainty.hpp"
 #include "assay/report/evaluation.hpp"
 #include "bindings.hpp"
 
@@ -55,6 +56,16 @@ void bind_evaluate(py::module_& m) {
       py::arg("weights"), py::arg("threshold"), py::arg("pos_label"), py::arg("ap_method"),
       py::arg("n_bootstrap"), py::arg("confidence"), py::arg("seed"), py::arg("threads"),
       py::arg("html"));
+
+  m.def(
+      "_runs_html",
+      [](const Array<double>& values, const Array<double>& by, const std::string& x_title,
+         const std::string& y_title, bool log_x, const std::string& path) {
+        const auto runs = metrics::summarize_runs_by(view_1d(values, "values"), view_1d(by, "by"));
+        report::runs_html(runs, x_title, y_title, log_x, "assay runs").write(path);
+      },
+      py::arg("values"), py::arg("by"), py::arg("x_title"), py::arg("y_title"), py::arg("log_x"),
+      py::arg("path"));
 }
 
 }  // namespace assay::python

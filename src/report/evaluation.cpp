@@ -243,3 +243,47 @@ HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& tit
 }
 
 }  // namespace assay::report
+
+namespace assay::report {
+
+Json runs_json(const metrics::GroupedRunSummary& runs) {
+  Json j;
+  j["by"] = runs.by;
+  Json mean = Json::array(), sd = Json::array(), min = Json::array(), max = Json::array(),
+       n = Json::array();
+  for (const auto& s : runs.summaries) {
+    mean.push_back(s.mean);
+    sd.push_back(s.sd);
+    min.push_back(s.min);
+    max.push_back(s.max);
+    n.push_back(s.n);
+  }
+  j["mean"] = mean;
+  j["sd"] = sd;
+  j["min"] = min;
+  j["max"] = max;
+  j["n"] = n;
+  return j;
+}
+
+HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& x_title,
+                     const std::string& y_title, bool log_x, const std::string& title) {
+  HtmlReport page(title);
+  page.add_paragraph(fmt::format(
+      "{} across runs: mean ± standard deviation (ddof = 1) at each value of {}.", y_title, x_title));
+  TrendSeries series{y_title, runs.by, {}, {}};
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < runs.by.size(); ++i) {
+    const auto& s = runs.summaries[i];
+    series.mean.push_back(s.mean);
+    series.sd.push_back(s.sd);
+    rows.push_back({fmt::format("{}", runs.by[i]), fixed(s.mean), fixed(s.sd), fixed(s.min),
+                    fixed(s.max), fmt::format("{}", s.n)});
+  }
+  page.add_chart(fmt::format("{} against {} (mean ± SD)", y_title, x_title),
+                 trend_chart({series}, x_title, y_title, log_x));
+  page.add_table({x_title, "mean", "sd", "min", "max", "n"}, rows);
+  return page;
+}
+
+}  // namespace assay::report

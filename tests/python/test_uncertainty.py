@@ -130,3 +130,26 @@ def test_ranking_fast_path_equals_resampling_the_data(rng, name, sk_metric, kwar
 def test_unknown_metric_name():
     with pytest.raises(assay.AssayError, match="unknown metric name 'f2'"):
         bootstrap("f2", [0, 1], [0.1, 0.2])
+
+
+def test_summarize_runs_trend_page(tmp_path, rng):
+    page = tmp_path / "trend.html"
+    summarize_runs(rng.random(6), by=[0.1, 0.1, 0.01, 0.01, 0.001, 0.001], html=page,
+                   x_title="learning rate", y_title="accuracy", log_x=True)
+    text = page.read_text()
+    assert "learning rate" in text and "vegaEmbed" in text
+
+
+def test_runs_cli(run_cli, tmp_path):
+    path = tmp_path / "runs.csv"
+    path.write_text("lr,seed,acc\n0.1,1,0.8\n0.1,2,0.82\n0.01,1,0.85\n0.01,2,0.86\n")
+    r = run_cli("runs", path, "--value", "acc", "--by", "lr", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    import json
+    out = json.loads(r.stdout)
+    assert out["by"] == [0.01, 0.1]
+    np.testing.assert_allclose(out["mean"], [0.855, 0.81], rtol=1e-14)
+    np.testing.assert_allclose(out["sd"], [np.std([0.85, 0.86], ddof=1), np.std([0.8, 0.82], ddof=1)],
+                               rtol=1e-12)
+    r = run_cli("runs", path, "--value", "seedz")
+    assert r.returncode == 2 and 'no column "seedz"' in r.stderr

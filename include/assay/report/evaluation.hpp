@@ -27,3 +27,15 @@ Json evaluation_json(const metrics::Evaluation& evaluation, bool with_curves = t
 HtmlReport evaluation_html(const metrics::Evaluation& evaluation, const std::string& title);
 
 }  // namespace assay::report
+
+namespace assay::report {
+
+/// A page with the mean ± SD trend of a metric against a meta-parameter (source 000) and its
+/// table. `log_x` for meta-parameters spread over decades (every value must be > 0).
+HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& x_title,
+                     const std::string& y_title, bool log_x, const std::string& title);
+
+/// The same summary as JSON: {"by": [...], "mean": [...], "sd": [...], "min", "max", "n"}.
+Json runs_json(const metrics::GroupedRunSummary& runs);
+
+}  // namespace assay::report

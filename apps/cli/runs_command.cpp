@@ -1,0 +1,61 @@
+// `assay runs FILE --value COL [--by COL] ...`: mean ± SD of a metric across runs (seeds),
+// optionally per value of a meta-parameter, with a trend chart (source 000).
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/metrics/uncertainty.hpp"
+#include "assay/report/evaluation.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+
+Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  struct Options {
+    std::string file, value, by, html;
+    bool json = false, log_x = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand(
+      "runs", "Mean, SD, min and max of a metric across runs (seeds), optionally per value of a\n"
+              "meta-parameter, with a mean ± SD trend chart.");
+  cmd->add_option("file", o->file, "CSV file, one row per run")->required();
+  cmd->add_option("--value", o->value, "column of the metric's values")->required();
+  cmd->add_option("--by", o->by, "column of the meta-parameter (numeric)");
+  cmd->add_flag("--log-x", o->log_x, "logarithmic meta-parameter axis");
+  cmd->add_flag("--json", o->json, "print JSON instead of the table");
+  cmd->add_option("--html", o->html, "also write an HTML page with the trend chart");
+  return [cmd, o] {
+    if (!cmd->parsed()) return;
+    CsvParams csv;
+    csv.numeric = {o->value};
+    if (!o->by.empty()) csv.numeric.push_back(o->by);
+    const Table table = read_csv(o->file, csv);
+    if (table.n_rows() == 0) fail_at(Location{o->file, 0, 0}, "no data rows, expected at least one");
+    const auto& values = table.numeric(o->value);
+    const std::vector<double> no_groups(values.size(), 0.0);
+    const auto& by = o->by.empty() ? no_groups : table.numeric(o->by);
+    const auto runs = metrics::summarize_runs_by(values, by);
+    if (o->json) {
+      std::cout << report::runs_json(runs).dump(2) << '\n';
+    } else {
+      std::printf("%-14s %10s %10s %10s %10s %5s\n", o->by.empty() ? "" : o->by.c_str(), "mean", "sd",
+                  "min", "max", "n");
+      for (std::size_t i = 0; i < runs.by.size(); ++i) {
+        const auto& s = runs.summaries[i];
+        std::printf("%-14s %10.4f %10.4f %10.4f %10.4f %5zu\n",
+                    o->by.empty() ? "all runs" : fmt::format("{}", runs.by[i]).c_str(), s.mean,
+                    s.sd, s.min, s.max, s.n);
+      }
+    }
+    if (!o->html.empty()) {
+      report::runs_html(runs, o->by.empty() ? "runs" : o->by, o->value, o->log_x,
+                        "assay runs: " + o->file)
+          .write(o->html);
+      std::fprintf(stderr, "assay: wrote %s\n", o->html.c_str());
+    }
+  };
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every benchmark against its peer (scikit-learn, pandas) in one go; each script prints its
+# table and writes bench/results/<name>.md. docs/performance.md summarises the latest results.
+# Usage: bench/run_all.sh [build-dir]   (make bench)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+export PYTHONPATH="$here/$build/python"
+for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootstrap.py; do
+  [[ -f $here/bench/$script ]] || continue
+  echo "== $script"
+  /usr/bin/python3 "$here/bench/$script"
+done

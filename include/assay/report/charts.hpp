@@ -1,0 +1,131 @@
+// Vega-Lite chart specs for evaluation results (PR and ROC curves, confusion matrix heat map,
+// reliability diagram, trends across a meta-parameter).
+//
+// Data layout: every builder takes plain columns, std::vector<double> of equal length, one entry
+// per point (or bin); nothing here depends on the metrics types. Each builder returns a complete,
+// self-contained Vega-Lite spec (assay::Json, data inlined under "data.values") that HtmlReport
+// embeds, or that can be written to a .vl.json file and opened in any Vega-Lite viewer.
+//
+// Conventions shared by all charts:
+// - Fixed size (ChartParams::width x height, 400 x 300 by default), tooltips on data marks, one
+//   colour scheme (Tableau 10 for series, "blues" for the heat map).
+// - NaN and infinities are allowed in the data: assay::Json writes them as null and every chart
+//   filters such points out (a curve point with a non-finite coordinate is not drawn, a trend
+//   point with a non-finite SD is drawn without its band).
+// - PR and ROC curves drop each point within half a pixel (in both coordinates) of the previous
+//   point drawn: the drawing looks the same, and a curve from millions of samples (one point per
+//   distinct score) still makes a small page.
+// - Series names and labels are free text; they are data, not markup, so they need no escaping.
+// - Bad input (columns of different lengths, no series, duplicate labels, ...) throws
+//   assay::Error naming expected and found values.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "assay/core/json.hpp"
+
+namespace assay::report {
+
+/// Options common to every chart.
+struct ChartParams {
+  /// Chart title drawn above the plot; empty = the chart's default title.
+  std::string title;
+  /// Width of the plot area in pixels (axes and legend come on top); default 400.
+  int width = 400;
+  /// Height of the plot area in pixels; default 300.
+  int height = 300;
+};
+
+/// One precision-recall curve, e.g. from metrics' precision_recall_curve.
+struct PrSeries {
+  /// Legend label.
+  std::string name;
+  /// Recall of each point, in either order (scikit-learn returns it decreasing).
+  std::vector<double> recall;
+  /// Precision of each point; same length as recall.
+  std::vector<double> precision;
+  /// Interpolated precision (max precision at any recall >= r, source 000 Figure 44) per point,
+  /// drawn dotted in the series' colour; empty = not drawn, else same length as recall.
+  std::vector<double> interpolated_precision = {};
+  /// Average precision shown in the legend as "name (AP = 0.873)"; NaN = not shown.
+  double average_precision = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Precision-recall chart: each series as a step line (the precision at a point holds over the
+/// recall interval that ends there, which is how step AP integrates it), points ordered by
+/// increasing recall and, at equal recall, decreasing precision; interpolated precision, where
+/// given, as a dotted step line. Both axes span 0..1. Requires at least one series.
+Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& params = {});
+
+/// One ROC curve, e.g. from metrics' roc_curve.
+struct RocSeries {
+  /// Legend label.
+  std::string name;
+  /// False positive rate of each point, in any order.
+  std::vector<double> fpr;
+  /// True positive rate of each point; same length as fpr.
+  std::vector<double> tpr;
+  /// Area under the curve shown in the legend as "name (AUC = 0.912)"; NaN = not shown.
+  double auc = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// ROC chart: each series as a line through its points ordered by (fpr, tpr), plus the dashed
+/// grey chance diagonal. Both axes span 0..1. Requires at least one series.
+Json roc_curve_chart(const std::vector<RocSeries>& series, const ChartParams& params = {});
+
+/// Confusion-matrix heat map. `matrix` is row-major: row i (actual class row_labels[i]), column j
+/// (predicted class col_labels[j]) is matrix[i * col_labels.size() + j]; rectangular matrices are
+/// allowed (grouped confusion matrices). Each cell shows its value as text: integers as such,
+/// other counts with 4 significant digits, normalized values with 2 decimals. `normalized` = the
+/// values are fractions (colour scale fixed to 0..1). NaN cells (e.g. a normalized row with no
+/// samples) are left blank. Labels must be non-empty and unique per axis.
+Json confusion_matrix_chart(const std::vector<double>& matrix,
+                            const std::vector<std::string>& row_labels,
+                            const std::vector<std::string>& col_labels, bool normalized = false,
+                            const ChartParams& params = {});
+
+/// Calibration bins for a reliability diagram, one entry per bin in each column.
+struct ReliabilityBins {
+  /// Lower edge of each bin's confidence range, in 0..1.
+  std::vector<double> lower;
+  /// Upper edge of each bin; upper[i] > lower[i].
+  std::vector<double> upper;
+  /// Number (or total weight) of samples in each bin, >= 0; bins with 0 are not drawn.
+  std::vector<double> count;
+  /// Fraction of correct predictions in each bin (NaN allowed for empty bins).
+  std::vector<double> accuracy;
+  /// Mean confidence in each bin (NaN allowed for empty bins).
+  std::vector<double> confidence;
+};
+
+/// Reliability diagram: per non-empty bin a bar spanning the bin's confidence range up to its
+/// accuracy, a red translucent "gap" bar between accuracy and mean confidence, and a point at
+/// (mean confidence, accuracy) sized by count; plus the dashed diagonal of perfect calibration.
+/// Both axes span 0..1. Requires all columns of equal length and at least one non-empty bin.
+Json reliability_chart(const ReliabilityBins& bins, const ChartParams& params = {});
+
+/// One trend: a statistic summarized (mean and SD, e.g. across seeds) at each value of a
+/// meta-parameter.
+struct TrendSeries {
+  /// Legend label.
+  std::string name;
+  /// Meta-parameter value of each point (any order; drawn sorted).
+  std::vector<double> x;
+  /// Mean at each x; same length as x.
+  std::vector<double> mean;
+  /// Standard deviation at each x; same length as x, or empty = no band. NaN (one run) = no band
+  /// at that point.
+  std::vector<double> sd = {};
+};
+
+/// Trend chart (source 000: report trends, mean and SD across seeds, not one operating point):
+/// per series a line with points through the means and a translucent mean ± SD band, against a
+/// quantitative x axis, logarithmic if `log_x` (for meta-parameters such as C or a learning
+/// rate; then every x must be > 0). Requires at least one series.
+Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_title,
+                 const std::string& y_title, bool log_x = false, const ChartParams& params = {});
+
+}  // namespace assay::report

@@ -1,0 +1,91 @@
+// One self-contained HTML report page: headings, paragraphs, tables, JSON blocks and Vega-Lite
+// charts (see charts.hpp), with vega, vega-lite and vega-embed inlined, so the page works offline
+// and from file:// (no network, no other files).
+//
+//   HtmlReport page("Model evaluation");
+//   page.add_paragraph("Scores from run 7; 1200 samples.");
+//   page.add_table({"metric", "value"}, {{"AP", "0.873"}, {"ROC AUC", "0.912"}});
+//   page.add_chart("Precision-recall", pr_curve_chart({{"model", recall, precision}}));
+//   page.write("report.html");
+//
+// All text is HTML-escaped (it is text, never markup). Specs are embedded as JSON inside a
+// <script type="application/json"> element with '<', '>' and '&' written as \u003c escapes, so no
+// string in a spec can end the element. Charts are drawn with renderer "svg" and no action menu.
+//
+// Render status, for tests and tools: once every chart has rendered, the page sets the body's
+// data-assay-render attribute to "ok:<number of charts>" after checking that each chart drew at
+// least one data mark. Any failure (a spec vega-embed rejects, a JavaScript exception, an
+// unhandled promise rejection, a console.error call, or a chart with no data marks) sets it to
+// "error:<message>" instead and shows the message in a red box at the top of the page.
+// data-assay-warnings counts console.warn calls (vega's own warnings). Each chart's container
+// (id "assay-chart-<i>") gets data-assay-marks = the number of data mark items it drew.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/core/json.hpp"
+
+namespace assay::report {
+
+/// One file of the embedded chart library.
+struct ChartLibraryFile {
+  /// npm package name: "vega", "vega-lite" or "vega-embed".
+  std::string_view package;
+  /// Installed version, as pinned by report/js/package-lock.json.
+  std::string_view version;
+  /// The minified browser (UMD) build, without its source-map comment.
+  std::string_view code;
+};
+
+/// The chart library inlined into every page, in load order (vega, vega-lite, vega-embed).
+/// Generated at build time by cmake/embed_chart_library.py.
+std::span<const ChartLibraryFile> chart_library();
+
+/// Escapes text for HTML element content and attribute values (& < > " ').
+std::string html_escape(std::string_view text);
+
+/// A report page built block by block, in order.
+class HtmlReport {
+ public:
+  /// Ensures: the page has the title (in <title> and as the top <h1>) and no blocks.
+  explicit HtmlReport(std::string title);
+
+  /// Requires: 2 <= level <= 4 (level 1 is the page title).
+  void add_heading(const std::string& text, int level = 2);
+
+  /// A paragraph of plain text; line breaks in `text` are kept.
+  void add_paragraph(const std::string& text);
+
+  /// Requires: header non-empty and every row with header.size() cells.
+  /// Ensures: a table; cells that parse completely as numbers are right-aligned.
+  void add_table(const std::vector<std::string>& header,
+                 const std::vector<std::vector<std::string>>& rows);
+
+  /// Requires: spec is a JSON object (a Vega-Lite spec, e.g. from charts.hpp).
+  /// Ensures: a figure with `title` as its caption; chart_count() grows by one.
+  void add_chart(const std::string& title, const Json& spec);
+
+  /// A collapsible block with `value` pretty-printed (e.g. the metrics as the CLI's --json).
+  void add_json(const std::string& title, const Json& value);
+
+  /// Number of charts added so far.
+  std::size_t chart_count() const { return chart_specs_.size(); }
+
+  /// The whole page as UTF-8 HTML (about 0.9 MB: the chart library is inlined).
+  std::string render() const;
+
+  /// Writes render() to `path`; throws assay::Error if the file cannot be written.
+  void write(const std::string& path) const;
+
+ private:
+  std::string title_;
+  std::string body_;  // rendered blocks, in order
+  std::vector<Json> chart_specs_;
+  bool last_was_chart_ = false;  // consecutive charts share one row
+};
+
+}  // namespace assay::report

@@ -1,0 +1,325 @@
+#include "assay/report/html.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "assay/core/error.hpp"
+
+namespace assay::report {
+namespace {
+
+const char* const kStyle = R"css(
+:root { color-scheme: light; }
+body { margin: 0; background: #f4f5f7; color: #1f2328;
+       font: 15px/1.5 Helvetica, Arial, sans-serif; }
+main { max-width: 1360px; margin: 0 auto; padding: 24px 36px 40px; background: #fff;
+       min-height: 100vh; box-sizing: border-box; }
+h1 { font-size: 26px; margin: 4px 0 12px; }
+h2 { font-size: 20px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid #e3e5e8; }
+h3 { font-size: 17px; margin: 24px 0 6px; }
+h4 { font-size: 15px; margin: 20px 0 4px; }
+p { margin: 8px 0; max-width: 80ch; }
+table { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
+th, td { padding: 4px 14px; border-bottom: 1px solid #e3e5e8; text-align: left; }
+th { background: #f3f4f6; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.charts { display: flex; flex-wrap: wrap; gap: 8px 28px; }
+figure.chart { margin: 12px 0; }
+details { margin: 12px 0; }
+summary { cursor: pointer; font-weight: 600; }
+pre { background: #f6f8fa; padding: 12px; overflow: auto; font-size: 13px; max-height: 480px; }
+#assay-errors { margin: 12px 0; padding: 8px 12px; background: #fdecea; color: #a4161a;
+                border: 1px solid #f3b8b5; border-radius: 4px; white-space: pre-wrap; }
+footer { margin-top: 40px; color: #6e7781; font-size: 13px; }
+)css";
+
+// Runs before the chart library loads, so that errors while loading it are caught too.
+const char* const kStatusScript = R"js(
+(function () {
+  "use strict";
+  var state = { errors: [], warnings: 0, done: null };
+  window.assayReport = state;
+  function text(args) {
+    return Array.prototype.map.call(args, function (a) {
+      return a && a.message ? a.message : String(a);
+    }).join(" ");
+  }
+  state.update = function () {
+    var body = document.body;
+    if (!body) return;
+    body.dataset.assayWarnings = String(state.warnings);
+    if (state.errors.length) {
+      body.dataset.assayRender = "error:" + state.errors[0];
+      var box = document.getElementById("assay-errors");
+      if (box) {
+        box.hidden = false;
+        box.textContent = "This report did not render correctly:\n" + state.errors.join("\n");
+      }
+    } else if (state.done) {
+      body.dataset.assayRender = state.done;
+    }
+  };
+  state.error = function (message) { state.errors.push(String(message)); state.update(); };
+  state.finish = function (status) { state.done = status; state.update(); };
+  window.addEventListener("error", function (e) {
+    state.error("JavaScript error: " + (e.message || e.type) +
+                (e.lineno ? " (line " + e.lineno + ")" : ""));
+  });
+  window.addEventListener("unhandledrejection", function (e) {
+    state.error("unhandled promise rejection: " + text([e.reason]));
+  });
+  var consoleError = console.error, consoleWarn = console.warn;
+  console.error = function () {
+    state.error("console.error: " + text(arguments));
+    return consoleError.apply(console, arguments);
+  };
+  console.warn = function () {
+    state.warnings += 1;
+    state.update();
+    return consoleWarn.apply(console, arguments);
+  };
+})();
+)js";
+
+// Runs after the page body: draws every chart, then checks that each drew data marks.
+const char* const kRenderScript = R"js(
+(function () {
+  "use strict";
+  var state = window.assayReport;
+  var specs;
+  try {
+    specs = JSON.parse(document.getElementById("assay-specs").textContent);
+  } catch (e) {
+    state.error("cannot read the chart specs: " + e.message);
+    return;
+  }
+  if (typeof vegaEmbed !== "function") {
+    state.error("the chart library did not load");
+    return;
+  }
+  // Data mark items in a scenegraph: items of non-group marks whose role is "mark" (axes,
+  // legends and titles have their own roles), found through nested groups.
+  function countMarks(mark) {
+    var n = 0;
+    (mark.items || []).forEach(function (item) {
+      if (mark.marktype === "group") {
+        (item.items || []).forEach(function (child) { n += countMarks(child); });
+      } else if (mark.role === "mark") {
+        n += 1;
+      }
+    });
+    return n;
+  }
+  var jobs = specs.map(function (spec, i) {
+    var el = document.getElementById("assay-chart-" + i);
+    var name = "chart " + (i + 1) + " (" + (el.dataset.title || "untitled") + ")";
+    return vegaEmbed(el, spec, { renderer: "svg", actions: false, mode: "vega-lite" })
+      .then(function (result) {
+        var n = countMarks(result.view.scenegraph().root);
+        el.dataset.assayMarks = String(n);
+        if (!(n > 0)) throw new Error("drew no data marks");
+        if (!el.querySelector("svg")) throw new Error("has no SVG");
+      })
+      .catch(function (e) {
+        throw new Error(name + ": " + (e && e.message ? e.message : String(e)));
+      });
+  });
+  Promise.all(jobs).then(function () {
+    state.finish("ok:" + specs.length);
+  }, function (e) {
+    state.error(e.message);
+  });
+})();
+)js";
+
+// JSON for inside a <script> element: '<', '>' and '&' only occur inside JSON strings, where
+// \u003c etc. mean the same, so no "</script" or "<!--" can appear. Invalid UTF-8 becomes U+FFFD.
+std::string script_json(const Json& value, int indent = -1) {
+  const std::string text = value.dump(indent, ' ', false, Json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool is_number(const std::string& cell) {
+  if (cell.empty()) return false;
+  double value = 0;
+  const char* first = cell.data() + (cell[0] == '+' ? 1 : 0);
+  const char* last = cell.data() + cell.size();
+  const auto [end, ec] = std::from_chars(first, last, value);
+  return ec == std::errc() && end == last;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+HtmlReport::HtmlReport(std::string title) : title_(std::move(title)) {}
+
+void HtmlReport::add_heading(const std::string& text, int level) {
+  last_was_chart_ = false;
+  if (level < 2 || level > 4)
+    fail("heading level must be 2, 3 or 4 (found {}; level 1 is the page title)", level);
+  body_ += fmt::format("<h{0}>{1}</h{0}>\n", level, html_escape(text));
+}
+
+void HtmlReport::add_paragraph(const std::string& text) {
+  last_was_chart_ = false;
+  std::string escaped = html_escape(text);
+  std::string html;
+  for (char c : escaped) {
+    if (c == '\n') {
+      html += "<br>\n";
+    } else {
+      html += c;
+    }
+  }
+  body_ += "<p>" + html + "</p>\n";
+}
+
+void HtmlReport::add_table(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows) {
+  if (header.empty()) fail("table header is empty (expected at least one column)");
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != header.size())
+      fail("table row {} has {} cells, expected {} (the header's)", r + 1, rows[r].size(),
+           header.size());
+  }
+  last_was_chart_ = false;
+  std::string html = "<table>\n<thead><tr>";
+  for (const auto& h : header) html += "<th>" + html_escape(h) + "</th>";
+  html += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : rows) {
+    html += "<tr>";
+    for (const auto& cell : row) {
+      html += is_number(cell) ? "<td class=\"num\">" : "<td>";
+      html += html_escape(cell) + "</td>";
+    }
+    html += "</tr>\n";
+  }
+  html += "</tbody>\n</table>\n";
+  body_ += html;
+}
+
+void HtmlReport::add_chart(const std::string& title, const Json& spec) {
+  if (!spec.is_object()) fail("chart spec must be a JSON object (found {})", spec.type_name());
+  Json titled = spec;
+  if (!title.empty()) titled["title"] = title;  // one title, drawn by the chart itself
+  const std::size_t i = chart_specs_.size();
+  // Consecutive charts share one flex row, so they sit side by side on wide screens.
+  static const std::string open = "<div class=\"charts\">\n";
+  static const std::string close = "</div>\n";
+  if (last_was_chart_) {
+    body_.resize(body_.size() - close.size());
+  } else {
+    body_ += open;
+  }
+  body_ += fmt::format(
+      "<figure class=\"chart\" role=\"img\" aria-label=\"{0}\"><div id=\"assay-chart-{1}\" "
+      "data-title=\"{0}\"></div></figure>\n",
+      html_escape(title.empty() && spec.contains("title") && spec["title"].is_string()
+                      ? spec["title"].get<std::string>()
+                      : title),
+      i);
+  body_ += close;
+  chart_specs_.push_back(std::move(titled));
+  last_was_chart_ = true;
+}
+
+void HtmlReport::add_json(const std::string& title, const Json& value) {
+  last_was_chart_ = false;
+  body_ +=
+      fmt::format("<details><summary>{}</summary><pre>{}</pre></details>\n", html_escape(title),
+                  html_escape(value.dump(2, ' ', false, Json::error_handler_t::replace)));
+}
+
+std::string HtmlReport::render() const {
+  std::string versions;
+  std::string scripts;
+  for (const auto& file : chart_library()) {
+    if (!versions.empty()) versions += ", ";
+    versions += fmt::format("{} {}", file.package, file.version);
+    scripts += "<script>";
+    scripts += file.code;
+    scripts += "</script>\n";
+  }
+  Json specs = Json::array();
+  for (const auto& spec : chart_specs_) specs.push_back(spec);
+
+  std::string page;
+  page.reserve(scripts.size() + body_.size() + 16384);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  page += fmt::format("<meta name=\"generator\" content=\"assay; {}\">\n", html_escape(versions));
+  page += "<title>" + html_escape(title_) + "</title>\n";
+  page += "<style>" + std::string(kStyle) + "</style>\n";
+  page += "<script>" + std::string(kStatusScript) + "</script>\n";
+  page += scripts;
+  page += "</head>\n<body data-assay-render=\"pending\">\n<main>\n";
+  page += "<h1>" + html_escape(title_) + "</h1>\n";
+  page += "<div id=\"assay-errors\" role=\"alert\" hidden></div>\n";
+  page += body_;
+  page += fmt::format(
+      "<footer>Generated by assay. Charts drawn with {} (inlined in this file; it needs no "
+      "network).</footer>\n",
+      html_escape(versions));
+  page += "</main>\n<script type=\"application/json\" id=\"assay-specs\">" + script_json(specs) +
+          "</script>\n";
+  page += "<script>" + std::string(kRenderScript) + "</script>\n</body>\n</html>\n";
+  return page;
+}
+
+void HtmlReport::write(const std::string& path) const {
+  const std::string page = render();
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
+  out.write(page.data(), static_cast<std::streamsize>(page.size()));
+  out.close();
+  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
+}
+
+}  // namespace assay::report

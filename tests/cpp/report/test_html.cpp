@@ -1,0 +1,180 @@
+// The HTML page: escaping, blocks, the embedded chart library and specs, writing the file.
+// (Rendering in a browser is tested by test_render.cpp.)
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "assay/core/error.hpp"
+#include "assay/report/charts.hpp"
+#include "assay/report/html.hpp"
+#include "test_util.hpp"
+
+namespace fs = std::filesystem;
+using assay::Json;
+using namespace assay::report;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// The JSON text of the page's spec element.
+std::string specs_text(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"assay-specs\">";
+  const auto begin = page.find(open);
+  EXPECT_NE(begin, std::string::npos);
+  const auto end = page.find("</script>", begin);
+  return page.substr(begin + open.size(), end - begin - open.size());
+}
+
+}  // namespace
+
+TEST(Html, Escape) {
+  EXPECT_EQ(html_escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
+  EXPECT_EQ(html_escape(""), "");
+  EXPECT_EQ(html_escape("plain \xc3\xa9"), "plain \xc3\xa9");
+}
+
+TEST(Html, ChartLibraryIsTheInstalledOne) {
+  const auto files = chart_library();
+  ASSERT_EQ(files.size(), 3u);
+  const char* names[] = {"vega", "vega-lite", "vega-embed"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(files[i].package, names[i]);
+    const fs::path dir = fs::path(ASSAY_SOURCE_DIR) / "report/js/node_modules" / names[i];
+    const Json package = Json::parse(read_file(dir / "package.json"));
+    EXPECT_EQ(files[i].version, package["version"].get<std::string>());
+    // Byte for byte the minified build, less its trailing source-map comment.
+    const std::string js = read_file(dir / "build" / (std::string(names[i]) + ".min.js"));
+    ASSERT_GT(files[i].code.size(), 10000u);
+    EXPECT_EQ(js.compare(0, files[i].code.size(), files[i].code), 0);
+    EXPECT_EQ(files[i].code.find("sourceMappingURL"), std::string::npos);
+    EXPECT_LE(js.size() - files[i].code.size(), 100u);
+  }
+}
+
+TEST(Html, PageStructureAndEscaping) {
+  HtmlReport page("Run <7> & \"friends\"");
+  page.add_heading("Summary & <notes>");
+  page.add_heading("Detail", 3);
+  page.add_paragraph("line one <b>\nline two");
+  page.add_table({"metric", "value", "note"},
+                 {{"AP", "0.873", "ok"}, {"n", "1200", "<i>"}, {"x", "-1e-3", "1.2.3"}});
+  page.add_json("Metrics", Json{{"ap", 0.873}, {"s", "</script>"}});
+  const std::string html = page.render();
+
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_NE(html.find("<title>Run &lt;7&gt; &amp; &quot;friends&quot;</title>"), std::string::npos);
+  EXPECT_NE(html.find("<h1>Run &lt;7&gt; &amp; &quot;friends&quot;</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Summary &amp; &lt;notes&gt;</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h3>Detail</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<p>line one &lt;b&gt;<br>\nline two</p>"), std::string::npos);
+  EXPECT_NE(html.find("<thead><tr><th>metric</th><th>value</th><th>note</th></tr></thead>"),
+            std::string::npos);
+  // Numeric cells are right-aligned; "1.2.3" is not a number.
+  EXPECT_NE(html.find("<tr><td>AP</td><td class=\"num\">0.873</td><td>ok</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>n</td><td class=\"num\">1200</td><td>&lt;i&gt;</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>x</td><td class=\"num\">-1e-3</td><td>1.2.3</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<details><summary>Metrics</summary><pre>{\n  &quot;ap&quot;: 0.873,\n  "
+                      "&quot;s&quot;: &quot;&lt;/script&gt;&quot;\n}</pre></details>"),
+            std::string::npos);
+  // Three library scripts, the status hook and the render script; versions in the footer.
+  EXPECT_EQ(count(html, "<script>"), 5u);
+  for (const auto& file : chart_library()) {
+    EXPECT_NE(html.find(std::string(file.package) + " " + std::string(file.version)),
+              std::string::npos);
+  }
+  EXPECT_NE(html.find("<body data-assay-render=\"pending\">"), std::string::npos);
+  EXPECT_EQ(specs_text(html), "[]");
+}
+
+TEST(Html, ChartsAreEmbeddedSafely) {
+  HtmlReport page("charts");
+  page.add_chart("PR </script><!-- & more", pr_curve_chart({{"a </script>", {0, 1}, {1, 0.5}}}));
+  page.add_chart("", trend_chart({{"s", {1, 2}, {0.5, 0.6}}}, "x", "y"));
+  page.add_paragraph("between");
+  page.add_chart("third", Json{{"mark", "point"}});
+  EXPECT_EQ(page.chart_count(), 3u);
+  const std::string html = page.render();
+
+  const std::string json = specs_text(html);
+  EXPECT_EQ(json.find('<'), std::string::npos);
+  EXPECT_EQ(json.find('>'), std::string::npos);
+  EXPECT_EQ(json.find('&'), std::string::npos);
+  const Json specs = Json::parse(json);
+  ASSERT_EQ(specs.size(), 3u);
+  EXPECT_EQ(specs[0]["title"], "PR </script><!-- & more");  // the figure title wins
+  EXPECT_EQ(specs[0]["data"]["values"][0]["series"], "a </script>");
+  EXPECT_EQ(specs[1]["title"], "y against x");  // empty title keeps the chart's own
+  EXPECT_EQ(specs[2], Json({{"mark", "point"}, {"title", "third"}}));
+
+  EXPECT_NE(html.find("<div id=\"assay-chart-0\" data-title=\"PR &lt;/script&gt;&lt;!-- &amp; "
+                      "more\"></div>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div id=\"assay-chart-1\" data-title=\"y against x\"></div>"),
+            std::string::npos);
+  // The first two charts share one row; the paragraph starts a new one.
+  EXPECT_EQ(count(html, "<div class=\"charts\">"), 2u);
+  const std::regex row("<div class=\"charts\">\n(<figure[^\n]*\n)*</div>");
+  std::vector<std::size_t> figures_per_row;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator();
+       ++it) {
+    figures_per_row.push_back(count(it->str(), "<figure"));
+  }
+  EXPECT_EQ(figures_per_row, (std::vector<std::size_t>{2, 1}));
+  // Only the library's, the hooks' and the spec element's </script> end tags remain.
+  EXPECT_EQ(count(html, "</script>"), 6u);
+}
+
+TEST(Html, InvalidUtf8IsReplacedNotThrown) {
+  HtmlReport page("bad \xff utf8");
+  page.add_chart("c", Json{{"mark", "point"}, {"description", "x\xfey"}});
+  page.add_json("j", Json{{"k", "\xc3"}});
+  const std::string html = page.render();
+  EXPECT_NE(specs_text(html).find("x\xef\xbf\xbdy"), std::string::npos);  // U+FFFD
+}
+
+TEST(Html, BadInput) {
+  HtmlReport page("t");
+  EXPECT_THROW_MSG(page.add_heading("x", 1), assay::Error,
+                   "heading level must be 2, 3 or 4 (found 1; level 1 is the page title)");
+  EXPECT_THROW_MSG(page.add_heading("x", 5), assay::Error,
+                   "heading level must be 2, 3 or 4 (found 5; level 1 is the page title)");
+  EXPECT_THROW_MSG(page.add_table({}, {}), assay::Error,
+                   "table header is empty (expected at least one column)");
+  EXPECT_THROW_MSG(page.add_table({"a", "b"}, {{"1", "2"}, {"3"}}), assay::Error,
+                   "table row 2 has 1 cells, expected 2 (the header's)");
+  EXPECT_THROW_MSG(page.add_chart("c", Json::array()), assay::Error,
+                   "chart spec must be a JSON object (found array)");
+  EXPECT_EQ(page.chart_count(), 0u);
+  EXPECT_THROW_MSG(page.write("/nonexistent-dir/report.html"), assay::Error,
+                   "cannot write /nonexistent-dir/report.html: No such file or directory");
+}
+
+TEST(Html, WriteRoundTrips) {
+  HtmlReport page("written");
+  page.add_paragraph("hello");
+  const fs::path path =
+      fs::temp_directory_path() / ("assay-test-html-" + std::to_string(getpid()) + ".html");
+  page.write(path.string());
+  EXPECT_EQ(read_file(path), page.render());
+  fs::remove(path);
+}
