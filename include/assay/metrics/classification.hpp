@@ -1,0 +1,134 @@
+// Label-based classification metrics: P/R/F, accuracy, balanced accuracy, MCC, binary rates,
+// threshold rules. scikit-learn 1.2.1 semantics unless a comment says otherwise.
+//
+// Layout: labels are codes 0..K-1 (labels.hpp); a code outside [0, K) is "not listed" and is
+// dropped where scikit-learn drops it. Multilabel indicators are row-major n x L bytes (0/1):
+// y[i*L + l]. Scores are row-major n x K doubles. Weights: empty = all 1, else finite >= 0.
+// Counts are sums of weights (doubles; exact integers when unweighted).
+// Zero division: a ratio x/0 takes the `zero_division` value (warn = 0 plus an assay::warn with
+// scikit-learn's text; nan = NaN, excluded from averages). F-beta uses the scikit-learn >= 1.4
+// rule F = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), zero_division only when tp + fp + fn = 0.
+// Degenerate statistics (MCC with one class, adjusted balanced accuracy with one class) are NaN
+// plus a warning.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace assay::metrics {
+
+enum class Average { none, binary, micro, macro, weighted, samples };
+enum class ZeroDivision { warn, zero, one, nan };
+
+/// Parses "none"/"binary"/"micro"/"macro"/"weighted"/"samples".
+Average parse_average(const std::string& name);
+/// Parses "warn"/"0"/"1"/"nan".
+ZeroDivision parse_zero_division(const std::string& name);
+
+/// Per-label (or, for average=samples, per-sample) sufficient statistics, weighted counts.
+struct LabelCounts {
+  std::vector<double> tp;     ///< true positives
+  std::vector<double> pred;   ///< predicted positives (tp + fp)
+  std::vector<double> truth;  ///< actual positives (tp + fn) = support
+};
+
+/// Per-class counts of multi-class codes (one pass). Codes outside [0, K) count nowhere.
+LabelCounts label_counts(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                         std::int32_t n_classes, std::span<const double> weights = {});
+
+/// Per-class counts from a K x K confusion matrix (confusion.hpp): tp = diagonal, pred = column
+/// sums, truth = row sums.
+LabelCounts label_counts_from_confusion(std::span<const double> matrix, std::size_t n_classes);
+
+/// Counts of multilabel indicators (n x L). samplewise: one entry per sample instead of per label.
+LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
+                              std::span<const std::uint8_t> y_pred, std::size_t n_labels,
+                              std::span<const double> weights = {}, bool samplewise = false);
+
+/// Keeps the entries `index` (in that order) of every count vector.
+LabelCounts select_counts(const LabelCounts& counts, std::span<const std::int32_t> index);
+
+struct PrfParams {
+  /// Weight of recall in F-beta (>= 0; +inf gives recall). Default 1 (F1).
+  double beta = 1.0;
+  /// none = per label; micro sums counts first; macro/weighted/samples average the ratios
+  /// (weighted by support / by sample weight). binary = the single label given.
+  Average average = Average::none;
+  /// Value of x/0. Default warn (= 0 plus a warning).
+  ZeroDivision zero_division = ZeroDivision::warn;
+  /// Which ill-defined ratios warn (scikit-learn's warn_for). Default all three.
+  bool warn_precision = true;
+  bool warn_recall = true;
+  bool warn_fscore = true;
+};
+
+/// Per label: vectors of length L; averaged: length 1 each and `support` empty.
+struct PrfResult {
+  std::vector<double> precision;
+  std::vector<double> recall;
+  std::vector<double> fscore;
+  std::vector<double> support;
+};
+
+/// P/R/F from counts. For average=samples the counts are per sample and `sample_weight` weights
+/// them. average=weighted with zero total support follows scikit-learn 1.2.1: (zd, zd, zd) when
+/// nothing is predicted either, else (0, zd, 0), zd = the zero_division value.
+PrfResult precision_recall_fscore(const LabelCounts& counts, const PrfParams& params,
+                                  std::span<const double> sample_weight = {});
+
+enum class AccuracyAverage { micro, macro, weighted };
+
+struct AccuracyParams {
+  /// micro = fraction correct (eq. 162); macro = mean per-class recall over classes present in
+  /// y_true (eq. 163); weighted = (1/W) sum w_i [correct] with w_i = sample weight x
+  /// class_weight[y_true_i] (eq. 164). Default micro.
+  AccuracyAverage average = AccuracyAverage::micro;
+  /// false: the (weighted) number correct instead of the fraction (micro/weighted only).
+  bool normalize = true;
+};
+
+/// Accuracy of multi-class codes. class_weight: empty or one weight per class (>= 0).
+double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                      std::int32_t n_classes, const AccuracyParams& params = {},
+                      std::span<const double> weights = {},
+                      std::span<const double> class_weight = {});
+
+/// Subset accuracy of multilabel indicators (a row is correct when all L entries match).
+double multilabel_accuracy(std::span<const std::uint8_t> y_true,
+                           std::span<const std::uint8_t> y_pred, std::size_t n_labels,
+                           bool normalize = true, std::span<const double> weights = {});
+
+/// Mean recall over classes present in y_true; classes only predicted warn and are excluded.
+/// adjusted: (score - 1/K) / (1 - 1/K), NaN + warning when K = 1.
+double balanced_accuracy_score(std::span<const std::int32_t> y_true,
+                               std::span<const std::int32_t> y_pred, std::int32_t n_classes,
+                               std::span<const double> weights = {}, bool adjusted = false);
+
+/// Multi-class MCC (Gorodkin); NaN + warning where scikit-learn returns 0 (one class in y_true
+/// or in y_pred).
+double matthews_corrcoef(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                         std::int32_t n_classes, std::span<const double> weights = {});
+
+/// Binary operating point for the class `positive` (a code) against all others.
+struct BinaryRates {
+  double tp = 0, fp = 0, tn = 0, fn = 0;
+  double recall, precision, specificity, fpr, fnr, fdr, npv, accuracy, f1, mcc;
+};
+
+/// Undefined ratios (x/0) are NaN with one warning naming them.
+BinaryRates binary_rates(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                         std::int32_t positive, std::span<const double> weights = {});
+
+/// Binary threshold rule (eq. 170): out[i] = score[i] >= threshold. NaN scores throw.
+std::vector<std::uint8_t> threshold_scores(std::span<const double> scores, double threshold);
+
+/// Argmax rule: index of the first maximum of each row of an n x K score matrix.
+std::vector<std::int32_t> argmax_rows(std::span<const double> scores, std::size_t n_classes);
+
+/// One-vs-all rule (eq. 171): n x K indicator, out[i*K+k] = scores[i*K+k] >= threshold.
+std::vector<std::uint8_t> one_vs_all(std::span<const double> scores, std::size_t n_classes,
+                                     double threshold);
+
+}  // namespace assay::metrics

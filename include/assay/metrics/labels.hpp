@@ -1,0 +1,47 @@
+// Label encoding shared by every classification metric.
+//
+// Layout: a label array of n values is encoded as `codes[i]` in 0..K-1, an index into `classes`,
+// the distinct class values sorted ascending (like np.unique). Code -1 means "not one of the
+// classes" (only when the classes are given explicitly). Every metric in assay::metrics takes
+// codes, never raw labels; the Python layer encodes strings with np.unique and numbers with
+// these encoders.
+//
+// Encoders run in O(n) when the values are integers spanning a small range (at most
+// max(2^20, 2n) values), and sort-based (O(n log n)) otherwise. NaN is rejected.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace assay::metrics {
+
+/// Sorted distinct class values of one or two label arrays plus the codes of each array.
+template <typename T>
+struct EncodedLabels {
+  std::vector<T> classes;            ///< sorted ascending, distinct
+  std::vector<std::int32_t> codes;   ///< codes of the first array (0..K-1)
+  std::vector<std::int32_t> codes2;  ///< codes of the second array (empty if none given)
+};
+
+/// Encodes `values` (and optionally `values2`, sharing the same classes = union of both).
+/// `name`/`name2` name the arrays in error messages ("y_pred contains NaN at index 3").
+/// Instantiated for std::int64_t and double.
+template <typename T>
+EncodedLabels<T> encode_labels(std::span<const T> values, std::span<const T> values2 = {},
+                               const char* name = "y_true", const char* name2 = "y_pred");
+
+/// Codes of `values` against explicitly given `classes` (any order, distinct): codes[i] is the
+/// position of values[i] in `classes`, or -1 when it is not listed.
+/// Throws if `classes` has duplicates.
+template <typename T>
+std::vector<std::int32_t> encode_with_classes(std::span<const T> values, std::span<const T> classes,
+                                              const char* name = "y_true");
+
+/// Checks sample weights: empty (= all 1) or length n, finite and >= 0. Throws otherwise.
+void check_weights(std::span<const double> weights, std::size_t n, const char* name = "y_true");
+
+/// Checks two arrays have the same length; message "a and b differ in length (5 vs 4)".
+void check_same_length(std::size_t n1, std::size_t n2, const char* name1, const char* name2);
+
+}  // namespace assay::metrics
