@@ -1,7 +1,64 @@
+// Bindings for the core I/O layer: CSV and .npy reading (assay.io wraps them).
+#include "assay/core/csv.hpp"
+#include "assay/core/npy.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
 
-void bind_core(py::module_& /*m*/) {}
+namespace {
+
+/// read_csv -> list of (name, values) for numeric columns or (name, (codes, categories)) for
+/// categorical ones, in file order; numeric vectors move into numpy without a copy.
+py::list read_csv_columns(const std::string& path, std::vector<std::string> categorical,
+                          std::vector<std::string> numeric, bool allow_missing, bool comments,
+                          const std::string& delimiter, int threads) {
+  if (delimiter.size() != 1) {
+    fail("delimiter must be one character, found {}", quote_found(delimiter));
+  }
+  CsvParams params;
+  params.categorical = std::move(categorical);
+  params.numeric = std::move(numeric);
+  params.allow_missing = allow_missing;
+  params.comments = comments;
+  params.delimiter = delimiter[0];
+  params.threads = threads;
+  Table table;
+  {
+    py::gil_scoped_release release;
+    table = read_csv(path, params);
+  }
+  py::list out;
+  for (Column& c : table.columns()) {
+    if (c.is_numeric()) {
+      out.append(py::make_tuple(c.name, true, to_numpy(std::move(c.values))));
+    } else {
+      py::list categories;
+      for (const std::string& s : c.categories) {
+        categories.append(py::str(s));  // UTF-8 expected; invalid bytes raise UnicodeDecodeError
+      }
+      out.append(
+          py::make_tuple(c.name, false, py::make_tuple(to_numpy(std::move(c.codes)), categories)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_core(py::module_& m) {
+  m.def("read_csv", &read_csv_columns, py::arg("path"), py::arg("categorical"), py::arg("numeric"),
+        py::arg("allow_missing"), py::arg("comments"), py::arg("delimiter"), py::arg("threads"),
+        "Reads a CSV file: list of (name, is_numeric, float64 array | (int32 codes, categories)).");
+  m.def(
+      "read_npy",
+      [](const std::string& path) {
+        NpyArray a = [&] {
+          py::gil_scoped_release release;
+          return read_npy(path);
+        }();
+        return py::make_tuple(py::tuple(py::cast(a.shape)), to_numpy(std::move(a.data)), a.dtype);
+      },
+      py::arg("path"), "Reads a .npy file: (shape, float64 data in C order, dtype string).");
+}
 
 }  // namespace assay::python

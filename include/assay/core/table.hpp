@@ -1,0 +1,78 @@
+// Tables of named columns, as read from CSV files.
+//
+// Layout: a Table holds columns in file order; every column has n_rows() cells. A column is
+// either numeric — values[row] is a double (NaN where the file says "nan", or for an empty cell
+// when the reader was told to accept missing cells) — or categorical — codes[row] is an int32
+// index into categories, the distinct strings in first-seen order (so codes[0] is 0). Column names
+// are unique. A table remembers the file it came from (source()), so that lookups fail like a parse
+// error would: `data.csv: no column "score"; columns are: y, p1, p2`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay {
+
+enum class ColumnKind { numeric, categorical };
+
+struct Column {
+  std::string name;
+  ColumnKind kind = ColumnKind::numeric;
+  /// Numeric columns: one value per row. Empty for categorical columns.
+  std::vector<double> values;
+  /// Categorical columns: one code per row, an index into `categories`. Empty for numeric ones.
+  std::vector<std::int32_t> codes;
+  /// Categorical columns: the distinct strings, in the order they were first seen.
+  std::vector<std::string> categories;
+
+  bool is_numeric() const { return kind == ColumnKind::numeric; }
+  bool is_categorical() const { return kind == ColumnKind::categorical; }
+  /// Number of rows (cells) in the column.
+  std::size_t size() const { return is_numeric() ? values.size() : codes.size(); }
+  /// Categorical columns: the string of one row. Requires: is_categorical(), row < size().
+  const std::string& label(std::size_t row) const;
+  /// Categorical columns: the string of every row (a copy; codes + categories is cheaper).
+  std::vector<std::string> strings() const;
+
+  static Column numeric(std::string name, std::vector<double> values);
+  /// Builds codes and categories (first-seen order) from one string per row.
+  static Column categorical(std::string name, const std::vector<std::string>& cells);
+};
+
+class Table {
+ public:
+  Table() = default;
+  /// `source` names the file the table came from; it prefixes lookup errors ("" = in memory).
+  explicit Table(std::string source) : source_(std::move(source)) {}
+
+  /// Appends a column. Throws assay::Error if the name is taken or the row count differs from
+  /// the columns already present.
+  void add_column(Column column);
+
+  const std::string& source() const { return source_; }
+  std::size_t n_rows() const { return columns_.empty() ? 0 : columns_.front().size(); }
+  std::size_t n_columns() const { return columns_.size(); }
+  const std::vector<Column>& columns() const { return columns_; }
+  /// Mutable access, e.g. to move a column's vectors out without copying.
+  std::vector<Column>& columns() { return columns_; }
+  /// Column names in file order.
+  std::vector<std::string> names() const;
+
+  /// The column named `name`, or nullptr.
+  const Column* find(std::string_view name) const;
+  bool has_column(std::string_view name) const { return find(name) != nullptr; }
+  /// The column named `name`; throws assay::Error naming the columns that exist.
+  const Column& column(std::string_view name) const;
+  Column& column(std::string_view name);
+  /// The values of a numeric column; throws assay::Error if it is missing or categorical.
+  const std::vector<double>& numeric(std::string_view name) const;
+
+ private:
+  std::string source_;
+  std::vector<Column> columns_;
+};
+
+}  // namespace assay

@@ -1,0 +1,99 @@
+#include "assay/core/table.hpp"
+
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/ranges.h>
+
+#include "assay/core/error.hpp"
+
+namespace assay {
+
+namespace {
+[[noreturn]] void fail_for(const std::string& source, const std::string& message) {
+  if (source.empty()) throw Error(message);
+  throw Error(Location{source}, message);
+}
+}  // namespace
+
+const std::string& Column::label(std::size_t row) const {
+  ASSAY_ASSERT(is_categorical() && row < codes.size());
+  return categories[static_cast<std::size_t>(codes[row])];
+}
+
+std::vector<std::string> Column::strings() const {
+  std::vector<std::string> out;
+  out.reserve(codes.size());
+  for (std::int32_t code : codes) out.push_back(categories[static_cast<std::size_t>(code)]);
+  return out;
+}
+
+Column Column::numeric(std::string name, std::vector<double> values) {
+  Column c;
+  c.name = std::move(name);
+  c.kind = ColumnKind::numeric;
+  c.values = std::move(values);
+  return c;
+}
+
+Column Column::categorical(std::string name, const std::vector<std::string>& cells) {
+  Column c;
+  c.name = std::move(name);
+  c.kind = ColumnKind::categorical;
+  c.codes.reserve(cells.size());
+  std::unordered_map<std::string_view, std::int32_t> index;
+  for (const std::string& cell : cells) {
+    auto [it, inserted] = index.try_emplace(cell, static_cast<std::int32_t>(c.categories.size()));
+    if (inserted) c.categories.push_back(cell);
+    c.codes.push_back(it->second);
+  }
+  return c;
+}
+
+void Table::add_column(Column column) {
+  if (find(column.name) != nullptr) {
+    fail_for(source_, fmt::format("duplicate column name {}", quote_found(column.name)));
+  }
+  if (!columns_.empty() && column.size() != n_rows()) {
+    fail_for(source_, fmt::format("column {} has {} rows, expected {} like the other columns",
+                                  quote_found(column.name), column.size(), n_rows()));
+  }
+  columns_.push_back(std::move(column));
+}
+
+std::vector<std::string> Table::names() const {
+  std::vector<std::string> out;
+  out.reserve(columns_.size());
+  for (const Column& c : columns_) out.push_back(c.name);
+  return out;
+}
+
+const Column* Table::find(std::string_view name) const {
+  for (const Column& c : columns_) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+const Column& Table::column(std::string_view name) const {
+  if (const Column* c = find(name)) return *c;
+  fail_for(source_, fmt::format("no column {}; columns are: {}", quote_found(name),
+                                fmt::join(names(), ", ")));
+}
+
+Column& Table::column(std::string_view name) {
+  return const_cast<Column&>(static_cast<const Table&>(*this).column(name));
+}
+
+const std::vector<double>& Table::numeric(std::string_view name) const {
+  const Column& c = column(name);
+  if (!c.is_numeric()) {
+    fail_for(source_,
+             fmt::format(
+                 "column {} holds text (e.g. {}), expected numbers", quote_found(name),
+                 c.categories.empty() ? std::string("\"\"") : quote_found(c.categories.front())));
+  }
+  return c.values;
+}
+
+}  // namespace assay

@@ -1,0 +1,414 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/table.hpp"
+#include "test_util.hpp"
+
+namespace assay {
+namespace {
+
+namespace fs = std::filesystem;
+
+void expect_same(const Table& a, const Table& b) {
+  ASSERT_EQ(a.names(), b.names());
+  for (std::size_t c = 0; c < a.n_columns(); ++c) {
+    const Column& x = a.columns()[c];
+    const Column& y = b.columns()[c];
+    ASSERT_EQ(x.kind, y.kind) << x.name;
+    ASSERT_EQ(x.values.size(), y.values.size()) << x.name;
+    for (std::size_t i = 0; i < x.values.size(); ++i) {
+      // Bit-identical, NaN included.
+      ASSERT_EQ(std::memcmp(&x.values[i], &y.values[i], sizeof(double)), 0)
+          << x.name << " row " << i;
+    }
+    ASSERT_EQ(x.codes, y.codes) << x.name;
+    ASSERT_EQ(x.categories, y.categories) << x.name;
+  }
+}
+
+/// Parses with one thread, then with two threads and tiny chunks; the tables must be identical.
+Table parse_all_ways(std::string_view text, CsvParams params = {}) {
+  params.threads = 1;
+  Table one = parse_csv(text, "data.csv", params);
+  for (std::size_t chunk : {1, 5, 16, 64}) {
+    params.threads = 2;
+    params.chunk_bytes = chunk;
+    expect_same(one, parse_csv(text, "data.csv", params));
+  }
+  return one;
+}
+
+/// The error message of parsing `text`, which must be the same in every mode.
+std::string error_all_ways(std::string_view text, CsvParams params = {}) {
+  std::string first;
+  bool have_first = false;
+  for (std::size_t chunk :
+       {std::size_t{1} << 20, std::size_t{1}, std::size_t{5}, std::size_t{16}}) {
+    params.threads = chunk == (std::size_t{1} << 20) ? 1 : 2;
+    params.chunk_bytes = chunk;
+    std::string message = "(no error)";
+    try {
+      parse_csv(text, "data.csv", params);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    if (!have_first) {
+      first = message;
+      have_first = true;
+    } else {
+      EXPECT_EQ(message, first) << "chunk_bytes " << chunk;
+    }
+  }
+  return first;
+}
+
+std::vector<double> nums(const Table& t, const char* name) {
+  return t.numeric(name);
+}
+
+TEST(Csv, NumericAndCategoricalColumns) {
+  const Table t = parse_all_ways("y,score,group\n1,0.5,b\n0,0.25,a\n1,-3e2,b\n");
+  EXPECT_EQ(t.names(), (std::vector<std::string>{"y", "score", "group"}));
+  EXPECT_EQ(t.n_rows(), 3u);
+  EXPECT_EQ(nums(t, "y"), (std::vector<double>{1, 0, 1}));
+  EXPECT_EQ(nums(t, "score"), (std::vector<double>{0.5, 0.25, -300}));
+  const Column& g = t.column("group");
+  ASSERT_TRUE(g.is_categorical());
+  EXPECT_EQ(g.categories, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(g.codes, (std::vector<std::int32_t>{0, 1, 0}));
+  EXPECT_EQ(g.label(1), "a");
+  EXPECT_EQ(g.strings(), (std::vector<std::string>{"b", "a", "b"}));
+}
+
+TEST(Csv, NumbersAreCorrectlyRounded) {
+  std::mt19937_64 gen(7);
+  std::string text = "a,b\n";
+  std::vector<double> a, b;
+  for (int i = 0; i < 3000; ++i) {
+    const double x =
+        std::ldexp(static_cast<double>(gen() >> 11), -53) * std::pow(10.0, i % 40 - 20);
+    const double y = -static_cast<double>(gen() % 100000) / 7.0;
+    a.push_back(x);
+    b.push_back(y);
+    text += fmt::format("{},{:.17g}\n", x, y);  // shortest round-trip and 17 digits
+  }
+  const Table t = parse_all_ways(text);
+  EXPECT_EQ(nums(t, "a"), a);
+  EXPECT_EQ(nums(t, "b"), b);
+}
+
+TEST(Csv, SpecialNumbersSignsAndSpaces) {
+  const Table t =
+      parse_all_ways("x\n+1.5\n 2 \n\t-0\nnan\n-inf\nInfinity\n1e400\n-1e400\n1e-400\n.5\n");
+  const auto& v = t.numeric("x");
+  ASSERT_EQ(v.size(), 10u);
+  EXPECT_EQ(v[0], 1.5);
+  EXPECT_EQ(v[1], 2.0);
+  EXPECT_TRUE(v[2] == 0.0 && std::signbit(v[2]));
+  EXPECT_TRUE(std::isnan(v[3]));
+  EXPECT_EQ(v[4], -INFINITY);
+  EXPECT_EQ(v[5], INFINITY);
+  EXPECT_EQ(v[6], INFINITY);
+  EXPECT_EQ(v[7], -INFINITY);
+  EXPECT_EQ(v[8], 0.0);
+  EXPECT_EQ(v[9], 0.5);
+  // Not numbers: the column becomes categorical, cells kept whole.
+  for (const char* cell : {"+-1", "++1", "1.5.2", "0x10", "1,5", "1 2", "NA", "+"}) {
+    const std::string text = fmt::format("x\n1\n\"{}\"\n", cell);
+    const Table u = parse_all_ways(text);
+    EXPECT_TRUE(u.column("x").is_categorical()) << cell;
+    EXPECT_EQ(u.column("x").categories, (std::vector<std::string>{"1", cell}));
+  }
+}
+
+TEST(Csv, TextIsKeptWhole) {
+  const Table t = parse_all_ways("name,v\n new york ,1\nx y,2\n\ta\t,3\n");
+  EXPECT_EQ(t.column("name").strings(), (std::vector<std::string>{" new york ", "x y", "\ta\t"}));
+}
+
+TEST(Csv, QuotedFields) {
+  const Table t = parse_all_ways(
+      "\"a,b\",\"q\"\n"
+      "\"x, y\",\"1.5\"\n"
+      "\"say \"\"hi\"\"\",\" 2\"\n"
+      "\"two\nlines\",3\n"
+      "plain,\"\"\"4\"\"\"\n",
+      [] {
+        CsvParams p;
+        p.categorical = {"q"};
+        return p;
+      }());
+  EXPECT_EQ(t.names(), (std::vector<std::string>{"a,b", "q"}));
+  EXPECT_EQ(t.column("a,b").strings(),
+            (std::vector<std::string>{"x, y", "say \"hi\"", "two\nlines", "plain"}));
+  EXPECT_EQ(t.column("q").strings(), (std::vector<std::string>{"1.5", " 2", "3", "\"4\""}));
+  // A quoted number is a number; a quote inside an unquoted field is a character.
+  const Table u = parse_all_ways("a,b\n\"1.5\",x\"y\n\"\",z\n", [] {
+    CsvParams p;
+    p.allow_missing = true;
+    return p;
+  }());
+  EXPECT_EQ(u.numeric("a")[0], 1.5);
+  EXPECT_TRUE(std::isnan(u.numeric("a")[1]));
+  EXPECT_EQ(u.column("b").strings(), (std::vector<std::string>{"x\"y", "z"}));
+}
+
+TEST(Csv, LineEndingsBomAndBlankLines) {
+  const std::vector<double> one{1, 3}, two{2, 4};
+  for (const char* text :
+       {"a,b\n1,2\n3,4\n", "a,b\r\n1,2\r\n3,4\r\n", "a,b\n1,2\n3,4", "a,b\r\n1,2\r\n3,4",
+        "\xEF\xBB\xBF"
+        "a,b\n1,2\n3,4\n",
+        "\na,b\n\n1,2\r\n\r\n\n3,4\n\n", "a,b\n1 ,2\r\n3,4 \r\n"}) {
+    const Table t = parse_all_ways(text);
+    EXPECT_EQ(t.names(), (std::vector<std::string>{"a", "b"})) << text;
+    EXPECT_EQ(nums(t, "a"), one) << text;
+    EXPECT_EQ(nums(t, "b"), two) << text;
+  }
+  // Text cells keep a CR only when it is not part of a CRLF.
+  const Table t = parse_all_ways("s\r\nab\r\n\"q\"\r\n");
+  EXPECT_EQ(t.column("s").strings(), (std::vector<std::string>{"ab", "q"}));
+}
+
+TEST(Csv, HeaderOnlyGivesZeroRows) {
+  for (const char* text : {"a,b,c", "a,b,c\n", "a,b,c\r\n\r\n"}) {
+    const Table t = parse_all_ways(text);
+    EXPECT_EQ(t.n_columns(), 3u);
+    EXPECT_EQ(t.n_rows(), 0u);
+    EXPECT_TRUE(t.column("c").is_numeric());
+  }
+}
+
+TEST(Csv, ForcedTypes) {
+  CsvParams p;
+  p.categorical = {"label"};
+  p.numeric = {"w"};
+  const Table t = parse_all_ways("label,w\n2,1\n1,2\n2.0,3\n", p);
+  EXPECT_EQ(t.column("label").categories, (std::vector<std::string>{"2", "1", "2.0"}));
+  EXPECT_EQ(t.column("label").codes, (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_EQ(nums(t, "w"), (std::vector<double>{1, 2, 3}));
+}
+
+TEST(Csv, MissingCells) {
+  CsvParams p;
+  p.allow_missing = true;
+  const Table t = parse_all_ways("a,b,c\n1,,x\n,2,\n3,4,y\n", p);
+  EXPECT_EQ(t.numeric("a")[0], 1);
+  EXPECT_TRUE(std::isnan(t.numeric("a")[1]));
+  EXPECT_TRUE(std::isnan(t.numeric("b")[0]));
+  EXPECT_EQ(t.column("c").strings(), (std::vector<std::string>{"x", "", "y"}));
+  // Without allow_missing, an empty cell in a text column is the category "".
+  const Table u = parse_all_ways("a,c\n1,x\n2,\n3, \n");
+  EXPECT_EQ(u.column("c").strings(), (std::vector<std::string>{"x", "", " "}));
+}
+
+TEST(Csv, Comments) {
+  CsvParams p;
+  p.comments = true;
+  const Table t = parse_all_ways("# made by hand\na,b\n1,2\n# note\n3,4\n#\n", p);
+  EXPECT_EQ(nums(t, "a"), (std::vector<double>{1, 3}));
+  // Off by default: '#' is data.
+  const Table u = parse_all_ways("a,b\n#1,2\n3,4\n");
+  EXPECT_EQ(u.column("a").strings(), (std::vector<std::string>{"#1", "3"}));
+}
+
+TEST(Csv, OtherDelimitersAndOneColumn) {
+  CsvParams p;
+  p.delimiter = ';';
+  const Table t = parse_all_ways("a;b\n1,5;x\n2;y\n", p);
+  EXPECT_EQ(t.column("a").strings(), (std::vector<std::string>{"1,5", "2"}));
+  p.delimiter = '\t';
+  const Table u = parse_all_ways("a\tb\n1\t x \n2\ty\n", p);
+  EXPECT_EQ(nums(u, "a"), (std::vector<double>{1, 2}));
+  EXPECT_EQ(u.column("b").strings(), (std::vector<std::string>{" x ", "y"}));
+  const Table v = parse_all_ways("only\n1\n2\n3");
+  EXPECT_EQ(nums(v, "only"), (std::vector<double>{1, 2, 3}));
+}
+
+TEST(Csv, ManyChunksKeepRowOrder) {
+  for (bool quoted : {false, true}) {
+    std::string text = "i,s,c\n";
+    for (int i = 0; i < 5000; ++i) {
+      const std::string c = i % 997 == 0 ? (quoted ? "\"q\"" : "q") : "k" + std::to_string(i % 3);
+      text += fmt::format("{},{},{}\n", i, i * 0.5, c);
+      if (i % 101 == 0) text += "\n";
+    }
+    CsvParams p;
+    p.chunk_bytes = 100;
+    p.threads = 2;
+    const Table t = parse_csv(text, "data.csv", p);
+    const Table ref = parse_csv(text, "data.csv", {});
+    expect_same(t, ref);
+    ASSERT_EQ(t.n_rows(), 5000u);
+    for (int i = 0; i < 5000; ++i) {
+      ASSERT_EQ(t.numeric("i")[i], i);
+      ASSERT_EQ(t.numeric("s")[i], i * 0.5);
+    }
+    EXPECT_EQ(t.column("c").categories, (std::vector<std::string>{"q", "k1", "k2", "k0"}));
+  }
+}
+
+TEST(CsvErrors, FileProblems) {
+  const fs::path dir = fs::temp_directory_path() / "assay_test_csv";
+  fs::create_directories(dir);
+  const std::string missing = (dir / "missing.csv").string();
+  EXPECT_THROW_MSG(read_csv(missing), Error, missing + ": cannot open: No such file or directory");
+  EXPECT_THROW_MSG(read_csv(dir.string()), Error, dir.string() + ": cannot open: Is a directory");
+  const std::string empty = (dir / "empty.csv").string();
+  std::ofstream(empty).close();
+  EXPECT_THROW_MSG(read_csv(empty), Error, empty + ": empty file, expected a header row");
+  const std::string good = (dir / "good.csv").string();
+  std::ofstream(good) << "y,p\n1,0.5\n0,0.25\n";
+  const Table t = read_csv(good);
+  EXPECT_EQ(t.numeric("p"), (std::vector<double>{0.5, 0.25}));
+  EXPECT_THROW_MSG(t.column("score"), Error, good + ": no column \"score\"; columns are: y, p");
+  const std::string bad = (dir / "bad.csv").string();
+  std::ofstream(bad) << "y,p\n1,0.5\n0,0.25,7\n";
+  EXPECT_THROW_MSG(read_csv(bad), Error, bad + ":3:1: expected 2 fields, found 3");
+  fs::remove_all(dir);
+}
+
+TEST(CsvErrors, EmptyInput) {
+  EXPECT_EQ(error_all_ways(""), "data.csv: empty file, expected a header row");
+  EXPECT_EQ(error_all_ways("\xEF\xBB\xBF"), "data.csv: empty file, expected a header row");
+  EXPECT_EQ(error_all_ways("\n\r\n\n"), "data.csv: empty file, expected a header row");
+  CsvParams p;
+  p.comments = true;
+  EXPECT_EQ(error_all_ways("# only a comment\n", p), "data.csv: empty file, expected a header row");
+}
+
+TEST(CsvErrors, FieldCounts) {
+  EXPECT_EQ(error_all_ways("a,b,c\n1,2,3\n4,5,6\n7,8,9\n1,2,3,4\n"),
+            "data.csv:5:1: expected 3 fields, found 4");
+  EXPECT_EQ(error_all_ways("a,b,c\n1,2,3\n4,5\n"), "data.csv:3:1: expected 3 fields, found 2");
+  EXPECT_EQ(error_all_ways("a,b,c\n1,2,3\n4\n"), "data.csv:3:1: expected 3 fields, found 1");
+  EXPECT_EQ(error_all_ways("a,b,c\n1,2,3\n4,5,6,7,8"), "data.csv:3:1: expected 3 fields, found 5");
+  EXPECT_EQ(error_all_ways("a,b,c\n1,2,3\n4,5,6,\n"), "data.csv:3:1: expected 3 fields, found 4");
+  EXPECT_EQ(error_all_ways("a\n1\n2,3\n"), "data.csv:3:1: expected 1 field, found 2");
+  EXPECT_EQ(error_all_ways("a,b\r\n1,2\r\n3\r\n"), "data.csv:3:1: expected 2 fields, found 1");
+  // With quotes (one-thread path): a newline inside quotes is not a record end.
+  EXPECT_EQ(error_all_ways("a,b\n\"x\ny\",2\n\"z\",3,\"4,5\"\n"),
+            "data.csv:4:1: expected 2 fields, found 3");
+  EXPECT_EQ(error_all_ways("a,b\n\"x\ny\",2\n\"z\"\n"), "data.csv:4:1: expected 2 fields, found 1");
+  // The first problem in the file wins, in every chunking.
+  std::string text = "a,b\n";
+  for (int i = 0; i < 200; ++i) text += "1,2\n";
+  text += "1,2,3\n";
+  for (int i = 0; i < 200; ++i) text += "1\n";
+  EXPECT_EQ(error_all_ways(text), "data.csv:202:1: expected 2 fields, found 3");
+}
+
+TEST(CsvErrors, NotANumberInNumericColumn) {
+  CsvParams p;
+  p.numeric = {"score"};
+  std::string text = "label,score\n";
+  for (int i = 0; i < 10; ++i) text += "a,0.5\n";
+  text += "b,   abc\n";  // line 12, the cell starts at column 3
+  text += "c,xyz\n";
+  EXPECT_EQ(error_all_ways(text, p), "data.csv:12:3: expected a number, found \"   abc\"");
+  EXPECT_EQ(error_all_ways("y,p1,p2\n1,0.5,0.5\n0,0.5,\"ab\"\"c\"\n",
+                           [] {
+                             CsvParams q;
+                             q.numeric = {"p2"};
+                             return q;
+                           }()),
+            "data.csv:3:7: expected a number, found \"ab\\\"c\"");
+  // The brief's example.
+  std::string brief = "x,y,z\n";
+  for (int i = 0; i < 10; ++i) brief += "1,2,3\n";
+  brief += "10,20,abc\n";
+  EXPECT_EQ(error_all_ways(brief,
+                           [] {
+                             CsvParams q;
+                             q.numeric = {"z"};
+                             return q;
+                           }()),
+            "data.csv:12:7: expected a number, found \"abc\"");
+}
+
+TEST(CsvErrors, EmptyCells) {
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\n"),
+            "data.csv:3:3: expected a number, found an empty cell");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n, 4\n"),
+            "data.csv:3:1: expected a number, found an empty cell");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\"\"\n"),
+            "data.csv:3:3: expected a number, found an empty cell");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,  \r\n"),
+            "data.csv:3:3: expected a number, found an empty cell");
+  // A forced numeric column fails at once; an automatic one only if it stays numeric, and a
+  // structural problem later in the file is reported first.
+  CsvParams p;
+  p.numeric = {"b"};
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\n4,5,6\n", p),
+            "data.csv:3:3: expected a number, found an empty cell");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\n4,5,6\n"), "data.csv:4:1: expected 2 fields, found 3");
+  // The earliest empty cell over all numeric columns.
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\n,5\n"),
+            "data.csv:3:3: expected a number, found an empty cell");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,4\n,\n"),
+            "data.csv:4:1: expected a number, found an empty cell");
+}
+
+TEST(CsvErrors, Quotes) {
+  EXPECT_EQ(
+      error_all_ways("a,b\n1,2\n3,\"abc\n4,5\n"),
+      "data.csv:3:3: unterminated quoted field (no closing quote before the end of the file)");
+  EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\"ab\"c\n"),
+            "data.csv:3:7: expected a delimiter or the end of the line after a closing quote, "
+            "found \"c\"");
+  EXPECT_EQ(
+      error_all_ways("\"a,b\n1,2\n"),
+      "data.csv:1:1: unterminated quoted field (no closing quote before the end of the file)");
+}
+
+TEST(CsvErrors, HeaderAndParams) {
+  EXPECT_EQ(error_all_ways("a,b,a\n1,2,3\n"),
+            "data.csv:1:5: duplicate column name \"a\" (columns 1 and 3)");
+  CsvParams p;
+  p.categorical = {"score"};
+  EXPECT_EQ(error_all_ways("y,p1,p2\n1,2,3\n", p),
+            "data.csv: no column \"score\"; columns are: y, p1, p2");
+  p.categorical = {"y"};
+  p.numeric = {"y"};
+  EXPECT_EQ(error_all_ways("y,p1,p2\n1,2,3\n", p),
+            "column \"y\" is named both categorical and numeric");
+  CsvParams q;
+  q.delimiter = '.';
+  EXPECT_EQ(error_all_ways("a.b\n", q),
+            "delimiter \".\" is not allowed (it could be part of a number or a quote)");
+  q.delimiter = '"';
+  EXPECT_EQ(error_all_ways("a\"b\n", q),
+            "delimiter \"\\\"\" is not allowed (it could be part of a number or a quote)");
+}
+
+TEST(Table, LookupAndBuild) {
+  Table t("data.csv");
+  t.add_column(Column::numeric("y", {1, 0}));
+  t.add_column(Column::categorical("g", {"u", "v"}));
+  t.add_column(Column::numeric("p2", {0.1, 0.2}));
+  EXPECT_EQ(t.column("g").categories, (std::vector<std::string>{"u", "v"}));
+  EXPECT_EQ(t.find("nope"), nullptr);
+  EXPECT_TRUE(t.has_column("p2"));
+  EXPECT_THROW_MSG(t.column("score"), Error,
+                   "data.csv: no column \"score\"; columns are: y, g, p2");
+  EXPECT_THROW_MSG(t.numeric("g"), Error,
+                   "data.csv: column \"g\" holds text (e.g. \"u\"), expected numbers");
+  EXPECT_THROW_MSG(t.add_column(Column::numeric("y", {1, 2})), Error,
+                   "data.csv: duplicate column name \"y\"");
+  EXPECT_THROW_MSG(t.add_column(Column::numeric("z", {1})), Error,
+                   "data.csv: column \"z\" has 1 rows, expected 2 like the other columns");
+  Table memory;
+  memory.add_column(Column::numeric("y", {}));
+  EXPECT_THROW_MSG(memory.column("x"), Error, "no column \"x\"; columns are: y");
+}
+
+}  // namespace
+}  // namespace assay

@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "assay/core/error.hpp"
+#include "assay/core/npy.hpp"
+#include "test_util.hpp"
+
+namespace assay {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The bytes of a .npy file as numpy writes it: header padded with spaces to a multiple of 64.
+std::string npy_bytes(const std::string& dict, const std::string& data, int major = 1) {
+  const std::size_t prefix = major == 1 ? 10 : 12;
+  std::string header = dict;
+  while ((prefix + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += static_cast<char>(major);
+  out += '\0';
+  const std::size_t n = header.size();
+  out += static_cast<char>(n & 0xff);
+  out += static_cast<char>((n >> 8) & 0xff);
+  if (major != 1) out += std::string(2, '\0');
+  return out + header + data;
+}
+
+template <typename T>
+std::string raw(std::initializer_list<T> values) {
+  std::string out;
+  for (T v : values) out.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  return out;
+}
+
+std::string dict(const std::string& descr, bool fortran, const std::string& shape) {
+  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+         ", 'shape': " + shape + ", }";
+}
+
+TEST(Npy, ReadsEachDtype) {
+  const auto f8 = parse_npy(
+      npy_bytes(dict("<f8", false, "(2, 3)"), raw<double>({1, 2, 3, 4, 5, 6.5})), "x.npy");
+  EXPECT_EQ(f8.shape, (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(f8.data, (std::vector<double>{1, 2, 3, 4, 5, 6.5}));
+  EXPECT_EQ(f8.dtype, "<f8");
+  EXPECT_EQ(parse_npy(npy_bytes(dict("<f4", false, "(2,)"), raw<float>({0.1f, -2})), "x.npy").data,
+            (std::vector<double>{static_cast<double>(0.1f), -2}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("<i8", false, "(2,)"), raw<std::int64_t>({-5, 1LL << 40})), "x.npy")
+          .data,
+      (std::vector<double>{-5, 1099511627776.0}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("<i4", false, "(3,)"), raw<std::int32_t>({-1, 0, 7})), "x.npy").data,
+      (std::vector<double>{-1, 0, 7}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("|u1", false, "(2,)"), raw<std::uint8_t>({255, 3})), "x.npy").data,
+      (std::vector<double>{255, 3}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("|b1", false, "(3,)"), raw<std::uint8_t>({1, 0, 1})), "x.npy").data,
+      (std::vector<double>{1, 0, 1}));
+  EXPECT_EQ(parse_npy(npy_bytes(dict("<f2", false, "(4,)"),
+                                raw<std::uint16_t>({0x3c00, 0xc000, 0x0001, 0x7c00})),
+                      "x.npy")
+                .data,
+            (std::vector<double>{1, -2, std::ldexp(1.0, -24), INFINITY}));
+}
+
+TEST(Npy, ShapesAndVersions) {
+  const auto scalar = parse_npy(npy_bytes(dict("<f8", false, "()"), raw<double>({3.5})), "x.npy");
+  EXPECT_TRUE(scalar.shape.empty());
+  EXPECT_EQ(scalar.data, (std::vector<double>{3.5}));
+  const auto empty = parse_npy(npy_bytes(dict("<f8", false, "(0, 4)"), ""), "x.npy");
+  EXPECT_EQ(empty.shape, (std::vector<std::int64_t>{0, 4}));
+  EXPECT_TRUE(empty.data.empty());
+  // Version 2.0 and keys in another order, double-quoted.
+  const auto v2 =
+      parse_npy(npy_bytes("{\"shape\": (1,), \"fortran_order\": False, \"descr\": \"<f8\"}",
+                          raw<double>({9}), 2),
+                "x.npy");
+  EXPECT_EQ(v2.data, (std::vector<double>{9}));
+}
+
+TEST(Npy, FortranOrderIsTransposed) {
+  // numpy: np.asfortranarray(np.arange(6.).reshape(2, 3)) stores 0 3 1 4 2 5.
+  const auto m =
+      parse_npy(npy_bytes(dict("<f8", true, "(2, 3)"), raw<double>({0, 3, 1, 4, 2, 5})), "x.npy");
+  EXPECT_EQ(m.data, (std::vector<double>{0, 1, 2, 3, 4, 5}));
+  // Shape (2, 3, 2): C element (i, j, k) = 6i + 2j + k, stored at F offset i + 2j + 6k.
+  std::vector<double> f(12);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 2; ++k) f[i + 2 * j + 6 * k] = 6 * i + 2 * j + k;
+  std::string data(reinterpret_cast<const char*>(f.data()), f.size() * sizeof(double));
+  const auto t = parse_npy(npy_bytes(dict("<f8", true, "(2, 3, 2)"), data), "x.npy");
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(t.data[i], i);
+}
+
+TEST(NpyErrors, BadFiles) {
+  EXPECT_THROW_MSG(parse_npy("", "x.npy"), Error,
+                   "x.npy: expected the magic string \"\\x93NUMPY\", found an empty file");
+  EXPECT_THROW_MSG(parse_npy("a,b\n1,2\n", "x.npy"), Error,
+                   "x.npy: expected the magic string \"\\x93NUMPY\", found \"a,b\\x0a1,\"");
+  EXPECT_THROW_MSG(parse_npy("\x93NUMPY", "x.npy"), Error,
+                   "x.npy: truncated header (the file ends after 6 bytes)");
+  EXPECT_THROW_MSG(parse_npy(std::string("\x93NUMPY\x04\x00\x10\x00", 10), "x.npy"), Error,
+                   "x.npy: unsupported format version 4.0 (expected 1.0, 2.0 or 3.0)");
+  EXPECT_THROW_MSG(parse_npy(std::string("\x93NUMPY\x01\x00\x76\x00{'descr'", 17), "x.npy"), Error,
+                   "x.npy: truncated header (expected 118 bytes, found 7)");
+  const std::string ok = npy_bytes(dict("<f8", false, "(2, 2)"), raw<double>({1, 2, 3, 4}));
+  EXPECT_THROW_MSG(parse_npy(ok.substr(0, ok.size() - 8), "x.npy"), Error,
+                   "x.npy: truncated data (expected 32 bytes for shape (2, 2) of <f8, found 24)");
+  EXPECT_THROW_MSG(parse_npy(ok + "xy", "x.npy"), Error,
+                   "x.npy: 2 unexpected bytes after the data (shape (2, 2) of <f8 needs 32)");
+  EXPECT_THROW_MSG(parse_npy(npy_bytes(dict("<f8", false, "(3,)"), raw<double>({1})), "x.npy"),
+                   Error,
+                   "x.npy: truncated data (expected 24 bytes for shape (3,) of <f8, found 8)");
+}
+
+TEST(NpyErrors, Dtypes) {
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes(dict(">f8", false, "(1,)"), raw<double>({1})), "x.npy"), Error,
+      "x.npy: unsupported dtype \">f8\" (big-endian data is not supported); expected one of "
+      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes(dict("<c16", false, "(1,)"), std::string(16, '\0')), "x.npy"), Error,
+      "x.npy: unsupported dtype \"<c16\"; expected one of "
+      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes(dict("|O", false, "(1,)"), std::string(8, '\0')), "x.npy"), Error,
+      "x.npy: unsupported dtype \"|O\" (pickled Python objects are not supported); expected one of "
+      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }",
+                          std::string(8, '\0')),
+                "x.npy"),
+      Error, "x.npy: unsupported dtype: structured arrays (descr is a list) are not supported");
+}
+
+TEST(NpyErrors, MalformedHeaders) {
+  auto message = [](const std::string& header) {
+    try {
+      parse_npy(npy_bytes(header, raw<double>({1})), "x.npy");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message("'descr': '<f8'}"),
+            "x.npy: malformed header: expected '{', found \"'descr': '<f8'}\"");
+  EXPECT_EQ(message("{'descr': '<f8', 'shape': (1,)}"),
+            "x.npy: malformed header: no 'fortran_order' key");
+  EXPECT_EQ(message("{'descr': '<f8', 'fortran_order': 0, 'shape': (1,)}"),
+            "x.npy: malformed header: expected True or False, found \"0, 'shape': (1,)}\"");
+  EXPECT_EQ(
+      message("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,)}"),
+      "x.npy: malformed header: expected a dimension (a non-negative integer), found \"-1,)}\"");
+  EXPECT_EQ(message("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}"),
+            "x.npy: malformed header: unexpected key 'x' (expected descr, fortran_order, shape)");
+  EXPECT_EQ(message("{'descr': '<f8' 'fortran_order': False}"),
+            "x.npy: malformed header: expected ',' or '}', found \"'fortran_order': Fal...\"");
+}
+
+TEST(NpyErrors, MissingFile) {
+  const std::string path = (fs::temp_directory_path() / "assay_no_such_file.npy").string();
+  EXPECT_THROW_MSG(read_npy(path), Error, path + ": cannot open: No such file or directory");
+  const std::string written = (fs::temp_directory_path() / "assay_test_npy.npy").string();
+  std::ofstream(written, std::ios::binary)
+      << npy_bytes(dict("<i4", false, "(2,)"), raw<std::int32_t>({4, 5}));
+  EXPECT_EQ(read_npy(written).data, (std::vector<double>{4, 5}));
+  fs::remove(written);
+}
+
+}  // namespace
+}  // namespace assay
