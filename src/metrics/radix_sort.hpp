@@ -1,0 +1,204 @@
+// Private: order-preserving keys for doubles and a stable LSD radix sort on 64-bit keys.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace assay::metrics::detail {
+
+constexpr std::uint64_t kSignBit = 0x8000000000000000ULL;
+
+/// Advises the kernel to back the 2 MiB-aligned part of [p, p + bytes) with huge pages (fewer
+/// page faults when a fresh large array is first written). Advice only: failure is harmless.
+inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) / kHuge * kHuge;
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) / kHuge * kHuge;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+}
+
+/// An uninitialised array of n uint64 keys. Large ones are 2 MiB aligned and advised to use
+/// transparent huge pages: a fresh 80 MB array otherwise costs ~20k page faults, a sizable
+/// share of sorting 1e7 keys.
+class KeyArray {
+ public:
+  explicit KeyArray(std::size_t n) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(std::uint64_t);
+    if (bytes >= 4 * kHuge) {
+      bytes = (bytes + kHuge - 1) / kHuge * kHuge;
+      data_ = static_cast<std::uint64_t*>(std::aligned_alloc(kHuge, bytes));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+      if (data_) madvise(data_, bytes, MADV_HUGEPAGE);  // advice only; failure is harmless
+#endif
+    } else {
+      data_ = static_cast<std::uint64_t*>(std::malloc(bytes));
+    }
+    if (!data_) throw std::bad_alloc();
+  }
+  ~KeyArray() {
+    std::free(data_);
+  }
+  KeyArray(const KeyArray&) = delete;
+  KeyArray& operator=(const KeyArray&) = delete;
+  std::uint64_t* get() const {
+    return data_;
+  }
+  std::uint64_t& operator[](std::size_t i) const {
+    return data_[i];
+  }
+
+ private:
+  std::uint64_t* data_ = nullptr;
+};
+
+/// Maps a double to a uint64 whose unsigned order is the numeric order (-0.0 == +0.0).
+inline std::uint64_t ascending_key(double x) {
+  if (x == 0.0) x = 0.0;  // canonicalise -0.0
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return (u & kSignBit) ? ~u : (u | kSignBit);
+}
+
+/// Unsigned order of the key = descending numeric order.
+inline std::uint64_t descending_key(double x) {
+  return ~ascending_key(x);
+}
+
+inline double from_ascending_key(std::uint64_t k) {
+  std::uint64_t u = (k & kSignBit) ? (k & ~kSignBit) : ~k;
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+inline double from_descending_key(std::uint64_t k) {
+  return from_ascending_key(~k);
+}
+
+/// Stable ascending LSD radix sort of data[0, n) by the low `bits` bits of key(item), 8-bit
+/// digits (small histograms: meant for cache-resident buckets). `buffer` holds n items.
+/// Passes whose digit is the same for every item are skipped. Returns where the result is.
+template <typename T, typename KeyFn>
+T* lsd_radix_sort(T* data, T* buffer, std::size_t n, int bits, KeyFn key) {
+  constexpr int kMaxPasses = 8;
+  const int passes = (bits + 7) / 8;
+  std::uint32_t hist[kMaxPasses][256] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t k = key(data[i]);
+    for (int p = 0; p < passes; ++p) ++hist[p][(k >> (8 * p)) & 255];
+  }
+  T* src = data;
+  T* dst = buffer;
+  for (int p = 0; p < passes; ++p) {
+    std::uint32_t* h = hist[p];
+    const int shift = 8 * p;
+    if (h[(key(src[0]) >> shift) & 255] == n) continue;  // constant digit
+    std::uint32_t sum = 0;
+    for (int d = 0; d < 256; ++d) {
+      const std::uint32_t c = h[d];
+      h[d] = sum;
+      sum += c;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const T& item = src[i];
+      dst[h[(key(item) >> shift) & 255]++] = item;
+    }
+    std::swap(src, dst);
+  }
+  return src;
+}
+
+/// Sorts a[0, n) stably by key; the result ends in b if `into_b`, else in a; the other array
+/// is scratch. Small or constant inputs are finished directly, cache-sized ones by LSD passes
+/// over the bits that vary, larger ones by one MSD pass on the 11 highest varying bits
+/// followed by recursion into the buckets (each level flips which array holds the data).
+template <typename T, typename KeyFn>
+void radix_sort_rec(T* a, T* b, std::size_t n, KeyFn key, bool into_b,
+                    std::optional<std::uint64_t> varying = std::nullopt) {
+  T* target = into_b ? b : a;
+  if (n == 0) return;
+  std::uint64_t diff = 0;
+  if (varying) {
+    diff = *varying;  // caller's superset of the bits that vary (saves a pass over memory)
+  } else {
+    const std::uint64_t k0 = key(a[0]);
+    for (std::size_t i = 0; i < n; ++i) diff |= key(a[i]) ^ k0;
+  }
+  if (diff == 0) {  // a run of ties
+    if (into_b) std::copy(a, a + n, b);
+    return;
+  }
+  const int bits = 64 - std::countl_zero(diff);  // keys agree above this bit
+  if (n <= 48) {                                 // stable insertion sort
+    if (into_b) std::copy(a, a + n, b);
+    for (std::size_t i = 1; i < n; ++i) {
+      const T item = target[i];
+      const std::uint64_t k = key(item);
+      std::size_t j = i;
+      while (j > 0 && key(target[j - 1]) > k) {
+        target[j] = target[j - 1];
+        --j;
+      }
+      target[j] = item;
+    }
+    return;
+  }
+  constexpr std::size_t kCacheBytes = std::size_t{512} << 10;
+  if (n * sizeof(T) <= kCacheBytes || bits <= 16) {
+    const T* out = lsd_radix_sort(a, b, n, bits, key);
+    if (out != target) std::copy(out, out + n, target);
+    return;
+  }
+  constexpr int kMsdBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kMsdBits;
+  constexpr std::uint64_t kMask = kBuckets - 1;
+  const int low_bits = bits > kMsdBits ? bits - kMsdBits : 0;
+  std::vector<std::size_t> start(kBuckets + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++start[((key(a[i]) >> low_bits) & kMask) + 1];
+  for (std::size_t d = 0; d < kBuckets; ++d) start[d + 1] += start[d];
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T& item = a[i];
+    b[next[(key(item) >> low_bits) & kMask]++] = item;
+  }
+  for (std::size_t d = 0; d < kBuckets; ++d) {
+    const std::size_t s = start[d];
+    const std::size_t m = start[d + 1] - s;
+    if (m) radix_sort_rec(b + s, a + s, m, key, !into_b);
+  }
+}
+
+/// Stable ascending radix sort of data[0, n) by key(item), a uint64; `buffer` holds n items;
+/// the result is in `data`. Skewed inputs (e.g. most scores sharing an exponent, or few
+/// distinct values) recurse instead of falling back to passes over main memory.
+/// `varying`, if given, must have every bit set in which two keys differ (e.g. OR ^ AND of all
+/// keys); it saves one pass over the data.
+template <typename T, typename KeyFn>
+void radix_sort(T* data, T* buffer, std::size_t n, KeyFn key,
+                std::optional<std::uint64_t> varying = std::nullopt) {
+  radix_sort_rec(data, buffer, n, key, false, varying);
+}
+
+/// Radix sort of plain keys; the result always ends up in `keys`.
+inline void radix_sort_keys(std::uint64_t* keys, std::uint64_t* buffer, std::size_t n,
+                            std::optional<std::uint64_t> varying = std::nullopt) {
+  radix_sort(
+      keys, buffer, n, [](std::uint64_t k) { return k; }, varying);
+}
+
+}  // namespace assay::metrics::detail

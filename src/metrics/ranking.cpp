@@ -1,0 +1,1096 @@
+// Ranking metrics: one sort, one scan of tie blocks, pluggable rules (see ranking.hpp).
+#include "assay/metrics/ranking.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+
+#include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
+#include "metrics/radix_sort.hpp"
+
+namespace assay::metrics {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Neumaier-compensated running sum.
+struct CompensatedSum {
+  double sum = 0;
+  double comp = 0;
+  void add(double x) {
+    const double t = sum + x;
+    comp += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  double value() const { return sum + comp; }
+};
+
+const char* non_finite_name(double x) {
+  if (std::isnan(x)) return "NaN";
+  return x > 0 ? "inf" : "-inf";
+}
+
+[[noreturn]] void fail_score(const char* what, double x, std::size_t i) {
+  fail("{} contains {} at index {}", what, non_finite_name(x), i);
+}
+
+void check_lengths(std::size_t n_true, std::size_t n_score, const char* score_name) {
+  if (n_true != n_score) {
+    fail("y_true and {} differ in length ({} vs {})", score_name, n_true, n_score);
+  }
+  if (n_true == 0) fail("y_true and {} are empty", score_name);
+}
+
+/// Checks labels are 0/1; returns the number of positives.
+std::size_t check_labels(std::span<const std::uint8_t> y) {
+  std::size_t n_pos = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] > 1) fail("y_true must be 0 or 1, found {} at index {}", int(y[i]), i);
+    n_pos += y[i];
+  }
+  return n_pos;
+}
+
+void check_weights(std::span<const double> w, std::size_t n) {
+  if (w.empty()) return;
+  if (w.size() != n) fail("sample_weight and y_true differ in length ({} vs {})", w.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(w[i])) fail_score("sample_weight", w[i], i);
+    if (w[i] < 0) fail("sample_weight contains a negative value ({}) at index {}", w[i], i);
+  }
+}
+
+void check_scores(std::span<const double> s, const char* what) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (!std::isfinite(s[i])) fail_score(what, s[i], i);
+  }
+}
+
+/// The <= 16-byte/sample scan for unweighted binary input in group mode (8 bytes of keys per
+/// sample plus a radix buffer of max(n_pos, n_neg) keys): positives' and
+/// negatives' keys are radix sorted separately, then merged; `emit(key, dpos, dneg)` is called
+/// once per tie block in descending score order (key: detail::descending_key of the score).
+template <typename Emit>
+void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s, Emit&& emit) {
+  const std::size_t n = y.size();
+  const std::size_t n_pos = check_labels(y);
+  const std::size_t n_neg = n - n_pos;
+  // Layout: positives, end marker, negatives, end marker, padding (read ahead by one).
+  // ~0 is never the key of a finite double, so it sorts after every real key.
+  constexpr std::uint64_t kEnd = ~std::uint64_t{0};
+  detail::KeyArray keys(n + 3);
+  std::uint64_t* pos = keys.get();
+  std::uint64_t* neg = keys.get() + n_pos + 1;
+  {
+    detail::KeyArray buffer(std::max(n_pos, n_neg));  // reused: positives, then negatives
+    std::size_t ip = 0;
+    std::size_t in = n_pos + 1;
+    std::uint64_t key_or = 0;
+    std::uint64_t key_and = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = s[i];
+      if (!std::isfinite(x)) fail_score("y_score", x, i);
+      // Branch-free: labels are random, a branch would mispredict half the time.
+      const std::size_t is_pos = y[i];
+      const std::uint64_t k = detail::descending_key(x);
+      keys[is_pos ? ip : in] = k;
+      ip += is_pos;
+      in += 1 - is_pos;
+      key_or |= k;
+      key_and &= k;
+    }
+    detail::radix_sort_keys(pos, buffer.get(), n_pos, key_or ^ key_and);
+    detail::radix_sort_keys(neg, buffer.get(), n_neg, key_or ^ key_and);
+  }
+  pos[n_pos] = kEnd;
+  neg[n_neg] = kEnd;
+  neg[n_neg + 1] = kEnd;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  for (;;) {
+    const std::uint64_t kp = pos[i];
+    const std::uint64_t kn = neg[j];
+    if (kp != kn) {
+      // Fast path: the smaller key is a tie block of one (predictable when ties are rare).
+      const bool take_pos = kp < kn;
+      const std::uint64_t k = take_pos ? kp : kn;
+      // Both loads plus a mask select: a ?: here compiles to a branch on random labels.
+      const std::uint64_t mask = ~std::uint64_t{0} * std::uint64_t{take_pos};
+      const std::uint64_t next = (pos[i + 1] & mask) | (neg[j + 1] & ~mask);
+      if (next != k) {
+        i += take_pos;
+        j += !take_pos;
+        emit(k, std::int64_t{take_pos}, std::int64_t{!take_pos});
+        continue;
+      }
+    } else if (kp == kEnd) {
+      break;
+    }
+    const std::uint64_t k = std::min(kp, kn);
+    const std::size_t i0 = i;
+    const std::size_t j0 = j;
+    while (pos[i] == k) ++i;
+    while (neg[j] == k) ++j;
+    emit(k, static_cast<std::int64_t>(i - i0), static_cast<std::int64_t>(j - j0));
+  }
+}
+
+/// 2 * area under the unnormalised ROC staircase, exact in int64.
+struct RocRule {
+  std::int64_t tp = 0;
+  std::int64_t fp = 0;
+  std::int64_t area2 = 0;
+  void operator()(std::uint64_t, std::int64_t dp, std::int64_t dn) {
+    area2 += dn * (2 * tp + dp);
+    tp += dp;
+    fp += dn;
+  }
+};
+
+/// Sum over tie blocks of dpos * precision (scikit-learn step AP times P).
+struct StepApRule {
+  std::int64_t tp = 0;
+  std::int64_t fp = 0;
+  CompensatedSum sum;
+  void operator()(std::uint64_t, std::int64_t dp, std::int64_t dn) {
+    tp += dp;
+    fp += dn;
+    sum.add(double(dp) * (double(tp) / double(tp + fp)));  // no branch: dp is often 0
+  }
+};
+
+double auc_single_class_nan() {
+  warn("Only one class present in y_true: ROC AUC is not defined, returning NaN");
+  return kNaN;
+}
+
+double ap_no_positives() {
+  warn(
+      "No positive class found in y_true: recall is set to one for all thresholds and average "
+      "precision is 0 (scikit-learn convention)");
+  return 0.0;
+}
+
+/// The recall denominator: params.n_pos if given (checked against the positives), else them.
+double resolve_n_pos(const ApParams& params, double total_pos) {
+  if (!params.n_pos) return total_pos;
+  const double n_pos = *params.n_pos;
+  if (!(n_pos > 0) || n_pos < total_pos * (1 - 1e-12)) {
+    fail("n_pos must be positive and at least the number of positives in y_true ({}), found {}",
+         total_pos, n_pos);
+  }
+  return n_pos;
+}
+
+/// Partial or full ROC AUC from operating points (scikit-learn _binary_roc_auc_score).
+double roc_auc_from_points(const OperatingPoints& pts, std::optional<double> max_fpr) {
+  const double P = pts.total_pos;
+  const double N = pts.total_neg;
+  if (!(P > 0) || !(N > 0)) return auc_single_class_nan();
+  const std::size_t m = pts.tp.size();
+  if (!max_fpr || *max_fpr == 1.0) {
+    CompensatedSum area;
+    double tp_prev = 0;
+    double fp_prev = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      area.add((pts.fp[k] - fp_prev) * (pts.tp[k] + tp_prev));
+      tp_prev = pts.tp[k];
+      fp_prev = pts.fp[k];
+    }
+    return area.value() / (2 * P * N);
+  }
+  const double mf = *max_fpr;
+  if (!(mf > 0 && mf <= 1)) fail("max_fpr must be in (0, 1], found {}", mf);
+  CompensatedSum area;
+  double x0 = 0;
+  double y0 = 0;
+  for (std::size_t k = 0; k < m; ++k) {
+    const double x1 = pts.fp[k] / N;
+    const double y1 = pts.tp[k] / P;
+    if (x1 <= mf) {
+      area.add((x1 - x0) * (y1 + y0) / 2);
+      x0 = x1;
+      y0 = y1;
+      continue;
+    }
+    const double yi = y0 + (mf - x0) * (y1 - y0) / (x1 - x0);
+    area.add((mf - x0) * (yi + y0) / 2);
+    break;
+  }
+  const double min_area = 0.5 * mf * mf;
+  const double max_area = mf;
+  return 0.5 * (1 + (area.value() - min_area) / (max_area - min_area));
+}
+
+/// Grid value k of a voc07 (n = 11) or coco101 (n = 101) recall grid.
+double grid_value(std::size_t k, std::size_t n, ApGrid grid) {
+  const double step_count = double(n - 1);
+  if (grid == ApGrid::exact) return double(k) / step_count;
+  if (n == 11) return double(k) * 0.1;                       // np.arange(0, 1.1, 0.1)
+  return k + 1 == n ? 1.0 : double(k) * (1.0 / step_count);  // np.linspace(0, 1, 101)
+}
+
+std::vector<double> suffix_max(const std::vector<double>& v) {
+  std::vector<double> out(v.size());
+  double best = -kInf;
+  for (std::size_t k = v.size(); k-- > 0;) {
+    best = std::max(best, v[k]);
+    out[k] = best;
+  }
+  return out;
+}
+
+std::string join_names(std::initializer_list<const char*> names) {
+  std::string out;
+  for (const char* n : names) {
+    if (!out.empty()) out += ", ";
+    out += '"';
+    out += n;
+    out += '"';
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Option names.
+
+ApMethod parse_ap_method(std::string_view name) {
+  if (name == "step") return ApMethod::step;
+  if (name == "voc07") return ApMethod::voc07;
+  if (name == "voc_allpoint") return ApMethod::voc_allpoint;
+  if (name == "coco101") return ApMethod::coco101;
+  if (name == "trapezoid") return ApMethod::trapezoid;
+  fail("method must be one of {}, found {}",
+       join_names({"step", "voc07", "voc_allpoint", "coco101", "trapezoid"}), quote_found(name));
+}
+
+std::string_view to_string(ApMethod method) {
+  switch (method) {
+    case ApMethod::step:
+      return "step";
+    case ApMethod::voc07:
+      return "voc07";
+    case ApMethod::voc_allpoint:
+      return "voc_allpoint";
+    case ApMethod::coco101:
+      return "coco101";
+    case ApMethod::trapezoid:
+      return "trapezoid";
+  }
+  return "?";
+}
+
+ApGrid parse_ap_grid(std::string_view name) {
+  if (name == "exact") return ApGrid::exact;
+  if (name == "numpy") return ApGrid::numpy;
+  fail("grid must be one of {}, found {}", join_names({"exact", "numpy"}), quote_found(name));
+}
+
+TieMode parse_tie_mode(std::string_view name) {
+  if (name == "group") return TieMode::group;
+  if (name == "sequential") return TieMode::sequential;
+  fail("tie_mode must be one of {}, found {}", join_names({"group", "sequential"}),
+       quote_found(name));
+}
+
+ScoreAverage parse_score_average(std::string_view name) {
+  if (name == "none") return ScoreAverage::none;
+  if (name == "micro") return ScoreAverage::micro;
+  if (name == "macro") return ScoreAverage::macro;
+  if (name == "weighted") return ScoreAverage::weighted;
+  if (name == "samples") return ScoreAverage::samples;
+  fail("average must be one of {} or None, found {}",
+       join_names({"micro", "macro", "weighted", "samples"}), quote_found(name));
+}
+
+MultiClass parse_multi_class(std::string_view name) {
+  if (name == "raise") return MultiClass::raise;
+  if (name == "ovr") return MultiClass::ovr;
+  if (name == "ovo") return MultiClass::ovo;
+  fail("multi_class must be one of {}, found {}", join_names({"raise", "ovr", "ovo"}),
+       quote_found(name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// RankedScores.
+
+RankedScores::RankedScores(std::span<const std::uint8_t> y_true, std::span<const double> y_score) {
+  check_lengths(y_true.size(), y_score.size(), "y_score");
+  check_labels(y_true);
+  const std::size_t n = y_true.size();
+  if (n > std::numeric_limits<std::uint32_t>::max()) {
+    fail("at most {} samples are supported, found {}", std::numeric_limits<std::uint32_t>::max(),
+         n);
+  }
+  struct Record {
+    std::uint64_t key;
+    std::uint32_t index;
+  };
+  std::vector<Record> records(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(y_score[i])) fail_score("y_score", y_score[i], i);
+    records[i] = {detail::descending_key(y_score[i]), static_cast<std::uint32_t>(i)};
+  }
+  std::vector<Record> buffer(n);
+  detail::radix_sort(records.data(), buffer.data(), n, [](const Record& r) { return r.key; });
+  buffer = {};
+  const Record* sorted = records.data();
+  score_.resize(n);
+  label_.resize(n);
+  order_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    order_[k] = sorted[k].index;
+    score_[k] = detail::from_descending_key(sorted[k].key);
+    label_[k] = y_true[sorted[k].index];
+    if (k > 0 && sorted[k].key != sorted[k - 1].key) {
+      block_end_.push_back(static_cast<std::uint32_t>(k));
+    }
+  }
+  block_end_.push_back(static_cast<std::uint32_t>(n));
+}
+
+OperatingPoints RankedScores::operating_points(std::span<const double> weights,
+                                               TieMode tie_mode) const {
+  const std::size_t n = size();
+  check_weights(weights, n);
+  OperatingPoints pts;
+  const bool weighted = !weights.empty();
+  CompensatedSum tp;
+  CompensatedSum fp;
+  std::int64_t tp_count = 0;
+  std::int64_t fp_count = 0;
+  auto push = [&](double threshold) {
+    pts.threshold.push_back(threshold);
+    pts.tp.push_back(weighted ? tp.value() : double(tp_count));
+    pts.fp.push_back(weighted ? fp.value() : double(fp_count));
+  };
+  std::size_t begin = 0;
+  for (const std::uint32_t end : block_end_) {
+    bool any = false;
+    for (std::size_t k = begin; k < end; ++k) {
+      const double w = weighted ? weights[order_[k]] : 1.0;
+      if (w == 0) continue;
+      any = true;
+      if (weighted) {
+        (label_[k] ? tp : fp).add(w);
+      } else {
+        (label_[k] ? tp_count : fp_count) += 1;
+      }
+      if (tie_mode == TieMode::sequential) push(score_[k]);
+    }
+    if (any && tie_mode == TieMode::group) push(score_[begin]);
+    begin = end;
+  }
+  pts.total_pos = weighted ? tp.value() : double(tp_count);
+  pts.total_neg = weighted ? fp.value() : double(fp_count);
+  return pts;
+}
+
+template <typename Fn>
+void RankedScores::scan_blocks(std::span<const double> weights, Fn&& fn) const {
+  std::size_t begin = 0;
+  for (const std::uint32_t end : block_end_) {
+    double dp = 0;
+    double dn = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      const double w = weights.empty() ? 1.0 : weights[order_[k]];
+      (label_[k] ? dp : dn) += w;
+    }
+    if (dp + dn > 0) fn(dp, dn);  // all-zero-weight blocks are no operating point
+    begin = end;
+  }
+}
+
+// Full AUC and step AP stream over the blocks without materialising the operating points, so
+// a bootstrap resample costs one gather and one scan.
+double RankedScores::roc_auc(std::span<const double> weights, std::optional<double> max_fpr) const {
+  if (max_fpr && *max_fpr != 1.0) {
+    return roc_auc_from_points(operating_points(weights, TieMode::group), max_fpr);
+  }
+  check_weights(weights, size());
+  CompensatedSum tp;
+  CompensatedSum fp;
+  CompensatedSum area2;
+  scan_blocks(weights, [&](double dp, double dn) {
+    area2.add(dn * (2 * tp.value() + dp));
+    tp.add(dp);
+    fp.add(dn);
+  });
+  const double P = tp.value();
+  const double N = fp.value();
+  if (!(P > 0) || !(N > 0)) return auc_single_class_nan();
+  return area2.value() / (2 * P * N);
+}
+
+double RankedScores::average_precision(std::span<const double> weights,
+                                       const ApParams& params) const {
+  if (params.method != ApMethod::step || params.tie_mode != TieMode::group) {
+    return metrics::average_precision(operating_points(weights, params.tie_mode), params);
+  }
+  check_weights(weights, size());
+  CompensatedSum tp;
+  CompensatedSum fp;
+  CompensatedSum sum;
+  scan_blocks(weights, [&](double dp, double dn) {
+    tp.add(dp);
+    fp.add(dn);
+    const double t = tp.value();
+    if (dp > 0) sum.add(dp * (t / (t + fp.value())));
+  });
+  const double P = resolve_n_pos(params, tp.value());
+  if (!(P > 0)) return ap_no_positives();
+  return sum.value() / P;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary functions.
+
+OperatingPoints operating_points(std::span<const std::uint8_t> y_true,
+                                 std::span<const double> y_score,
+                                 std::span<const double> sample_weight, TieMode tie_mode) {
+  check_lengths(y_true.size(), y_score.size(), "y_score");
+  check_weights(sample_weight, y_true.size());
+  if (sample_weight.empty() && tie_mode == TieMode::group) {
+    OperatingPoints pts;
+    // Virtual reservation: pages are only touched for the points actually written.
+    for (auto* v : {&pts.threshold, &pts.tp, &pts.fp}) {
+      v->reserve(y_true.size());
+      detail::advise_huge_pages(v->data(), v->capacity() * sizeof(double));
+    }
+    std::int64_t tp = 0;
+    std::int64_t fp = 0;
+    scan_unweighted(y_true, y_score, [&](std::uint64_t key, std::int64_t dp, std::int64_t dn) {
+      tp += dp;
+      fp += dn;
+      pts.threshold.push_back(detail::from_descending_key(key));
+      pts.tp.push_back(double(tp));
+      pts.fp.push_back(double(fp));
+    });
+    pts.total_pos = double(tp);
+    pts.total_neg = double(fp);
+    return pts;
+  }
+  return RankedScores(y_true, y_score).operating_points(sample_weight, tie_mode);
+}
+
+// The curves transform the operating points in place (a curve of 1e7 points would otherwise
+// allocate and page-fault three more 80 MB arrays): point k is written to slot w <= k after the
+// original values it depends on were read.
+
+PrCurve precision_recall_curve(std::span<const std::uint8_t> y_true,
+                               std::span<const double> y_score,
+                               std::span<const double> sample_weight, bool drop_intermediate) {
+  OperatingPoints pts = operating_points(y_true, y_score, sample_weight);
+  const std::size_t m = pts.tp.size();
+  const bool no_pos = !(pts.total_pos > 0);
+  if (no_pos) {
+    warn("No positive class found in y_true, recall is set to one for all thresholds.");
+  }
+  std::vector<double>& tp = pts.tp;  // becomes recall
+  std::vector<double>& fp = pts.fp;  // becomes precision
+  std::size_t w = 0;
+  double tp_prev = 0;
+  for (std::size_t k = 0; k < m; ++k) {
+    const double tpk = tp[k];
+    const double fpk = fp[k];
+    // scikit-learn >= 1.3: keep the first and last point of each run of equal tp.
+    const bool keep =
+        !drop_intermediate || m <= 2 || k == 0 || k + 1 == m || tpk != tp_prev || tp[k + 1] != tpk;
+    tp_prev = tpk;
+    if (!keep) continue;
+    const double ps = tpk + fpk;
+    fp[w] = ps != 0 ? tpk / ps : 0.0;
+    tp[w] = no_pos ? 1.0 : tpk / pts.total_pos;
+    pts.threshold[w] = pts.threshold[k];
+    ++w;
+  }
+  PrCurve out;
+  out.precision = std::move(fp);
+  out.recall = std::move(tp);
+  out.thresholds = std::move(pts.threshold);
+  for (auto* v : {&out.precision, &out.recall, &out.thresholds}) {
+    v->resize(w);
+    std::reverse(v->begin(), v->end());  // increasing thresholds
+  }
+  out.precision.push_back(1.0);
+  out.recall.push_back(0.0);
+  return out;
+}
+
+RocCurve roc_curve(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
+                   std::span<const double> sample_weight, bool drop_intermediate) {
+  OperatingPoints pts = operating_points(y_true, y_score, sample_weight);
+  const std::size_t m = pts.tp.size();
+  const double N = pts.total_neg;
+  const double P = pts.total_pos;
+  if (!(N > 0)) warn("No negative samples in y_true, false positive value should be meaningless");
+  if (!(P > 0)) warn("No positive samples in y_true, true positive value should be meaningless");
+  std::vector<double>& tp = pts.tp;  // becomes tpr
+  std::vector<double>& fp = pts.fp;  // becomes fpr
+  std::size_t w = 0;
+  double tp_prev = 0;
+  double fp_prev = 0;
+  for (std::size_t k = 0; k < m; ++k) {
+    const double tpk = tp[k];
+    const double fpk = fp[k];
+    bool keep = true;
+    if (drop_intermediate && m > 2 && k > 0 && k + 1 < m) {
+      // numpy.diff(x, 2) == 0 for both fps and tps: a collinear middle point.
+      const double dfp = (fp[k + 1] - fpk) - (fpk - fp_prev);
+      const double dtp = (tp[k + 1] - tpk) - (tpk - tp_prev);
+      keep = dfp != 0 || dtp != 0;
+    }
+    tp_prev = tpk;
+    fp_prev = fpk;
+    if (!keep) continue;
+    fp[w] = N > 0 ? fpk / N : kNaN;
+    tp[w] = P > 0 ? tpk / P : kNaN;
+    pts.threshold[w] = pts.threshold[k];
+    ++w;
+  }
+  RocCurve out;
+  out.fpr = std::move(fp);
+  out.tpr = std::move(tp);
+  out.thresholds = std::move(pts.threshold);
+  // Prepend the (0, 0) point with threshold +inf (scikit-learn >= 1.3).
+  out.fpr.resize(w);
+  out.tpr.resize(w);
+  out.thresholds.resize(w);
+  out.fpr.insert(out.fpr.begin(), 0.0);
+  out.tpr.insert(out.tpr.begin(), 0.0);
+  out.thresholds.insert(out.thresholds.begin(), kInf);
+  return out;
+}
+
+double average_precision(const OperatingPoints& pts, const ApParams& params) {
+  const double P = resolve_n_pos(params, pts.total_pos);
+  if (!(P > 0)) return ap_no_positives();
+  const std::size_t m = pts.tp.size();
+  std::vector<double> recall(m);
+  std::vector<double> precision(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    recall[k] = pts.tp[k] / P;
+    precision[k] = pts.tp[k] / (pts.tp[k] + pts.fp[k]);
+  }
+  switch (params.method) {
+    case ApMethod::step: {
+      CompensatedSum sum;
+      double r_prev = 0;
+      for (std::size_t k = 0; k < m; ++k) {
+        if (recall[k] != r_prev) sum.add((recall[k] - r_prev) * precision[k]);
+        r_prev = recall[k];
+      }
+      return sum.value();
+    }
+    case ApMethod::voc07:
+    case ApMethod::coco101: {
+      const std::size_t n_grid = params.method == ApMethod::voc07 ? 11 : 101;
+      const std::vector<double> best = suffix_max(precision);
+      CompensatedSum sum;
+      for (std::size_t g = 0; g < n_grid; ++g) {
+        const double t = grid_value(g, n_grid, params.grid);
+        const auto it = std::lower_bound(recall.begin(), recall.end(), t);
+        if (it != recall.end()) sum.add(best[std::size_t(it - recall.begin())]);
+      }
+      return sum.value() / double(n_grid);
+    }
+    case ApMethod::voc_allpoint: {
+      // mrec = [0, recall, 1], mpre = [0, precision, 0]; backward running max of mpre.
+      std::vector<double> mrec(m + 2);
+      std::vector<double> mpre(m + 2);
+      mrec[0] = 0;
+      mpre[0] = 0;
+      for (std::size_t k = 0; k < m; ++k) {
+        mrec[k + 1] = recall[k];
+        mpre[k + 1] = precision[k];
+      }
+      mrec[m + 1] = 1;
+      mpre[m + 1] = 0;
+      for (std::size_t i = m + 1; i-- > 0;) mpre[i] = std::max(mpre[i], mpre[i + 1]);
+      CompensatedSum sum;
+      for (std::size_t i = 0; i + 1 < m + 2; ++i) {
+        if (mrec[i + 1] != mrec[i]) sum.add((mrec[i + 1] - mrec[i]) * mpre[i + 1]);
+      }
+      return sum.value();
+    }
+    case ApMethod::trapezoid: {
+      CompensatedSum sum;
+      double r_prev = 0;
+      double p_prev = 1;
+      for (std::size_t k = 0; k < m; ++k) {
+        sum.add((recall[k] - r_prev) * (precision[k] + p_prev) / 2);
+        r_prev = recall[k];
+        p_prev = precision[k];
+      }
+      return sum.value();
+    }
+  }
+  ASSAY_ASSERT(false);
+  return kNaN;
+}
+
+double average_precision(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
+                         std::span<const double> sample_weight, const ApParams& params) {
+  check_lengths(y_true.size(), y_score.size(), "y_score");
+  check_weights(sample_weight, y_true.size());
+  if (sample_weight.empty() && params.tie_mode == TieMode::group &&
+      params.method == ApMethod::step) {
+    StepApRule rule;
+    scan_unweighted(y_true, y_score, rule);
+    const double P = resolve_n_pos(params, double(rule.tp));
+    if (!(P > 0)) return ap_no_positives();
+    return rule.sum.value() / P;
+  }
+  return RankedScores(y_true, y_score).average_precision(sample_weight, params);
+}
+
+double roc_auc(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
+               std::span<const double> sample_weight, std::optional<double> max_fpr) {
+  check_lengths(y_true.size(), y_score.size(), "y_score");
+  check_weights(sample_weight, y_true.size());
+  if (max_fpr && !(*max_fpr > 0 && *max_fpr <= 1)) {
+    fail("max_fpr must be in (0, 1], found {}", *max_fpr);
+  }
+  if (sample_weight.empty() && (!max_fpr || *max_fpr == 1.0)) {
+    RocRule rule;
+    scan_unweighted(y_true, y_score, rule);
+    if (rule.tp == 0 || rule.fp == 0) return auc_single_class_nan();
+    return double(rule.area2) / (2.0 * double(rule.tp) * double(rule.fp));
+  }
+  return RankedScores(y_true, y_score).roc_auc(sample_weight, max_fpr);
+}
+
+std::vector<double> interpolated_precision(std::span<const double> precision,
+                                           std::span<const double> recall) {
+  if (precision.size() != recall.size()) {
+    fail("precision and recall differ in length ({} vs {})", precision.size(), recall.size());
+  }
+  const std::size_t n = precision.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isnan(precision[i])) fail_score("precision", precision[i], i);
+    if (std::isnan(recall[i])) fail_score("recall", recall[i], i);
+  }
+  std::vector<std::size_t> idx(n);
+  std::iota(idx.begin(), idx.end(), std::size_t{0});
+  std::sort(idx.begin(), idx.end(),
+            [&](std::size_t a, std::size_t b) { return recall[a] > recall[b]; });
+  std::vector<double> out(n);
+  double best = -kInf;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && recall[idx[j]] == recall[idx[i]]) best = std::max(best, precision[idx[j++]]);
+    for (std::size_t t = i; t < j; ++t) out[idx[t]] = best;
+    i = j;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multilabel / multiclass.
+
+namespace {
+
+using BinaryMetric = std::function<double(std::span<const std::uint8_t>, std::span<const double>,
+                                          std::span<const double>)>;
+
+std::size_t check_matrix(std::size_t y_size, std::size_t s_size, std::size_t k,
+                         std::span<const double> w) {
+  if (k == 0) fail("y_score has no columns");
+  if (y_size != s_size) fail("y_true and y_score differ in size ({} vs {})", y_size, s_size);
+  if (y_size == 0) fail("y_true and y_score are empty");
+  if (y_size % k != 0) fail("y_score size {} is not a multiple of its {} columns", s_size, k);
+  const std::size_t n = y_size / k;
+  check_weights(w, n);
+  return n;
+}
+
+double weighted_mean(const std::vector<double>& score, const std::vector<double>* weights) {
+  if (!weights) {
+    double s = 0;
+    for (double x : score) s += x;
+    return s / double(score.size());
+  }
+  double sw = 0;
+  double s = 0;
+  for (std::size_t i = 0; i < score.size(); ++i) {
+    sw += (*weights)[i];
+    s += (*weights)[i] * score[i];
+  }
+  if (sw == 0) fail("the weights of the average sum to zero");
+  return s / sw;
+}
+
+/// scikit-learn _average_binary_score.
+std::vector<double> average_binary_score(const BinaryMetric& metric,
+                                         std::span<const std::uint8_t> y, std::span<const double> s,
+                                         std::size_t k, std::span<const double> w,
+                                         ScoreAverage average) {
+  const std::size_t n = check_matrix(y.size(), s.size(), k, w);
+  if (average == ScoreAverage::micro) {
+    std::vector<double> wr;
+    if (!w.empty()) {
+      wr.resize(n * k);
+      for (std::size_t i = 0; i < n; ++i) std::fill_n(wr.begin() + i * k, k, w[i]);
+    }
+    return {metric(y, s, wr)};
+  }
+  std::vector<double> score;
+  std::optional<std::vector<double>> avg_weight;
+  if (average == ScoreAverage::samples) {
+    score.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      score[i] = metric(y.subspan(i * k, k), s.subspan(i * k, k), {});
+    if (!w.empty()) avg_weight.emplace(w.begin(), w.end());
+  } else {
+    score.resize(k);
+    std::vector<std::uint8_t> yc(n);
+    std::vector<double> sc(n);
+    for (std::size_t c = 0; c < k; ++c) {
+      for (std::size_t i = 0; i < n; ++i) {
+        yc[i] = y[i * k + c];
+        sc[i] = s[i * k + c];
+      }
+      score[c] = metric(yc, sc, w);
+    }
+    if (average == ScoreAverage::none) return score;
+    if (average == ScoreAverage::weighted) {
+      avg_weight.emplace(k, 0.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t c = 0; c < k; ++c) {
+          if (y[i * k + c]) (*avg_weight)[c] += w.empty() ? 1.0 : w[i];
+        }
+      }
+      double total = 0;
+      for (double x : *avg_weight) total += x;
+      if (std::abs(total) <= 1e-8) return {0.0};  // numpy.isclose(total, 0)
+    }
+  }
+  if (avg_weight) {
+    for (std::size_t c = 0; c < score.size(); ++c) {
+      if ((*avg_weight)[c] == 0) score[c] = 0;
+    }
+  }
+  return {weighted_mean(score, avg_weight ? &*avg_weight : nullptr)};
+}
+
+void check_labels_matrix(std::span<const std::uint8_t> y) {
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] > 1) fail("y_true must be 0 or 1, found {} at index {}", int(y[i]), i);
+  }
+}
+
+}  // namespace
+
+std::vector<double> average_precision_multilabel(std::span<const std::uint8_t> y_true,
+                                                 std::span<const double> y_score,
+                                                 std::size_t n_columns,
+                                                 std::span<const double> sample_weight,
+                                                 ScoreAverage average, const ApParams& params) {
+  check_labels_matrix(y_true);
+  check_scores(y_score, "y_score");
+  BinaryMetric metric = [&params](std::span<const std::uint8_t> y, std::span<const double> s,
+                                  std::span<const double> w) {
+    return average_precision(y, s, w, params);
+  };
+  return average_binary_score(metric, y_true, y_score, n_columns, sample_weight, average);
+}
+
+std::vector<double> roc_auc_multilabel(std::span<const std::uint8_t> y_true,
+                                       std::span<const double> y_score, std::size_t n_columns,
+                                       std::span<const double> sample_weight, ScoreAverage average,
+                                       std::optional<double> max_fpr) {
+  check_labels_matrix(y_true);
+  check_scores(y_score, "y_score");
+  BinaryMetric metric = [max_fpr](std::span<const std::uint8_t> y, std::span<const double> s,
+                                  std::span<const double> w) { return roc_auc(y, s, w, max_fpr); };
+  return average_binary_score(metric, y_true, y_score, n_columns, sample_weight, average);
+}
+
+std::vector<double> roc_auc_multiclass(std::span<const std::int32_t> y_true,
+                                       std::span<const double> y_score, std::size_t k,
+                                       std::span<const double> sample_weight, ScoreAverage average,
+                                       MultiClass multi_class) {
+  if (k == 0) fail("y_score has no columns");
+  const std::size_t n = y_true.size();
+  if (n == 0) fail("y_true and y_score are empty");
+  if (y_score.size() != n * k) {
+    fail("y_true and y_score differ in length ({} vs {})", n, y_score.size() / k);
+  }
+  check_weights(sample_weight, n);
+  check_scores(y_score, "y_score");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (y_true[i] < 0 || std::size_t(y_true[i]) >= k) {
+      fail("y_true code {} at index {} is outside 0..{}", y_true[i], i, k - 1);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (std::size_t c = 0; c < k; ++c) sum += y_score[i * k + c];
+    if (!(std::abs(1.0 - sum) <= 1e-8 + 1e-5 * std::abs(sum))) {
+      fail(
+          "Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up "
+          "to 1.0 over classes (row {} sums to {})",
+          i, sum);
+    }
+  }
+  if (multi_class == MultiClass::raise) fail("multi_class must be in ('ovo', 'ovr')");
+  if (multi_class == MultiClass::ovr) {
+    if (average == ScoreAverage::samples) {
+      fail("average must be one of ('micro', 'macro', 'weighted', None) for multiclass problems");
+    }
+    std::vector<std::uint8_t> indicator(n * k, 0);
+    for (std::size_t i = 0; i < n; ++i) indicator[i * k + std::size_t(y_true[i])] = 1;
+    return roc_auc_multilabel(indicator, y_score, k, sample_weight, average);
+  }
+  if (!sample_weight.empty()) {
+    fail(
+        "sample_weight is not supported for multiclass one-vs-one ROC AUC, 'sample_weight' must "
+        "be None in this case.");
+  }
+  if (average == ScoreAverage::none) fail("average=None is not implemented for multi_class='ovo'.");
+  if (average != ScoreAverage::macro && average != ScoreAverage::weighted) {
+    fail("average must be one of ('macro', 'weighted', None) for multiclass problems");
+  }
+  std::vector<bool> present(k, false);
+  for (auto c : y_true) present[std::size_t(c)] = true;
+  std::vector<double> pair_scores;
+  std::vector<double> prevalence;
+  std::vector<std::uint8_t> yt;
+  std::vector<double> sa;
+  std::vector<double> sb;
+  for (std::size_t a = 0; a < k; ++a) {
+    if (!present[a]) continue;
+    for (std::size_t b = a + 1; b < k; ++b) {
+      if (!present[b]) continue;
+      yt.clear();
+      sa.clear();
+      sb.clear();
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto c = std::size_t(y_true[i]);
+        if (c != a && c != b) continue;
+        yt.push_back(c == a);
+        sa.push_back(y_score[i * k + a]);
+        sb.push_back(y_score[i * k + b]);
+      }
+      prevalence.push_back(double(yt.size()) / double(n));
+      const double auc_a = roc_auc(yt, sa);
+      for (auto& v : yt) v = 1 - v;
+      const double auc_b = roc_auc(yt, sb);
+      pair_scores.push_back((auc_a + auc_b) / 2);
+    }
+  }
+  if (pair_scores.empty()) {
+    warn("fewer than two classes present in y_true: one-vs-one ROC AUC is NaN");
+    return {kNaN};
+  }
+  return {weighted_mean(pair_scores, average == ScoreAverage::weighted ? &prevalence : nullptr)};
+}
+
+MeanApResult mean_average_precision(std::span<const std::uint8_t> y_true,
+                                    std::span<const double> y_score, std::size_t k,
+                                    std::span<const double> sample_weight, const ApParams& params) {
+  const std::size_t n = check_matrix(y_true.size(), y_score.size(), k, sample_weight);
+  check_labels_matrix(y_true);
+  check_scores(y_score, "y_score");
+  if (params.n_pos) fail("n_pos is not supported by mean_average_precision (one per class)");
+  MeanApResult out;
+  out.per_class.assign(k, kNaN);
+  std::vector<std::uint8_t> yc(n);
+  std::vector<double> sc(n);
+  double sum = 0;
+  std::size_t used = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    double pos_weight = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      yc[i] = y_true[i * k + c];
+      sc[i] = y_score[i * k + c];
+      if (yc[i]) pos_weight += sample_weight.empty() ? 1.0 : sample_weight[i];
+    }
+    if (!(pos_weight > 0)) {
+      out.excluded.push_back(c);
+      continue;
+    }
+    out.per_class[c] = average_precision(yc, sc, sample_weight, params);
+    sum += out.per_class[c];
+    ++used;
+  }
+  if (used == 0) {
+    warn("no class has positive samples in y_true: mean average precision is NaN");
+    out.map = kNaN;
+  } else {
+    out.map = sum / double(used);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DeLong and PR-curve comparison.
+
+DelongResult delong_roc_test(std::span<const std::uint8_t> y_true, std::span<const double> score_a,
+                             std::span<const double> score_b) {
+  check_lengths(y_true.size(), score_a.size(), "score_a");
+  check_lengths(y_true.size(), score_b.size(), "score_b");
+  check_scores(score_a, "score_a");
+  check_scores(score_b, "score_b");
+  const std::size_t n_all = y_true.size();
+  const std::size_t m = check_labels(y_true);
+  const std::size_t n = n_all - m;
+  DelongResult out;
+  if (m < 2 || n < 2) {
+    warn(fmt::format(
+        "DeLong test needs at least 2 positives and 2 negatives, found {} and {}: returning NaN", m,
+        n));
+    out.auc_a = out.auc_b = out.z = out.p_value = kNaN;
+    for (auto& row : out.covariance) row[0] = row[1] = kNaN;
+    return out;
+  }
+  // Position of each sample among the positives / negatives (original order).
+  std::vector<std::uint32_t> rank_in_class(n_all);
+  {
+    std::uint32_t ip = 0;
+    std::uint32_t in = 0;
+    for (std::size_t i = 0; i < n_all; ++i) rank_in_class[i] = y_true[i] ? ip++ : in++;
+  }
+  // V10 (positives) and V01 (negatives) structural components per model (Sun & Xu 2014).
+  std::vector<double> v10[2];
+  std::vector<double> v01[2];
+  const std::span<const double> scores[2] = {score_a, score_b};
+  for (int model = 0; model < 2; ++model) {
+    v10[model].resize(m);
+    v01[model].resize(n);
+    const RankedScores ranked(y_true, scores[model]);
+    const auto order = ranked.order();
+    std::size_t begin = 0;
+    std::size_t cp = 0;
+    std::size_t cn = 0;
+    // Walk tie blocks in descending order; ascending midranks follow from the counts before.
+    while (begin < n_all) {
+      std::size_t end = begin + 1;
+      const double s0 = scores[model][order[begin]];
+      while (end < n_all && scores[model][order[end]] == s0) ++end;
+      std::size_t dp = 0;
+      for (std::size_t t = begin; t < end; ++t) dp += y_true[order[t]];
+      const std::size_t dn = (end - begin) - dp;
+      const double tz = (2.0 * double(n_all) - double(begin) - double(end) + 1.0) / 2.0;
+      const double tx = (2.0 * double(m) - 2.0 * double(cp) - double(dp) + 1.0) / 2.0;
+      const double ty = (2.0 * double(n) - 2.0 * double(cn) - double(dn) + 1.0) / 2.0;
+      for (std::size_t t = begin; t < end; ++t) {
+        const std::uint32_t i = order[t];
+        if (y_true[i]) {
+          v10[model][rank_in_class[i]] = (tz - tx) / double(n);
+        } else {
+          v01[model][rank_in_class[i]] = 1.0 - (tz - ty) / double(m);
+        }
+      }
+      cp += dp;
+      cn += dn;
+      begin = end;
+    }
+  }
+  auto mean = [](const std::vector<double>& v) {
+    CompensatedSum s;
+    for (double x : v) s.add(x);
+    return s.value() / double(v.size());
+  };
+  const double mean10[2] = {mean(v10[0]), mean(v10[1])};
+  const double mean01[2] = {mean(v01[0]), mean(v01[1])};
+  out.auc_a = mean10[0];
+  out.auc_b = mean10[1];
+  for (int r = 0; r < 2; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      CompensatedSum s10;
+      CompensatedSum s01;
+      for (std::size_t i = 0; i < m; ++i)
+        s10.add((v10[r][i] - mean10[r]) * (v10[c][i] - mean10[c]));
+      for (std::size_t j = 0; j < n; ++j)
+        s01.add((v01[r][j] - mean01[r]) * (v01[c][j] - mean01[c]));
+      out.covariance[r][c] =
+          s10.value() / double(m - 1) / double(m) + s01.value() / double(n - 1) / double(n);
+    }
+  }
+  const double var = out.covariance[0][0] + out.covariance[1][1] - 2 * out.covariance[0][1];
+  if (!(var > 0)) {
+    warn("DeLong test: the difference of the two AUCs has zero variance; z and p are NaN");
+    out.z = out.p_value = kNaN;
+    return out;
+  }
+  out.z = (out.auc_a - out.auc_b) / std::sqrt(var);
+  out.p_value = std::erfc(std::abs(out.z) / std::sqrt(2.0));
+  return out;
+}
+
+PrComparison compare_pr_curves(std::span<const std::uint8_t> y_true,
+                               std::span<const double> score_a, std::span<const double> score_b,
+                               const ApParams& params) {
+  check_lengths(y_true.size(), score_a.size(), "score_a");
+  check_lengths(y_true.size(), score_b.size(), "score_b");
+  check_scores(score_a, "score_a");
+  check_scores(score_b, "score_b");
+  const OperatingPoints pa = RankedScores(y_true, score_a).operating_points({}, params.tie_mode);
+  const OperatingPoints pb = RankedScores(y_true, score_b).operating_points({}, params.tie_mode);
+  PrComparison out;
+  out.ap_a = average_precision(pa, params);
+  out.ap_b = average_precision(pb, params);
+  const double P = params.n_pos ? *params.n_pos : pa.total_pos;
+  if (!(P > 0)) {
+    out.dominant = "equal";
+    return out;
+  }
+  struct Curve {
+    std::vector<double> recall;
+    std::vector<double> best;  // suffix max of precision
+  };
+  auto make = [P](const OperatingPoints& p) {
+    Curve c;
+    std::vector<double> prec(p.tp.size());
+    c.recall.resize(p.tp.size());
+    for (std::size_t k = 0; k < p.tp.size(); ++k) {
+      c.recall[k] = p.tp[k] / P;
+      prec[k] = p.tp[k] / (p.tp[k] + p.fp[k]);
+    }
+    c.best = suffix_max(prec);
+    return c;
+  };
+  const Curve ca = make(pa);
+  const Curve cb = make(pb);
+  auto value = [](const Curve& c, double r) {
+    const auto it = std::lower_bound(c.recall.begin(), c.recall.end(), r);
+    return it == c.recall.end() ? 0.0 : c.best[std::size_t(it - c.recall.begin())];
+  };
+  std::vector<double> breaks;
+  for (double r : ca.recall)
+    if (r > 0) breaks.push_back(r);
+  for (double r : cb.recall)
+    if (r > 0) breaks.push_back(r);
+  breaks.push_back(1.0);
+  std::sort(breaks.begin(), breaks.end());
+  breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());
+  int last_sign = 0;
+  bool a_better = false;
+  bool b_better = false;
+  double left = 0;
+  for (const double u : breaks) {
+    const double fa = value(ca, u);
+    const double fb = value(cb, u);
+    int sign = 0;
+    if (std::abs(fa - fb) > 1e-12 * std::max(std::abs(fa), std::abs(fb))) sign = fa > fb ? 1 : -1;
+    if (sign != 0) {
+      if (last_sign != 0 && sign != last_sign) out.crossings.push_back(left);
+      last_sign = sign;
+      (sign > 0 ? a_better : b_better) = true;
+    }
+    left = u;
+  }
+  out.dominant = a_better && b_better ? "" : a_better ? "a" : b_better ? "b" : "equal";
+  return out;
+}
+
+}  // namespace assay::metrics
