@@ -11,3 +11,4 @@ for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootst
   echo "== $script"
   /usr/bin/python3 "$here/bench/$script"
 done
+/usr/bin/python3 "$here/bench/update_performance_doc.py"

@@ -26,8 +26,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "assay: %s (see assay --help)\n", e.what());
+    return 2;
   }
 
   assay::set_warning_handler([](const std::string& message) {

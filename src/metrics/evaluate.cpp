@@ -41,6 +41,24 @@ class MutedWarnings {
   WarningHandler previous_;
 };
 
+// Passes each distinct warning on once, in order of first appearance, when it goes out of scope
+// (several headline values share one undefined ratio and would repeat its warning).
+class UniqueWarnings {
+ public:
+  UniqueWarnings()
+      : previous_(set_warning_handler([this](const std::string& message) {
+          if (std::find(seen_.begin(), seen_.end(), message) == seen_.end()) seen_.push_back(message);
+        })) {}
+  ~UniqueWarnings() {
+    set_warning_handler(previous_);
+    for (const auto& message : seen_) warn(message);
+  }
+
+ private:
+  std::vector<std::string> seen_;
+  WarningHandler previous_;
+};
+
 // Keeps at most kMaxCurvePoints points of a curve for display (first and last always kept).
 void thin_curve(CurveSeries& curve) {
   const std::size_t n = curve.x.size();
@@ -155,6 +173,7 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
 
 Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& params) {
   EvaluationInput input = input_in;
+  UniqueWarnings unique_warnings;
   const std::size_t n = input.y_true.size();
   if (n == 0) fail("no samples to evaluate, expected at least one");
   const std::size_t s = input.n_score_columns;
@@ -170,6 +189,7 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     }
   }
   if (!input.y_pred.empty()) check_same_length(n, input.y_pred.size(), "y_true", "y_pred");
+  if (!std::isfinite(params.threshold)) fail("threshold must be a finite number, found {}", params.threshold);
   check_weights(input.weights, n);
 
   // A binary problem whose data hold one class only: the named positive class is the other.
@@ -368,11 +388,6 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
         return which == 0 ? r.precision[0] : which == 1 ? r.recall[0] : r.fscore[0];
       };
     };
-    headlines.push_back({"accuracy (macro)", [&](std::span<const double> w) {
-                           AccuracyParams a;
-                           a.average = AccuracyAverage::macro;
-                           return accuracy_score(y_true, pred, k, a, w);
-                         }});
     headlines.push_back({"precision (macro)", averaged(Average::macro, 0)});
     headlines.push_back({"recall (macro)", averaged(Average::macro, 1)});
     headlines.push_back({"F1 (macro)", averaged(Average::macro, 2)});

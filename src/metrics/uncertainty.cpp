@@ -43,7 +43,11 @@ double quantile(std::span<const double> values, double q) {
 BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
                           std::span<const double> base_weights, const BootstrapParams& params) {
   if (n == 0) fail("bootstrap needs at least one sample, found 0");
+  constexpr std::size_t kMaxResamples = std::size_t{1} << 30;
   if (params.n_resamples == 0) fail("n_resamples must be at least 1, found 0");
+  if (params.n_resamples > kMaxResamples) {
+    fail("n_resamples must be at most {}, found {}", kMaxResamples, params.n_resamples);
+  }
   if (!(params.confidence > 0 && params.confidence < 1)) {
     fail("confidence must be in (0, 1), found {}", params.confidence);
   }
