@@ -8,5 +8,6 @@ Errors are raised as ``assay.AssayError`` (a ``ValueError``); degenerate statist
 from ._assay import AssayError, AssayWarning, __version__
 from . import metrics
 from . import io
+from . import report
 
-__all__ = ["AssayError", "AssayWarning", "io", "metrics", "__version__"]
+__all__ = ["AssayError", "AssayWarning", "io", "metrics", "report", "__version__"]

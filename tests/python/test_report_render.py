@@ -83,3 +83,28 @@ def test_bad_blocks():
     with pytest.raises(assay.AssayError,
                        match=r"^series \"m\": fpr and tpr differ in length \(2 vs 1\)$"):
         _assay.roc_curve_chart([("m", [0, 1], [0], math.nan)])
+
+
+def test_python_page_from_metrics_renders(tmp_path, rng):
+    from assay import metrics, report
+    y = rng.integers(0, 2, 300)
+    s = np.clip(rng.random(300) * 0.8 + 0.2 * y, 0, 1)
+    p, r, _ = metrics.precision_recall_curve(y, s)
+    fpr, tpr, _ = metrics.roc_curve(y, s)
+    cal = metrics.calibration_error(y, s, bins=10)
+    runs = metrics.summarize_runs(rng.random(9), by=[1, 1, 1, 10, 10, 10, 100, 100, 100])
+    page = report.Page("from python").paragraph("three charts and a table")
+    page.chart("PR", report.pr_curve_chart([("m", r, p, metrics.interpolated_precision(p, r),
+                                             metrics.average_precision_score(y, s))]))
+    page.chart("ROC", report.roc_curve_chart([("m", fpr, tpr, metrics.roc_auc_score(y, s))]))
+    page.chart("CM", report.confusion_matrix_chart(metrics.confusion_matrix(y, s >= 0.5),
+                                                   ["neg", "pos"], ["neg", "pos"]))
+    page.chart("Reliability", report.reliability_chart(cal["bins"]))
+    page.chart("Trend", report.trend_chart([("acc", runs["by"], runs["mean"], runs["sd"])],
+                                           "C", "accuracy", log_x=True))
+    page.table(["a", "b"], [[1, 2]])
+    spec = report.pr_curve_chart([("m", r, p)])
+    assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
+    assert render_status(page.render(), tmp_path) == "ok:5"
+    with pytest.raises(assay.AssayError, match="matrix must be 2-D, found 1 dimensions"):
+        report.confusion_matrix_chart([1, 2])
