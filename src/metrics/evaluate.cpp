@@ -31,32 +31,22 @@ std::string join(const std::vector<std::string>& items, std::size_t max_items = 
 
 std::string format_label(double value) { return fmt::format("{}", value); }
 
-// Silences warnings while resampling (each resample would repeat the same warning).
-class MutedWarnings {
- public:
-  MutedWarnings() : previous_(set_warning_handler({})) {}
-  ~MutedWarnings() { set_warning_handler(previous_); }
-
- private:
-  WarningHandler previous_;
-};
-
 // Passes each distinct warning on once, in order of first appearance, when it goes out of scope
 // (several headline values share one undefined ratio and would repeat its warning).
 class UniqueWarnings {
  public:
-  UniqueWarnings()
-      : previous_(set_warning_handler([this](const std::string& message) {
-          if (std::find(seen_.begin(), seen_.end(), message) == seen_.end()) seen_.push_back(message);
-        })) {}
-  ~UniqueWarnings() {
-    set_warning_handler(previous_);
+  /// Restores the caller's handler and passes the collected warnings on. Not done by the
+  /// destructor: a handler may throw (Python with warnings as errors).
+  void flush() {
+    collecting_.reset();
     for (const auto& message : seen_) warn(message);
   }
 
  private:
   std::vector<std::string> seen_;
-  WarningHandler previous_;
+  std::optional<ScopedWarningHandler> collecting_{std::in_place, [this](const std::string& m) {
+    if (std::find(seen_.begin(), seen_.end(), m) == seen_.end()) seen_.push_back(m);
+  }};
 };
 
 // Keeps at most kMaxCurvePoints points of a curve for display (first and last always kept).
@@ -461,7 +451,7 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     if (params.bootstrap.n_resamples > 0) {
       BootstrapResult r;
       {
-        MutedWarnings muted;
+        ScopedWarningHandler muted({});  // bootstrap's own summary warning is rephrased below
         r = bootstrap(n, h.metric, input.weights, params.bootstrap);
       }
       if (r.n_undefined > 0) {
@@ -474,6 +464,7 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     }
     ev.summary.push_back(std::move(e));
   }
+  unique_warnings.flush();
   return ev;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
@@ -73,6 +74,9 @@ BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
 
   const Rng root(params.seed);
   Progress progress("bootstrap", params.n_resamples);
+  // Each resample would repeat the metric's own warnings (one class drawn, 0/0); the summary
+  // warning below counts the undefined resamples instead.
+  std::optional<ScopedWarningHandler> muted(std::in_place, WarningHandler{});
   parallel_for(
       params.n_resamples,
       [&](std::size_t r) {
@@ -85,6 +89,7 @@ BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
       },
       params.threads);
   progress.finish();
+  muted.reset();
 
   result.n_undefined = static_cast<std::size_t>(
       std::count_if(result.replicates.begin(), result.replicates.end(), [](double v) { return std::isnan(v); }));

@@ -19,4 +19,18 @@ WarningHandler set_warning_handler(WarningHandler handler);
 /// Reports a warning to the installed handler.
 void warn(const std::string& message);
 
+/// Installs `handler` for the lifetime of this object, then restores the previous one (e.g. an
+/// empty handler to silence warnings that every bootstrap resample would repeat).
+class ScopedWarningHandler {
+ public:
+  explicit ScopedWarningHandler(WarningHandler handler)
+      : previous_(set_warning_handler(std::move(handler))) {}
+  ~ScopedWarningHandler() { set_warning_handler(std::move(previous_)); }
+  ScopedWarningHandler(const ScopedWarningHandler&) = delete;
+  ScopedWarningHandler& operator=(const ScopedWarningHandler&) = delete;
+
+ private:
+  WarningHandler previous_;
+};
+
 }  // namespace assay
