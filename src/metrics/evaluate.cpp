@@ -69,11 +69,9 @@ void thin_curve(CurveSeries& curve) {
   pick(curve.y_interpolated);
 }
 
-using Metric = std::function<double(std::span<const double>)>;
-
 struct Headline {
   std::string name;
-  Metric metric;
+  WeightedMetric metric;
 };
 
 }  // namespace
@@ -446,23 +444,19 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
   for (auto& c : ev.pr_curves) thin_curve(c);
   for (auto& c : ev.roc_curves) thin_curve(c);
 
+  std::vector<WeightedMetric> metric_fns;
+  std::vector<std::string> names;
   for (const auto& h : headlines) {
-    Estimate e{h.name, h.metric(base), kNaN, kNaN};
-    if (params.bootstrap.n_resamples > 0) {
-      BootstrapResult r;
-      {
-        ScopedWarningHandler muted({});  // bootstrap's own summary warning is rephrased below
-        r = bootstrap(n, h.metric, input.weights, params.bootstrap);
-      }
-      if (r.n_undefined > 0) {
-        warn(fmt::format("bootstrap: {} was undefined (NaN) on {} of {} resamples; they are left "
-                         "out of its interval",
-                         h.name, r.n_undefined, params.bootstrap.n_resamples));
-      }
-      e.low = r.low;
-      e.high = r.high;
+    metric_fns.push_back(h.metric);
+    names.push_back(h.name);
+    ev.summary.push_back({h.name, h.metric(base), kNaN, kNaN});
+  }
+  if (params.bootstrap.n_resamples > 0) {
+    const auto intervals = bootstrap_many(n, metric_fns, input.weights, params.bootstrap, names);
+    for (std::size_t m = 0; m < intervals.size(); ++m) {
+      ev.summary[m].low = intervals[m].low;
+      ev.summary[m].high = intervals[m].high;
     }
-    ev.summary.push_back(std::move(e));
   }
   unique_warnings.flush();
   return ev;

@@ -96,10 +96,12 @@ void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s,
     for (std::size_t i = 0; i < n; ++i) {
       const double x = s[i];
       if (!std::isfinite(x)) fail_score("y_score", x, i);
-      // Branch-free: labels are random, a branch would mispredict half the time.
+      // Branch-free (labels are random, a branch would mispredict half the time): store into
+      // both streams and advance one; the other slot is overwritten next (or by an end marker).
       const std::size_t is_pos = y[i];
       const std::uint64_t k = detail::descending_key(x);
-      keys[is_pos ? ip : in] = k;
+      keys[ip] = k;
+      keys[in] = k;
       ip += is_pos;
       in += 1 - is_pos;
       key_or |= k;

@@ -41,8 +41,10 @@ double quantile(std::span<const double> values, double q) {
   return fraction >= 0.5 ? b - diff * (1 - fraction) : a + diff * fraction;
 }
 
-BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
-                          std::span<const double> base_weights, const BootstrapParams& params) {
+std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const WeightedMetric> metrics,
+                                            std::span<const double> base_weights,
+                                            const BootstrapParams& params,
+                                            std::span<const std::string> names) {
   if (n == 0) fail("bootstrap needs at least one sample, found 0");
   constexpr std::size_t kMaxResamples = std::size_t{1} << 30;
   if (params.n_resamples == 0) fail("n_resamples must be at least 1, found 0");
@@ -52,6 +54,7 @@ BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
   if (!(params.confidence > 0 && params.confidence < 1)) {
     fail("confidence must be in (0, 1), found {}", params.confidence);
   }
+  ASSAY_ASSERT(names.empty() || names.size() == metrics.size());
   if (!base_weights.empty()) {
     if (base_weights.size() != n) {
       fail("sample_weight and y_true differ in length ({} vs {})", base_weights.size(), n);
@@ -62,57 +65,68 @@ BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
     }
   }
 
-  BootstrapResult result;
-  result.params = params;
   std::vector<double> ones;
   if (base_weights.empty()) {
     ones.assign(n, 1.0);
     base_weights = ones;
   }
-  result.estimate = metric(base_weights);
-  result.replicates.assign(params.n_resamples, kNaN);
+  std::vector<BootstrapResult> results(metrics.size());
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    results[m].params = params;
+    results[m].estimate = metrics[m](base_weights);
+    results[m].replicates.assign(params.n_resamples, kNaN);
+  }
 
   const Rng root(params.seed);
   Progress progress("bootstrap", params.n_resamples);
-  // Each resample would repeat the metric's own warnings (one class drawn, 0/0); the summary
+  // Each resample would repeat the metrics' own warnings (one class drawn, 0/0); the summary
   // warning below counts the undefined resamples instead.
   std::optional<ScopedWarningHandler> muted(std::in_place, WarningHandler{});
   parallel_for(
       params.n_resamples,
       [&](std::size_t r) {
+        // Resample r depends only on (seed, r): the same draws for every metric and thread count.
         Rng rng = root.split(r);
         std::vector<double> weights(n, 0.0);
         for (std::size_t draw = 0; draw < n; ++draw) weights[rng.below(n)] += 1.0;
         for (std::size_t i = 0; i < n; ++i) weights[i] *= base_weights[i];
-        result.replicates[r] = metric(weights);
+        for (std::size_t m = 0; m < metrics.size(); ++m) results[m].replicates[r] = metrics[m](weights);
         progress.advance();
       },
       params.threads);
   progress.finish();
   muted.reset();
 
-  result.n_undefined = static_cast<std::size_t>(
-      std::count_if(result.replicates.begin(), result.replicates.end(), [](double v) { return std::isnan(v); }));
-  if (result.n_undefined > 0) {
-    warn(fmt::format("bootstrap: the metric was undefined (NaN) on {} of {} resamples; they are "
-                     "left out of the interval",
-                     result.n_undefined, params.n_resamples));
-  }
   const double alpha = (1 - params.confidence) / 2;
-  result.low = quantile(result.replicates, alpha);
-  result.high = quantile(result.replicates, 1 - alpha);
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    auto& result = results[m];
+    result.n_undefined = static_cast<std::size_t>(std::count_if(
+        result.replicates.begin(), result.replicates.end(), [](double v) { return std::isnan(v); }));
+    if (result.n_undefined > 0) {
+      warn(fmt::format("bootstrap: {} was undefined (NaN) on {} of {} resamples; they are left "
+                       "out of the interval",
+                       names.empty() ? std::string("the metric") : names[m], result.n_undefined,
+                       params.n_resamples));
+    }
+    result.low = quantile(result.replicates, alpha);
+    result.high = quantile(result.replicates, 1 - alpha);
+    double sum = 0, count = 0;
+    for (double v : result.replicates) {
+      if (!std::isnan(v)) sum += v, count += 1;
+    }
+    double squares = 0;
+    const double mean = count > 0 ? sum / count : kNaN;
+    for (double v : result.replicates) {
+      if (!std::isnan(v)) squares += (v - mean) * (v - mean);
+    }
+    result.standard_error = count > 1 ? std::sqrt(squares / (count - 1)) : kNaN;
+  }
+  return results;
+}
 
-  double sum = 0, count = 0;
-  for (double v : result.replicates) {
-    if (!std::isnan(v)) sum += v, count += 1;
-  }
-  double squares = 0;
-  const double mean = count > 0 ? sum / count : kNaN;
-  for (double v : result.replicates) {
-    if (!std::isnan(v)) squares += (v - mean) * (v - mean);
-  }
-  result.standard_error = count > 1 ? std::sqrt(squares / (count - 1)) : kNaN;
-  return result;
+BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
+                          std::span<const double> base_weights, const BootstrapParams& params) {
+  return std::move(bootstrap_many(n, std::span(&metric, 1), base_weights, params).front());
 }
 
 BootstrapResult bootstrap_ranking(std::span<const std::uint8_t> y_true,

@@ -62,6 +62,13 @@ using WeightedMetric = std::function<double(std::span<const double> weights)>;
 BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,
                           std::span<const double> base_weights, const BootstrapParams& params);
 
+/// Several metrics on the same resamples (each resample is drawn once): results[m] equals
+/// bootstrap(n, metrics[m], ...). `names` (empty, or one per metric) name them in warnings.
+std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const WeightedMetric> metrics,
+                                            std::span<const double> base_weights,
+                                            const BootstrapParams& params,
+                                            std::span<const std::string> names = {});
+
 /// Ranking metrics whose bootstrap sorts the scores once (RankedScores) and rescans per resample.
 enum class RankingMetric { roc_auc, average_precision };
 
