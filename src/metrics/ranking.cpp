@@ -2,6 +2,7 @@
 #include "assay/metrics/ranking.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -72,19 +73,98 @@ void check_scores(std::span<const double> s, const char* what) {
   }
 }
 
-/// The <= 16-byte/sample scan for unweighted binary input in group mode (8 bytes of keys per
-/// sample plus a radix buffer of max(n_pos, n_neg) keys): positives' and
-/// negatives' keys are radix sorted separately, then merged; `emit(key, dpos, dneg)` is called
-/// once per tie block in descending score order (key: detail::descending_key of the score).
+/// Inputs of at least this many samples use labelled keys (below, the merge costs little and
+/// the smaller footprint lets malloc reuse memory across calls instead of faulting in pages).
+constexpr std::size_t kLabelledMin = std::size_t{1} << 22;
+
+/// The <= 16-byte/sample scan for unweighted binary input in group mode; `emit(key, dpos, dneg)`
+/// is called once per tie block in descending score order (key: detail::descending_key of the
+/// score). For large inputs whose scores all have the same sign, the keys' top bit is constant and
+/// is replaced by the label: the labelled keys (8 bytes each) are scattered into first-level
+/// buckets straight from the scores, each bucket is radix sorted by score (scratch: the largest
+/// bucket), then one linear scan. Otherwise positives' and negatives' keys are radix sorted
+/// separately (buffer of max(n_pos, n_neg) keys) and merged, whose load-compare chain costs ~2x
+/// the linear scan.
 template <typename Emit>
 void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s, Emit&& emit) {
   const std::size_t n = y.size();
   const std::size_t n_pos = check_labels(y);
   const std::size_t n_neg = n - n_pos;
-  // Layout: positives, end marker, negatives, end marker, padding (read ahead by one).
-  // ~0 is never the key of a finite double, so it sorts after every real key.
-  constexpr std::uint64_t kEnd = ~std::uint64_t{0};
+  if (n == 0) return;
   detail::KeyArray keys(n + 3);
+  if (n >= kLabelledMin) {
+    // Read-only pass: check the scores and find the key bits that vary (stops at mixed signs;
+    // the merge path checks the rest, so the first non-finite score is still the one reported).
+    std::uint64_t key_or = 0;
+    std::uint64_t key_and = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = s[i];
+      if (!std::isfinite(x)) fail_score("y_score", x, i);
+      const std::uint64_t k = detail::descending_key(x);
+      key_or |= k;
+      key_and &= k;
+      if ((key_or ^ key_and) & detail::kSignBit) break;  // mixed signs: the merge path below
+    }
+    const std::uint64_t varying = key_or ^ key_and;
+    if (!(varying & detail::kSignBit)) {
+      const std::uint64_t top = key_and & detail::kSignBit;
+      // The first MSD pass (11 highest varying bits) runs on the scores themselves, writing
+      // each labelled key once, straight into its bucket: no n-key scatter buffer (whose fresh
+      // pages the kernel would zero), only one of the largest bucket's size.
+      constexpr int kMsdBits = 11;
+      constexpr std::size_t kBuckets = std::size_t{1} << kMsdBits;
+      const int bits = std::bit_width(varying);
+      const int low = std::max(bits - kMsdBits, 0);
+      const auto digit = [low](std::uint64_t k) { return (k >> low) & (kBuckets - 1); };
+      std::vector<std::size_t> next(kBuckets + 1, 0);
+      detail::histogram(n, kBuckets, next.data(),
+                        [&](std::size_t i) { return digit(detail::descending_key(s[i])); });
+      std::size_t largest = 0;
+      for (std::size_t d = 0; d < kBuckets; ++d) {
+        largest = std::max(largest, next[d + 1]);
+        next[d + 1] += next[d];
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t k = detail::descending_key(s[i]);
+        keys[next[digit(k)]++] = (k << 1) | y[i];
+      }
+      // Now next[d] is where bucket d ends. Sorted by score only: the label rides along
+      // (equal scores need no order), so a block of tied scores is done once found.
+      detail::KeyArray scratch(largest);
+      std::size_t begin = 0;
+      for (std::size_t d = 0; d < kBuckets; ++d) {
+        const std::size_t end = next[d];
+        if (end - begin > 1) {
+          detail::radix_sort(keys.get() + begin, scratch.get(), end - begin,
+                             [](std::uint64_t v) { return v >> 1; });
+        }
+        begin = end;
+      }
+      keys[n] = ((keys[n - 1] >> 1) + 1) << 1;  // sentinel in another tie block
+      std::size_t i = 0;
+      while (i < n) {
+        const std::uint64_t g = keys[i] >> 1;
+        if ((keys[i + 1] >> 1) != g) {  // a tie block of one (predictable when ties are rare)
+          const std::int64_t p = std::int64_t(keys[i] & 1);
+          emit(g | top, p, 1 - p);
+          ++i;
+          continue;
+        }
+        const std::size_t i0 = i;
+        std::int64_t dp = 0;
+        do {
+          dp += std::int64_t(keys[i] & 1);
+          ++i;
+        } while ((keys[i] >> 1) == g);
+        emit(g | top, dp, std::int64_t(i - i0) - dp);
+      }
+      return;
+    }
+  }
+  // Small input or mixed signs. Layout: positives, end marker, negatives, end marker, padding (read
+  // ahead by one); the keys are rebuilt from the scores. ~0 is never the key of a finite double, so
+  // it sorts after every real key.
+  constexpr std::uint64_t kEnd = ~std::uint64_t{0};
   std::uint64_t* pos = keys.get();
   std::uint64_t* neg = keys.get() + n_pos + 1;
   {

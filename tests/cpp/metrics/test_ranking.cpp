@@ -148,6 +148,72 @@ TEST(RocAuc, LargeInputsExerciseMsdRecursion) {
   }
 }
 
+TEST(RadixSort, ClusteredLowBitsEqualStableSort) {
+  // Cache-sized buckets whose keys mostly share their top bits and differ only in the lowest
+  // ones: the in-cache sort's groups are then large and must be finished by recursion.
+  std::mt19937_64 g(31);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (std::size_t n : {5000u, 70000u, 200000u}) {
+    for (int spread : {3, 5000, 1 << 20}) {
+      std::vector<double> s(n);
+      for (auto& x : s) {
+        x = g() % 4 ? std::nextafter(1.0, 2.0) + std::ldexp(double(g() % spread), -52) : u(g) * 1e6;
+      }
+      std::vector<std::uint8_t> y(n);
+      for (auto& v : y) v = g() & 1;
+      const RankedScores ranked(y, s);
+      const auto order = ranked.order();
+      const auto expected = reference_order(s);
+      ASSERT_TRUE(std::equal(order.begin(), order.end(), expected.begin(), expected.end()))
+          << "n=" << n << " spread=" << spread;
+    }
+  }
+}
+
+TEST(OperatingPoints, LargeSameSignInputsUseLabelledKeys) {
+  // >= 2^22 samples: same-sign scores take the labelled-key sort + linear scan, mixed signs
+  // fall back to the per-class sorts + merge; both must equal the weighted (general) path.
+  std::mt19937_64 g(41);
+  std::uniform_real_distribution<double> u(0, 1);
+  const std::size_t n = (std::size_t{1} << 22) + 3;
+  std::vector<double> s(n);
+  std::vector<std::uint8_t> y(n);
+  const std::vector<double> ones(n, 1.0);
+  for (int kind = 0; kind < 5; ++kind) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = u(g);
+      if (kind == 0) {
+        s[i] = x;  // [0, 1), few ties
+      } else if (kind == 1) {
+        s[i] = std::round(x * 100) / 100;  // heavy ties, incl. 0 and 1
+      } else if (kind == 2) {
+        s[i] = -std::round(x * 1000) / 1000 - 1;  // all negative
+      } else if (kind == 3) {
+        s[i] = (g() % 3 == 0) ? -0.0 : x * 1e300;  // +-0 with huge scores
+      } else {
+        s[i] = x - 0.5;  // mixed signs: the merge path
+      }
+      y[i] = (g() % 3) == 0;
+    }
+    const auto fast = assay::metrics::operating_points(y, s);
+    const auto general = assay::metrics::operating_points(y, s, ones);
+    EXPECT_EQ(fast.threshold, general.threshold) << "kind=" << kind;
+    EXPECT_EQ(fast.tp, general.tp) << "kind=" << kind;
+    EXPECT_EQ(fast.fp, general.fp) << "kind=" << kind;
+    if (kind == 0 || kind == 4) {  // same-sign and mixed-sign paths report the first NaN
+      auto bad = s;
+      bad[n - 2] = std::numeric_limits<double>::quiet_NaN();
+      EXPECT_THROW_MSG(assay::metrics::roc_auc(y, bad), assay::Error,
+                       "y_score contains NaN at index 4194305");
+    }
+    if (kind == 0) {  // the metrics share the scan; one kind suffices
+      EXPECT_EQ(assay::metrics::roc_auc(y, s), assay::metrics::roc_auc(y, s, ones));
+      EXPECT_NEAR(assay::metrics::average_precision(y, s),
+                  assay::metrics::average_precision(y, s, ones), 1e-12);
+    }
+  }
+}
+
 TEST(AveragePrecision, FastScanEqualsGeneralPath) {
   std::mt19937_64 g(5);
   for (int kind = 0; kind <= 3; ++kind) {
