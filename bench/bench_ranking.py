@@ -114,8 +114,9 @@ def main():
         f"{args.repeats}; scikit-learn: one run. y_true: int64 0/1 labels; scores: uniform "
         "[0, 1) doubles, `ties` = rounded to 2 decimals. Times include the Python call and "
         "label conversion. `extra B/sample`: peak RSS growth during the assay call (VmHWM reset "
-        "through /proc/self/clear_refs, fresh process) divided by n: 16 bytes of sort keys and radix buffer plus "
-        "1 byte for the y_true == pos_label conversion.",
+        "through /proc/self/clear_refs, fresh process) divided by n: 8 bytes of sort key per sample plus "
+        "a radix buffer (the larger class below 2^22 samples or with mixed-sign scores, else the "
+        "largest first-level bucket), plus 1 byte for the y_true == pos_label conversion.",
         "",
         "| n | ties | function | assay (s) | scikit-learn (s) | speed-up | agree | extra B/sample |",
         "|---:|:---:|---|---:|---:|---:|:---:|---:|",
