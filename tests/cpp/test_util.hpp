@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 /// Expects `statement` to throw `exception_type` whose what() equals `expected` exactly.
@@ -17,3 +20,11 @@
     }                                                                              \
     EXPECT_TRUE(assay_thrown_) << "expected " #exception_type " from " #statement; \
   } while (0)
+
+/// The whole file as bytes ("" if it cannot be read).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}

@@ -18,19 +18,13 @@
 #include "assay/core/rng.hpp"
 #include "assay/report/charts.hpp"
 #include "assay/report/html.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using assay::Json;
 using namespace assay::report;
 
 namespace {
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string find_chromium() {
   if (const char* env = std::getenv("ASSAY_CHROMIUM"); env && *env) return env;
