@@ -1,12 +1,16 @@
 """`assay metrics`: numbers against scikit-learn, output formats, and every bad input (exit 2)."""
 import json
+import os
+import pty
 import re
+import subprocess
 
 import numpy as np
 import pytest
 from sklearn import metrics as sk
 
 import assay
+from conftest import cli_path
 
 
 def write_csv(path, header, rows):
@@ -156,3 +160,47 @@ def test_warnings_are_not_repeated(run_cli, tmp_path):
     assert r.returncode == 0
     lines = [l for l in r.stderr.splitlines() if l.startswith("assay: warning:")]
     assert lines and len(lines) == len(set(lines))
+
+
+def run_on_a_tty(args):
+    """Runs the CLI with stderr on a pseudo-terminal; returns (exit code, what the terminal got)."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([cli_path(), *map(str, args)], stdout=subprocess.DEVNULL,
+                            stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    return proc.wait(timeout=120), b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_bar_on_a_tty_and_quiet(binary_file):
+    path = binary_file[0]
+    args = ["metrics", path, "--label", "y", "--score", "p", "--bootstrap", "3000", "--seed", "1"]
+    code, terminal = run_on_a_tty(args)
+    assert code == 0
+    assert "bootstrap [" in terminal and "%" in terminal
+    code, terminal = run_on_a_tty([*args, "--quiet"])
+    assert code == 0 and "bootstrap [" not in terminal
+
+
+def test_evaluate_python_bad_input():
+    with pytest.raises(assay.AssayError, match="give y_score or y_pred"):
+        assay.metrics.evaluate([0, 1])
+    with pytest.raises(assay.AssayError, match=r"y_true and y_score differ in length \(3 vs 2\)"):
+        assay.metrics.evaluate([0, 1, 1], [0.2, 0.3])
+    with pytest.raises(assay.AssayError, match=r"y_true and y_pred differ in length \(2 vs 1\)"):
+        assay.metrics.evaluate([0, 1], y_pred=[1])
+    with pytest.raises(assay.AssayError, match="scores contain nan at sample 2"):
+        assay.metrics.evaluate([0, 1], [0.2, float("nan")])
+    with pytest.raises(assay.AssayError, match=r"expected 1 score column or one per class \(2\), found 3"):
+        assay.metrics.evaluate([0, 1], np.ones((2, 3)) / 3)
+    with pytest.raises(assay.AssayError, match="sample_weight must be >= 0"):
+        assay.metrics.evaluate([0, 1], [0.2, 0.3], sample_weight=[1, -1])
