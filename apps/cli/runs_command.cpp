@@ -18,8 +18,9 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
-      "runs", "Mean, SD, min and max of a metric across runs (seeds), optionally per value of a\n"
-              "meta-parameter, with a mean ± SD trend chart.");
+      "runs",
+      "Mean, SD, min and max of a metric across runs (seeds), optionally per value of a\n"
+      "meta-parameter, with a mean ± SD trend chart.");
   cmd->add_option("file", o->file, "CSV file, one row per run")->required();
   cmd->add_option("--value", o->value, "column of the metric's values")->required();
   cmd->add_option("--by", o->by, "column of the meta-parameter (numeric)");
@@ -32,7 +33,8 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);
     const Table table = read_csv(o->file, csv);
-    if (table.n_rows() == 0) fail_at(Location{o->file, 0, 0}, "no data rows, expected at least one");
+    if (table.n_rows() == 0)
+      fail_at(Location{o->file, 0, 0}, "no data rows, expected at least one");
     const auto& values = table.numeric(o->value);
     const std::vector<double> no_groups(values.size(), 0.0);
     const auto& by = o->by.empty() ? no_groups : table.numeric(o->by);
@@ -40,8 +42,8 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
     if (o->json) {
       std::cout << report::runs_json(runs).dump(2) << '\n';
     } else {
-      std::printf("%-14s %10s %10s %10s %10s %5s\n", o->by.empty() ? "" : o->by.c_str(), "mean", "sd",
-                  "min", "max", "n");
+      std::printf("%-14s %10s %10s %10s %10s %5s\n", o->by.empty() ? "" : o->by.c_str(), "mean",
+                  "sd", "min", "max", "n");
       for (std::size_t i = 0; i < runs.by.size(); ++i) {
         const auto& s = runs.summaries[i];
         std::printf("%-14s %10.4f %10.4f %10.4f %10.4f %5zu\n",

@@ -29,7 +29,9 @@ std::string join(const std::vector<std::string>& items, std::size_t max_items = 
   return out;
 }
 
-std::string format_label(double value) { return fmt::format("{}", value); }
+std::string format_label(double value) {
+  return fmt::format("{}", value);
+}
 
 // Passes each distinct warning on once, in order of first appearance, when it goes out of scope
 // (several headline values share one undefined ratio and would repeat its warning).
@@ -44,9 +46,10 @@ class UniqueWarnings {
 
  private:
   std::vector<std::string> seen_;
-  std::optional<ScopedWarningHandler> collecting_{std::in_place, [this](const std::string& m) {
-    if (std::find(seen_.begin(), seen_.end(), m) == seen_.end()) seen_.push_back(m);
-  }};
+  std::optional<ScopedWarningHandler> collecting_{
+      std::in_place, [this](const std::string& m) {
+        if (std::find(seen_.begin(), seen_.end(), m) == seen_.end()) seen_.push_back(m);
+      }};
 };
 
 // Keeps at most kMaxCurvePoints points of a curve for display (first and last always kept).
@@ -88,15 +91,16 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   auto check_no_nan = [&](const Column& c) {
     for (std::size_t i = 0; i < c.values.size(); ++i) {
       if (std::isnan(c.values[i])) {
-        fail_at(file, "column \"{}\", data row {}: expected a class label, found NaN", c.name, i + 1);
+        fail_at(file, "column \"{}\", data row {}: expected a class label, found NaN", c.name,
+                i + 1);
       }
     }
   };
   if (label.is_numeric() && (!pred || pred->is_numeric())) {
     check_no_nan(label);
     if (pred) check_no_nan(*pred);
-    auto encoded = encode_labels<double>(label.values, pred ? std::span<const double>(pred->values)
-                                                            : std::span<const double>{});
+    auto encoded = encode_labels<double>(
+        label.values, pred ? std::span<const double>(pred->values) : std::span<const double>{});
     for (double c : encoded.classes) input.classes.push_back(format_label(c));
     input.y_true = std::move(encoded.codes);
     input.y_pred = std::move(encoded.codes2);
@@ -126,10 +130,11 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   input.n_score_columns = columns.scores.size();
   if (!columns.scores.empty()) {
     const std::size_t k = input.classes.size();
-    if (columns.scores.size() != 1 && columns.scores.size() != k) {
-      fail_at(file,
-              "expected 1 score column (binary) or one per class ({}: {}), found {} score columns",
-              k, join(input.classes), columns.scores.size());
+    const bool binary_column = columns.scores.size() == 1 && k <= 2;
+    if (!binary_column && columns.scores.size() != k) {
+      fail_at(file, "expected {} ({}: {}), found {} score column{}",
+              k <= 2 ? "1 score column (binary) or one per class" : "one score column per class", k,
+              join(input.classes), columns.scores.size(), columns.scores.size() == 1 ? "" : "s");
     }
     const std::size_t s = columns.scores.size();
     input.scores.resize(n * s);
@@ -177,7 +182,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     }
   }
   if (!input.y_pred.empty()) check_same_length(n, input.y_pred.size(), "y_true", "y_pred");
-  if (!std::isfinite(params.threshold)) fail("threshold must be a finite number, found {}", params.threshold);
+  if (!std::isfinite(params.threshold))
+    fail("threshold must be a finite number, found {}", params.threshold);
   check_weights(input.weights, n);
 
   // A binary problem whose data hold one class only: the named positive class is the other.
@@ -192,16 +198,19 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
   }
   const auto k = static_cast<std::int32_t>(input.classes.size());
   if (k < 2) {
-    fail("the labels have one class only ({}); give the positive class (--pos-label) to evaluate "
-         "a binary problem",
-         input.classes.empty() ? std::string("none") : quote_found(input.classes[0]));
+    fail(
+        "the labels have one class only ({}); give the positive class (--pos-label) to evaluate "
+        "a binary problem",
+        input.classes.empty() ? std::string("none") : quote_found(input.classes[0]));
   }
-  if (s > 1 && s != static_cast<std::size_t>(k)) {
-    fail("expected 1 score column or one per class ({}), found {}", k, s);
+  if ((s > 1 || k > 2) && s != 0 && s != static_cast<std::size_t>(k)) {
+    fail("expected {} ({}), found {}",
+         k > 2 ? "one score column per class" : "1 score column or one per class", k, s);
   }
   auto check_codes = [&](const std::vector<std::int32_t>& codes, const char* what) {
     for (std::size_t i = 0; i < codes.size(); ++i) {
-      if (codes[i] < 0 || codes[i] >= k) fail("{} has code {} at index {}, expected 0..{}", what, codes[i], i, k - 1);
+      if (codes[i] < 0 || codes[i] >= k)
+        fail("{} has code {} at index {}, expected 0..{}", what, codes[i], i, k - 1);
     }
   };
   check_codes(input.y_true, "y_true");
@@ -272,7 +281,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
   ev.confusion = confusion_matrix(y_true, y_pred, k, input.weights);
   {
     PrfParams prf;
-    const auto per_class = precision_recall_fscore(label_counts(y_true, y_pred, k, input.weights), prf);
+    const auto per_class =
+        precision_recall_fscore(label_counts(y_true, y_pred, k, input.weights), prf);
     for (std::int32_t c = 0; c < k; ++c) {
       ev.per_class.push_back({ev.classes[c], per_class.precision[c], per_class.recall[c],
                               per_class.fscore[c], per_class.support[c], kNaN, kNaN});
@@ -294,8 +304,9 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     return true;
   }();
   if (s > 0 && !probabilities) {
-    ev.notes.push_back(s == 1 ? "scores are not probabilities in [0, 1]: no calibration, Brier score or log loss"
-                              : "score rows are not probabilities summing to 1: no calibration or log loss");
+    ev.notes.push_back(
+        s == 1 ? "scores are not probabilities in [0, 1]: no calibration, Brier score or log loss"
+               : "score rows are not probabilities summing to 1: no calibration or log loss");
   }
 
   std::vector<Headline> headlines;
@@ -329,7 +340,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
       is_positive.resize(n);
       for (std::size_t i = 0; i < n; ++i) is_positive[i] = y_true[i] == positive;
       ranked_binary.emplace(is_positive, binary_score);
-      headlines.push_back({"ROC AUC", [&](std::span<const double> w) { return ranked_binary->roc_auc(w); }});
+      headlines.push_back(
+          {"ROC AUC", [&](std::span<const double> w) { return ranked_binary->roc_auc(w); }});
       headlines.push_back({fmt::format("average precision ({})", to_string(params.ap.method)),
                            [&](std::span<const double> w) {
                              return ranked_binary->average_precision(w, params.ap);
@@ -380,9 +392,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
     headlines.push_back({"recall (macro)", averaged(Average::macro, 1)});
     headlines.push_back({"F1 (macro)", averaged(Average::macro, 2)});
     headlines.push_back({"F1 (weighted)", averaged(Average::weighted, 2)});
-    headlines.push_back({"MCC", [&](std::span<const double> w) {
-                           return matthews_corrcoef(y_true, pred, k, w);
-                         }});
+    headlines.push_back(
+        {"MCC", [&](std::span<const double> w) { return matthews_corrcoef(y_true, pred, k, w); }});
     if (s > 0) {
       class_truth.resize(k);
       ranked_class.resize(k);
@@ -403,14 +414,16 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
               if (class_truth[c][i]) pos += w[i];
             }
             if (pos <= 0 || (auc && pos >= total)) continue;
-            sum += auc ? ranked_class[c]->roc_auc(w) : ranked_class[c]->average_precision(w, params.ap);
+            sum += auc ? ranked_class[c]->roc_auc(w)
+                       : ranked_class[c]->average_precision(w, params.ap);
             ++count;
           }
           return count ? sum / count : kNaN;
         };
       };
       headlines.push_back({"ROC AUC (one-vs-rest, macro)", class_mean(true)});
-      headlines.push_back({fmt::format("mAP ({})", to_string(params.ap.method)), class_mean(false)});
+      headlines.push_back(
+          {fmt::format("mAP ({})", to_string(params.ap.method)), class_mean(false)});
       if (probabilities) {
         headlines.push_back({"log loss", [&](std::span<const double> w) {
                                return log_loss(y_true, k, input.scores, s, 1e-15, true, w);
@@ -420,8 +433,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
                                                                   params.calibration, w)
                                    .error;
                              }});
-        ev.calibration = calibration_error_top_label(y_true, input.scores, s, params.calibration,
-                                                     input.weights);
+        ev.calibration =
+            calibration_error_top_label(y_true, input.scores, s, params.calibration, input.weights);
       }
       for (std::int32_t c = 0; c < k; ++c) {
         if (ev.per_class[c].support <= 0) continue;  // no positives: no curve
@@ -434,7 +447,8 @@ Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& param
         ev.pr_curves.push_back(std::move(pr_series));
         if (has_negatives) {
           auto roc = roc_curve(class_truth[c], class_scores[c], input.weights, true);
-          CurveSeries roc_series{ev.classes[c], roc.fpr, roc.tpr, {}, ranked_class[c]->roc_auc(base)};
+          CurveSeries roc_series{
+              ev.classes[c], roc.fpr, roc.tpr, {}, ranked_class[c]->roc_auc(base)};
           ev.per_class[c].roc_auc = roc_series.area;
           ev.roc_curves.push_back(std::move(roc_series));
         }

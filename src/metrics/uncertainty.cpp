@@ -61,7 +61,8 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
     }
     check_finite(base_weights, "sample_weight");
     for (std::size_t i = 0; i < n; ++i) {
-      if (base_weights[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", base_weights[i], i);
+      if (base_weights[i] < 0)
+        fail("sample_weight must be >= 0, found {} at index {}", base_weights[i], i);
     }
   }
 
@@ -90,7 +91,8 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
         std::vector<double> weights(n, 0.0);
         for (std::size_t draw = 0; draw < n; ++draw) weights[rng.below(n)] += 1.0;
         for (std::size_t i = 0; i < n; ++i) weights[i] *= base_weights[i];
-        for (std::size_t m = 0; m < metrics.size(); ++m) results[m].replicates[r] = metrics[m](weights);
+        for (std::size_t m = 0; m < metrics.size(); ++m)
+          results[m].replicates[r] = metrics[m](weights);
         progress.advance();
       },
       params.threads);
@@ -100,13 +102,15 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
   const double alpha = (1 - params.confidence) / 2;
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     auto& result = results[m];
-    result.n_undefined = static_cast<std::size_t>(std::count_if(
-        result.replicates.begin(), result.replicates.end(), [](double v) { return std::isnan(v); }));
+    result.n_undefined =
+        static_cast<std::size_t>(std::count_if(result.replicates.begin(), result.replicates.end(),
+                                               [](double v) { return std::isnan(v); }));
     if (result.n_undefined > 0) {
-      warn(fmt::format("bootstrap: {} was undefined (NaN) on {} of {} resamples; they are left "
-                       "out of the interval",
-                       names.empty() ? std::string("the metric") : names[m], result.n_undefined,
-                       params.n_resamples));
+      warn(
+          fmt::format("bootstrap: {} was undefined (NaN) on {} of {} resamples; they are left "
+                      "out of the interval",
+                      names.empty() ? std::string("the metric") : names[m], result.n_undefined,
+                      params.n_resamples));
     }
     result.low = quantile(result.replicates, alpha);
     result.high = quantile(result.replicates, 1 - alpha);

@@ -269,8 +269,9 @@ Json runs_json(const metrics::GroupedRunSummary& runs) {
 HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& x_title,
                      const std::string& y_title, bool log_x, const std::string& title) {
   HtmlReport page(title);
-  page.add_paragraph(fmt::format(
-      "{} across runs: mean ± standard deviation (ddof = 1) at each value of {}.", y_title, x_title));
+  page.add_paragraph(
+      fmt::format("{} across runs: mean ± standard deviation (ddof = 1) at each value of {}.",
+                  y_title, x_title));
   TrendSeries series{y_title, runs.by, {}, {}};
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < runs.by.size(); ++i) {

@@ -118,8 +118,12 @@ def test_table_output_and_ap_method(run_cli, binary_file):
     ("y,p\n1,0.5\n0,0.2\n", ["--pos-label", "7"], r"pos_label \"7\" is not one of the classes \(0, 1\)"),
     ("y,p,w\n1,0.5,1\n0,0.2,-1\n", ["--weight", "w"], r"b\.csv: column \"w\", data row 2: expected a finite weight >= 0, found -1"),
     ("y,p\n1,0.5\n0,0.2\n2,0.1\n", ["--score", "p,p"],
-     r"expected 1 score column \(binary\) or one per class \(3: 0, 1, 2\), found 2 score columns"),
+     r"expected one score column per class \(3: 0, 1, 2\), found 2 score columns"),
+    ("y,p\n1,0.5\n0,0.2\n2,0.1\n", [],
+     r"b\.csv: expected one score column per class \(3: 0, 1, 2\), found 1 score column$"),
     ("y,p\n1,0.5\n0,0.2\n", ["--ap-method", "voc2099"], r"voc2099"),
+    ("y,p\n1,0.5\n0,0.2\n2,0.1\n", [],
+     r"b\.csv: expected one score column per class \(3: 0, 1, 2\), found 1 score column$"),
     ("y,p\n1,0.5\n0,0.2\n", ["--threshold", "nan"], r"threshold must be a finite number, found nan"),
     ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "-3"], r"--bootstrap: expected a non-negative integer, found \"-3\""),
     ("y,p\n1,0.5\n0,0.2\n", ["--bins", "0"], r"bins must be >= 1, found 0"),
@@ -202,5 +206,7 @@ def test_evaluate_python_bad_input():
         assay.metrics.evaluate([0, 1], [0.2, float("nan")])
     with pytest.raises(assay.AssayError, match=r"expected 1 score column or one per class \(2\), found 3"):
         assay.metrics.evaluate([0, 1], np.ones((2, 3)) / 3)
+    with pytest.raises(assay.AssayError, match=r"expected one score column per class \(3\), found 1"):
+        assay.metrics.evaluate([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(assay.AssayError, match="sample_weight must be >= 0"):
         assay.metrics.evaluate([0, 1], [0.2, 0.3], sample_weight=[1, -1])

@@ -40,7 +40,8 @@ TEST(Evaluate, BinaryByHand) {
 }
 
 TEST(Evaluate, BootstrapIntervalsAreSeeded) {
-  const Table table = parse_csv("y,p\n1,0.9\n0,0.1\n1,0.8\n0,0.6\n1,0.3\n0,0.2\n1,0.7\n0,0.4\n", "t.csv");
+  const Table table =
+      parse_csv("y,p\n1,0.9\n0,0.1\n1,0.8\n0,0.6\n1,0.3\n0,0.2\n1,0.7\n0,0.4\n", "t.csv");
   const auto input = evaluation_input(table, {"y", {"p"}, "", ""});
   EvaluateParams p;
   p.bootstrap.n_resamples = 50;

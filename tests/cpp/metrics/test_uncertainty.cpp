@@ -52,10 +52,12 @@ TEST(Bootstrap, BadParameters) {
   std::vector<double> x{1, 0, 1};
   BootstrapParams p;
   p.n_resamples = 0;
-  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error, "n_resamples must be at least 1, found 0");
+  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error,
+                   "n_resamples must be at least 1, found 0");
   p.n_resamples = 10;
   p.confidence = 0;
-  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error, "confidence must be in (0, 1), found 0");
+  EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error,
+                   "confidence must be in (0, 1), found 0");
   p.confidence = 0.9;
   EXPECT_THROW_MSG(bootstrap(0, weighted_mean(x), {}, p), Error,
                    "bootstrap needs at least one sample, found 0");
