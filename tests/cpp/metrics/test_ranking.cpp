@@ -170,43 +170,76 @@ TEST(RadixSort, ClusteredLowBitsEqualStableSort) {
   }
 }
 
-TEST(OperatingPoints, LargeSameSignInputsUseLabelledKeys) {
-  // >= 2^22 samples: same-sign scores take the labelled-key sort + linear scan, mixed signs
-  // fall back to the per-class sorts + merge; both must equal the weighted (general) path.
+TEST(OperatingPoints, LargeInputsUseLabelledKeys) {
+  // >= 2^22 samples take the labelled-key sort + linear scan, same or mixed signs (buckets per
+  // sign class, placed by a strided sample of the scores and clamped): it must equal the weighted
+  // (general) path exactly, including scores the sample misses.
   std::mt19937_64 g(41);
-  std::uniform_real_distribution<double> u(0, 1);
+  const double tiny = std::numeric_limits<double>::denorm_min();
   const std::size_t n = (std::size_t{1} << 22) + 3;
   std::vector<double> s(n);
   std::vector<std::uint8_t> y(n);
   const std::vector<double> ones(n, 1.0);
-  for (int kind = 0; kind < 5; ++kind) {
+  for (int kind = 0; kind < 6; ++kind) {
     for (std::size_t i = 0; i < n; ++i) {
-      const double x = u(g);
+      const std::uint64_t r = g();  // one draw: x from the top 53 bits, the rest from the low ones
+      const double x = double(r >> 11) * 0x1p-53;
+      const std::uint64_t low = (r >> 2) & 511;
       if (kind == 0) {
         s[i] = x;  // [0, 1), few ties
       } else if (kind == 1) {
-        s[i] = std::round(x * 100) / 100;  // heavy ties, incl. 0 and 1
+        s[i] = std::round(x * 100) / 100;  // heavy ties, incl. 0 and 1 (+-0.0: one sign class)
+        if (s[i] == 0 && low % 2) s[i] = -0.0;
       } else if (kind == 2) {
         s[i] = -std::round(x * 1000) / 1000 - 1;  // all negative
       } else if (kind == 3) {
-        s[i] = (g() % 3 == 0) ? -0.0 : x * 1e300;  // +-0 with huge scores
+        // Mixed signs: +-0.0 (either may come first), ties across zero, subnormals of both signs,
+        // huge scores.
+        const std::uint64_t c = low % 8;
+        const double t = std::round((x - 0.5) * 20) / 10;  // -1.0 .. 1.0, -0.0 and +0.0
+        s[i] = c == 0   ? -0.0
+               : c == 1 ? 0.0
+               : c == 2 ? (x - 0.5) * 1e300
+               : c == 3 ? (x < 0.5 ? -tiny : tiny) * double(low / 8 % 5)
+                        : t;
+      } else if (kind == 4) {
+        s[i] = (x - 0.5) * std::ldexp(1.0, int(low % 40) - 20);  // mixed signs, many exponents
       } else {
-        s[i] = x - 0.5;  // mixed signs: the merge path
+        s[i] = x + 1;  // [1, 2) and, off the sample's stride, outliers and a few negatives
+        if (i % 1024 == 7) s[i] = (i % 3 == 0 ? -1 : 1) * std::ldexp(x, int(low * 4) - 1030);
+        if (i % 1024 == 9) s[i] = 1 + x * 1e-9;
       }
-      y[i] = (g() % 3) == 0;
+      y[i] = (r & 3) != 0;
     }
     const auto fast = assay::metrics::operating_points(y, s);
     const auto general = assay::metrics::operating_points(y, s, ones);
     EXPECT_EQ(fast.threshold, general.threshold) << "kind=" << kind;
     EXPECT_EQ(fast.tp, general.tp) << "kind=" << kind;
     EXPECT_EQ(fast.fp, general.fp) << "kind=" << kind;
-    if (kind == 0 || kind == 4) {  // same-sign and mixed-sign paths report the first NaN
+    if (kind == 1 || kind == 3) {  // +0.0 and -0.0 form one tie block
+      const auto zero = std::find(fast.threshold.begin(), fast.threshold.end(), 0.0);
+      ASSERT_NE(zero, fast.threshold.end());
+      EXPECT_FALSE(std::signbit(*zero));
+      EXPECT_EQ(std::count(fast.threshold.begin(), fast.threshold.end(), 0.0), 1);
+    }
+    if (kind == 0 || kind == 4) {  // same-sign and mixed-sign inputs report the first NaN / inf
       auto bad = s;
       bad[n - 2] = std::numeric_limits<double>::quiet_NaN();
       EXPECT_THROW_MSG(assay::metrics::roc_auc(y, bad), assay::Error,
                        "y_score contains NaN at index 4194305");
+      bad[n - 5] = -std::numeric_limits<double>::infinity();
+      bad[3] = std::numeric_limits<double>::infinity();
+      EXPECT_THROW_MSG(assay::metrics::average_precision(y, bad), assay::Error,
+                       "y_score contains inf at index 3");
+      bad[3] = s[3];
+      EXPECT_THROW_MSG(assay::metrics::roc_auc(y, bad), assay::Error,
+                       "y_score contains -inf at index 4194302");
+      auto bad_y = y;
+      bad_y[n - 1] = 2;  // labels are checked before scores
+      EXPECT_THROW_MSG(assay::metrics::roc_auc(bad_y, bad), assay::Error,
+                       "y_true must be 0 or 1, found 2 at index 4194306");
     }
-    if (kind == 0) {  // the metrics share the scan; one kind suffices
+    if (kind == 4) {  // the metrics share the scan; one kind suffices
       EXPECT_EQ(assay::metrics::roc_auc(y, s), assay::metrics::roc_auc(y, s, ones));
       EXPECT_NEAR(assay::metrics::average_precision(y, s),
                   assay::metrics::average_precision(y, s, ones), 1e-12);
