@@ -171,6 +171,16 @@ def _nonempty(n):
 
 # ----------------------------------------------------------------------------- confusion matrices
 
+def _multiclass(y_true, y_pred, sample_weight):
+    """(labels of y_true, labels of y_pred, weights) of a non-empty multi-class pair; multilabel
+    indicators are rejected."""
+    kind, a, b = _pair(y_true, y_pred)
+    if kind == "multilabel":
+        raise AssayError("multilabel-indicator is not supported")
+    _nonempty(len(a))
+    return a, b, _weights(sample_weight, len(a))
+
+
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """scikit-learn's confusion_matrix: C[i, j] = weight with true labels[i], predicted labels[j].
 
@@ -229,11 +239,7 @@ def grouped_confusion_matrix(y_true, y_pred, row_groups=None, col_groups=None, *
     both None gives confusion_matrix. Group order = order of first appearance in the dict.
     Returns (matrix, row_names, col_names); matrix[r, c] = weight of samples whose true class is
     in row group r and whose predicted class is in column group c (float64)."""
-    kind, a, b = _pair(y_true, y_pred)
-    if kind == "multilabel":
-        raise AssayError("multilabel-indicator is not supported")
-    _nonempty(len(a))
-    w = _weights(sample_weight, len(a))
+    a, b, w = _multiclass(y_true, y_pred, sample_weight)
     classes, ct, cp = _encode_labels(a, b)
     class_list = classes.tolist()
 
@@ -293,11 +299,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
 def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False):
     """scikit-learn's balanced_accuracy_score; adjusted with one class in y_true is NaN plus an
     AssayWarning (scikit-learn divides by zero)."""
-    kind, a, b = _pair(y_true, y_pred)
-    if kind == "multilabel":
-        raise AssayError("multilabel-indicator is not supported")
-    _nonempty(len(a))
-    w = _weights(sample_weight, len(a))
+    a, b, w = _multiclass(y_true, y_pred, sample_weight)
     classes, ct, cp = _encode_labels(a, b)
     return _assay.cls_balanced_accuracy(ct, cp, len(classes), w, bool(adjusted))
 
@@ -305,11 +307,7 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
 def matthews_corrcoef(y_true, y_pred, *, sample_weight=None):
     """scikit-learn's matthews_corrcoef, except that the undefined case (one class in y_true or
     in y_pred), where scikit-learn returns 0.0, is NaN plus an AssayWarning."""
-    kind, a, b = _pair(y_true, y_pred)
-    if kind == "multilabel":
-        raise AssayError("multilabel-indicator is not supported")
-    _nonempty(len(a))
-    w = _weights(sample_weight, len(a))
+    a, b, w = _multiclass(y_true, y_pred, sample_weight)
     classes, ct, cp = _encode_labels(a, b)
     return _assay.cls_matthews_corrcoef(ct, cp, len(classes), w)
 
@@ -517,11 +515,7 @@ def binary_rates(y_true, y_pred, *, pos_label=1, sample_weight=None):
     """Operating point of one class against the rest: dict with tp, fp, tn, fn (weighted counts)
     and recall, precision, specificity, fpr, fnr, fdr, npv, accuracy, f1, mcc. Ratios with a zero
     denominator are NaN with one AssayWarning naming them."""
-    kind, a, b = _pair(y_true, y_pred)
-    if kind == "multilabel":
-        raise AssayError("multilabel-indicator is not supported")
-    _nonempty(len(a))
-    w = _weights(sample_weight, len(a))
+    a, b, w = _multiclass(y_true, y_pred, sample_weight)
     classes, ct, cp = _encode_labels(a, b, labels=[pos_label])
     positive = int(_codes_of(classes, [pos_label])[0])
     return _assay.cls_binary_rates(ct, cp, positive, w)

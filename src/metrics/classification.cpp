@@ -139,9 +139,11 @@ LabelCounts label_counts_from_confusion(std::span<const double> matrix, std::siz
   return c;
 }
 
-LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
-                              std::span<const std::uint8_t> y_pred, std::size_t n_labels,
-                              std::span<const double> weights, bool samplewise) {
+namespace {
+// Rows of a pair of n x n_labels indicator matrices; checks shapes and weights.
+std::size_t multilabel_rows(std::span<const std::uint8_t> y_true,
+                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
+                            std::span<const double> weights) {
   check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
   if (n_labels == 0 || y_true.size() % n_labels != 0) {
     fail("multilabel indicators must have n x {} entries, found {}", n_labels, y_true.size());
@@ -149,6 +151,14 @@ LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
   const std::size_t n = y_true.size() / n_labels;
   if (n == 0) fail("y_true and y_pred are empty");
   check_weights(weights, n);
+  return n;
+}
+}  // namespace
+
+LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
+                              std::span<const std::uint8_t> y_pred, std::size_t n_labels,
+                              std::span<const double> weights, bool samplewise) {
+  const std::size_t n = multilabel_rows(y_true, y_pred, n_labels, weights);
   const std::size_t m = samplewise ? n : n_labels;
   LabelCounts c{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0),
                 std::vector<double>(m, 0.0)};
@@ -290,13 +300,7 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
 double multilabel_accuracy(std::span<const std::uint8_t> y_true,
                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
                            bool normalize, std::span<const double> weights) {
-  check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
-  if (n_labels == 0 || y_true.size() % n_labels != 0) {
-    fail("multilabel indicators must have n x {} entries, found {}", n_labels, y_true.size());
-  }
-  const std::size_t n = y_true.size() / n_labels;
-  if (n == 0) fail("y_true and y_pred are empty");
-  check_weights(weights, n);
+  const std::size_t n = multilabel_rows(y_true, y_pred, n_labels, weights);
   double correct = 0, total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
