@@ -95,8 +95,8 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     csv.numeric = o.columns.scores;
     if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
     const Table table = read_csv(o.file, csv);
-    const auto input = metrics::evaluation_input(table, o.columns);
-    const auto evaluation = metrics::evaluate(input, o.params);
+    auto input = metrics::evaluation_input(table, o.columns);
+    const auto evaluation = metrics::evaluate(std::move(input), o.params);
 
     const Json json = report::evaluation_json(evaluation);
     if (o.json) {

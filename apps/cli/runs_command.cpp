@@ -32,25 +32,9 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
     CsvParams csv;
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);
-    const Table table = read_csv(o->file, csv);
-    if (table.n_rows() == 0)
-      fail_at(Location{o->file, 0, 0}, "no data rows, expected at least one");
-    const auto& values = table.numeric(o->value);
-    const std::vector<double> no_groups(values.size(), 0.0);
-    const auto& by = o->by.empty() ? no_groups : table.numeric(o->by);
-    const auto runs = metrics::summarize_runs_by(values, by);
-    if (o->json) {
-      std::cout << report::runs_json(runs).dump(2) << '\n';
-    } else {
-      std::printf("%-14s %10s %10s %10s %10s %5s\n", o->by.empty() ? "" : o->by.c_str(), "mean",
-                  "sd", "min", "max", "n");
-      for (std::size_t i = 0; i < runs.by.size(); ++i) {
-        const auto& s = runs.summaries[i];
-        std::printf("%-14s %10.4f %10.4f %10.4f %10.4f %5zu\n",
-                    o->by.empty() ? "all runs" : fmt::format("{}", runs.by[i]).c_str(), s.mean,
-                    s.sd, s.min, s.max, s.n);
-      }
-    }
+    const auto runs = metrics::summarize_runs_in_table(read_csv(o->file, csv), o->value, o->by);
+    std::cout << (o->json ? report::runs_json(runs).dump(2) + "\n"
+                          : report::runs_text(runs, o->by));
     if (!o->html.empty()) {
       report::runs_html(runs, o->by.empty() ? "runs" : o->by, o->value, o->log_x,
                         "assay runs: " + o->file)

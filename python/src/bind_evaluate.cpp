@@ -46,7 +46,7 @@ void bind_evaluate(py::module_& m) {
         std::string json;
         {
           py::gil_scoped_release release;
-          const auto evaluation = metrics::evaluate(input, params);
+          const auto evaluation = metrics::evaluate(std::move(input), params);
           json = report::evaluation_json(evaluation).dump();
           if (!html.empty()) report::evaluation_html(evaluation, "assay evaluation").write(html);
         }

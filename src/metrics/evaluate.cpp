@@ -164,8 +164,7 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   return input;
 }
 
-Evaluation evaluate(const EvaluationInput& input_in, const EvaluateParams& params) {
-  EvaluationInput input = input_in;
+Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   UniqueWarnings unique_warnings;
   const std::size_t n = input.y_true.size();
   if (n == 0) fail("no samples to evaluate, expected at least one");

@@ -191,3 +191,16 @@ GroupedRunSummary summarize_runs_by(std::span<const double> values, std::span<co
 }
 
 }  // namespace assay::metrics
+
+namespace assay::metrics {
+
+GroupedRunSummary summarize_runs_in_table(const Table& table, const std::string& value,
+                                          const std::string& by) {
+  if (table.n_rows() == 0)
+    fail_at(Location{table.source(), 0, 0}, "no data rows, expected at least one");
+  const auto& values = table.numeric(value);
+  if (by.empty()) return summarize_runs_by(values, std::vector<double>(values.size(), 0.0));
+  return summarize_runs_by(values, table.numeric(by));
+}
+
+}  // namespace assay::metrics

@@ -246,6 +246,16 @@ HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& tit
 
 namespace assay::report {
 
+std::string runs_text(const metrics::GroupedRunSummary& runs, const std::string& by_name) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < runs.by.size(); ++i) {
+    const auto& s = runs.summaries[i];
+    rows.push_back({by_name.empty() ? "all runs" : fmt::format("{}", runs.by[i]), fixed(s.mean),
+                    fixed(s.sd), fixed(s.min), fixed(s.max), fmt::format("{}", s.n)});
+  }
+  return render_columns({by_name, "mean", "sd", "min", "max", "n"}, rows);
+}
+
 Json runs_json(const metrics::GroupedRunSummary& runs) {
   Json j;
   j["by"] = runs.by;

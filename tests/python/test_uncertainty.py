@@ -153,3 +153,10 @@ def test_runs_cli(run_cli, tmp_path):
                                rtol=1e-12)
     r = run_cli("runs", path, "--value", "seedz")
     assert r.returncode == 2 and 'no column "seedz"' in r.stderr
+    r = run_cli("runs", path, "--value", "acc")
+    assert r.returncode == 0 and r.stdout.splitlines()[1].split() == [
+        "all", "runs", "0.8325", "0.0275", "0.8000", "0.8600", "4"]
+    empty = tmp_path / "empty.csv"
+    empty.write_text("acc\n")
+    r = run_cli("runs", empty, "--value", "acc")
+    assert r.returncode == 2 and "empty.csv: no data rows, expected at least one" in r.stderr

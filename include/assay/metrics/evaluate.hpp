@@ -127,8 +127,9 @@ struct Evaluation {
   std::vector<std::string> notes;
 };
 
-/// Evaluates the predictions. Throws assay::Error on inconsistent input (lengths, codes out of
-/// range, NaN scores, negative weights, fewer than 2 classes in `classes`).
-Evaluation evaluate(const EvaluationInput& input, const EvaluateParams& params);
+/// Evaluates the predictions (the input is taken by value: move it in to avoid a copy). Throws
+/// assay::Error on inconsistent input (lengths, codes out of range, NaN scores, negative weights,
+/// fewer than 2 classes in `classes`).
+Evaluation evaluate(EvaluationInput input, const EvaluateParams& params);
 
 }  // namespace assay::metrics

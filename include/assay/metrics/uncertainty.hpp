@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/core/table.hpp"
 #include "assay/metrics/ranking.hpp"
 
 namespace assay::metrics {
@@ -104,5 +105,11 @@ struct GroupedRunSummary {
 
 /// summarize_runs per distinct value of the meta-parameter `by` (same length as values).
 GroupedRunSummary summarize_runs_by(std::span<const double> values, std::span<const double> by);
+
+/// The runs of a table (one row per run): column `value` summarised per value of the numeric
+/// column `by`, or as one group (by = 0) when `by` is empty. Throws naming the file for a table
+/// without rows or a missing/non-numeric column. The entry point of `assay runs`.
+GroupedRunSummary summarize_runs_in_table(const Table& table, const std::string& value,
+                                          const std::string& by);
 
 }  // namespace assay::metrics

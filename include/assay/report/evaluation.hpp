@@ -35,6 +35,10 @@ namespace assay::report {
 HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& x_title,
                      const std::string& y_title, bool log_x, const std::string& title);
 
+/// The terminal table: one row per value of the meta-parameter `by_name` (or "all runs" when
+/// it is empty) with mean, sd, min, max, n.
+std::string runs_text(const metrics::GroupedRunSummary& runs, const std::string& by_name);
+
 /// The same summary as JSON: {"by": [...], "mean": [...], "sd": [...], "min", "max", "n"}.
 Json runs_json(const metrics::GroupedRunSummary& runs);
 
