@@ -20,4 +20,10 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& global);
 /// `assay runs FILE --value COL [--by COL] ...`
 Action add_runs_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay soak DATA.csv --label y --subset COL ... --out DIR`
+Action add_soak_command(CLI::App& app, const GlobalOptions& global);
+
+/// `assay shift FILE --target COL --pred COL[,...] ...`
+Action add_shift_command(CLI::App& app, const GlobalOptions& global);
+
 }  // namespace assay::cli

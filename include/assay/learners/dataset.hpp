@@ -1,0 +1,69 @@
+// The data a learner sees: a dense feature matrix, a target and optional row weights.
+//
+// Layout: n_rows x n_features, row-major: feature j of row i is `x[i * n_features + j]`.
+// Classification targets are class codes 0..n_classes-1 into `classes` (sorted as scikit-learn
+// sorts labels: numerically when every label is a number, else as strings); regression targets
+// are doubles. Weights are per row; empty = all 1.
+//
+// From a table (the CLI, `assay.soak.run`): numeric columns are features as they are;
+// categorical columns are one-hot encoded, one 0/1 column per category in first-seen order,
+// named "column=category". The label, subset, group, fold, strata and weight columns are never
+// features; `features` (keep only these) or `drop` (remove these) narrow the rest. NaN in a
+// feature is an error naming the file, row and column (learners do not impute).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "assay/core/table.hpp"
+
+namespace assay::learners {
+
+enum class TaskKind { classification, regression };
+
+struct Dataset {
+  /// Name used in results (e.g. the file stem).
+  std::string name;
+  TaskKind task = TaskKind::classification;
+  std::size_t n_rows = 0;
+  std::size_t n_features = 0;
+  /// Row-major n_rows x n_features.
+  std::vector<double> x;
+  std::vector<std::string> feature_names;
+  /// Classification: one code per row, 0..classes.size()-1. Empty for regression.
+  std::vector<std::int32_t> y_class;
+  /// Class names, index = code. Empty for regression.
+  std::vector<std::string> classes;
+  /// Regression: one target per row. Empty for classification.
+  std::vector<double> y_value;
+  /// Per-row weights; empty = all 1.
+  std::vector<double> weights;
+
+  std::size_t n_classes() const { return classes.size(); }
+  const double* row(std::size_t i) const { return x.data() + i * n_features; }
+};
+
+/// Which columns of a table play which role.
+struct DatasetColumns {
+  /// Target column (required).
+  std::string label;
+  /// Keep only these feature columns (empty = every column without a role).
+  std::vector<std::string> features;
+  /// Remove these columns from the features.
+  std::vector<std::string> drop;
+  /// Optional row-weight column.
+  std::string weight;
+  /// Columns that have a role elsewhere (subset, group, fold, strata) and so are not features.
+  std::vector<std::string> reserved;
+};
+
+/// Builds a data set from a table. Classification labels may be numeric or strings; a
+/// regression target must be numeric. Throws assay::Error (naming the file) for a missing
+/// column, a column named twice, no features left, NaN in a feature or the label, a negative or
+/// NaN weight, or a classification label with fewer than two classes.
+Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, TaskKind task,
+                           std::string name);
+
+}  // namespace assay::learners

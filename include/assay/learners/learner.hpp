@@ -1,0 +1,81 @@
+// Learners: fit on some rows of a Dataset, predict on other rows.
+//
+//   auto learner = make_learner("featureless");
+//   FitContext ctx{.seed = 7, .threads = 1};
+//   auto model = learner->fit(data, train_rows, ctx);      // throws LearnerFailure if it cannot
+//   std::vector<double> out(test_rows.size() * model->n_outputs());
+//   model->predict(data, test_rows, out);
+//
+// Requires (fit): train_rows non-empty, every index < data.n_rows, no duplicates needed.
+// Ensures (fit): the model depends only on (data rows in train_rows, their order, ctx.seed), so
+//   a split gives the same model at any thread count.
+// Requires (predict): out.size() == rows.size() * n_outputs().
+// Ensures (predict): classification: row r of `out` holds the probabilities of the n_classes
+//   classes (summing to 1); regression: out[r] is the predicted value.
+//
+// A learner that cannot fit one split (for example a train set with one class, where it needs
+// two) throws LearnerFailure; experiment runners record NA with that reason and go on. Any other
+// assay::Error is the caller's mistake and stops the run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
+#include "assay/learners/dataset.hpp"
+
+namespace assay::learners {
+
+/// A learner could not fit this train set; the reason is the message.
+class LearnerFailure : public Error {
+ public:
+  using Error::Error;
+};
+
+struct FitContext {
+  /// Seed for every random choice of the learner (internal CV folds, subsampling).
+  std::uint64_t seed = 0;
+  /// Threads the learner may use inside fit/predict (1 when splits already run in parallel).
+  int threads = 1;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  /// Values per predicted row: n_classes for classification, 1 for regression.
+  virtual std::size_t n_outputs() const = 0;
+  virtual void predict(const Dataset& data, std::span<const std::uint32_t> rows,
+                       std::span<double> out) const = 0;
+  /// Chosen hyper-parameters and fitted sizes, recorded in the results (may be empty).
+  virtual Json description() const { return Json::object(); }
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  /// The name used on the command line and in results ("featureless").
+  virtual std::string name() const = 0;
+  /// Whether the learner handles this kind of task.
+  virtual bool supports(TaskKind task) const = 0;
+  virtual std::unique_ptr<Model> fit(const Dataset& data, std::span<const std::uint32_t> train_rows,
+                                     const FitContext& context) const = 0;
+};
+
+/// The learner called `name`; throws assay::Error listing the known names otherwise.
+std::unique_ptr<Learner> make_learner(std::string_view name);
+
+/// Names accepted by make_learner, in the order they are documented.
+std::vector<std::string> learner_names();
+
+/// Featureless baseline. Classification: predicts the (weighted) class frequencies of the train
+/// rows, so its label is the majority class (ties: the smallest class code, deterministic where
+/// mlr3's featureless breaks ties at random). Regression: the (weighted) mean.
+std::unique_ptr<Learner> make_featureless();
+
+}  // namespace assay::learners

@@ -1,0 +1,100 @@
+// A SOAK experiment: learners x data sets x Same/Other/All splits, run in parallel, and the
+// per-split results.
+//
+//   SoakTask task{dataset, splits};                      // one per data set
+//   SoakParams params;  params.learners = {"featureless"};  params.threads = 0;
+//   SoakResults results = run_soak({task}, params);      // one row per (task, learner, split)
+//   Json j = results_json(results);
+//
+// Every (task, learner, split) is one unit of work on a shared thread pool (a progress bar
+// counts them). Unit u fits with seed Rng(params.seed).split(u) derived only from its position
+// in the task/learner/split order, so results are identical at any thread count.
+// A learner that throws learners::LearnerFailure on a split (e.g. one class in its train set)
+// gives that row NA values and `failure` = the reason (with a warning); the run goes on. A split
+// whose train or test set is empty is recorded the same way.
+//
+// Error measures of a row: classification: error_percent = 100·Σ w[i]·(pred_i ≠ y_i) / Σ w[i]
+// over the test rows (pred = argmax of the predicted probabilities, first maximum), and, when the
+// task has two classes, auc = ROC AUC of the probability of the second class (NaN + warning if
+// the test set has one class); regression: mse and mae (error_percent and auc are NaN).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "assay/core/json.hpp"
+#include "assay/core/table.hpp"
+#include "assay/learners/dataset.hpp"
+#include "assay/soak/splits.hpp"
+
+namespace assay::soak {
+
+struct SoakParams {
+  /// Learner names (see learners::learner_names()).
+  std::vector<std::string> learners = {"featureless"};
+  /// Worker threads for the units of work (0 = all cores).
+  int threads = 0;
+  /// Seed from which every learner's seed is derived.
+  std::uint64_t seed = 1;
+};
+
+/// One data set with its splits. The splits' design must have dataset.n_rows rows.
+struct SoakTask {
+  learners::Dataset dataset;
+  SoakSplits splits;
+};
+
+/// One row of the results.
+struct SoakResultRow {
+  std::string data;     ///< data set name
+  std::string learner;  ///< learner name
+  std::string test_subset;
+  TrainSubsets train_subsets = TrainSubsets::same;
+  std::int32_t test_fold = 1;
+  std::int32_t seed = 1;
+  std::int64_t groups = 0;
+  std::int64_t n_train_groups = 0;
+  std::size_t iteration = 0;
+  std::size_t n_train = 0;
+  std::size_t n_test = 0;
+  /// Classification: percent of test rows misclassified (weighted). NaN on failure/regression.
+  double error_percent = 0;
+  /// Binary classification: ROC AUC on the test rows. NaN otherwise.
+  double auc = 0;
+  /// Regression: mean squared and absolute error. NaN for classification.
+  double mse = 0;
+  double mae = 0;
+  double train_seconds = 0;
+  double predict_seconds = 0;
+  /// Hyper-parameters chosen by the learner (Model::description()), as compact JSON text.
+  std::string hyperparameters;
+  /// Empty when the row succeeded, else why its values are NA.
+  std::string failure;
+};
+
+struct SoakResults {
+  std::vector<SoakResultRow> rows;
+};
+
+/// Runs every learner on every split of every task. Throws assay::Error for an unknown learner,
+/// a learner that does not support a task's kind, or a task whose design and data set differ in
+/// rows.
+SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params);
+
+/// Results as a table with the columns of SoakResultRow, in that order (data, learner,
+/// test.subset, train.subsets, test.fold, seed, groups, n.train.groups, iteration, n_train,
+/// n_test, error_percent, auc, mse, mae, train_seconds, predict_seconds, hyperparameters,
+/// failure). NA values are written as NaN / empty strings.
+Table results_table(const SoakResults& results);
+
+/// Reads results back from a table with those column names (e.g. results.csv, or the output of
+/// assay.soak.run_estimators); columns not used by the statistics are optional. Throws
+/// assay::Error naming the file for a missing required column or a bad train.subsets value.
+SoakResults results_from_table(const Table& table);
+
+/// Results as JSON: {"columns": [...], "rows": [[...], ...]} with NaN written as null.
+Json results_json(const SoakResults& results);
+
+}  // namespace assay::soak

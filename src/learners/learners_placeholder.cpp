@@ -1,0 +1,2 @@
+// Placeholder until the learners layer lands.
+namespace assay::learners {}

@@ -1,0 +1,2 @@
+// Placeholder until the soak layer lands.
+namespace assay::soak {}
