@@ -6,7 +6,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 export PYTHONPATH="$here/$build/python"
-for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootstrap.py; do
+for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootstrap.py \
+  bench_soak_splits.py bench_soak_run.py bench_shift.py; do
   [[ -f $here/bench/$script ]] || continue
   echo "== $script"
   /usr/bin/python3 "$here/bench/$script"

@@ -17,7 +17,8 @@ def table(name):
 
 def main():
     doc = open(DOC).read()
-    for name in ("ranking", "classification", "csv", "bootstrap"):
+    # Every <!-- name begin --> ... <!-- name end --> block takes bench/results/<name>.md.
+    for name in re.findall(r"<!-- (\w+) begin -->", doc):
         begin, end = f"<!-- {name} begin -->", f"<!-- {name} end -->"
         block = f"{begin}\n{table(name)}\n{end}"
         doc = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, doc,

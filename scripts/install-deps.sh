@@ -6,9 +6,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   cmake ninja-build g++ make pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libboost-math-dev
-  libgtest-dev
+  libgtest-dev libgmp-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
-  python3-sklearn python3-scipy python3-pandas
+  python3-sklearn python3-scipy python3-pandas python3-xgboost
   nodejs npm chromium
 )
 missing=()

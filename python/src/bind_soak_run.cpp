@@ -1,5 +1,220 @@
-// Placeholder: the soak experiment bindings replace this file.
+// SOAK experiments and their statistics: _assay.soak_run, _assay.soak_statistics and the two
+// t-tests (assay.soak wraps them). Results travel as dicts of columns, the layout of
+// soak::results_table, so results computed in Python (the user's own estimators) go through the
+// same statistics.
+#include <optional>
+#include <set>
+
+#include "assay/learners/dataset.hpp"
+#include "assay/report/soak.hpp"
+#include "assay/soak/experiment.hpp"
+#include "assay/soak/statistics.hpp"
 #include "bindings.hpp"
+
 namespace assay::python {
-void bind_soak_run(py::module_&) {}
+namespace {
+
+// Columns of the results that hold counts; they come back as int64 arrays.
+bool is_integer_column(const std::string& name) {
+  static const std::set<std::string> names{"test.fold",      "seed",      "groups",
+                                           "n.train.groups", "iteration", "n_train",
+                                           "n_test",         "n",         "n_pairs"};
+  return names.count(name) > 0;
+}
+
+/// Table -> {name: numpy array (numeric; int64 for counts) or list[str] (text)}.
+py::dict table_to_dict(Table&& table) {
+  py::dict out;
+  for (Column& c : table.columns()) {
+    if (c.is_numeric()) {
+      if (is_integer_column(c.name)) {
+        std::vector<std::int64_t> v(c.values.begin(), c.values.end());
+        out[py::str(c.name)] = to_numpy(std::move(v));
+      } else {
+        out[py::str(c.name)] = to_numpy(std::move(c.values));
+      }
+    } else {
+      py::list cells;
+      for (std::int32_t code : c.codes) cells.append(py::str(c.categories[std::size_t(code)]));
+      out[py::str(c.name)] = cells;
+    }
+  }
+  return out;
+}
+
+/// {name: array-like} -> Table: numeric dtypes (bool, int, float) become numeric columns, every
+/// other column text (None and float NaN read as "").
+Table dict_to_table(const py::dict& columns) {
+  py::module_ np = py::module_::import("numpy");
+  Table table;
+  for (auto item : columns) {
+    const std::string name = py::str(item.first);
+    py::array a = np.attr("asarray")(item.second);
+    if (a.ndim() != 1)
+      fail("results column {} must be 1-D, found {} dimensions", quote_found(name), a.ndim());
+    const char kind = a.dtype().kind();
+    if (kind == 'b' || kind == 'i' || kind == 'u' || kind == 'f') {
+      Array<double> values = py::cast<Array<double>>(a);
+      auto v = view_1d(values, name.c_str());
+      table.add_column(Column::numeric(name, std::vector<double>(v.begin(), v.end())));
+    } else {
+      std::vector<std::string> cells;
+      cells.reserve(static_cast<std::size_t>(a.shape(0)));
+      for (auto cell : py::iterable(a.attr("tolist")())) {
+        if (cell.is_none() ||
+            (py::isinstance<py::float_>(cell) && std::isnan(cell.cast<double>()))) {
+          cells.emplace_back();
+        } else {
+          cells.push_back(py::str(cell));
+        }
+      }
+      table.add_column(Column::categorical(name, cells));
+    }
+  }
+  return table;
+}
+
+py::dict ttest_to_dict(const soak::TTest& t) {
+  py::dict d;
+  d["mean_difference"] = t.mean_difference;
+  d["sd"] = t.sd;
+  d["t"] = t.t;
+  d["df"] = t.df;
+  d["p_value"] = t.p_value;
+  d["n"] = t.n;
+  d["undefined_reason"] = t.undefined_reason;
+  return d;
+}
+
+template <typename T>
+std::vector<T> copy_1d(const std::optional<Array<T>>& a, const char* what) {
+  if (!a) return {};
+  auto v = view_1d(*a, what);
+  return {v.begin(), v.end()};
+}
+
+py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t>>& y_class,
+                  std::vector<std::string> classes, const std::optional<Array<double>>& y_value,
+                  const std::optional<Array<double>>& weights, const std::string& task,
+                  const Array<std::int32_t>& subset, std::vector<std::string> subset_names,
+                  const std::optional<Array<std::int32_t>>& group,
+                  const std::optional<Array<std::int32_t>>& stratum,
+                  const std::optional<Array<std::int64_t>>& fold, int folds, std::string subsets,
+                  int sizes, double ratio, int seeds, std::uint64_t split_seed,
+                  std::vector<std::string> learner_names, int threads, std::uint64_t seed,
+                  std::string name, std::optional<std::vector<std::string>> feature_names) {
+  if (x.ndim() != 2) fail("X must be a 2-D array, found {} dimensions", x.ndim());
+  learners::Dataset data;
+  data.name = std::move(name);
+  if (task == "classification") {
+    data.task = learners::TaskKind::classification;
+    if (!y_class) fail("a classification task needs y_class (class codes), found None");
+    data.y_class = copy_1d(y_class, "y_class");
+    data.classes = std::move(classes);
+  } else if (task == "regression") {
+    data.task = learners::TaskKind::regression;
+    if (!y_value) fail("a regression task needs y_value (targets), found None");
+    data.y_value = copy_1d(y_value, "y_value");
+  } else {
+    fail("task must be \"classification\" or \"regression\", found {}", quote_found(task));
+  }
+  data.n_rows = static_cast<std::size_t>(x.shape(0));
+  data.n_features = static_cast<std::size_t>(x.shape(1));
+  data.x.assign(x.data(), x.data() + x.size());
+  if (feature_names) {
+    data.feature_names = std::move(*feature_names);
+  } else {
+    for (std::size_t j = 0; j < data.n_features; ++j)
+      data.feature_names.push_back(fmt::format("x{}", j));
+  }
+  data.weights = copy_1d(weights, "sample_weight");
+
+  soak::SoakDesign design;
+  design.subset = copy_1d(std::optional<Array<std::int32_t>>(subset), "subset");
+  design.subset_names = std::move(subset_names);
+  design.group = copy_1d(group, "groups");
+  design.stratum = copy_1d(stratum, "stratum");
+  design.fold = copy_1d(fold, "fold");
+  soak::SoakSplitParams split_params;
+  split_params.folds = folds;
+  split_params.subsets = std::move(subsets);
+  split_params.sizes = sizes;
+  split_params.ratio = ratio;
+  split_params.seeds = seeds;
+  split_params.seed = split_seed;
+  soak::SoakParams params;
+  params.learners = std::move(learner_names);
+  params.threads = threads;
+  params.seed = seed;
+
+  Table table;
+  {
+    py::gil_scoped_release release;
+    learners::check_dataset(data);
+    std::vector<soak::SoakTask> tasks;
+    tasks.push_back(
+        soak::SoakTask{std::move(data), soak::SoakSplits(std::move(design), split_params)});
+    table = soak::results_table(soak::run_soak(tasks, params));
+  }
+  return table_to_dict(std::move(table));
+}
+
+}  // namespace
+
+void bind_soak_run(py::module_& m) {
+  m.def("soak_run", &soak_run, py::arg("x"), py::arg("y_class"), py::arg("classes"),
+        py::arg("y_value"), py::arg("weights"), py::arg("task"), py::arg("subset"),
+        py::arg("subset_names"), py::arg("group"), py::arg("stratum"), py::arg("fold"),
+        py::arg("folds"), py::arg("subsets"), py::arg("sizes"), py::arg("ratio"), py::arg("seeds"),
+        py::arg("split_seed"), py::arg("learners"), py::arg("threads"), py::arg("seed"),
+        py::arg("name"), py::arg("feature_names"),
+        "Runs a SOAK experiment on one data set: dict of result columns (results_table order).");
+
+  m.def(
+      "soak_statistics",
+      [](const py::dict& results, const std::string& measure) {
+        const Table table = dict_to_table(results);
+        soak::SoakStatistics statistics;
+        {
+          py::gil_scoped_release release;
+          statistics = soak::soak_statistics(soak::results_from_table(table), {.measure = measure});
+        }
+        py::dict out;
+        out["measure"] = statistics.measure;
+        out["summaries"] = table_to_dict(soak::summaries_table(statistics));
+        out["pvalues"] = table_to_dict(soak::pvalues_table(statistics));
+        return out;
+      },
+      py::arg("results"), py::arg("measure") = "",
+      "Mean/SD per train set and paired/Welch t-tests from a dict of result columns.");
+
+  m.def(
+      "soak_report",
+      [](const py::dict& results, const std::string& measure, const std::string& path,
+         const std::string& title, const std::string& description) {
+        const Table table = dict_to_table(results);
+        py::gil_scoped_release release;
+        const soak::SoakResults parsed = soak::results_from_table(table);
+        const auto statistics = soak::soak_statistics(parsed, {.measure = measure});
+        report::soak_html(statistics, parsed, title, description).write(path);
+      },
+      py::arg("results"), py::arg("measure"), py::arg("path"), py::arg("title"),
+      py::arg("description"),
+      "Writes the HTML page of `assay soak` for a dict of result columns to `path`.");
+
+  m.def(
+      "paired_t_test",
+      [](const Array<double>& x, const Array<double>& y) {
+        return ttest_to_dict(soak::paired_t_test(view_1d(x, "x"), view_1d(y, "y")));
+      },
+      py::arg("x"), py::arg("y"), "Two-sided paired t-test of x - y (as scipy.stats.ttest_rel).");
+  m.def(
+      "welch_t_test",
+      [](const Array<double>& x, const Array<double>& y) {
+        return ttest_to_dict(soak::welch_t_test(view_1d(x, "x"), view_1d(y, "y")));
+      },
+      py::arg("x"), py::arg("y"),
+      "Two-sided Welch t-test of mean(x) - mean(y) (scipy.stats.ttest_ind, equal_var=False).");
+}
+
 }  // namespace assay::python

@@ -644,4 +644,66 @@ Table read_csv(const std::string& path, const CsvParams& params) {
   return parse_csv(file.view(), path, params);
 }
 
+namespace {
+
+bool needs_quotes(const std::string& cell) {
+  return cell.find_first_of(",\"\r\n") != std::string::npos;
+}
+
+void append_cell(std::string& out, const std::string& cell) {
+  if (!needs_quotes(cell)) {
+    out += cell;
+    return;
+  }
+  out += '"';
+  for (char c : cell) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+void append_number(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";
+  } else if (std::isinf(v)) {
+    out += v > 0 ? "Inf" : "-Inf";
+  } else {
+    out += fmt::format("{}", v);
+  }
+}
+
+}  // namespace
+
+std::string format_csv(const Table& table) {
+  std::string out;
+  const auto& columns = table.columns();
+  for (std::size_t j = 0; j < columns.size(); ++j) {
+    if (j) out += ',';
+    append_cell(out, columns[j].name);
+  }
+  out += '\n';
+  for (std::size_t i = 0; i < table.n_rows(); ++i) {
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      if (j) out += ',';
+      const Column& c = columns[j];
+      if (c.is_numeric()) {
+        append_number(out, c.values[i]);
+      } else {
+        append_cell(out, c.categories[static_cast<std::size_t>(c.codes[i])]);
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+void write_csv(const Table& table, const std::string& path) {
+  const std::string text = format_csv(table);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) fail("{}: cannot write: {}", path, std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) fail("{}: cannot write: {}", path, std::strerror(errno));
+}
+
 }  // namespace assay

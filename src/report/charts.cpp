@@ -9,13 +9,17 @@
 
 #include "assay/core/error.hpp"
 #include "assay/report/html.hpp"
+#include "report_util.hpp"
 
 namespace assay::report {
+namespace detail {
+const char* const kGuideGrey = "#8c8c8c";
+}  // namespace detail
+using detail::kGuideGrey;
 namespace {
 
 // Tableau 10: the series colours of every chart, in order.
 const char* const kSeriesScheme = "tableau10";
-const char* const kGuideGrey = "#8c8c8c";
 
 std::string schema_url() {
   // The spec names the Vega-Lite major version that the page embeds (vega-embed warns when the
@@ -537,5 +541,20 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
   spec["layer"] = std::move(layers);
   return spec;
 }
+
+namespace detail {
+
+Json base_spec(const ChartParams& params, const std::string& default_title,
+               const std::string& description) {
+  return report::base_spec(params, default_title, description);
+}
+Json json_number(double value) { return number(value); }
+std::string finite(const std::string& field) { return report::finite(field); }
+Json tooltip(const char* field, const char* title, const char* format) {
+  return report::tooltip(field, title, format);
+}
+Json string_array(const std::vector<std::string>& values) { return report::string_array(values); }
+
+}  // namespace detail
 
 }  // namespace assay::report

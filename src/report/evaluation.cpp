@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "assay/report/charts.hpp"
+#include "report_util.hpp"
 
 namespace assay::report {
 namespace {
@@ -26,17 +27,26 @@ bool has_interval(const metrics::Evaluation& ev) {
   return ev.params.bootstrap.n_resamples > 0;
 }
 
+// Display width of UTF-8 text: one per code point (continuation bytes 10xxxxxx do not count),
+// so cells such as "1.20±0.30" line up.
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 std::string pad(const std::string& s, std::size_t width, bool right = false) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+  const std::size_t w = display_width(s);
+  if (w >= width) return s;
+  return right ? std::string(width - w, ' ') + s : s + std::string(width - w, ' ');
 }
 
 std::string render_columns(const std::vector<std::string>& header,
                            const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
-  for (std::size_t j = 0; j < header.size(); ++j) width[j] = header[j].size();
+  for (std::size_t j = 0; j < header.size(); ++j) width[j] = display_width(header[j]);
   for (const auto& r : rows) {
-    for (std::size_t j = 0; j < r.size(); ++j) width[j] = std::max(width[j], r[j].size());
+    for (std::size_t j = 0; j < r.size(); ++j) width[j] = std::max(width[j], display_width(r[j]));
   }
   std::string out;
   auto line = [&](const std::vector<std::string>& cells) {
@@ -298,3 +308,13 @@ HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& 
 }
 
 }  // namespace assay::report
+
+namespace assay::report::detail {
+
+std::string fixed4(double value) { return fixed(value); }
+std::string text_table(const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows) {
+  return render_columns(header, rows);
+}
+
+}  // namespace assay::report::detail

@@ -1,6 +1,8 @@
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 
 import numpy as np
 import pytest
@@ -27,3 +29,34 @@ def run_cli():
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+CHROMIUM = os.environ.get("ASSAY_CHROMIUM", "/usr/bin/chromium")
+SOAK_DATA = os.path.join(ROOT, "..", "shared", "data", "soak")
+
+
+def soak_data(name):
+    """Path of a real SOAK data set in ../shared/data/soak, or skip the test when absent."""
+    path = os.path.join(SOAK_DATA, name)
+    if not os.path.exists(path):
+        pytest.skip(f"real data {name} not found in {os.path.abspath(SOAK_DATA)} "
+                    "(the shared data folder is absent on this machine)")
+    return path
+
+
+def render_page(path):
+    """Loads an HTML report page in headless Chromium; returns its data-assay-render status
+    ("ok:<charts>" when every chart drew data marks, see report/html.hpp)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/install-deps.sh")
+    uri = "file://" + os.path.abspath(str(path))
+    with tempfile.TemporaryDirectory() as profile:
+        out = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=20000",
+             "--dump-dom", uri],
+            capture_output=True, text=True, timeout=90)
+    assert out.returncode == 0, out.stderr
+    m = re.search(r'<body[^>]*data-assay-render="([^"]*)"', out.stdout)
+    return m.group(1) if m else ""

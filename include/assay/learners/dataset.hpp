@@ -59,10 +59,17 @@ struct DatasetColumns {
   std::vector<std::string> reserved;
 };
 
+/// Checks the invariants above (sizes, class codes in range, at least two classes, finite
+/// features and targets, weights finite and >= 0); throws assay::Error naming the data set and
+/// the row (0-based) otherwise. For data sets built in memory (Python); run_soak calls it.
+void check_dataset(const Dataset& data);
+
 /// Builds a data set from a table. Classification labels may be numeric or strings; a
-/// regression target must be numeric. Throws assay::Error (naming the file) for a missing
-/// column, a column named twice, no features left, NaN in a feature or the label, a negative or
-/// NaN weight, or a classification label with fewer than two classes.
+/// regression target must be numeric. Throws assay::Error (naming the file) for no rows, a
+/// missing column, a column named twice (label, weight, features, reserved), no features left,
+/// NaN or ±inf in a feature or a regression target, NaN in a class label, a text regression
+/// target, a text, negative or non-finite weight, or a classification label with fewer than two
+/// classes. With both `features` and `drop`, the listed features minus the dropped ones remain.
 Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, TaskKind task,
                            std::string name);
 

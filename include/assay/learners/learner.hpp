@@ -67,7 +67,9 @@ class Learner {
                                      const FitContext& context) const = 0;
 };
 
-/// The learner called `name`; throws assay::Error listing the known names otherwise.
+/// The learner called `name`; throws assay::Error listing the known names otherwise
+/// ("unknown learner \"xyz\"; known learners: featureless"). New learners register in
+/// src/learners/learner.cpp (one line each).
 std::unique_ptr<Learner> make_learner(std::string_view name);
 
 /// Names accepted by make_learner, in the order they are documented.
@@ -75,7 +77,9 @@ std::vector<std::string> learner_names();
 
 /// Featureless baseline. Classification: predicts the (weighted) class frequencies of the train
 /// rows, so its label is the majority class (ties: the smallest class code, deterministic where
-/// mlr3's featureless breaks ties at random). Regression: the (weighted) mean.
+/// mlr3's featureless breaks ties at random). Regression: the (weighted) mean. Description:
+/// {"predicted_class": name} or {"predicted_value": mean}. Train rows of total weight 0 are a
+/// LearnerFailure.
 std::unique_ptr<Learner> make_featureless();
 
 }  // namespace assay::learners

@@ -9,18 +9,24 @@
 // Every (task, learner, split) is one unit of work on a shared thread pool (a progress bar
 // counts them). Unit u fits with seed Rng(params.seed).split(u) derived only from its position
 // in the task/learner/split order, so results are identical at any thread count.
+// Train and test row lists are built inside each unit, so only the units in flight hold them.
+// Threads left over when there are fewer units than threads go to the learners (FitContext).
 // A learner that throws learners::LearnerFailure on a split (e.g. one class in its train set)
-// gives that row NA values and `failure` = the reason (with a warning); the run goes on. A split
-// whose train or test set is empty is recorded the same way.
+// gives that row NA values (NaN measures and timings) and `failure` = the reason; the run goes
+// on. A split whose train or test set is empty is recorded the same way ("empty train set").
+// Warnings, after the run and in unit order: one per (data set, learner) with NA rows (count and
+// the first reason), one per (data set, learner) with undefined AUCs.
 //
 // Error measures of a row: classification: error_percent = 100·Σ w[i]·(pred_i ≠ y_i) / Σ w[i]
 // over the test rows (pred = argmax of the predicted probabilities, first maximum), and, when the
-// task has two classes, auc = ROC AUC of the probability of the second class (NaN + warning if
-// the test set has one class); regression: mse and mae (error_percent and auc are NaN).
+// task has two classes, auc = weighted ROC AUC of the probability of the second class (NaN if
+// the test set has one class); regression: mse = Σ w·(ŷ − y)² / Σ w and mae = Σ w·|ŷ − y| / Σ w
+// (error_percent and auc are NaN).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,6 +34,10 @@
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
 #include "assay/soak/splits.hpp"
+
+namespace assay::learners {
+class Learner;
+}  // namespace assay::learners
 
 namespace assay::soak {
 
@@ -60,12 +70,12 @@ struct SoakResultRow {
   std::size_t n_train = 0;
   std::size_t n_test = 0;
   /// Classification: percent of test rows misclassified (weighted). NaN on failure/regression.
-  double error_percent = 0;
+  double error_percent = std::numeric_limits<double>::quiet_NaN();
   /// Binary classification: ROC AUC on the test rows. NaN otherwise.
-  double auc = 0;
+  double auc = std::numeric_limits<double>::quiet_NaN();
   /// Regression: mean squared and absolute error. NaN for classification.
-  double mse = 0;
-  double mae = 0;
+  double mse = std::numeric_limits<double>::quiet_NaN();
+  double mae = std::numeric_limits<double>::quiet_NaN();
   double train_seconds = 0;
   double predict_seconds = 0;
   /// Hyper-parameters chosen by the learner (Model::description()), as compact JSON text.
@@ -79,9 +89,15 @@ struct SoakResults {
 };
 
 /// Runs every learner on every split of every task. Throws assay::Error for an unknown learner,
-/// a learner that does not support a task's kind, or a task whose design and data set differ in
-/// rows.
+/// a learner that does not support a task's kind, a data set that fails learners::check_dataset,
+/// or a task whose design and data set differ in rows.
 SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params);
+
+/// Same, with learner objects instead of names (learners outside the registry, tests);
+/// params.learners is ignored. The learners must outlive the call.
+SoakResults run_soak(const std::vector<SoakTask>& tasks,
+                     const std::vector<const learners::Learner*>& learners,
+                     const SoakParams& params);
 
 /// Results as a table with the columns of SoakResultRow, in that order (data, learner,
 /// test.subset, train.subsets, test.fold, seed, groups, n.train.groups, iteration, n_train,
@@ -90,8 +106,11 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& param
 Table results_table(const SoakResults& results);
 
 /// Reads results back from a table with those column names (e.g. results.csv, or the output of
-/// assay.soak.run_estimators); columns not used by the statistics are optional. Throws
-/// assay::Error naming the file for a missing required column or a bad train.subsets value.
+/// assay.soak.run_estimators). Required: test.subset, train.subsets, test.fold and at least one
+/// measure column; missing optional columns read as "" (text), NaN (measures), seed 1 and
+/// groups = n.train.groups = 0 (full size). Text cells "", "NA", "nan" in number columns read as
+/// NaN; numbers in text columns are formatted ("2019"). Throws assay::Error naming the file for
+/// a missing required column, a bad train.subsets value or a non-integer fold/seed/size.
 SoakResults results_from_table(const Table& table);
 
 /// Results as JSON: {"columns": [...], "rows": [[...], ...]} with NaN written as null.

@@ -18,7 +18,8 @@
 //
 // Folds (1..K), in order of precedence:
 //   - given: design.fold (must be constant within each group; K = number of distinct values,
-//     relabelled 1..K in increasing order);
+//     relabelled 1..K in increasing order); a subset without rows in some fold gets no split
+//     for that (fold, subset), as mlr3 (which lists only the pairs present);
 //   - no groups: within each stratum a random permutation of 1..K,1..K,… (folds 1..(m mod K)
 //     get one extra row), as mlr3's ResamplingCV;
 //   - groups: each group to the fold that minimises the growth of Σ_s,f (n[s,f] − n_s/K)²
@@ -29,16 +30,19 @@
 // Down-sampling (sizes, ratio), as mlr3resampling: for each test subset, `groups` is the
 //   nominal number of train groups of each train set, floor(n_groups(subset)·(K−1)/K) for same,
 //   the sum over subsets for all, all − same for other. Candidate sizes are
-//   floor(min(groups)·ratio^j) for j = 1..sizes plus every full `groups` value; sizes = −1 keeps
-//   only the full size; otherwise a train set gets every candidate ≤ its own full size. A
-//   down-sampled train set keeps, from each stratum, the groups whose rank r (1-based, in a
-//   seeded random order per (train set, test fold, test subset, seed)) satisfies
-//   full·r/m ≤ n.train.groups (m = groups of that stratum in the full train set), so strata keep
-//   their proportions and smaller sets are nested in larger ones.
+//   floor(min(groups)·ratio^j) for j = 1..sizes (R's as.integer; 0 is left out: an empty train
+//   set) plus every full `groups` value; sizes = −1 keeps only the full size; otherwise a train
+//   set gets every candidate ≤ its own full size. A down-sampled train set keeps, from each
+//   (subset x stratum) stratum, the (group, stratum) units whose rank r (1-based, in a seeded
+//   random order per (train set, test fold, test subset, seed)) satisfies
+//   full·r/m ≤ n.train.groups (m = units of that stratum in the full train set), so strata keep
+//   their proportions and smaller sets are nested in larger ones; a group with a kept unit is
+//   kept whole (as mlr3). Without groups a unit is a row.
 // Order of splits (mlr3resampling's iteration table): train.subsets (all, other, same), test
 //   fold, test subset (subset_names order), seed, n.train.groups ascending; iteration is 1-based.
 //
-// Memory: O(n_rows + n_splits); train/test row lists are built on demand.
+// Memory: O(n_rows + n_splits); train/test row lists are built on demand in O(n_rows) each
+// (a down-sampled one also in O(units)), and the same i always gives the same rows.
 #pragma once
 
 #include <cstddef>
@@ -127,8 +131,10 @@ class SoakSplits {
   const SoakDesign& design() const { return design_; }
   const SoakSplitParams& params() const { return params_; }
 
-  /// mlr3resampling's iteration table: test.subset, train.subsets, groups, test.fold, test,
-  /// train, seed, n.train.groups, iteration (row ids 1-based as in R when `one_based_rows`).
+  /// mlr3resampling's iteration table as an array with one object per split, keys in mlr3's
+  /// column order: test.subset (name), train.subsets, groups, test.fold, test (row ids), train
+  /// (row ids), seed, n.train.groups, iteration (row ids 1-based as in R when `one_based_rows`).
+  /// Materialises every row list: O(n_rows · n_splits); for big data iterate train_rows().
   Json iteration_table(bool one_based_rows = false) const;
 
  private:
@@ -137,9 +143,16 @@ class SoakSplits {
   int n_folds_ = 0;
   std::vector<std::int32_t> fold_;
   std::vector<SplitInfo> splits_;
-  // Private state for down-sampling (group order per split key) lives in the .cpp.
-  std::vector<std::int32_t> group_of_row_;
-  std::vector<std::int32_t> stratum_of_row_;
+  // Down-sampling state. A "unit" is a (group, stratum) pair (a row when there are no groups);
+  // its rank in a split's random order is a hash of (seed, split key, unit), so train_rows(i) is
+  // reproducible and needs no stored permutation.
+  std::vector<std::int32_t> group_of_row_;    // compact group code; empty without groups
+  std::vector<std::int32_t> stratum_of_row_;  // compact (subset x stratum) code
+  std::vector<std::int32_t> unit_of_row_;     // empty without groups (unit = row)
+  std::int32_t n_units_ = 0;
+  std::int32_t n_strata_ = 0;
+  std::vector<std::int32_t> unit_stratum_;  // stratum of each unit (with groups)
+  std::vector<std::size_t> cell_rows_;      // rows per (fold, subset): [(fold-1)·S + subset]
 };
 
 /// Which columns of a table define the design (the CLI's --subset/--group/--fold/--strata).

@@ -2,6 +2,8 @@
 // (data set, learner, test subset), the mean and SD of the test error of each train set, and
 // two-sided t-tests comparing Other and All with Same.
 //
+// Full-size train sets do not depend on the down-sampling seed: with seeds > 1 their repeated
+// rows are counted once (the first seed), so the full-size tests keep K - 1 degrees of freedom.
 // Pairing: the Same and Other (or All) errors of one test fold (and seed, at the same
 // n.train.groups) form a pair; the paired test uses the pairs where both values are defined
 // (K − 1 degrees of freedom for K complete folds), as R's t.test(x, same, paired = TRUE) and
@@ -10,8 +12,17 @@
 // reason, never an exception: fewer than two pairs, zero variance of the differences ("all
 // differences equal"), a missing train set.
 //
-// Which measure: error_percent for classification (the paper's choice), mse for regression;
-// `measure` overrides ("error_percent", "auc", "mse", "mae").
+// Which measure: error_percent for classification (the paper's choice), mse for regression (the
+// results have no defined error_percent but some mse); `measure` overrides ("error_percent",
+// "auc", "mse", "mae").
+//
+// Sizes: a row is at full size when n.train.groups >= groups (or n.train.groups <= 0, results
+// without sizes). Every n.train.groups value of a down-sampled row (0 < n.train.groups < groups)
+// of a panel is a size: summaries and comparisons at that size use the rows with exactly that
+// n.train.groups, full-size rows included (mlr3resampling's pvalue_downsample).
+// Order: panels in order of first appearance in the results; within a panel, sizes ascending
+// (0 = full first); summaries same, other, all; comparisons other-same, then all-same.
+// Undefined paired tests give one warning for the whole call (count and the first reason).
 #pragma once
 
 #include <cstddef>
@@ -44,7 +55,8 @@ struct TTest {
 /// dropped first.
 TTest paired_t_test(std::span<const double> x, std::span<const double> y);
 
-/// Welch's unequal-variance t-test of mean(x) − mean(y); NaN values are dropped first.
+/// Welch's unequal-variance t-test of mean(x) − mean(y); NaN values are dropped first. In a
+/// Comparison, x is the compared train set and y is Same (so the sign matches the paired test).
 TTest welch_t_test(std::span<const double> x, std::span<const double> y);
 
 struct StatisticsParams {

@@ -410,5 +410,29 @@ TEST(Table, LookupAndBuild) {
   EXPECT_THROW_MSG(memory.column("x"), Error, "no column \"x\"; columns are: y");
 }
 
+TEST(Csv, WriteRoundTrip) {
+  Table t("in.csv");
+  t.add_column(Column::numeric("x", {0.1, -2.5e300, std::nan(""), HUGE_VAL, -HUGE_VAL, 3}));
+  t.add_column(Column::categorical("s", {"Not tree", "a,b", "say \"hi\"", "", "line\nbreak", "1"}));
+  const std::string text = format_csv(t);
+  EXPECT_EQ(text.substr(0, text.find('\n', text.find('\n') + 1)), "x,s\n0.1,Not tree");
+  EXPECT_NE(text.find("NaN,\"say \"\"hi\"\"\""), std::string::npos);
+  EXPECT_NE(text.find("Inf,\n"), std::string::npos);
+  EXPECT_NE(text.find("-Inf,\"line\nbreak\""), std::string::npos);
+  CsvParams params;
+  params.categorical = {"s"};
+  const Table back = parse_csv(text, "out.csv", params);
+  const auto& x = back.numeric("x");
+  ASSERT_EQ(x.size(), 6u);
+  EXPECT_EQ(x[0], 0.1);
+  EXPECT_EQ(x[1], -2.5e300);
+  EXPECT_TRUE(std::isnan(x[2]));
+  EXPECT_EQ(x[3], HUGE_VAL);
+  EXPECT_EQ(x[4], -HUGE_VAL);
+  EXPECT_EQ(back.column("s").strings(), t.column("s").strings());
+  EXPECT_THROW_MSG(write_csv(t, "/nonexistent-dir/x.csv"), Error,
+                   "/nonexistent-dir/x.csv: cannot write: No such file or directory");
+}
+
 }  // namespace
 }  // namespace assay

@@ -1,0 +1,55 @@
+// Rendering a SOAK experiment (soak/experiment.hpp, soak/statistics.hpp): the terminal summary,
+// the Vega-Lite charts of source 001 and the HTML page with both.
+//
+// Charts:
+// - soak_error_chart (source 001 Figure 3): for one data set and learner, one panel per test
+//   subset; rows are the train sets (all, all-same, same, other-same, other); each train set shows
+//   its mean test error (point) and mean ± SD over folds (segment) labelled "mean±sd", and each
+//   comparison a grey segment from the Same mean to the compared mean labelled with the paired
+//   t-test p-value ("P=0.0123", "P<0.0001").
+// - soak_difference_chart (Figures 4 and 5): one row per (data set, learner); left the mean
+//   error difference (compared − Same) over test subsets (segment min..max, point at the mean),
+//   right log10 of the paired p-value (min..max, mean); a dotted rule at difference 0 and at
+//   log10(0.05).
+// Only full-size comparisons (n_train_groups = 0) are drawn; down-sampled ones are in the tables.
+#pragma once
+
+#include <string>
+
+#include "assay/core/json.hpp"
+#include "assay/report/charts.hpp"
+#include "assay/report/html.hpp"
+#include "assay/soak/experiment.hpp"
+#include "assay/soak/statistics.hpp"
+
+namespace assay::report {
+
+/// Figure 3 for one (data set, learner). Throws assay::Error if the statistics have no summary
+/// for that pair.
+Json soak_error_chart(const soak::SoakStatistics& statistics, const std::string& data,
+                      const std::string& learner, const ChartParams& params = {});
+
+/// Figures 4 (compared = all) and 5 (compared = other) across every (data set, learner). Throws
+/// assay::Error if there is no full-size comparison of that kind (e.g. one subset only).
+Json soak_difference_chart(const soak::SoakStatistics& statistics, soak::TrainSubsets compared,
+                           const ChartParams& params = {});
+
+/// What a comparison says, in words, from its paired test at level 0.05: for other-same
+/// "other subsets predict as well" / "other subsets predict worse" / "other subsets predict
+/// better"; for all-same "combining subsets helps" / "combining subsets hurts" / "combining
+/// subsets makes no significant difference"; "undefined (<reason>)" when p is NaN.
+std::string soak_verdict(const soak::Comparison& comparison);
+
+/// The terminal summary: per (data set, learner, test subset) the mean ± SD of Same/Other/All
+/// and the two comparisons (difference, p, verdict), then a one-line conclusion per data set
+/// ("subsets similar" when no Other−Same comparison is significantly worse, else which test
+/// subsets differ).
+std::string soak_text(const soak::SoakStatistics& statistics);
+
+/// The HTML page: how the experiment was run (`description`), the summary table, Figure 3 per
+/// (data set, learner), Figures 4 and 5 when there are two or more subsets, the p-value and
+/// summary tables.
+HtmlReport soak_html(const soak::SoakStatistics& statistics, const soak::SoakResults& results,
+                     const std::string& title, const std::string& description);
+
+}  // namespace assay::report

@@ -1,0 +1,243 @@
+"""SOAK splitter: Same/Other/All K-fold cross-validation as a scikit-learn splitter (source 001).
+
+The splits are computed by the compiled ``_assay.SoakSplits`` (assay/soak/splits.hpp), with the
+semantics of R's mlr3resampling::ResamplingSameOtherSizesCV. This module only converts arguments.
+"""
+import numbers
+
+import numpy as np
+
+from . import _assay
+
+__all__ = ["SOAKFold"]
+
+
+def _n_rows(X):
+    if X is None:
+        return None
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) > 0:
+        return int(shape[0])
+    return len(X)
+
+
+def _codes(values, what):
+    """Sorted distinct values and int32 codes of a 1-D array."""
+    values = np.asarray(values)
+    if values.ndim != 1:
+        raise _assay.AssayError(f"{what} must be 1-D, found {values.ndim} dimensions")
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return uniq, inverse.astype(np.int32)
+
+
+def _looks_like_classes(y):
+    """scikit-learn's type_of_target idea for 1-D y: labels unless floats with fractions."""
+    if y.ndim != 1:
+        return False
+    if y.dtype.kind in "biuOUS":
+        return True
+    if y.dtype.kind == "f":
+        finite = np.isfinite(y)
+        return bool(finite.all() and np.all(y == np.round(y)))
+    return False
+
+
+def _seed(random_state):
+    if random_state is None:
+        return 1
+    if isinstance(random_state, numbers.Integral):
+        if random_state < 0:
+            raise _assay.AssayError(f"random_state must be >= 0, found {random_state}")
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**63 - 1))
+    raise _assay.AssayError(
+        f"random_state must be None, an int, a RandomState or a Generator, found "
+        f"{type(random_state).__name__}")
+
+
+class SOAKFold:
+    """Same/Other/All K-fold cross-validation (SOAK) splitter.
+
+    For every test subset σ and test fold κ it yields the train sets "all" (rows not in fold κ),
+    "other" (not in fold κ and not in subset σ) and "same" (not in fold κ, in subset σ), each
+    with the test set (fold κ, subset σ): 3·S·K splits for S subsets (only "same", i.e. plain
+    K-fold CV, when S = 1). The order is mlr3resampling's: train subsets (all, other, same),
+    test fold, test subset (sorted subset values), seed, train size.
+
+    Parameters
+    ----------
+    n_splits : int, default 10
+        K, the number of folds (ignored when a ``fold`` column is given).
+    subsets : str, default "SOA"
+        Train sets to build: a combination of "S" (same), "O" (other), "A" (all).
+    sizes : int, default -1
+        Down-sampled train sizes (mlr3resampling): -1 = full size only; 0 = also the smaller
+        full sizes; j >= 1 = also min(groups)·ratio^1..j groups.
+    ratio : float, default 0.5
+        Ratio between successive down-sampled sizes, in (0, 1).
+    seeds : int, default 1
+        Repetitions of the down-sampling with different random group orders.
+    random_state : None, int, RandomState or Generator, default None
+        Seed of the fold assignment and down-sampling. None means seed 1, so the splits are
+        deterministic by default (unlike scikit-learn's shuffle splitters); a RandomState or
+        Generator draws one seed per ``split`` call.
+
+    Subset, fold and strata
+    -----------------------
+    ``split(X, y, groups, subset=..., fold=None, strata=None)`` takes the subset of each row as a
+    keyword. scikit-learn's ``cross_validate`` / ``GridSearchCV`` call ``cv.split(X, y, groups)``
+    without it: bind them first, ``cv = SOAKFold(5).bind(subset=s)`` (``bind`` returns a new
+    splitter; keywords given to ``split`` override the bound ones).
+
+    * ``groups``: rows of a group always share a fold (balanced greedy assignment).
+    * ``fold``: a given fold per row (relabelled 1..K in sorted order; constant within groups).
+    * ``strata``: None (default) stratifies by ``y`` when y looks like class labels (bool,
+      strings, integers or integer-valued floats, as scikit-learn's type_of_target), else not at
+      all; False = no strata; or an array (1-D, or 2-D whose rows are crossed). Strata are
+      always crossed with the subset.
+
+    After ``split``: ``iteration_table()``, ``split_info()`` and ``folds_`` describe the last
+    call's splits.
+    """
+
+    def __init__(self, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
+                 random_state=None):
+        self.n_splits = n_splits
+        self.subsets = subsets
+        self.sizes = sizes
+        self.ratio = ratio
+        self.seeds = seeds
+        self.random_state = random_state
+        self._bound = {}
+        self._last = None
+
+    def __repr__(self):
+        return (f"SOAKFold(n_splits={self.n_splits}, subsets={self.subsets!r}, "
+                f"sizes={self.sizes}, ratio={self.ratio}, seeds={self.seeds}, "
+                f"random_state={self.random_state!r})")
+
+    def bind(self, subset=None, fold=None, strata=None):
+        """A copy of this splitter with subset / fold / strata bound, for scikit-learn's
+        ``cross_validate(estimator, X, y, groups=g, cv=SOAKFold(5).bind(subset=s))``."""
+        other = SOAKFold(self.n_splits, self.subsets, self.sizes, self.ratio, self.seeds,
+                         self.random_state)
+        other._bound = dict(self._bound)
+        for key, value in (("subset", subset), ("fold", fold), ("strata", strata)):
+            if value is not None:
+                other._bound[key] = value
+        return other
+
+    def _build(self, X, y, groups, subset, fold, strata):
+        subset = self._bound.get("subset") if subset is None else subset
+        fold = self._bound.get("fold") if fold is None else fold
+        strata = self._bound.get("strata") if strata is None else strata
+        if subset is None:
+            raise _assay.AssayError(
+                "SOAKFold needs subset= (one subset value per row): pass it to split(), or bind "
+                "it for scikit-learn: SOAKFold(...).bind(subset=s)")
+        names, subset_codes = _codes(subset, "subset")
+        n = len(subset_codes)
+        for what, arr in (("X", X), ("y", y), ("groups", groups), ("fold", fold)):
+            m = _n_rows(arr)
+            if m is not None and m != n:
+                raise _assay.AssayError(f"{what} has {m} rows, subset has {n}")
+        # Integer ids go through as they are, so error messages name the caller's values.
+        group_codes = None
+        if groups is not None:
+            g = np.asarray(groups)
+            if g.dtype.kind in "iu" and g.ndim == 1 and (
+                    len(g) == 0 or (g.min() >= 0 and g.max() < 2**31)):
+                group_codes = g.astype(np.int32)
+            else:
+                group_codes = _codes(g, "groups")[1]
+        fold_codes = None
+        if fold is not None:
+            f = np.asarray(fold)
+            if f.dtype.kind in "iu" and f.ndim == 1:
+                fold_codes = f.astype(np.int64)
+            else:
+                fold_codes = _codes(f, "fold")[1].astype(np.int64) + 1
+        stratum = None
+        if strata is None:
+            if y is not None:
+                y_arr = np.asarray(y)
+                if _looks_like_classes(y_arr):
+                    stratum = _codes(y_arr, "y")[1]
+        elif strata is not False:
+            s = np.asarray(strata)
+            if s.ndim == 2:
+                if s.shape[0] != n:
+                    raise _assay.AssayError(f"strata has {s.shape[0]} rows, subset has {n}")
+                stratum = np.unique(s, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int32)
+            else:
+                if _n_rows(s) != n:
+                    raise _assay.AssayError(f"strata has {_n_rows(s)} rows, subset has {n}")
+                stratum = _codes(s, "strata")[1]
+        splits = _assay.SoakSplits(
+            subset_codes, [str(v) for v in names], group=group_codes, stratum=stratum,
+            fold=fold_codes, folds=int(self.n_splits), subsets=str(self.subsets),
+            sizes=int(self.sizes), ratio=float(self.ratio), seeds=int(self.seeds),
+            seed=_seed(self.random_state))
+        return splits
+
+    def split(self, X, y=None, groups=None, *, subset=None, fold=None, strata=None):
+        """Yields (train_idx, test_idx) int64 arrays for every split, in mlr3resampling's
+        order. Bad input raises ``assay.AssayError`` here, not at the first ``next()``."""
+        splits = self._build(X, y, groups, subset, fold, strata)
+        self._last = splits
+
+        def generate():
+            for i in range(len(splits)):
+                yield splits.train_rows(i), splits.test_rows(i)
+        return generate()
+
+    def get_n_splits(self, X=None, y=None, groups=None, *, subset=None, fold=None):
+        """Number of splits for this data: needs the subset (given here or bound) because it
+        depends on the number of subsets (3·S·K at full size); groups and fold matter for
+        ``sizes`` and given folds."""
+        return len(self._build(X, None, groups, subset, fold, False))
+
+    def _require_last(self):
+        if self._last is None:
+            raise _assay.AssayError("no splits yet: call split() first")
+        return self._last
+
+    @property
+    def folds_(self):
+        """Fold (1..K) of every row in the last ``split`` call."""
+        return self._require_last().folds()
+
+    def split_info(self):
+        """One dict per split of the last ``split`` call: iteration, test_subset,
+        train_subsets, groups, test_fold, seed, n_train_groups."""
+        splits = self._require_last()
+        out = []
+        for i in range(len(splits)):
+            d = splits.info(i)
+            del d["test_subset_code"]
+            out.append(d)
+        return out
+
+    def iteration_table(self, one_based_rows=False):
+        """mlr3resampling's iteration table of the last ``split`` call: columns test.subset,
+        train.subsets, groups, test.fold, test, train (row index arrays, 0-based unless
+        ``one_based_rows``), seed, n.train.groups, iteration. A pandas DataFrame when pandas is
+        importable, else a dict of columns."""
+        table = self._require_last().iteration_table(one_based_rows)
+        try:
+            import pandas as pd
+        except ImportError:
+            return table
+        columns = {}
+        for key, value in table.items():
+            if key in ("test", "train"):
+                col = np.empty(len(value), dtype=object)
+                for i, rows in enumerate(value):
+                    col[i] = rows
+                columns[key] = col
+            else:
+                columns[key] = value
+        return pd.DataFrame(columns)

@@ -1,0 +1,260 @@
+"""assay.soak: Same/Other/All K-fold cross-validation (SOAK, source 001).
+
+- ``SOAKFold``: a scikit-learn splitter (``split``, ``get_n_splits``, ``iteration_table``).
+- ``run``: a whole experiment with assay's built-in learners (the entry point of ``assay soak``).
+- ``run_estimators``: the same experiment with your own scikit-learn estimators.
+- ``pvalues`` / ``summaries``: paired t-tests (Other-Same, All-Same) and mean/SD per train set,
+  from the results of either.
+- ``report``: the HTML page of ``assay soak`` from results.
+
+Results are pandas DataFrames with one row per (data set, learner, split) and the columns data,
+learner, test.subset, train.subsets, test.fold, seed, groups, n.train.groups, iteration,
+n_train, n_test, error_percent, auc, mse, mae, train_seconds, predict_seconds,
+hyperparameters, failure.
+"""
+import time
+
+import numpy as np
+
+from . import _assay
+from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
+from ._soak_splits import __all__ as _splits_all
+
+__all__ = list(_splits_all) + ["run", "run_estimators", "pvalues", "summaries", "report",
+                               "RESULT_COLUMNS"]
+
+RESULT_COLUMNS = ["data", "learner", "test.subset", "train.subsets", "test.fold", "seed",
+                  "groups", "n.train.groups", "iteration", "n_train", "n_test", "error_percent",
+                  "auc", "mse", "mae", "train_seconds", "predict_seconds", "hyperparameters",
+                  "failure"]
+
+
+def _frame(columns):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a Debian dependency of the project
+        return columns
+    return pd.DataFrame({k: (list(v) if isinstance(v, list) else v) for k, v in columns.items()})
+
+
+def _codes(values, what):
+    """Sorted distinct values (as strings) and the int32 code of each entry."""
+    values = np.asarray(values)
+    if values.ndim != 1:
+        raise _assay.AssayError(f"{what} must be 1-D, found {values.ndim} dimensions")
+    uniques, inverse = np.unique(values, return_inverse=True)
+    return [str(u) for u in uniques], inverse.astype(np.int32)
+
+
+def _strata_codes(strata, n):
+    strata = np.asarray(strata)
+    if strata.ndim == 1:
+        strata = strata[:, None]
+    if strata.shape[0] != n:
+        raise _assay.AssayError(f"strata has {strata.shape[0]} rows, expected {n}")
+    keys = np.array(["\x1f".join(map(str, row)) for row in strata])
+    return np.unique(keys, return_inverse=True)[1].astype(np.int32)
+
+
+def _design(n, y_codes, subset, groups, fold, strata, task):
+    if subset is None:
+        subset_names, subset_codes = ["full"], np.zeros(n, np.int32)
+    else:
+        subset_names, subset_codes = _codes(subset, "subset")
+    group = None if groups is None else _codes(groups, "groups")[1]
+    if strata is not None:
+        stratum = _strata_codes(strata, n)
+    elif task == "classification":
+        stratum = y_codes
+    else:
+        stratum = None
+    fold_ids = None if fold is None else np.ascontiguousarray(fold, dtype=np.int64)
+    return subset_codes, subset_names, group, stratum, fold_ids
+
+
+def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("featureless",),
+        n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1, n_jobs=0,
+        task="classification", sample_weight=None, data_name="data", feature_names=None):
+    """Runs a SOAK experiment with assay's built-in learners; returns the results DataFrame.
+
+    X: (n, d) numeric features (the subset is never a feature). y: labels (classification) or
+    numbers (regression). subset/groups/fold: one value per row (groups are never split; a given
+    fold must be constant within a group). strata: one value (or a row of values) per row;
+    default: the label, always crossed with the subset. n_jobs: threads (0 = all cores); results
+    do not depend on it. random_state: seed of folds, down-sampling and learners.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise _assay.AssayError(f"X must be 2-D (n_samples, n_features), found {X.ndim} dimensions")
+    n = X.shape[0]
+    y = np.asarray(y)
+    if y.shape != (n,):
+        raise _assay.AssayError(f"X and y differ in length ({n} vs {len(y)})")
+    if task == "classification":
+        classes, y_codes = _codes(y, "y")
+        y_value = None
+    elif task == "regression":
+        classes, y_codes = [], None
+        y_value = np.ascontiguousarray(y, dtype=np.float64)
+    else:
+        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+    subset_codes, subset_names, group, stratum, fold_ids = _design(
+        n, y_codes, subset, groups, fold, strata, task)
+    weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
+    seed = 1 if random_state is None else int(random_state)
+    columns = _assay.soak_run(
+        X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group, stratum,
+        fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
+        list(learners), int(n_jobs), seed, data_name,
+        None if feature_names is None else [str(f) for f in feature_names])
+    return _frame(columns)
+
+
+def _as_columns(results):
+    """Results (DataFrame or dict of columns) as a dict of lists/arrays for the compiled code."""
+    if hasattr(results, "to_dict") and hasattr(results, "columns"):
+        return {str(c): results[c].to_numpy() for c in results.columns}
+    return dict(results)
+
+
+def _to_pyobj(columns):
+    out = {}
+    for k, v in columns.items():
+        arr = np.asarray(v)
+        if arr.dtype.kind in "biuf":
+            out[k] = np.ascontiguousarray(arr, dtype=np.float64)
+        else:
+            out[k] = ["" if x is None or (isinstance(x, float) and np.isnan(x)) else str(x)
+                      for x in arr.tolist()]
+    return out
+
+
+def pvalues(results, measure=None):
+    """Paired t-tests over folds of Other-Same and All-Same (mean difference, SD, t, df, p),
+    plus Welch's test, per (data, learner, test subset, train size); a DataFrame (the rows of
+    ``pvalues.csv``). measure: "error_percent" (classification default), "mse" (regression
+    default), "auc" or "mae"."""
+    out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
+    return _frame(out["pvalues"])
+
+
+def summaries(results, measure=None):
+    """Mean and SD of the measure per (data, learner, test subset, train subsets, size)."""
+    out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
+    return _frame(out["summaries"])
+
+
+def report(results, path, measure=None, title="SOAK", description=""):
+    """Writes the HTML page of ``assay soak`` (summary, Figure 3 per data set and learner,
+    Figures 4-5, tables) for these results to ``path``; returns the path."""
+    _assay.soak_report(_to_pyobj(_as_columns(results)), measure or "", str(path), title,
+                       description)
+    return path
+
+
+def _error_measures(y_test, pred, proba, weights, classes, task):
+    if task == "regression":
+        err = np.asarray(pred, dtype=np.float64) - y_test
+        w = np.ones_like(err) if weights is None else weights
+        return (np.nan, np.nan, float(np.sum(w * err * err) / np.sum(w)),
+                float(np.sum(w * np.abs(err)) / np.sum(w)))
+    w = np.ones(len(y_test)) if weights is None else weights
+    error = float(100.0 * np.sum(w * (np.asarray(pred) != y_test)) / np.sum(w))
+    auc = np.nan
+    if len(classes) == 2 and proba is not None:
+        if len(np.unique(y_test)) == 2:
+            from .metrics import roc_auc_score
+            auc = float(roc_auc_score(y_test == classes[1], proba, sample_weight=weights))
+    return error, auc, np.nan, np.nan
+
+
+def _positive_score(estimator, X_test, classes):
+    if hasattr(estimator, "predict_proba"):
+        proba = np.asarray(estimator.predict_proba(X_test))
+        est_classes = list(getattr(estimator, "classes_", classes))
+        if proba.ndim == 2 and classes[1] in est_classes:
+            return proba[:, est_classes.index(classes[1])]
+        return None
+    if hasattr(estimator, "decision_function"):
+        return np.asarray(estimator.decision_function(X_test), dtype=np.float64)
+    return None
+
+
+def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, strata=None,
+                   n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1,
+                   n_jobs=None, task="classification", sample_weight=None, data_name="data"):
+    """SOAK with your own scikit-learn estimators: ``estimators`` maps a name to an (unfitted)
+    estimator; each split fits a clone on the train rows and predicts the test rows. Returns the
+    same results DataFrame as ``run`` (hyperparameters = the estimator's get_params()).
+
+    A fit that raises (e.g. one class in a train set) records NA with the exception text in
+    ``failure`` and the run goes on. n_jobs: joblib worker threads over splits (None = 1); the
+    results do not depend on it as long as the estimators are seeded.
+    """
+    from sklearn.base import clone
+
+    X = np.asarray(X)
+    y = np.asarray(y)
+    n = X.shape[0]
+    if y.shape[0] != n:
+        raise _assay.AssayError(f"X and y differ in length ({n} vs {y.shape[0]})")
+    if not estimators:
+        raise _assay.AssayError("estimators is empty: give a dict name -> estimator")
+    if task == "classification":
+        classes, y_codes = _codes(y, "y")
+        classes = list(np.unique(y))
+    elif task == "regression":
+        classes, y_codes = [], None
+    else:
+        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+    subset_codes, subset_names, group, stratum, fold_ids = _design(
+        n, y_codes, subset, groups, fold, strata, task)
+    seed = 1 if random_state is None else int(random_state)
+    splits = _assay.SoakSplits(subset_codes, subset_names, group, stratum, fold_ids,
+                               int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed)
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+
+    def one(name, estimator, i):
+        info = splits.info(i)
+        train, test = splits.train_rows(i), splits.test_rows(i)
+        row = {"data": data_name, "learner": name, "test.subset": info["test_subset"],
+               "train.subsets": info["train_subsets"], "test.fold": info["test_fold"],
+               "seed": info["seed"], "groups": info["groups"],
+               "n.train.groups": info["n_train_groups"], "iteration": info["iteration"],
+               "n_train": len(train), "n_test": len(test), "error_percent": np.nan,
+               "auc": np.nan, "mse": np.nan, "mae": np.nan, "train_seconds": np.nan,
+               "predict_seconds": np.nan, "hyperparameters": "", "failure": ""}
+        try:
+            model = clone(estimator)
+            t0 = time.perf_counter()
+            if weights is None:
+                model.fit(X[train], y[train])
+            else:
+                model.fit(X[train], y[train], sample_weight=weights[train])
+            t1 = time.perf_counter()
+            pred = model.predict(X[test])
+            score = _positive_score(model, X[test], classes) if len(classes) == 2 else None
+            t2 = time.perf_counter()
+        except Exception as e:  # noqa: BLE001 - any fit failure is recorded, the run goes on
+            row["failure"] = f"{type(e).__name__}: {e}"
+            return row
+        (row["error_percent"], row["auc"], row["mse"], row["mae"]) = _error_measures(
+            y[test], pred, score, None if weights is None else weights[test], classes, task)
+        row["train_seconds"], row["predict_seconds"] = t1 - t0, t2 - t1
+        row["hyperparameters"] = repr(estimator.get_params(deep=False))
+        return row
+
+    jobs = [(name, est, i) for name, est in estimators.items() for i in range(len(splits))]
+    if n_jobs in (None, 1):
+        rows = [one(*job) for job in jobs]
+    else:
+        from joblib import Parallel, delayed
+        # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
+        # numerical kernels release the GIL.
+        rows = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one)(*job) for job in jobs)
+    failures = [r for r in rows if r["failure"]]
+    if failures:
+        import warnings
+        warnings.warn(f"{len(failures)} of {len(rows)} fits failed and are NA; first: "
+                      f"{failures[0]['failure']}", _assay.AssayWarning, stacklevel=2)
+    return _frame({c: [r[c] for r in rows] for c in RESULT_COLUMNS})

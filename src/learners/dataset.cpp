@@ -1,0 +1,268 @@
+#include "assay/learners/dataset.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "assay/core/error.hpp"
+
+namespace assay::learners {
+namespace {
+
+// Errors name the file the table came from (or nothing for an in-memory table).
+[[noreturn]] void fail_in(const Table& table, const std::string& message) {
+  if (table.source().empty()) throw Error(message);
+  throw Error(Location{table.source()}, message);
+}
+
+std::string format_number(double value) {
+  return fmt::format("{}", value);
+}
+
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Class codes sorted as scikit-learn sorts labels (np.unique): numerically when the column is
+// numeric, else bytewise as strings. The same rule as metrics::evaluation_input, which this
+// layer cannot include (learners sits beside metrics, not above it).
+void encode_classes(const Table& table, const Column& label, Dataset& data) {
+  const std::size_t n = label.size();
+  if (label.is_numeric()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::isnan(label.values[i])) {
+        fail_in(table, fmt::format("column \"{}\", data row {}: expected a class label, found NaN",
+                                   label.name, i + 1));
+      }
+    }
+    std::vector<double> sorted = label.values;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    for (double c : sorted) data.classes.push_back(format_number(c));
+    data.y_class.reserve(n);
+    for (double v : label.values) {
+      const auto it = std::lower_bound(sorted.begin(), sorted.end(), v);
+      data.y_class.push_back(static_cast<std::int32_t>(it - sorted.begin()));
+    }
+  } else {
+    std::map<std::string_view, std::int32_t> code_of;
+    for (const std::string& c : label.categories) code_of.emplace(c, 0);
+    for (auto& [name, code] : code_of) {
+      code = static_cast<std::int32_t>(data.classes.size());
+      data.classes.emplace_back(name);
+    }
+    std::vector<std::int32_t> recode(label.categories.size());
+    for (std::size_t k = 0; k < recode.size(); ++k) recode[k] = code_of.at(label.categories[k]);
+    data.y_class.reserve(n);
+    for (std::int32_t code : label.codes) {
+      data.y_class.push_back(recode[static_cast<std::size_t>(code)]);
+    }
+  }
+  if (data.classes.size() < 2) {
+    fail_in(table,
+            fmt::format("label column \"{}\" has one class ({}); expected at least two", label.name,
+                        quote_found(data.classes.empty() ? std::string() : data.classes[0])));
+  }
+}
+
+void read_regression_target(const Table& table, const Column& label, Dataset& data) {
+  if (!label.is_numeric()) {
+    fail_in(table, fmt::format("label column \"{}\": expected numbers for regression, found text "
+                               "such as {}",
+                               label.name, quote_found(label.categories.front())));
+  }
+  for (std::size_t i = 0; i < label.values.size(); ++i) {
+    if (!std::isfinite(label.values[i])) {
+      fail_in(table, fmt::format("column \"{}\", data row {}: expected a finite number, found {}",
+                                 label.name, i + 1, label.values[i]));
+    }
+  }
+  data.y_value = label.values;
+}
+
+void read_weights(const Table& table, const Column& w, Dataset& data) {
+  if (!w.is_numeric()) {
+    fail_in(table, fmt::format("weight column \"{}\": expected numbers, found text such as {}",
+                               w.name, quote_found(w.categories.front())));
+  }
+  for (std::size_t i = 0; i < w.values.size(); ++i) {
+    if (!(w.values[i] >= 0) || std::isinf(w.values[i])) {
+      fail_in(table,
+              fmt::format("column \"{}\", data row {}: expected a finite weight >= 0, found {}",
+                          w.name, i + 1, w.values[i]));
+    }
+  }
+  data.weights = w.values;
+}
+
+}  // namespace
+
+Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, TaskKind task,
+                           std::string name) {
+  if (columns.label.empty()) fail("no label column given");
+  const Column& label = table.column(columns.label);
+  const std::size_t n = table.n_rows();
+  if (n == 0) fail_in(table, "no data rows, expected at least one");
+
+  // Roles other than "feature"; a column may hold only one of them.
+  std::vector<std::pair<std::string, std::string>> roles;  // (column, role)
+  auto take_role = [&](const std::string& column, const char* role) {
+    for (const auto& [c, r] : roles) {
+      if (c == column) {
+        fail_in(table, fmt::format("column \"{}\" is named twice ({} and {})", column, r, role));
+      }
+    }
+    roles.emplace_back(column, role);
+  };
+  take_role(columns.label, "label");
+  if (!columns.weight.empty()) {
+    table.column(columns.weight);
+    take_role(columns.weight, "weight");
+  }
+  for (const auto& c : columns.drop) table.column(c);
+
+  // The feature columns, in table order (or in the order `features` lists them).
+  std::vector<const Column*> feature_columns;
+  auto is_reserved = [&](const std::string& c) { return contains(columns.reserved, c); };
+  if (!columns.features.empty()) {
+    std::vector<std::string> seen;
+    for (const auto& f : columns.features) {
+      const Column& c = table.column(f);
+      if (contains(seen, f))
+        fail_in(table, fmt::format("column \"{}\" is named twice (features)", f));
+      for (const auto& [column, role] : roles) {
+        if (column == f) {
+          fail_in(table, fmt::format("column \"{}\" is named twice ({} and features)", f, role));
+        }
+      }
+      if (is_reserved(f)) {
+        fail_in(
+            table,
+            fmt::format("column \"{}\" is named twice (subset/group/fold/strata and features)", f));
+      }
+      seen.push_back(f);
+      if (!contains(columns.drop, f)) feature_columns.push_back(&c);
+    }
+  } else {
+    for (const Column& c : table.columns()) {
+      if (c.name == columns.label || c.name == columns.weight || is_reserved(c.name) ||
+          contains(columns.drop, c.name)) {
+        continue;
+      }
+      feature_columns.push_back(&c);
+    }
+  }
+
+  Dataset data;
+  data.name = std::move(name);
+  data.task = task;
+  data.n_rows = n;
+  for (const Column* c : feature_columns) {
+    if (c->is_numeric()) {
+      data.feature_names.push_back(c->name);
+    } else {
+      for (const auto& category : c->categories) {
+        data.feature_names.push_back(c->name + "=" + category);
+      }
+    }
+  }
+  if (data.feature_names.empty()) {
+    fail_in(table, fmt::format("no feature columns left; columns are: {}",
+                               fmt::join(table.names(), ", ")));
+  }
+  data.n_features = data.feature_names.size();
+  data.x.assign(n * data.n_features, 0.0);
+  std::size_t j0 = 0;
+  for (const Column* c : feature_columns) {
+    if (c->is_numeric()) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = c->values[i];
+        if (!std::isfinite(v)) {
+          fail_in(table, fmt::format("column \"{}\", data row {}: expected a finite feature "
+                                     "value, found {} (learners do not impute)",
+                                     c->name, i + 1, v));
+        }
+        data.x[i * data.n_features + j0] = v;
+      }
+      ++j0;
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        data.x[i * data.n_features + j0 + static_cast<std::size_t>(c->codes[i])] = 1.0;
+      }
+      j0 += c->categories.size();
+    }
+  }
+
+  if (task == TaskKind::classification) {
+    encode_classes(table, label, data);
+  } else {
+    read_regression_target(table, label, data);
+  }
+  if (!columns.weight.empty()) read_weights(table, table.column(columns.weight), data);
+  return data;
+}
+
+}  // namespace assay::learners
+
+namespace assay::learners {
+
+void check_dataset(const Dataset& data) {
+  const std::string who = "data set " + quote_found(data.name);
+  const std::size_t n = data.n_rows, d = data.n_features;
+  if (n == 0) fail("{} has no rows, expected at least one", who);
+  if (d == 0) fail("{} has no features, expected at least one", who);
+  if (data.x.size() != n * d) {
+    fail("{}: x has {} values, expected n_rows x n_features = {} x {}", who, data.x.size(), n, d);
+  }
+  if (!data.feature_names.empty() && data.feature_names.size() != d) {
+    fail("{}: {} feature names for {} features", who, data.feature_names.size(), d);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < d; ++j) {
+      const double v = data.x[i * d + j];
+      if (!std::isfinite(v)) {
+        fail("{}: feature {} of row {} is {}, expected a finite value (learners do not impute)",
+             who, j, i, v);
+      }
+    }
+  }
+  if (data.task == TaskKind::classification) {
+    if (data.y_class.size() != n) {
+      fail("{}: {} class codes for {} rows (one per row)", who, data.y_class.size(), n);
+    }
+    const std::size_t k = data.classes.size();
+    if (k < 2) fail("{} has {} class names, expected at least two", who, k);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (data.y_class[i] < 0 || static_cast<std::size_t>(data.y_class[i]) >= k) {
+        fail("{}: class code {} in row {} is outside 0..{} (the {} classes)", who, data.y_class[i],
+             i, k - 1, k);
+      }
+    }
+  } else {
+    if (data.y_value.size() != n) {
+      fail("{}: {} targets for {} rows (one per row)", who, data.y_value.size(), n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(data.y_value[i])) {
+        fail("{}: target of row {} is {}, expected a finite number", who, i, data.y_value[i]);
+      }
+    }
+  }
+  if (!data.weights.empty()) {
+    if (data.weights.size() != n) {
+      fail("{}: {} weights for {} rows (one per row, or none)", who, data.weights.size(), n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = data.weights[i];
+      if (!(w >= 0) || std::isinf(w)) {
+        fail("{}: weight of row {} is {}, expected a finite weight >= 0", who, i, w);
+      }
+    }
+  }
+}
+
+}  // namespace assay::learners

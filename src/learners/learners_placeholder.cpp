@@ -1,2 +1,0 @@
-// Placeholder until the learners layer lands.
-namespace assay::learners {}

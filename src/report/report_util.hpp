@@ -1,0 +1,33 @@
+// Helpers shared by the report renderers (private to the report layer): the common Vega-Lite
+// spec skeleton and expressions (defined in charts.cpp) and plain-text tables (evaluation.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "assay/core/json.hpp"
+#include "assay/report/charts.hpp"
+
+namespace assay::report::detail {
+
+/// A spec with $schema, title (params.title or `default_title`), description, size and the
+/// house config (fonts, Tableau 10 colours).
+Json base_spec(const ChartParams& params, const std::string& default_title,
+               const std::string& description);
+/// A number for chart data; NaN and infinities become null.
+Json json_number(double value);
+/// Vega expression: datum[field] is a finite number.
+std::string finite(const std::string& field);
+/// A tooltip entry; quantitative with d3 `format` when given, else nominal.
+Json tooltip(const char* field, const char* title, const char* format = nullptr);
+Json string_array(const std::vector<std::string>& values);
+/// Grey used for guides (diagonals, reference rules).
+extern const char* const kGuideGrey;
+
+/// 4 decimals, "nan" for NaN.
+std::string fixed4(double value);
+/// A column-aligned text table (header, dashed rule, rows); numbers right-aligned.
+std::string text_table(const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace assay::report::detail

@@ -1,0 +1,420 @@
+#include "assay/soak/experiment.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/rng.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "assay/core/warning.hpp"
+#include "assay/learners/learner.hpp"
+#include "assay/metrics/ranking.hpp"
+
+namespace assay::soak {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* task_kind_name(learners::TaskKind kind) {
+  return kind == learners::TaskKind::classification ? "classification" : "regression";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What a unit leaves for the summary warnings (written only by its own unit).
+struct UnitNotes {
+  bool auc_one_class = false;
+};
+
+// Error measures of one split's predictions; `out` is rows x n_outputs.
+void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
+           const std::vector<double>& out, std::size_t n_outputs, SoakResultRow& row,
+           UnitNotes& notes) {
+  const bool weighted = !data.weights.empty();
+  auto weight = [&](std::uint32_t i) { return weighted ? data.weights[i] : 1.0; };
+  double total = 0;
+  if (data.task == learners::TaskKind::classification) {
+    ASSAY_ASSERT(n_outputs == data.n_classes());
+    double wrong = 0;
+    for (std::size_t r = 0; r < test.size(); ++r) {
+      const double* p = out.data() + r * n_outputs;
+      const auto predicted = std::max_element(p, p + n_outputs) - p;  // first maximum
+      const double w = weight(test[r]);
+      total += w;
+      if (predicted != data.y_class[test[r]]) wrong += w;
+    }
+    row.error_percent = 100.0 * wrong / total;
+    if (data.n_classes() == 2) {
+      std::vector<std::uint8_t> y(test.size());
+      std::vector<double> s(test.size()), w;
+      double w_pos = 0, w_neg = 0;
+      for (std::size_t r = 0; r < test.size(); ++r) {
+        y[r] = data.y_class[test[r]] == 1 ? 1 : 0;
+        s[r] = out[r * 2 + 1];
+        (y[r] ? w_pos : w_neg) += weight(test[r]);
+      }
+      if (w_pos > 0 && w_neg > 0) {
+        if (weighted) {
+          w.resize(test.size());
+          for (std::size_t r = 0; r < test.size(); ++r) w[r] = data.weights[test[r]];
+        }
+        row.auc = metrics::roc_auc(y, s, w);
+      } else {
+        notes.auc_one_class = true;  // one class in the test set: AUC undefined
+      }
+    }
+  } else {
+    ASSAY_ASSERT(n_outputs == 1);
+    double se = 0, ae = 0;
+    for (std::size_t r = 0; r < test.size(); ++r) {
+      const double w = weight(test[r]);
+      const double e = out[r] - data.y_value[test[r]];
+      total += w;
+      se += w * e * e;
+      ae += w * std::fabs(e);
+    }
+    row.mse = se / total;
+    row.mae = ae / total;
+  }
+}
+
+void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_t split,
+              std::uint64_t seed, int threads, SoakResultRow& row, UnitNotes& notes) {
+  const SplitInfo& info = task.splits.info(split);
+  row.data = task.dataset.name;
+  row.learner = learner.name();
+  row.test_subset =
+      task.splits.design().subset_names.at(static_cast<std::size_t>(info.test_subset));
+  row.train_subsets = info.train_subsets;
+  row.test_fold = info.test_fold;
+  row.seed = info.seed;
+  row.groups = info.groups;
+  row.n_train_groups = info.n_train_groups;
+  row.iteration = info.iteration;
+  row.error_percent = row.auc = row.mse = row.mae = kNaN;
+  row.train_seconds = row.predict_seconds = kNaN;
+
+  // Built here, per unit, so that only the splits in flight hold row lists.
+  const std::vector<std::uint32_t> train = task.splits.train_rows(split);
+  const std::vector<std::uint32_t> test = task.splits.test_rows(split);
+  row.n_train = train.size();
+  row.n_test = test.size();
+  if (train.empty()) {
+    row.failure = "empty train set";
+    return;
+  }
+  if (test.empty()) {
+    row.failure = "empty test set";
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<learners::Model> model;
+  try {
+    model =
+        learner.fit(task.dataset, train, learners::FitContext{.seed = seed, .threads = threads});
+  } catch (const learners::LearnerFailure& e) {
+    row.failure = e.message();
+    return;
+  }
+  row.train_seconds = seconds_since(t0);
+  const std::size_t k = model->n_outputs();
+  std::vector<double> out(test.size() * k);
+  const auto t1 = std::chrono::steady_clock::now();
+  model->predict(task.dataset, test, out);
+  row.predict_seconds = seconds_since(t1);
+  const Json description = model->description();
+  if (!description.empty()) row.hyperparameters = description.dump();
+  score(task.dataset, test, out, k, row, notes);
+}
+
+}  // namespace
+
+SoakResults run_soak(const std::vector<SoakTask>& tasks,
+                     const std::vector<const learners::Learner*>& learners,
+                     const SoakParams& params) {
+  if (learners.empty()) fail("no learners given, expected at least one");
+  for (const auto& task : tasks) {
+    learners::check_dataset(task.dataset);
+    const std::size_t design_rows = task.splits.design().subset.size();
+    if (design_rows != task.dataset.n_rows) {
+      fail("data set {}: the split design has {} rows but the data set has {}",
+           quote_found(task.dataset.name), design_rows, task.dataset.n_rows);
+    }
+    for (const auto* learner : learners) {
+      if (!learner->supports(task.dataset.task)) {
+        fail("learner {} does not support {} (data set {})", quote_found(learner->name()),
+             task_kind_name(task.dataset.task), quote_found(task.dataset.name));
+      }
+    }
+  }
+  // Unit u = (task, learner, split) in that nesting order; first[t] = first unit of task t.
+  std::vector<std::size_t> first(tasks.size() + 1, 0);
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    first[t + 1] = first[t] + learners.size() * tasks[t].splits.size();
+  }
+  const std::size_t n_units = first.back();
+  SoakResults results;
+  results.rows.resize(n_units);
+  std::vector<UnitNotes> notes(n_units);
+
+  // Threads left over when there are fewer units than workers go to the learners.
+  const int workers = resolve_threads(params.threads, n_units);
+  const int total_threads = params.threads > 0 ? params.threads : hardware_threads();
+  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
+  const Rng root(params.seed);
+  Progress progress("soak", n_units);
+  parallel_for(
+      n_units,
+      [&](std::size_t u) {
+        const std::size_t t = static_cast<std::size_t>(
+                                  std::upper_bound(first.begin(), first.end(), u) - first.begin()) -
+                              1;
+        const std::size_t local = u - first[t];
+        const std::size_t n_splits = tasks[t].splits.size();
+        const auto& learner = *learners[local / n_splits];
+        const std::uint64_t seed = root.split(u).next();
+        run_unit(tasks[t], learner, local % n_splits, seed, learner_threads, results.rows[u],
+                 notes[u]);
+        progress.advance();
+      },
+      params.threads);
+  progress.finish();
+
+  // One warning per (data set, learner) with failures or undefined AUCs, in unit order.
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const std::size_t n_splits = tasks[t].splits.size();
+    for (std::size_t l = 0; l < learners.size(); ++l) {
+      const std::size_t begin = first[t] + l * n_splits;
+      std::size_t failed = 0, one_class = 0;
+      const SoakResultRow* first_failed = nullptr;
+      for (std::size_t u = begin; u < begin + n_splits; ++u) {
+        if (!results.rows[u].failure.empty()) {
+          if (failed++ == 0) first_failed = &results.rows[u];
+        }
+        if (notes[u].auc_one_class) ++one_class;
+      }
+      if (failed > 0) {
+        warn(fmt::format(
+            "learner {} on data set {}: {} of {} splits gave NA; first: iteration {} "
+            "({} train, test subset {}, fold {}): {}",
+            quote_found(learners[l]->name()), quote_found(tasks[t].dataset.name), failed, n_splits,
+            first_failed->iteration, to_string(first_failed->train_subsets),
+            first_failed->test_subset, first_failed->test_fold, first_failed->failure));
+      }
+      if (one_class > 0) {
+        warn(
+            fmt::format("learner {} on data set {}: AUC is NaN on {} of {} splits (one class in "
+                        "the test set)",
+                        quote_found(learners[l]->name()), quote_found(tasks[t].dataset.name),
+                        one_class, n_splits));
+      }
+    }
+  }
+  return results;
+}
+
+SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params) {
+  std::vector<std::unique_ptr<learners::Learner>> owned;
+  std::vector<const learners::Learner*> learners;
+  for (const auto& name : params.learners) {
+    owned.push_back(learners::make_learner(name));
+    learners.push_back(owned.back().get());
+  }
+  return run_soak(tasks, learners, params);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables and JSON.
+
+namespace {
+
+// The columns of results_table, in SoakResultRow order.
+// clang-format off
+constexpr const char* kColumnNames[] = {
+    "data", "learner", "test.subset", "train.subsets", "test.fold", "seed", "groups",
+    "n.train.groups", "iteration", "n_train", "n_test", "error_percent", "auc", "mse", "mae",
+    "train_seconds", "predict_seconds", "hyperparameters", "failure"};
+// clang-format on
+
+std::string format_number(double v) {
+  return fmt::format("{}", v);
+}
+
+// Cells of a table read back leniently: numbers where text is expected are formatted, and the
+// NA spellings of R/pandas in a numeric column ("", "NA", "nan") read as NaN.
+std::string text_cell(const Column& c, std::size_t i) {
+  if (c.is_categorical()) return c.label(i);
+  return std::isnan(c.values[i]) ? std::string() : format_number(c.values[i]);
+}
+
+[[noreturn]] void fail_in(const Table& table, const std::string& message) {
+  if (table.source().empty()) throw Error(message);
+  throw Error(Location{table.source()}, message);
+}
+
+double number_cell(const Table& table, const Column& c, std::size_t i) {
+  if (c.is_numeric()) return c.values[i];
+  const std::string& s = c.label(i);
+  if (s.empty() || s == "NA" || s == "nan" || s == "NaN") return kNaN;
+  // A numeric column with "NA" cells reads as text: its other cells are numbers.
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && end == s.data() + s.size()) return v;
+  fail_in(table, fmt::format("column \"{}\", data row {}: expected a number, found {}", c.name,
+                             i + 1, quote_found(s)));
+}
+
+std::int64_t integer_cell(const Table& table, const Column& c, std::size_t i) {
+  const double v = number_cell(table, c, i);
+  if (!std::isfinite(v) || v != std::floor(v)) {
+    fail_in(table, fmt::format("column \"{}\", data row {}: expected an integer, found {}", c.name,
+                               i + 1, v));
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+}  // namespace
+
+Table results_table(const SoakResults& results) {
+  const std::size_t n = results.rows.size();
+  std::vector<std::string> data(n), learner(n), subset(n), train(n), hyper(n), failure(n);
+  std::vector<std::vector<double>> num(13, std::vector<double>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& r = results.rows[i];
+    data[i] = r.data;
+    learner[i] = r.learner;
+    subset[i] = r.test_subset;
+    train[i] = to_string(r.train_subsets);
+    hyper[i] = r.hyperparameters;
+    failure[i] = r.failure;
+    const double values[13] = {double(r.test_fold),
+                               double(r.seed),
+                               double(r.groups),
+                               double(r.n_train_groups),
+                               double(r.iteration),
+                               double(r.n_train),
+                               double(r.n_test),
+                               r.error_percent,
+                               r.auc,
+                               r.mse,
+                               r.mae,
+                               r.train_seconds,
+                               r.predict_seconds};
+    for (std::size_t j = 0; j < 13; ++j) num[j][i] = values[j];
+  }
+  Table table;
+  table.add_column(Column::categorical("data", data));
+  table.add_column(Column::categorical("learner", learner));
+  table.add_column(Column::categorical("test.subset", subset));
+  table.add_column(Column::categorical("train.subsets", train));
+  for (std::size_t j = 0; j < 13; ++j) {
+    table.add_column(Column::numeric(kColumnNames[4 + j], std::move(num[j])));
+  }
+  table.add_column(Column::categorical("hyperparameters", hyper));
+  table.add_column(Column::categorical("failure", failure));
+  return table;
+}
+
+SoakResults results_from_table(const Table& table) {
+  for (const char* required : {"test.subset", "train.subsets", "test.fold"}) {
+    if (!table.has_column(required)) {
+      fail_in(table, fmt::format("results have no column \"{}\"; columns are: {}", required,
+                                 fmt::join(table.names(), ", ")));
+    }
+  }
+  if (!table.has_column("error_percent") && !table.has_column("auc") && !table.has_column("mse") &&
+      !table.has_column("mae")) {
+    fail_in(table, fmt::format("results have no measure column (error_percent, auc, mse or mae); "
+                               "columns are: {}",
+                               fmt::join(table.names(), ", ")));
+  }
+  const std::size_t n = table.n_rows();
+  SoakResults results;
+  results.rows.resize(n);
+  auto text = [&](const char* name, auto set) {
+    if (const Column* c = table.find(name)) {
+      for (std::size_t i = 0; i < n; ++i) set(results.rows[i], text_cell(*c, i));
+    }
+  };
+  auto number = [&](const char* name, auto set, double missing) {
+    const Column* c = table.find(name);
+    for (std::size_t i = 0; i < n; ++i) {
+      set(results.rows[i], c ? number_cell(table, *c, i) : missing);
+    }
+  };
+  auto integer = [&](const char* name, auto set) {
+    if (const Column* c = table.find(name)) {
+      for (std::size_t i = 0; i < n; ++i) set(results.rows[i], integer_cell(table, *c, i));
+    }
+  };
+  text("data", [](SoakResultRow& r, std::string s) { r.data = std::move(s); });
+  text("learner", [](SoakResultRow& r, std::string s) { r.learner = std::move(s); });
+  text("test.subset", [](SoakResultRow& r, std::string s) { r.test_subset = std::move(s); });
+  const Column& train = table.column("train.subsets");
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string s = text_cell(train, i);
+    if (s == "all") {
+      results.rows[i].train_subsets = TrainSubsets::all;
+    } else if (s == "other") {
+      results.rows[i].train_subsets = TrainSubsets::other;
+    } else if (s == "same") {
+      results.rows[i].train_subsets = TrainSubsets::same;
+    } else {
+      fail_in(table, fmt::format("column \"train.subsets\", data row {}: expected all, other or "
+                                 "same, found {}",
+                                 i + 1, quote_found(s)));
+    }
+  }
+  integer("test.fold", [](SoakResultRow& r, std::int64_t v) { r.test_fold = std::int32_t(v); });
+  integer("seed", [](SoakResultRow& r, std::int64_t v) { r.seed = std::int32_t(v); });
+  integer("groups", [](SoakResultRow& r, std::int64_t v) { r.groups = v; });
+  integer("n.train.groups", [](SoakResultRow& r, std::int64_t v) { r.n_train_groups = v; });
+  integer("iteration", [](SoakResultRow& r, std::int64_t v) { r.iteration = std::size_t(v); });
+  integer("n_train", [](SoakResultRow& r, std::int64_t v) { r.n_train = std::size_t(v); });
+  integer("n_test", [](SoakResultRow& r, std::int64_t v) { r.n_test = std::size_t(v); });
+  number(
+      "error_percent", [](SoakResultRow& r, double v) { r.error_percent = v; }, kNaN);
+  number(
+      "auc", [](SoakResultRow& r, double v) { r.auc = v; }, kNaN);
+  number(
+      "mse", [](SoakResultRow& r, double v) { r.mse = v; }, kNaN);
+  number(
+      "mae", [](SoakResultRow& r, double v) { r.mae = v; }, kNaN);
+  number(
+      "train_seconds", [](SoakResultRow& r, double v) { r.train_seconds = v; }, kNaN);
+  number(
+      "predict_seconds", [](SoakResultRow& r, double v) { r.predict_seconds = v; }, kNaN);
+  text("hyperparameters",
+       [](SoakResultRow& r, std::string s) { r.hyperparameters = std::move(s); });
+  text("failure", [](SoakResultRow& r, std::string s) {
+    r.failure = (s == "NA") ? std::string() : std::move(s);
+  });
+  return results;
+}
+
+Json results_json(const SoakResults& results) {
+  auto number = [](double v) { return std::isnan(v) ? Json(nullptr) : Json(v); };
+  Json columns = Json::array();
+  for (const char* name : kColumnNames) columns.push_back(name);
+  Json rows = Json::array();
+  for (const auto& r : results.rows) {
+    rows.push_back(Json::array({r.data, r.learner, r.test_subset, to_string(r.train_subsets),
+                                r.test_fold, r.seed, r.groups, r.n_train_groups, r.iteration,
+                                r.n_train, r.n_test, number(r.error_percent), number(r.auc),
+                                number(r.mse), number(r.mae), number(r.train_seconds),
+                                number(r.predict_seconds), r.hyperparameters, r.failure}));
+  }
+  return Json{{"columns", std::move(columns)}, {"rows", std::move(rows)}};
+}
+
+}  // namespace assay::soak

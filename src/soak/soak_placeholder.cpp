@@ -1,2 +1,0 @@
-// Placeholder until the soak layer lands.
-namespace assay::soak {}

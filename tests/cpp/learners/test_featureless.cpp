@@ -1,0 +1,224 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "assay/core/csv.hpp"
+#include "assay/learners/dataset.hpp"
+#include "assay/learners/learner.hpp"
+#include "test_util.hpp"
+
+namespace assay::learners {
+namespace {
+
+std::vector<double> predict_all(const Model& model, const Dataset& data,
+                                const std::vector<std::uint32_t>& rows) {
+  std::vector<double> out(rows.size() * model.n_outputs());
+  model.predict(data, rows, out);
+  return out;
+}
+
+// DatasetColumns with every field given (designated initializers would warn with -Wextra).
+DatasetColumns cols(std::string label, std::vector<std::string> features = {},
+                    std::vector<std::string> drop = {}, std::string weight = "",
+                    std::vector<std::string> reserved = {}) {
+  return {std::move(label), std::move(features), std::move(drop), std::move(weight),
+          std::move(reserved)};
+}
+
+Dataset classification(std::vector<std::int32_t> y, std::size_t n_classes,
+                       std::vector<double> weights = {}) {
+  Dataset d;
+  d.name = "toy";
+  d.n_rows = y.size();
+  d.n_features = 1;
+  d.x.assign(y.size(), 0.0);
+  d.feature_names = {"x"};
+  d.y_class = std::move(y);
+  for (std::size_t k = 0; k < n_classes; ++k) d.classes.push_back(std::string(1, char('a' + k)));
+  d.weights = std::move(weights);
+  return d;
+}
+
+TEST(Featureless, PredictsTrainClassFrequencies) {
+  // Train rows 0..4 have classes 0,2,2,1,2: frequencies 1/5, 1/5, 3/5; row 5 is not trained on.
+  const Dataset d = classification({0, 2, 2, 1, 2, 0}, 3);
+  const auto learner = make_learner("featureless");
+  EXPECT_EQ(learner->name(), "featureless");
+  EXPECT_TRUE(learner->supports(TaskKind::classification));
+  EXPECT_TRUE(learner->supports(TaskKind::regression));
+  const auto model = learner->fit(d, std::vector<std::uint32_t>{0, 1, 2, 3, 4}, {});
+  ASSERT_EQ(model->n_outputs(), 3u);
+  const auto out = predict_all(*model, d, {5, 0});
+  EXPECT_EQ(out, (std::vector<double>{0.2, 0.2, 0.6, 0.2, 0.2, 0.6}));
+  EXPECT_EQ(model->description().dump(), R"({"predicted_class":"c"})");
+}
+
+TEST(Featureless, WeightedFrequenciesAndTiesToSmallestCode) {
+  // Weights 3 (class 1) vs 1+2 (class 0): a tie at 1/2; the majority is the smaller code 0.
+  const Dataset d = classification({0, 1, 0, 1}, 2, {1, 3, 2, 100});
+  const auto model = make_featureless()->fit(d, std::vector<std::uint32_t>{0, 1, 2}, {});
+  EXPECT_EQ(predict_all(*model, d, {3}), (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(model->description().dump(), R"({"predicted_class":"a"})");
+}
+
+TEST(Featureless, ClassAbsentFromTrainGetsZero) {
+  const Dataset d = classification({1, 1, 0}, 2);
+  const auto model = make_featureless()->fit(d, std::vector<std::uint32_t>{0, 1}, {});
+  EXPECT_EQ(predict_all(*model, d, {2}), (std::vector<double>{0.0, 1.0}));
+}
+
+TEST(Featureless, RegressionWeightedMean) {
+  Dataset d;
+  d.task = TaskKind::regression;
+  d.n_rows = 4;
+  d.n_features = 1;
+  d.x.assign(4, 0.0);
+  d.y_value = {1, 2, 4, 100};
+  d.weights = {1, 1, 2, 1};
+  const auto model = make_featureless()->fit(d, std::vector<std::uint32_t>{0, 1, 2}, {});
+  ASSERT_EQ(model->n_outputs(), 1u);
+  // (1 + 2 + 2*4) / 4 = 2.75
+  EXPECT_EQ(predict_all(*model, d, {3, 0}), (std::vector<double>{2.75, 2.75}));
+}
+
+TEST(Featureless, ZeroTotalWeightIsALearnerFailure) {
+  const Dataset d = classification({0, 1, 0}, 2, {0, 0, 1});
+  EXPECT_THROW_MSG(make_featureless()->fit(d, std::vector<std::uint32_t>{0, 1}, {}), LearnerFailure,
+                   "the 2 train rows have total weight 0");
+}
+
+TEST(Learners, Registry) {
+  EXPECT_EQ(learner_names(), (std::vector<std::string>{"featureless"}));
+  EXPECT_THROW_MSG(make_learner("xyz"), Error,
+                   "unknown learner \"xyz\"; known learners: featureless");
+}
+
+// ---------------------------------------------------------------------------------------------
+// dataset_from_table
+
+TEST(DatasetFromTable, NumericAndOneHotFeatures) {
+  const Table t = parse_csv("y,x1,c,s\nb,1.5,red,A\na,2,blue,A\nb,-3,red,B\n", "t.csv");
+  const Dataset d =
+      dataset_from_table(t, cols("y", {}, {}, "", {"s"}), TaskKind::classification, "toy");
+  EXPECT_EQ(d.name, "toy");
+  EXPECT_EQ(d.n_rows, 3u);
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"x1", "c=red", "c=blue"}));
+  ASSERT_EQ(d.n_features, 3u);
+  EXPECT_EQ(d.x, (std::vector<double>{1.5, 1, 0, 2, 0, 1, -3, 1, 0}));
+  EXPECT_EQ(d.classes, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(d.y_class, (std::vector<std::int32_t>{1, 0, 1}));
+  EXPECT_TRUE(d.weights.empty());
+  EXPECT_EQ(d.row(2)[0], -3);
+}
+
+TEST(DatasetFromTable, NumericLabelsSortNumerically) {
+  const Table t = parse_csv("x,y\n1,10\n2,2\n3,2.5\n4,10\n", "t.csv");
+  const Dataset d = dataset_from_table(t, cols("y"), TaskKind::classification, "n");
+  EXPECT_EQ(d.classes, (std::vector<std::string>{"2", "2.5", "10"}));
+  EXPECT_EQ(d.y_class, (std::vector<std::int32_t>{2, 0, 1, 2}));
+}
+
+TEST(DatasetFromTable, StringLabelsSortBytewise) {
+  const Table t = parse_csv("x,y\n1,b\n2,B\n3,a b\n4,10\n", "t.csv");
+  const Dataset d = dataset_from_table(t, cols("y"), TaskKind::classification, "n");
+  EXPECT_EQ(d.classes, (std::vector<std::string>{"10", "B", "a b", "b"}));
+  EXPECT_EQ(d.y_class, (std::vector<std::int32_t>{3, 1, 2, 0}));
+}
+
+TEST(DatasetFromTable, FeaturesDropWeightAndRegression) {
+  const Table t = parse_csv("y,a,b,c,w\n1.5,1,2,3,0.5\n2.5,4,5,6,2\n", "t.csv");
+  Dataset d = dataset_from_table(t, cols("y", {"c", "a"}, {}, "w"), TaskKind::regression, "r");
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"c", "a"}));
+  EXPECT_EQ(d.x, (std::vector<double>{3, 1, 6, 4}));
+  EXPECT_EQ(d.y_value, (std::vector<double>{1.5, 2.5}));
+  EXPECT_TRUE(d.classes.empty());
+  EXPECT_EQ(d.weights, (std::vector<double>{0.5, 2}));
+  d = dataset_from_table(t, cols("y", {}, {"b"}, "w"), TaskKind::regression, "r");
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(d.x, (std::vector<double>{1, 3, 4, 6}));
+}
+
+TEST(DatasetFromTable, BadInput) {
+  const Table t = parse_csv("y,x,c,w\na,1,u,1\nb,nan,v,-1\na,3,u,1\n", "t.csv");
+  const auto cls = TaskKind::classification;
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("z"), cls, "d"), Error,
+                   "t.csv: no column \"z\"; columns are: y, x, c, w");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols(""), cls, "d"), Error, "no label column given");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {"w"}), cls, "d"), Error,
+                   "t.csv: column \"x\", data row 2: expected a finite feature value, found nan "
+                   "(learners do not impute)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c", "zz"}), cls, "d"), Error,
+                   "t.csv: no column \"zz\"; columns are: y, x, c, w");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {"qq"}), cls, "d"), Error,
+                   "t.csv: no column \"qq\"; columns are: y, x, c, w");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c", "y"}), cls, "d"), Error,
+                   "t.csv: column \"y\" is named twice (label and features)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c", "c"}), cls, "d"), Error,
+                   "t.csv: column \"c\" is named twice (features)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c"}, {}, "", {"c"}), cls, "d"), Error,
+                   "t.csv: column \"c\" is named twice (subset/group/fold/strata and features)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {}, "y"), cls, "d"), Error,
+                   "t.csv: column \"y\" is named twice (label and weight)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c"}, {}, "w"), cls, "d"), Error,
+                   "t.csv: column \"w\", data row 2: expected a finite weight >= 0, found -1");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c"}, {}, "c"), cls, "d"), Error,
+                   "t.csv: column \"c\" is named twice (weight and features)");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {"x", "c", "w"}), cls, "d"), Error,
+                   "t.csv: no feature columns left; columns are: y, x, c, w");
+  EXPECT_THROW_MSG(
+      dataset_from_table(t, cols("y", {"c"}), TaskKind::regression, "d"), Error,
+      "t.csv: label column \"y\": expected numbers for regression, found text such as \"a\"");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("x", {"c"}), cls, "d"), Error,
+                   "t.csv: column \"x\", data row 2: expected a class label, found NaN");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("x", {"c"}), TaskKind::regression, "d"), Error,
+                   "t.csv: column \"x\", data row 2: expected a finite number, found nan");
+
+  const Table one = parse_csv("y,x\n7,1\n7,2\n", "one.csv");
+  EXPECT_THROW_MSG(dataset_from_table(one, cols("y"), cls, "d"), Error,
+                   "one.csv: label column \"y\" has one class (\"7\"); expected at least two");
+  const Table empty = parse_csv("y,x\n", "empty.csv");
+  EXPECT_THROW_MSG(dataset_from_table(empty, cols("y"), cls, "d"), Error,
+                   "empty.csv: no data rows, expected at least one");
+  const Table text_weight = parse_csv("y,x,w\na,1,heavy\nb,2,1\n", "tw.csv");
+  EXPECT_THROW_MSG(dataset_from_table(text_weight, cols("y", {}, {}, "w"), cls, "d"), Error,
+                   "tw.csv: weight column \"w\": expected numbers, found text such as \"heavy\"");
+}
+
+TEST(CheckDataset, NamesTheProblem) {
+  EXPECT_NO_THROW(check_dataset(classification({0, 1, 1}, 2)));
+  Dataset d = classification({0, 1, 1}, 2);
+  d.x[1] = std::nan("");
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": feature 0 of row 1 is nan, expected a finite value "
+                   "(learners do not impute)");
+  d = classification({0, 1, 1}, 2);
+  d.x.pop_back();
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": x has 2 values, expected n_rows x n_features = 3 x 1");
+  d = classification({0, 1, -1}, 2);
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": class code -1 in row 2 is outside 0..1 (the 2 classes)");
+  d = classification({0, 0}, 1);
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\" has 1 class names, expected at least two");
+  d = classification({0, 1}, 2, {1, -2});
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": weight of row 1 is -2, expected a finite weight >= 0");
+  d = classification({0, 1}, 2, {1});
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": 1 weights for 2 rows (one per row, or none)");
+  d = classification({0, 1}, 2);
+  d.y_class.pop_back();
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": 1 class codes for 2 rows (one per row)");
+  d.task = TaskKind::regression;
+  d.y_value = {1, std::nan("")};
+  EXPECT_THROW_MSG(check_dataset(d), Error,
+                   "data set \"toy\": target of row 1 is nan, expected a finite number");
+  d.n_rows = 0;
+  EXPECT_THROW_MSG(check_dataset(d), Error, "data set \"toy\" has no rows, expected at least one");
+}
+
+}  // namespace
+}  // namespace assay::learners

@@ -1,0 +1,133 @@
+"""assay.soak.run_estimators / pvalues / summaries / report: the user's own scikit-learn
+estimators on SOAK splits, checked against a manual loop, and the statistics on their results."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from conftest import render_page
+
+import assay
+import assay.soak as soak
+
+
+def make_data(rng, n=300):
+    subset = rng.choice(["A", "B", "C"], n)
+    X = rng.normal(size=(n, 3))
+    shift = np.where(subset == "C", -2.0, 1.0)  # C's label depends on x0 the other way round
+    y = np.where(X[:, 0] * shift + 0.3 * rng.normal(size=n) > 0, "yes", "no")
+    return X, y, subset
+
+
+def test_run_estimators_matches_manual_loop(rng):
+    X, y, subset = make_data(rng)
+    est = LogisticRegression(max_iter=500)
+    res = soak.run_estimators({"logreg": est, "tree": DecisionTreeClassifier(random_state=0)},
+                              X, y, subset=subset, n_splits=4, random_state=5)
+    assert list(res.columns) == soak.RESULT_COLUMNS
+    cv = soak.SOAKFold(n_splits=4, random_state=5)
+    splits = list(cv.split(X, y, subset=subset))
+    infos = cv.split_info()
+    assert len(res) == 2 * len(splits) == 2 * 3 * 3 * 4
+    logreg = res[res["learner"] == "logreg"].reset_index(drop=True)
+    for i, ((train, test), info) in enumerate(zip(splits, infos)):
+        model = LogisticRegression(max_iter=500).fit(X[train], y[train])
+        pred = model.predict(X[test])
+        np.testing.assert_allclose(logreg["error_percent"][i], 100 * np.mean(pred != y[test]),
+                                   rtol=1e-12)
+        proba = model.predict_proba(X[test])[:, list(model.classes_).index("yes")]
+        from sklearn.metrics import roc_auc_score
+        np.testing.assert_allclose(logreg["auc"][i], roc_auc_score(y[test] == "yes", proba),
+                                   rtol=1e-12)
+        assert logreg["test.subset"][i] == info["test_subset"]
+        assert logreg["train.subsets"][i] == info["train_subsets"]
+        assert logreg["n_train"][i] == len(train) and logreg["n_test"][i] == len(test)
+    # C is different: Other is worse than Same there, and the paired test sees it.
+    pv = soak.pvalues(res)
+    row = pv[(pv["learner"] == "logreg") & (pv["test.subset"] == "C") &
+             (pv["comparison"] == "other-same")].iloc[0]
+    a = logreg[(logreg["test.subset"] == "C") & (logreg["train.subsets"] == "other")]
+    b = logreg[(logreg["test.subset"] == "C") & (logreg["train.subsets"] == "same")]
+    t = stats.ttest_rel(a.sort_values("test.fold")["error_percent"],
+                        b.sort_values("test.fold")["error_percent"])
+    np.testing.assert_allclose(row["p_paired"], t.pvalue, rtol=1e-10)
+    assert row["mean_diff"] > 20
+    summ = soak.summaries(res)
+    assert set(summ["train.subsets"]) == {"same", "other", "all"}
+
+
+def test_failing_fit_is_na_and_run_goes_on(rng):
+    X, y, subset = make_data(rng, 200)
+    y = y.copy()
+    y[subset == "B"] = "no"  # Same train sets of B have one class: LogisticRegression raises
+    with pytest.warns(assay.AssayWarning, match="fits failed"):
+        res = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+                                  n_splits=3, random_state=1)
+    failed = res[res["failure"] != ""]
+    assert len(failed) == 3
+    assert set(failed["test.subset"]) == {"B"} and set(failed["train.subsets"]) == {"same"}
+    assert failed["failure"].str.contains("ValueError").all()
+    assert failed["error_percent"].isna().all()
+    assert res[res["failure"] == ""]["error_percent"].notna().all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pv = soak.pvalues(res)
+    b = pv[pv["test.subset"] == "B"]
+    assert b["p_paired"].isna().all()
+
+
+def test_joblib_parallel_equals_serial(rng):
+    X, y, subset = make_data(rng, 150)
+    kw = dict(subset=subset, n_splits=3, random_state=2)
+    a = soak.run_estimators({"lr": LogisticRegression()}, X, y, **kw)
+    b = soak.run_estimators({"lr": LogisticRegression()}, X, y, n_jobs=2, **kw)
+    cols = ["error_percent", "auc", "n_train", "n_test"]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def test_report_from_python_results(rng, tmp_path):
+    X, y, subset = make_data(rng, 240)
+    res = soak.run(X, y, subset=subset, n_splits=3, random_state=1)
+    path = soak.report(res, tmp_path / "r.html", title="python")
+    assert render_page(path) == "ok:3"
+
+
+def test_run_regression(rng):
+    n = 120
+    subset = rng.choice(["u", "v"], n)
+    X = rng.normal(size=(n, 2))
+    y = X[:, 0] + (subset == "v") * 3.0
+    res = soak.run(X, y, subset=subset, n_splits=3, task="regression")
+    assert res["error_percent"].isna().all()
+    # featureless = the train mean: mse by hand for the first split.
+    cv = soak.SOAKFold(n_splits=3, random_state=1)
+    train, test = next(iter(cv.split(X, None, subset=subset, strata=False)))
+    np.testing.assert_allclose(res["mse"][0], np.mean((y[test] - y[train].mean()) ** 2),
+                               rtol=1e-12)
+    pv = soak.pvalues(res)
+    assert set(pv["comparison"]) == {"other-same", "all-same"}
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda X, y, s: soak.run(X, y[:-1], subset=s), "differ in length"),
+    (lambda X, y, s: soak.run(X[:, 0], y, subset=s), "2-D"),
+    (lambda X, y, s: soak.run(X, y, subset=s, learners=["nope"]), 'unknown learner "nope"'),
+    (lambda X, y, s: soak.run(X, y, subset=s, task="ranking"), "classification"),
+    (lambda X, y, s: soak.run_estimators({}, X, y, subset=s), "estimators is empty"),
+    (lambda X, y, s: soak.pvalues({"data": ["d"]}), "column"),
+])
+def test_bad_input(rng, call, message):
+    X, y, subset = make_data(rng, 60)
+    with pytest.raises(assay.AssayError, match=message):
+        call(X, y, subset)
+
+
+def test_nan_feature_is_an_error(rng):
+    X, y, subset = make_data(rng, 60)
+    X[5, 1] = np.nan
+    with pytest.raises(assay.AssayError, match="finite"):
+        soak.run(X, y, subset=subset, n_splits=3)

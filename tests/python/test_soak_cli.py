@@ -1,0 +1,190 @@
+"""`assay soak` end to end: outputs, numbers recomputed independently, the report page,
+reproducibility, real data, and bad input (exit 2 with a message)."""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from conftest import ROOT, render_page, soak_data
+
+import assay
+import assay.soak as soak
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory):
+    out = tmp_path_factory.mktemp("soakdemo")
+    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "make_soak_demo.py"), str(out)],
+                   check=True, capture_output=True)
+    return out / "soak_regions.csv"
+
+
+def run_soak(run_cli, path, out, *extra):
+    r = run_cli("soak", path, "--label", "y", "--subset", "region", "--group", "polygon",
+                "--folds", "5", "--seed", "3", "--out", out, *extra)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_outputs_and_numbers(run_cli, regions, tmp_path):
+    out = tmp_path / "soak"
+    r = run_soak(run_cli, regions, out)
+    for name in ["results.csv", "pvalues.csv", "summaries.csv", "results.json", "report.html"]:
+        assert (out / name).exists(), name
+    res = pd.read_csv(out / "results.csv", keep_default_na=False, na_values=["NaN"])
+    assert list(res.columns[:9]) == ["data", "learner", "test.subset", "train.subsets",
+                                     "test.fold", "seed", "groups", "n.train.groups", "iteration"]
+    assert len(res) == 3 * 3 * 5  # 3 subsets x 5 folds x same/other/all
+    assert list(res["iteration"]) == list(range(1, len(res) + 1))
+    # mlr3resampling's order: train.subsets (all, other, same), test.fold, test.subset.
+    order = res["train.subsets"].map({"all": 0, "other": 1, "same": 2})
+    keys = list(zip(order, res["test.fold"], res["test.subset"]))
+    assert keys == sorted(keys)
+
+    # Recompute every featureless error from the folds the splitter assigns (same seed).
+    data = pd.read_csv(regions)
+    cv = soak.SOAKFold(n_splits=5, random_state=3)
+    y = data["y"].to_numpy()
+    infos = None
+    errors = []
+    for train, test in cv.split(data[["band1"]], y, data["polygon"], subset=data["region"]):
+        labels, counts = np.unique(y[train], return_counts=True)
+        majority = labels[np.argmax(counts)]
+        errors.append(100 * np.mean(y[test] != majority))
+    np.testing.assert_allclose(res["error_percent"], errors, rtol=1e-12)
+
+    # Paired t-tests equal scipy's on the per-fold errors.
+    pv = pd.read_csv(out / "pvalues.csv", keep_default_na=False, na_values=["NaN"])
+    full = pv[pv["n.train.groups"] == 0]
+    assert len(full) == 3 * 2
+    for _, row in full.iterrows():
+        compared = row["comparison"].split("-")[0]
+        a = res[(res["test.subset"] == row["test.subset"]) & (res["train.subsets"] == compared)]
+        b = res[(res["test.subset"] == row["test.subset"]) & (res["train.subsets"] == "same")]
+        a = a.sort_values("test.fold")["error_percent"].to_numpy()
+        b = b.sort_values("test.fold")["error_percent"].to_numpy()
+        t = stats.ttest_rel(a, b)
+        if np.isnan(t.pvalue):
+            assert np.isnan(row["p_paired"])
+        else:
+            np.testing.assert_allclose(row["p_paired"], t.pvalue, rtol=1e-10)
+            np.testing.assert_allclose(row["mean_diff"], np.mean(a - b), rtol=1e-12)
+        w = stats.ttest_ind(a, b, equal_var=False)
+        if not np.isnan(w.pvalue):
+            np.testing.assert_allclose(row["p_welch"], w.pvalue, rtol=1e-10)
+
+    # The summary names the subsets and draws a conclusion.
+    assert "test subset" in r.stdout and "S" in r.stdout
+    assert ("subsets similar" in r.stdout) or ("subsets differ" in r.stdout)
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["columns"][0] == "data" and len(doc["rows"]) == len(res)
+
+
+def test_report_renders(run_cli, regions, tmp_path):
+    out = tmp_path / "soak"
+    run_soak(run_cli, regions, out)
+    status = render_page(out / "report.html")
+    assert status == "ok:3", status  # Figure 3, Figure 4, Figure 5
+
+
+def test_reproducible_at_any_thread_count(run_cli, regions, tmp_path):
+    outs = []
+    for threads in ("1", "2", "1"):
+        out = tmp_path / f"t{threads}-{len(outs)}"
+        run_soak(run_cli, regions, out, "--threads", threads)
+        res = pd.read_csv(out / "results.csv", keep_default_na=False)
+        outs.append(res.drop(columns=["train_seconds", "predict_seconds"]))
+    pd.testing.assert_frame_equal(outs[0], outs[1])
+    pd.testing.assert_frame_equal(outs[0], outs[2])
+
+
+def test_python_run_matches_cli(run_cli, regions, tmp_path):
+    out = tmp_path / "soak"
+    run_soak(run_cli, regions, out)
+    cli = pd.read_csv(out / "results.csv", keep_default_na=False)
+    data = pd.read_csv(regions)
+    features = data[[c for c in data.columns if c.startswith("band")]].to_numpy()
+    py = soak.run(features, data["y"], subset=data["region"], groups=data["polygon"],
+                  n_splits=5, random_state=3, data_name="soak_regions")
+    np.testing.assert_allclose(py["error_percent"], cli["error_percent"], rtol=1e-12)
+    assert list(py["test.subset"]) == list(cli["test.subset"])
+    assert list(py["train.subsets"]) == list(cli["train.subsets"])
+    pv = soak.pvalues(py)
+    cli_pv = pd.read_csv(out / "pvalues.csv", keep_default_na=False, na_values=["NaN"])
+    np.testing.assert_allclose(pv["p_paired"], cli_pv["p_paired"], rtol=1e-12)
+
+
+def test_one_subset_is_plain_kfold(run_cli, regions, tmp_path):
+    r = run_cli("soak", regions, "--label", "y", "--folds", "4", "--drop", "region",
+                "--out", tmp_path / "o")
+    assert r.returncode == 0, r.stderr
+    res = pd.read_csv(tmp_path / "o" / "results.csv", keep_default_na=False)
+    assert len(res) == 4 and set(res["train.subsets"]) == {"same"}
+    assert "one subset only" in r.stdout
+
+
+def test_real_data_vowel(run_cli, tmp_path):
+    path = soak_data("vowel.csv")
+    r = run_cli("soak", path, "--label", "y", "--subset", "subset", "--folds", "10",
+                "--out", tmp_path / "v")
+    assert r.returncode == 0, r.stderr
+    res = pd.read_csv(tmp_path / "v" / "results.csv", keep_default_na=False)
+    assert len(res) == 2 * 10 * 3
+    # vowel's classes are balanced in both subsets: featureless error is near 100·10/11.
+    assert abs(res["error_percent"].mean() - 100 * 10 / 11) < 3
+    for line in ("train", "test"):
+        assert line in r.stdout
+    assert render_page(tmp_path / "v" / "report.html").startswith("ok:")
+
+
+def test_real_data_aztrees_with_groups(run_cli, tmp_path):
+    path = soak_data("aztrees.csv")
+    r = run_cli("soak", path, "--label", "y", "--subset", "region3", "--group", "polygon",
+                "--drop", "xcoord,ycoord,region4", "--folds", "10", "--out", tmp_path / "a")
+    assert r.returncode == 0, r.stderr
+    res = pd.read_csv(tmp_path / "a" / "results.csv", keep_default_na=False)
+    assert len(res) == 3 * 10 * 3
+    assert set(res["test.subset"]) == {"NE", "NW", "S"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--subset", "nope"], r'no column "nope"'),
+    (["--subset", "region", "--label", "region"], "must differ"),
+    (["--subset", "region", "--learners", "featureless,magic"], r'unknown learner "magic"'),
+    (["--subset", "region", "--folds", "1"], "fold"),
+    (["--subset", "region", "--folds", "100000"], "fewer"),
+    (["--subset", "region", "--features", "band1", "--drop", "band2"], "excludes"),
+    (["--subset", "region", "--task", "clustering"], "classification or regression"),
+])
+def test_bad_input(run_cli, regions, tmp_path, args, message):
+    base = ["soak", regions, "--label", "y", "--out", tmp_path / "bad"]
+    if "--label" in args:
+        i = args.index("--label")
+        base = ["soak", regions, "--label", args[i + 1], "--out", tmp_path / "bad"]
+        args = args[:i] + args[i + 2:]
+    r = run_cli(*base, *args)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.startswith("assay: ")
+    import re
+    assert re.search(message, r.stderr), r.stderr
+
+
+def test_bad_files(run_cli, tmp_path):
+    r = run_cli("soak", tmp_path / "missing.csv", "--label", "y", "--out", tmp_path / "o")
+    assert r.returncode == 2 and "missing.csv: cannot open" in r.stderr
+    bad = tmp_path / "bad.csv"
+    bad.write_text("region,y,x\nA,1,0.5\nA,0,nan\nB,1,0.1\nB,0,0.2\n")
+    r = run_cli("soak", bad, "--label", "y", "--subset", "region", "--folds", "2",
+                "--out", tmp_path / "o")
+    assert r.returncode == 2 and "bad.csv" in r.stderr and "found nan" in r.stderr, r.stderr
+    one = tmp_path / "one.csv"
+    one.write_text("region,y,x\nA,1,0.5\nA,1,0.4\nB,1,0.1\nB,1,0.2\n")
+    r = run_cli("soak", one, "--label", "y", "--subset", "region", "--folds", "2",
+                "--out", tmp_path / "o")
+    assert r.returncode == 2 and "class" in r.stderr, r.stderr
