@@ -1,5 +1,122 @@
-// Placeholder: the shift subcommand replaces this file.
+// `assay shift FILE --target COL --pred COL[,...] [--uncertainty COL[,...] | --members COLS...]
+//  [--partition COL] [--shifted COL] [--acceptable T] [--convention C] [--json] [--html OUT]`
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
+#include "assay/report/shift.hpp"
+#include "assay/shift/partition.hpp"
 #include "commands.hpp"
+
 namespace assay::cli {
-Action add_shift_command(CLI::App&, const GlobalOptions&) { return [] {}; }
+namespace {
+
+const CLI::Validator kNonNegativeInteger(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        return "expected a non-negative integer, found \"" + text + "\"";
+      }
+      return {};
+    },
+    "INTEGER >= 0");
+
+struct ShiftOptions {
+  std::string file;
+  shift::ShiftColumns columns;
+  shift::PartitionParams params;
+  std::string convention = "shifts";
+  std::string error = "squared";
+  double acceptable = 0;
+  bool json = false;
+  std::string json_out;
+  std::string html;
+};
+
+}  // namespace
+
+Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  auto options = std::make_shared<ShiftOptions>();
+  auto* cmd = app.add_subcommand(
+      "shift",
+      "Robustness and uncertainty under distribution shift (source 003): RMSE/MAE/MAPE/R2,\n"
+      "R-AUC, PRR, AURC, F1-AUC and OOD AUROC per partition and joint in+shifted set, several\n"
+      "models side by side; error- and F1-retention charts.");
+  cmd->add_option("file", options->file, "CSV file with a header row")->required();
+  cmd->add_option("--target", options->columns.target, "column of true values")->required();
+  cmd->add_option("--pred", options->columns.pred,
+                  "prediction column(s), one model each (named after the column)")
+      ->delimiter(',');
+  cmd->add_option("--uncertainty", options->columns.uncertainty,
+                  "uncertainty column(s), one per --pred column (higher = less certain)")
+      ->delimiter(',');
+  cmd->add_option("--members", options->columns.members,
+                  "prediction columns of the members of one ensemble (model \"ensemble\": mean "
+                  "prediction, uncertainty = total variance)")
+      ->delimiter(',');
+  cmd->add_option("--member-vars", options->columns.member_vars,
+                  "predicted variance columns of the members (one per --members column)")
+      ->delimiter(',');
+  cmd->add_option("--partition", options->columns.partition,
+                  "partition column (train, dev_in, dev_out, eval_in, eval_out, ...)");
+  cmd->add_option("--shifted", options->columns.shifted,
+                  "0/1 column: 1 = shifted sample (default: partitions whose names end in "
+                  "\"out\" or contain \"shift\")");
+  auto* acceptable = cmd->add_option(
+      "--acceptable", options->acceptable,
+      "F1 retention: a prediction is acceptable when its error <= T (e.g. 250000 = 500^2)");
+  cmd->add_option("--beta", options->params.beta, "F-beta's beta")->capture_default_str();
+  cmd->add_option("--convention", options->convention,
+                  "retention convention: shifts (tie groups averaged, mean of points) or "
+                  "shifts-vpower (no grouping, trapezoid)")
+      ->capture_default_str();
+  cmd->add_option("--error", options->error, "per-sample error: squared, absolute or zero-one")
+      ->capture_default_str();
+  cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
+                  "bootstrap resamples for RMSE/MAE/MAPE/R2 intervals (0 = none)")
+      ->capture_default_str()
+      ->check(kNonNegativeInteger);
+  cmd->add_option("--confidence", options->params.bootstrap.confidence,
+                  "confidence level of the intervals")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
+      ->capture_default_str()
+      ->check(kNonNegativeInteger);
+  cmd->add_flag("--json", options->json, "print JSON instead of the table");
+  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
+  cmd->add_option("--html", options->html, "also write an HTML page with charts to this file");
+
+  return [cmd, options, acceptable] {
+    if (!cmd->parsed()) return;
+    auto& o = *options;
+    o.params.convention = shift::parse_retention_convention(o.convention);
+    o.params.error = shift::parse_error_kind(o.error);
+    if (acceptable->count() > 0) o.params.acceptable = o.acceptable;
+
+    CsvParams csv;
+    csv.numeric = {o.columns.target};
+    for (const auto* list :
+         {&o.columns.pred, &o.columns.uncertainty, &o.columns.members, &o.columns.member_vars}) {
+      csv.numeric.insert(csv.numeric.end(), list->begin(), list->end());
+    }
+    if (!o.columns.shifted.empty()) csv.numeric.push_back(o.columns.shifted);
+    if (!o.columns.partition.empty()) csv.categorical.push_back(o.columns.partition);
+    const Table table = read_csv(o.file, csv);
+    const auto evaluation = shift::evaluate_table(table, o.columns, o.params);
+
+    const Json json = report::shift_json(evaluation);
+    if (o.json) {
+      std::cout << json.dump(2) << '\n';
+    } else {
+      std::cout << report::shift_text(evaluation);
+    }
+    if (!o.json_out.empty()) write_json_file(o.json_out, json);
+    if (!o.html.empty()) {
+      report::shift_html(evaluation, "assay shift: " + o.file).write(o.html);
+      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
+    }
+  };
+}
+
 }  // namespace assay::cli

@@ -12,7 +12,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/warning.hpp"
-#include "metrics/radix_sort.hpp"
+#include "assay/core/radix_sort.hpp"
 
 namespace assay::metrics {
 

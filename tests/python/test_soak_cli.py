@@ -51,7 +51,6 @@ def test_outputs_and_numbers(run_cli, regions, tmp_path):
     data = pd.read_csv(regions)
     cv = soak.SOAKFold(n_splits=5, random_state=3)
     y = data["y"].to_numpy()
-    infos = None
     errors = []
     for train, test in cv.split(data[["band1"]], y, data["polygon"], subset=data["region"]):
         labels, counts = np.unique(y[train], return_counts=True)
@@ -143,14 +142,46 @@ def test_real_data_vowel(run_cli, tmp_path):
     assert render_page(tmp_path / "v" / "report.html").startswith("ok:")
 
 
-def test_real_data_aztrees_with_groups(run_cli, tmp_path):
+def test_real_data_aztrees_with_groups_reproducible(run_cli, tmp_path):
     path = soak_data("aztrees.csv")
-    r = run_cli("soak", path, "--label", "y", "--subset", "region3", "--group", "polygon",
-                "--drop", "xcoord,ycoord,region4", "--folds", "10", "--out", tmp_path / "a")
-    assert r.returncode == 0, r.stderr
-    res = pd.read_csv(tmp_path / "a" / "results.csv", keep_default_na=False)
+    frames = []
+    for threads in ("1", "2"):
+        out = tmp_path / f"a{threads}"
+        r = run_cli("soak", path, "--label", "y", "--subset", "region3", "--group", "polygon",
+                    "--drop", "xcoord,ycoord,region4", "--folds", "10", "--threads", threads,
+                    "--out", out)
+        assert r.returncode == 0, r.stderr
+        assert "NE" in r.stdout and ("subsets differ" in r.stdout or "similar" in r.stdout)
+        res = pd.read_csv(out / "results.csv", keep_default_na=False)
+        frames.append(res.drop(columns=["train_seconds", "predict_seconds"]))
+    res = frames[0]
     assert len(res) == 3 * 10 * 3
     assert set(res["test.subset"]) == {"NE", "NW", "S"}
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    # Polygons are never split: every polygon's rows are in one test fold.
+    data = pd.read_csv(path)
+    cv = soak.SOAKFold(n_splits=10, random_state=1)
+    cv.split(data[["SAMPLE_1"]], data["y"], data["polygon"], subset=data["region3"])
+    folds = pd.Series(np.asarray(cv.folds_))
+    assert (folds.groupby(data["polygon"]).nunique() == 1).all()
+
+
+def test_several_data_sets_share_one_report(run_cli, regions, tmp_path):
+    data = pd.read_csv(regions)
+    second = tmp_path / "second.csv"
+    data.assign(y=np.where(data["band1"] > 0.5, "Tree", "Not tree")).to_csv(second, index=False)
+    out = tmp_path / "two"
+    r = run_cli(
+        "soak", regions, second, "--label", "y", "--subset", "region", "--group", "polygon",
+        "--folds", "5", "--out", out)
+    assert r.returncode == 0, r.stderr
+    res = pd.read_csv(out / "results.csv", keep_default_na=False)
+    assert list(dict.fromkeys(res["data"])) == ["soak_regions", "second"]
+    assert len(res) == 2 * 45
+    assert render_page(out / "report.html") == "ok:4"  # Figure 3 twice, Figures 4 and 5
+    dup = run_cli("soak", regions, regions, "--label", "y", "--subset", "region",
+                  "--out", tmp_path / "dup")
+    assert dup.returncode == 2 and "unique" in dup.stderr
 
 
 @pytest.mark.parametrize("args, message", [

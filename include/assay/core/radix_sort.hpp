@@ -1,4 +1,6 @@
-// Private: order-preserving keys for doubles and a stable LSD radix sort on 64-bit keys.
+// Building block shared by the layers that sort scores (metrics ranking, shift retention):
+// order-preserving 64-bit keys for doubles and stable radix sorts on them. Internal API (namespace
+// assay::detail): no stability promise to users.
 #pragma once
 
 #include <algorithm>
@@ -16,7 +18,7 @@
 #include <sys/mman.h>
 #endif
 
-namespace assay::metrics::detail {
+namespace assay::detail {
 
 constexpr std::uint64_t kSignBit = 0x8000000000000000ULL;
 
@@ -310,4 +312,4 @@ inline void radix_sort_keys(std::uint64_t* keys, std::uint64_t* buffer, std::siz
       keys, buffer, n, [](std::uint64_t k) { return k; }, varying);
 }
 
-}  // namespace assay::metrics::detail
+}  // namespace assay::detail

@@ -1,0 +1,6 @@
+"""Robustness and uncertainty under distribution shift (source 003): error-retention curves
+(R-AUC, PRR) under the Shifts conventions, fd-shifts AURC / AUGRC, F1 retention, ensemble
+uncertainty measures, Gaussian NLL, regression metrics with bootstrap intervals, OOD detection,
+canonical partition tables, threshold tuning and generalisation sets. See docs/shift.md."""
+from ._shift import *  # noqa: F401,F403
+from ._shift import __all__  # noqa: F401

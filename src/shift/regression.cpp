@@ -1,0 +1,180 @@
+#include "assay/shift/regression.hpp"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
+#include "assay/metrics/ranking.hpp"
+#include "shift/sorted.hpp"
+
+namespace assay::shift {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void check_inputs(std::span<const double> y_true, std::span<const double> y_pred,
+                  std::span<const double> w) {
+  if (y_true.size() != y_pred.size()) {
+    fail("y_true and y_pred differ in length ({} vs {})", y_true.size(), y_pred.size());
+  }
+  if (y_true.empty()) fail("y_true is empty: need at least one sample");
+  detail::check_finite(y_true, "y_true");
+  detail::check_finite(y_pred, "y_pred");
+  if (!w.empty()) {
+    if (w.size() != y_true.size()) {
+      fail("sample_weight and y_true differ in length ({} vs {})", w.size(), y_true.size());
+    }
+    detail::check_finite(w, "sample_weight");
+    double total = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (w[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", w[i], i);
+      total += w[i];
+    }
+    if (!(total > 0)) fail("sample_weight sums to 0: need a positive total weight");
+  }
+}
+
+// Weighted mean of f(i) (unweighted when w is empty); no input checks.
+template <typename F>
+double weighted_mean(std::size_t n, std::span<const double> w, F&& f) {
+  detail::Sum num, den;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi == 0) continue;
+    num.add(wi * f(i));
+    den.add(wi);
+  }
+  return num.value() / den.value();
+}
+
+double mse_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
+  return weighted_mean(y.size(), w, [&](std::size_t i) { return (y[i] - p[i]) * (y[i] - p[i]); });
+}
+double mae_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
+  return weighted_mean(y.size(), w, [&](std::size_t i) { return std::abs(y[i] - p[i]); });
+}
+double mape_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  return weighted_mean(y.size(), w, [&](std::size_t i) {
+    return std::abs(y[i] - p[i]) / std::max(std::abs(y[i]), eps);
+  });
+}
+double r2_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
+  const double mean = weighted_mean(y.size(), w, [&](std::size_t i) { return y[i]; });
+  detail::Sum num, den;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi == 0) continue;
+    num.add(wi * (y[i] - p[i]) * (y[i] - p[i]));
+    den.add(wi * (y[i] - mean) * (y[i] - mean));
+  }
+  const double n = num.value(), d = den.value();
+  if (d == 0) return n == 0 ? 1.0 : 0.0;  // scikit-learn's force_finite
+  return 1 - n / d;
+}
+
+}  // namespace
+
+double mean_squared_error(std::span<const double> y_true, std::span<const double> y_pred,
+                          std::span<const double> sample_weight) {
+  check_inputs(y_true, y_pred, sample_weight);
+  return mse_raw(y_true, y_pred, sample_weight);
+}
+
+double root_mean_squared_error(std::span<const double> y_true, std::span<const double> y_pred,
+                               std::span<const double> sample_weight) {
+  return std::sqrt(mean_squared_error(y_true, y_pred, sample_weight));
+}
+
+double mean_absolute_error(std::span<const double> y_true, std::span<const double> y_pred,
+                           std::span<const double> sample_weight) {
+  check_inputs(y_true, y_pred, sample_weight);
+  return mae_raw(y_true, y_pred, sample_weight);
+}
+
+double mean_absolute_percentage_error(std::span<const double> y_true,
+                                      std::span<const double> y_pred,
+                                      std::span<const double> sample_weight) {
+  check_inputs(y_true, y_pred, sample_weight);
+  return mape_raw(y_true, y_pred, sample_weight);
+}
+
+double r2_score(std::span<const double> y_true, std::span<const double> y_pred,
+                std::span<const double> sample_weight) {
+  check_inputs(y_true, y_pred, sample_weight);
+  return r2_raw(y_true, y_pred, sample_weight);
+}
+
+RegressionMetrics regression_metrics(std::span<const double> y_true, std::span<const double> y_pred,
+                                     std::span<const double> sample_weight,
+                                     const RegressionParams& params) {
+  check_inputs(y_true, y_pred, sample_weight);
+  const std::vector<metrics::WeightedMetric> fns = {
+      [&](std::span<const double> w) { return std::sqrt(mse_raw(y_true, y_pred, w)); },
+      [&](std::span<const double> w) { return mae_raw(y_true, y_pred, w); },
+      [&](std::span<const double> w) { return mape_raw(y_true, y_pred, w); },
+      [&](std::span<const double> w) { return r2_raw(y_true, y_pred, w); },
+  };
+  RegressionMetrics r;
+  r.n_samples = y_true.size();
+  std::vector<metrics::BootstrapResult> out;
+  if (params.bootstrap.n_resamples == 0) {
+    for (const auto& f : fns) {
+      metrics::BootstrapResult b;
+      b.params = params.bootstrap;
+      b.estimate = f(sample_weight);
+      b.low = b.high = b.standard_error = kNaN;
+      out.push_back(std::move(b));
+    }
+  } else {
+    const std::vector<std::string> names = {"RMSE", "MAE", "MAPE", "R2"};
+    out = metrics::bootstrap_many(y_true.size(), fns, sample_weight, params.bootstrap, names);
+  }
+  r.rmse = std::move(out[0]);
+  r.mae = std::move(out[1]);
+  r.mape = std::move(out[2]);
+  r.r2 = std::move(out[3]);
+  return r;
+}
+
+OodResult ood_detection(std::span<const std::uint8_t> shifted,
+                        std::span<const double> uncertainty) {
+  if (shifted.size() != uncertainty.size()) {
+    fail("shifted and uncertainty differ in length ({} vs {})", shifted.size(), uncertainty.size());
+  }
+  if (shifted.empty()) fail("shifted is empty: need at least one sample");
+  OodResult r;
+  for (std::size_t i = 0; i < shifted.size(); ++i) {
+    if (shifted[i] > 1) fail("shifted must be 0 or 1, found {} at index {}", shifted[i], i);
+    if (std::isnan(uncertainty[i])) fail("uncertainty contains nan at index {}", i);
+    r.n_shifted += shifted[i];
+  }
+  r.n_in = shifted.size() - r.n_shifted;
+  if (r.n_in == 0 || r.n_shifted == 0) {
+    warn(fmt::format("OOD detection needs in-domain and shifted samples, found {} and {}: NaN",
+                     r.n_in, r.n_shifted));
+    r.auroc = r.aupr = r.average_precision = r.fpr_at_95 = kNaN;
+    return r;
+  }
+  const metrics::RankedScores ranked(shifted, uncertainty);
+  r.auroc = ranked.roc_auc();
+  r.average_precision = ranked.average_precision();
+  metrics::ApParams trapezoid;
+  trapezoid.method = metrics::ApMethod::trapezoid;
+  r.aupr = ranked.average_precision({}, trapezoid);
+  const auto points = ranked.operating_points();
+  r.fpr_at_95 = kNaN;
+  for (std::size_t k = 0; k < points.tp.size(); ++k) {
+    if (points.tp[k] / points.total_pos >= 0.95) {
+      r.fpr_at_95 = points.fp[k] / points.total_neg;
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace assay::shift
