@@ -173,3 +173,18 @@ BAD = [
 def test_bad_input_messages(call, message):
     with pytest.raises(assay.AssayError, match=message):
         call()
+
+
+@pytest.mark.parametrize("norm, binary, multiclass", [
+    ("l1", 0.2900, 0.2000), ("l2", 0.2918, 0.2082), ("max", 0.3167, 0.2333)])
+def test_torchmetrics_documented_examples(norm, binary, multiclass):
+    # torchmetrics' binary_calibration_error / multiclass_calibration_error docstring examples
+    # (uniform bins; binary bins the positive-class probability against the label, multi-class
+    # the top-label confidence against correctness), which print 4 decimals.
+    p = np.array([0.25, 0.25, 0.55, 0.75, 0.75])
+    y = np.array([0, 0, 1, 1, 1])
+    assert round(am.calibration_error(y, p, bins=2, norm=norm)["error"], 4) == binary
+    P = np.array([[0.25, 0.20, 0.55], [0.55, 0.05, 0.40], [0.10, 0.30, 0.60],
+                  [0.90, 0.05, 0.05]])
+    t = np.array([0, 1, 2, 0])
+    assert round(am.calibration_error(t, P, bins=3, norm=norm)["error"], 4) == multiclass
