@@ -14,6 +14,10 @@ struct GlobalOptions {
 
 using Action = std::function<void()>;
 
+/// Validator for counts and seeds: digits only. CLI11 would wrap "-3" around to a huge unsigned
+/// value; this says what is wrong instead.
+const CLI::Validator& non_negative_integer();
+
 /// `assay metrics FILE ...`
 Action add_metrics_command(CLI::App& app, const GlobalOptions& global);
 
@@ -22,6 +26,12 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& global);
 
 /// `assay soak DATA.csv --label y --subset COL ... --out DIR`
 Action add_soak_command(CLI::App& app, const GlobalOptions& global);
+
+/// `assay count --model M.json --spec S.spec ...`
+Action add_count_command(CLI::App& app, const GlobalOptions& global);
+
+/// `assay model info M.json`
+Action add_model_command(CLI::App& app, const GlobalOptions& global);
 
 /// `assay shift FILE --target COL --pred COL[,...] ...`
 Action add_shift_command(CLI::App& app, const GlobalOptions& global);

@@ -10,6 +10,22 @@
 #include "assay/core/warning.hpp"
 #include "commands.hpp"
 
+namespace assay::cli {
+
+const CLI::Validator& non_negative_integer() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "expected a non-negative integer, found \"" + text + "\"";
+        }
+        return {};
+      },
+      "INTEGER >= 0");
+  return validator;
+}
+
+}  // namespace assay::cli
+
 int main(int argc, char** argv) {
   CLI::App app{"assay: how good is my model, really?"};
   app.set_version_flag("--version", "assay 0.1.0");
@@ -19,10 +35,9 @@ int main(int argc, char** argv) {
 
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
   const std::vector<assay::cli::Action> actions{
-      assay::cli::add_metrics_command(app, global),
-      assay::cli::add_runs_command(app, global),
-      assay::cli::add_soak_command(app, global),
-      assay::cli::add_shift_command(app, global),
+      assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
+      assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
+      assay::cli::add_count_command(app, global),   assay::cli::add_model_command(app, global),
   };
 
   try {

@@ -12,16 +12,6 @@
 namespace assay::cli {
 namespace {
 
-// CLI11 would wrap "-3" around to a huge unsigned value; say what is wrong instead.
-const CLI::Validator kNonNegativeInteger(
-    [](std::string& text) -> std::string {
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-        return "expected a non-negative integer, found \"" + text + "\"";
-      }
-      return {};
-    },
-    "INTEGER >= 0");
-
 struct MetricsOptions {
   std::string file;
   metrics::EvaluateColumns columns;
@@ -67,13 +57,13 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
                   "bootstrap resamples for percentile intervals (0 = none)")
       ->capture_default_str()
-      ->check(kNonNegativeInteger);
+      ->check(non_negative_integer());
   cmd->add_option("--confidence", options->params.bootstrap.confidence,
                   "confidence level of the intervals")
       ->capture_default_str();
   cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
       ->capture_default_str()
-      ->check(kNonNegativeInteger);
+      ->check(non_negative_integer());
   cmd->add_option("--threads", options->params.bootstrap.threads,
                   "worker threads (0 = all cores; results do not depend on it)")
       ->capture_default_str();

@@ -13,15 +13,6 @@
 namespace assay::cli {
 namespace {
 
-const CLI::Validator kNonNegativeInteger(
-    [](std::string& text) -> std::string {
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-        return "expected a non-negative integer, found \"" + text + "\"";
-      }
-      return {};
-    },
-    "INTEGER >= 0");
-
 struct ShiftOptions {
   std::string file;
   shift::ShiftColumns columns;
@@ -76,13 +67,13 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
                   "bootstrap resamples for RMSE/MAE/MAPE/R2 intervals (0 = none)")
       ->capture_default_str()
-      ->check(kNonNegativeInteger);
+      ->check(non_negative_integer());
   cmd->add_option("--confidence", options->params.bootstrap.confidence,
                   "confidence level of the intervals")
       ->capture_default_str();
   cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
       ->capture_default_str()
-      ->check(kNonNegativeInteger);
+      ->check(non_negative_integer());
   cmd->add_flag("--json", options->json, "print JSON instead of the table");
   cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
   cmd->add_option("--html", options->html, "also write an HTML page with charts to this file");

@@ -68,9 +68,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--learners", o->learners, "learners, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
-  auto* features = cmd->add_option("--features", o->features,
-                                   "use only these feature columns (comma-separated)")
-                       ->delimiter(',');
+  auto* features =
+      cmd->add_option("--features", o->features, "use only these feature columns (comma-separated)")
+          ->delimiter(',');
   cmd->add_option("--drop", o->drop, "columns that are not features (comma-separated)")
       ->delimiter(',')
       ->excludes(features);
@@ -79,9 +79,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "measure for the tests: error_percent, auc, mse, mae (default: error_percent "
                   "or mse)");
   cmd->add_option("--seed", o->seed, "seed for folds, down-sampling and learners")
+      ->check(non_negative_integer())
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")
-      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--out", o->out, "output directory (created if missing)")->required();
   cmd->add_flag("--json", o->json, "print the statistics as JSON instead of the summary");
 
@@ -133,9 +133,10 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
       std::cout << soak::describe_experiment(outcome, params) << "\n\n"
                 << report::soak_text(outcome.statistics);
     }
-    std::fprintf(stderr,
-                 "assay: wrote %s/{results.csv,pvalues.csv,summaries.csv,results.json,report.html}\n",
-                 o->out.c_str());
+    std::fprintf(
+        stderr,
+        "assay: wrote %s/{results.csv,pvalues.csv,summaries.csv,results.json,report.html}\n",
+        o->out.c_str());
   };
 }
 

@@ -86,13 +86,6 @@ py::dict ttest_to_dict(const soak::TTest& t) {
   return d;
 }
 
-template <typename T>
-std::vector<T> copy_1d(const std::optional<Array<T>>& a, const char* what) {
-  if (!a) return {};
-  auto v = view_1d(*a, what);
-  return {v.begin(), v.end()};
-}
-
 py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t>>& y_class,
                   std::vector<std::string> classes, const std::optional<Array<double>>& y_value,
                   const std::optional<Array<double>>& weights, const std::string& task,
@@ -109,12 +102,12 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
   if (task == "classification") {
     data.task = learners::TaskKind::classification;
     if (!y_class) fail("a classification task needs y_class (class codes), found None");
-    data.y_class = copy_1d(y_class, "y_class");
+    data.y_class = optional_vector(y_class, "y_class");
     data.classes = std::move(classes);
   } else if (task == "regression") {
     data.task = learners::TaskKind::regression;
     if (!y_value) fail("a regression task needs y_value (targets), found None");
-    data.y_value = copy_1d(y_value, "y_value");
+    data.y_value = optional_vector(y_value, "y_value");
   } else {
     fail("task must be \"classification\" or \"regression\", found {}", quote_found(task));
   }
@@ -127,21 +120,11 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
     for (std::size_t j = 0; j < data.n_features; ++j)
       data.feature_names.push_back(fmt::format("x{}", j));
   }
-  data.weights = copy_1d(weights, "sample_weight");
+  data.weights = optional_vector(weights, "sample_weight");
 
-  soak::SoakDesign design;
-  design.subset = copy_1d(std::optional<Array<std::int32_t>>(subset), "subset");
-  design.subset_names = std::move(subset_names);
-  design.group = copy_1d(group, "groups");
-  design.stratum = copy_1d(stratum, "stratum");
-  design.fold = copy_1d(fold, "fold");
-  soak::SoakSplitParams split_params;
-  split_params.folds = folds;
-  split_params.subsets = std::move(subsets);
-  split_params.sizes = sizes;
-  split_params.ratio = ratio;
-  split_params.seeds = seeds;
-  split_params.seed = split_seed;
+  auto design = soak_design_from_arrays(subset, std::move(subset_names), group, stratum, fold);
+  const auto split_params =
+      soak_split_params(folds, std::move(subsets), sizes, ratio, seeds, split_seed);
   soak::SoakParams params;
   params.learners = std::move(learner_names);
   params.threads = threads;

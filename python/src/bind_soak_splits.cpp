@@ -65,14 +65,34 @@ py::dict info_columns(const soak::SoakSplits& splits, bool with_rows, std::int64
   return d;
 }
 
-template <typename T>
-std::vector<T> optional_vector(const std::optional<Array<T>>& a, const char* what) {
-  if (!a) return {};
-  auto v = view_1d(*a, what);
-  return {v.begin(), v.end()};
+}  // namespace
+
+soak::SoakDesign soak_design_from_arrays(const Array<std::int32_t>& subset,
+                                         std::vector<std::string> subset_names,
+                                         const std::optional<Array<std::int32_t>>& group,
+                                         const std::optional<Array<std::int32_t>>& stratum,
+                                         const std::optional<Array<std::int64_t>>& fold) {
+  soak::SoakDesign design;
+  auto s = view_1d(subset, "subset");
+  design.subset.assign(s.begin(), s.end());
+  design.subset_names = std::move(subset_names);
+  design.group = optional_vector(group, "group");
+  design.stratum = optional_vector(stratum, "stratum");
+  design.fold = optional_vector(fold, "fold");
+  return design;
 }
 
-}  // namespace
+soak::SoakSplitParams soak_split_params(int folds, std::string subsets, int sizes, double ratio,
+                                        int seeds, std::uint64_t seed) {
+  soak::SoakSplitParams params;
+  params.folds = folds;
+  params.subsets = std::move(subsets);
+  params.sizes = sizes;
+  params.ratio = ratio;
+  params.seeds = seeds;
+  params.seed = seed;
+  return params;
+}
 
 void bind_soak_splits(py::module_& m) {
   py::class_<soak::SoakSplits>(m, "SoakSplits")
@@ -82,20 +102,10 @@ void bind_soak_splits(py::module_& m) {
                       const std::optional<Array<std::int32_t>>& stratum,
                       const std::optional<Array<std::int64_t>>& fold, int folds,
                       std::string subsets, int sizes, double ratio, int seeds, std::uint64_t seed) {
-            soak::SoakDesign design;
-            auto s = view_1d(subset, "subset");
-            design.subset.assign(s.begin(), s.end());
-            design.subset_names = std::move(subset_names);
-            design.group = optional_vector(group, "group");
-            design.stratum = optional_vector(stratum, "stratum");
-            design.fold = optional_vector(fold, "fold");
-            soak::SoakSplitParams params;
-            params.folds = folds;
-            params.subsets = std::move(subsets);
-            params.sizes = sizes;
-            params.ratio = ratio;
-            params.seeds = seeds;
-            params.seed = seed;
+            auto design =
+                soak_design_from_arrays(subset, std::move(subset_names), group, stratum, fold);
+            const auto params =
+                soak_split_params(folds, std::move(subsets), sizes, ratio, seeds, seed);
             return soak::SoakSplits(std::move(design), params);
           }),
           py::arg("subset"), py::arg("subset_names"), py::arg("group") = py::none(),

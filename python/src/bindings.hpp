@@ -9,11 +9,13 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/soak/splits.hpp"
 
 namespace assay::python {
 
@@ -30,6 +32,24 @@ std::span<const T> view_1d(const Array<T>& a, const char* what) {
   }
   return {a.data(), static_cast<std::size_t>(a.shape(0))};
 }
+
+/// A copy of an optional 1-D array (empty when None).
+template <typename T>
+std::vector<T> optional_vector(const std::optional<Array<T>>& a, const char* what) {
+  if (!a) return {};
+  auto v = view_1d(*a, what);
+  return {v.begin(), v.end()};
+}
+
+/// The SOAK design and split parameters from per-row codes, shared by _assay.SoakSplits and
+/// _assay.soak_run (defined in bind_soak_splits.cpp).
+soak::SoakDesign soak_design_from_arrays(const Array<std::int32_t>& subset,
+                                         std::vector<std::string> subset_names,
+                                         const std::optional<Array<std::int32_t>>& group,
+                                         const std::optional<Array<std::int32_t>>& stratum,
+                                         const std::optional<Array<std::int64_t>>& fold);
+soak::SoakSplitParams soak_split_params(int folds, std::string subsets, int sizes, double ratio,
+                                        int seeds, std::uint64_t seed);
 
 /// Moves a vector into a numpy array without copying (the array owns the vector).
 template <typename T>
@@ -56,5 +76,6 @@ void bind_evaluate(py::module_& m);
 void bind_soak_splits(py::module_& m);
 void bind_soak_run(py::module_& m);
 void bind_shift(py::module_& m);
+void bind_count(py::module_& m);
 
 }  // namespace assay::python

@@ -548,12 +548,18 @@ Json base_spec(const ChartParams& params, const std::string& default_title,
                const std::string& description) {
   return report::base_spec(params, default_title, description);
 }
-Json json_number(double value) { return number(value); }
-std::string finite(const std::string& field) { return report::finite(field); }
+Json json_number(double value) {
+  return number(value);
+}
+std::string finite(const std::string& field) {
+  return report::finite(field);
+}
 Json tooltip(const char* field, const char* title, const char* format) {
   return report::tooltip(field, title, format);
 }
-Json string_array(const std::vector<std::string>& values) { return report::string_array(values); }
+Json string_array(const std::vector<std::string>& values) {
+  return report::string_array(values);
+}
 
 }  // namespace detail
 

@@ -42,7 +42,8 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 }
 
 std::string render_columns(const std::vector<std::string>& header,
-                           const std::vector<std::vector<std::string>>& rows) {
+                           const std::vector<std::vector<std::string>>& rows,
+                           std::size_t left_aligned = 1) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t j = 0; j < header.size(); ++j) width[j] = display_width(header[j]);
   for (const auto& r : rows) {
@@ -52,7 +53,7 @@ std::string render_columns(const std::vector<std::string>& header,
   auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t j = 0; j < cells.size(); ++j) {
       if (j) out += "  ";
-      out += pad(cells[j], width[j], j > 0);
+      out += pad(cells[j], width[j], j >= left_aligned);
     }
     out += '\n';
   };
@@ -311,10 +312,13 @@ HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& 
 
 namespace assay::report::detail {
 
-std::string fixed4(double value) { return fixed(value); }
+std::string fixed4(double value) {
+  return fixed(value);
+}
 std::string text_table(const std::vector<std::string>& header,
-                       const std::vector<std::vector<std::string>>& rows) {
-  return render_columns(header, rows);
+                       const std::vector<std::vector<std::string>>& rows,
+                       std::size_t left_aligned) {
+  return render_columns(header, rows, left_aligned);
 }
 
 }  // namespace assay::report::detail

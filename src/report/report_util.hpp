@@ -2,6 +2,7 @@
 // spec skeleton and expressions (defined in charts.cpp) and plain-text tables (evaluation.cpp).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,10 @@ extern const char* const kGuideGrey;
 
 /// 4 decimals, "nan" for NaN.
 std::string fixed4(double value);
-/// A column-aligned text table (header, dashed rule, rows); numbers right-aligned.
+/// A column-aligned text table (header line, then rows): the first `left_aligned` columns are
+/// left-aligned (labels), the rest right-aligned (numbers); widths count UTF-8 code points.
 std::string text_table(const std::vector<std::string>& header,
-                       const std::vector<std::vector<std::string>>& rows);
+                       const std::vector<std::vector<std::string>>& rows,
+                       std::size_t left_aligned = 1);
 
 }  // namespace assay::report::detail

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "report_util.hpp"
 
 namespace assay::report {
 namespace {
@@ -63,31 +64,6 @@ std::vector<std::vector<std::string>> rows(const shift::ShiftEvaluation& ev) {
   return out;
 }
 
-std::string pad(const std::string& s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
-
-std::string render_columns(const std::vector<std::string>& head,
-                           const std::vector<std::vector<std::string>>& body) {
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t j = 0; j < head.size(); ++j) width[j] = head[j].size();
-  for (const auto& r : body) {
-    for (std::size_t j = 0; j < r.size(); ++j) width[j] = std::max(width[j], r[j].size());
-  }
-  std::string out;
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t j = 0; j < cells.size(); ++j) {
-      if (j) out += "  ";
-      out += pad(cells[j], width[j], j > 1);
-    }
-    out += '\n';
-  };
-  line(head);
-  for (const auto& r : body) line(r);
-  return out;
-}
-
 std::string describe(const shift::ShiftEvaluation& ev) {
   std::string out = fmt::format(
       "{} samples, {} model(s), {} set(s); error: {}; retention "
@@ -110,25 +86,10 @@ Json interval_json(const metrics::BootstrapResult& b) {
   return {{"value", b.estimate}, {"low", b.low}, {"high", b.high}};
 }
 
-Json number(double v) {
-  return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-
-std::string schema_url() {
-  for (const auto& file : chart_library()) {
-    if (file.package == "vega-lite") {
-      const auto dot = file.version.find('.');
-      return fmt::format("https://vega.github.io/schema/vega-lite/v{}.json",
-                         file.version.substr(0, dot));
-    }
-  }
-  return "https://vega.github.io/schema/vega-lite/v5.json";
-}
-
 }  // namespace
 
 std::string shift_text(const shift::ShiftEvaluation& ev) {
-  std::string out = describe(ev) + "\n\n" + render_columns(header(ev), rows(ev));
+  std::string out = describe(ev) + "\n\n" + detail::text_table(header(ev), rows(ev), 2);
   for (const auto& note : ev.notes) out += "\nnote: " + note;
   if (!ev.notes.empty()) out += "\n";
   return out;
@@ -206,22 +167,20 @@ Json shift_retention_chart(const shift::ShiftEvaluation& ev, bool f1) {
         values.push_back({{"series", label},
                           {"kind", kind},
                           {"x", c.x[i]},
-                          {"y", number((*ys)[i])},
+                          {"y", detail::json_number((*ys)[i])},
                           {"order", i}});
       }
     }
   }
   const char* y_title = f1 ? "F1 of acceptable predictions" : "Error (sum over retained / n)";
-  Json spec;
-  spec["$schema"] = schema_url();
-  spec["description"] =
+  ChartParams chart;
+  chart.title = f1 ? "F1-retention curve" : "Error-retention curve";
+  Json spec = detail::base_spec(
+      chart, chart.title,
       f1 ? "F1 of acceptable (error <= threshold) predictions among the retained, against the "
            "retained fraction; solid: model, dashed: oracle, dotted: random."
          : "Error with the most uncertain predictions replaced by ground truth, against the "
-           "retained fraction; solid: model, dashed: oracle, dotted: random.";
-  spec["title"] = f1 ? "F1-retention curve" : "Error-retention curve";
-  spec["width"] = 400;
-  spec["height"] = 300;
+           "retained fraction; solid: model, dashed: oracle, dotted: random.");
   spec["data"] = {{"values", std::move(values)}};
   spec["transform"] = {{{"filter", "isFinite(datum.y)"}}};
   spec["mark"] = {{"type", "line"}, {"strokeWidth", 2}};

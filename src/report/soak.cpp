@@ -41,7 +41,9 @@ std::string mean_sd(double mean, double sd) {
   return fmt::format("{:.2f}\u00b1{:.2f}", mean, sd);
 }
 
-std::string signed2(double v) { return std::isnan(v) ? "NA" : fmt::format("{:+.2f}", v); }
+std::string signed2(double v) {
+  return std::isnan(v) ? "NA" : fmt::format("{:+.2f}", v);
+}
 
 std::string p_text(double p) {
   if (std::isnan(p)) return "NA";
@@ -105,8 +107,9 @@ std::string measure_title(const std::string& measure) {
 std::string soak_verdict(const Comparison& c) {
   const double p = c.paired.p_value;
   if (std::isnan(p)) {
-    return "undefined (" + (c.paired.undefined_reason.empty() ? std::string("no test")
-                                                              : c.paired.undefined_reason) +
+    return "undefined (" +
+           (c.paired.undefined_reason.empty() ? std::string("no test")
+                                              : c.paired.undefined_reason) +
            ")";
   }
   // Higher is worse for every error measure; for AUC higher is better.
@@ -120,12 +123,11 @@ std::string soak_verdict(const Comparison& c) {
   return d < 0 ? "combining subsets helps" : "combining subsets hurts";
 }
 
-Json soak_error_chart(const SoakStatistics& s, const std::string& data,
-                      const std::string& learner, const ChartParams& params) {
+Json soak_error_chart(const SoakStatistics& s, const std::string& data, const std::string& learner,
+                      const ChartParams& params) {
   const auto subsets = test_subsets_of(s, data, learner);
   if (subsets.empty())
-    fail("no SOAK results for data set {} and learner {}", quote_found(data),
-         quote_found(learner));
+    fail("no SOAK results for data set {} and learner {}", quote_found(data), quote_found(learner));
   Json values = Json::array();
   for (const auto& subset : subsets) {
     for (TrainSubsets train : {TrainSubsets::all, TrainSubsets::same, TrainSubsets::other}) {
@@ -160,16 +162,16 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data,
             {"title", "train subsets"},
             {"sort", detail::string_array(kTrainRows)},
             {"scale", {{"domain", detail::string_array(kTrainRows)}}}};
-  Json x_low = {{"field", "low"}, {"type", "quantitative"}, {"title", x_title},
-                {"scale", {{"zero", false}}}};
+  Json x_low = {
+      {"field", "low"}, {"type", "quantitative"}, {"title", x_title}, {"scale", {{"zero", false}}}};
   auto kind = [](const char* k) { return Json{{"filter", fmt::format("datum.kind == '{}'", k)}}; };
   Json tips = {detail::tooltip("test_subset", "test subset"), detail::tooltip("train", "train"),
                detail::tooltip("label", "value")};
   Json layers = Json::array();
   // Mean ± SD segments and mean points of each train set.
   layers.push_back(
-      {{"transform", {kind("stat"), {{"filter", detail::finite("low") + " && " +
-                                                    detail::finite("high")}}}},
+      {{"transform",
+        {kind("stat"), {{"filter", detail::finite("low") + " && " + detail::finite("high")}}}},
        {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"color", "#1f77b4"}}},
        {"encoding", {{"x", x_low}, {"x2", {{"field", "high"}}}, {"y", y}, {"tooltip", tips}}}});
   layers.push_back(
@@ -177,15 +179,16 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data,
        {"mark", {{"type", "point"}, {"filled", false}, {"size", 60}, {"color", "#1f77b4"}}},
        {"encoding",
         {{"x", {{"field", "mean"}, {"type", "quantitative"}}}, {"y", y}, {"tooltip", tips}}}});
-  layers.push_back(
-      {{"transform", {kind("stat"), {{"filter", detail::finite("mean")}}}},
-       {"mark", {{"type", "text"}, {"dy", -10}, {"fontSize", 10}}},
-       {"encoding",
-        {{"x", {{"field", "mean"}, {"type", "quantitative"}}}, {"y", y}, {"text", {{"field", "label"}}}}}});
+  layers.push_back({{"transform", {kind("stat"), {{"filter", detail::finite("mean")}}}},
+                    {"mark", {{"type", "text"}, {"dy", -10}, {"fontSize", 10}}},
+                    {"encoding",
+                     {{"x", {{"field", "mean"}, {"type", "quantitative"}}},
+                      {"y", y},
+                      {"text", {{"field", "label"}}}}}});
   // Grey segment from the Same mean to the compared mean, labelled with the paired p-value.
   layers.push_back(
-      {{"transform", {kind("p"), {{"filter", detail::finite("low") + " && " +
-                                                 detail::finite("high")}}}},
+      {{"transform",
+        {kind("p"), {{"filter", detail::finite("low") + " && " + detail::finite("high")}}}},
        {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"color", detail::kGuideGrey}}},
        {"encoding",
         {{"x", {{"field", "low"}, {"type", "quantitative"}}},
@@ -193,19 +196,23 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data,
          {"y", y},
          {"tooltip",
           {detail::tooltip("test_subset", "test subset"), detail::tooltip("train", "comparison"),
-           detail::tooltip("diff", "mean difference", ".3f"), detail::tooltip("p", "p (paired)", ".3g")}}}}});
+           detail::tooltip("diff", "mean difference", ".3f"),
+           detail::tooltip("p", "p (paired)", ".3g")}}}}});
   layers.push_back(
       {{"transform", {kind("p"), {{"filter", detail::finite("mean")}}}},
        {"mark", {{"type", "text"}, {"dy", -10}, {"fontSize", 10}, {"color", "#595959"}}},
        {"encoding",
-        {{"x", {{"field", "mean"}, {"type", "quantitative"}}}, {"y", y}, {"text", {{"field", "label"}}}}}});
+        {{"x", {{"field", "mean"}, {"type", "quantitative"}}},
+         {"y", y},
+         {"text", {{"field", "label"}}}}}});
 
   Json spec = detail::base_spec(
       params, fmt::format("{}: {} ({})", data, x_title, learner),
       "Source 001 Figure 3: mean (circle) and mean \u00b1 SD (segment) of the test error over "
       "folds for each train set, per test subset; grey segments join Same to Other/All with the "
       "two-sided paired t-test p-value.");
-  const int panel_width = std::max(160, params.width / static_cast<int>(std::min<std::size_t>(subsets.size(), 4)));
+  const int panel_width =
+      std::max(160, params.width / static_cast<int>(std::min<std::size_t>(subsets.size(), 4)));
   spec.erase("width");
   spec.erase("height");
   spec["data"] = {{"values", std::move(values)}};
@@ -277,14 +284,17 @@ Json soak_difference_chart(const SoakStatistics& s, TrainSubsets compared,
   const std::string name = comparison_name(compared);
   const std::string x_title = fmt::format("{} ({})", measure_title(s.measure), name);
   auto panel = [&](const char* which, const std::string& title, double reference) {
-    Json y = {{"field", "row"}, {"type", "nominal"}, {"title", nullptr},
+    Json y = {{"field", "row"},
+              {"type", "nominal"},
+              {"title", nullptr},
               {"sort", detail::string_array(rows)}};
     Json tips = {detail::tooltip("row", "data / learner"), detail::tooltip("min", "min", ".3g"),
                  detail::tooltip("mean", "mean", ".3g"), detail::tooltip("max", "max", ".3g")};
     Json layers = Json::array();
-    layers.push_back({{"data", {{"values", {{{"ref", reference}}}}}},
-                      {"mark", {{"type", "rule"}, {"strokeDash", {4, 4}}, {"color", detail::kGuideGrey}}},
-                      {"encoding", {{"x", {{"field", "ref"}, {"type", "quantitative"}}}}}});
+    layers.push_back(
+        {{"data", {{"values", {{{"ref", reference}}}}}},
+         {"mark", {{"type", "rule"}, {"strokeDash", {4, 4}}, {"color", detail::kGuideGrey}}},
+         {"encoding", {{"x", {{"field", "ref"}, {"type", "quantitative"}}}}}});
     layers.push_back(
         {{"transform", {{{"filter", detail::finite("min") + " && " + detail::finite("max")}}}},
          {"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
@@ -293,20 +303,18 @@ Json soak_difference_chart(const SoakStatistics& s, TrainSubsets compared,
            {"x2", {{"field", "max"}}},
            {"y", y},
            {"tooltip", tips}}}});
-    layers.push_back({{"transform", {{{"filter", detail::finite("mean")}}}},
-                      {"mark", {{"type", "point"}, {"filled", true}, {"size", 50}}},
-                      {"encoding",
-                       {{"x", {{"field", "mean"}, {"type", "quantitative"}}},
-                        {"y", y},
-                        {"tooltip", tips}}}});
+    layers.push_back(
+        {{"transform", {{{"filter", detail::finite("mean")}}}},
+         {"mark", {{"type", "point"}, {"filled", true}, {"size", 50}}},
+         {"encoding",
+          {{"x", {{"field", "mean"}, {"type", "quantitative"}}}, {"y", y}, {"tooltip", tips}}}});
     return Json{{"transform", {{{"filter", fmt::format("datum.panel == '{}'", which)}}}},
                 {"width", std::max(120, params.width / 2)},
                 {"height", std::max(60, 24 * static_cast<int>(rows.size()))},
                 {"layer", std::move(layers)}};
   };
   Json spec = detail::base_spec(
-      params,
-      fmt::format("{} over test subsets (min..max, mean)", name),
+      params, fmt::format("{} over test subsets (min..max, mean)", name),
       compared == TrainSubsets::all
           ? "Source 001 Figure 4: mean test error difference All\u2212Same and log10 p of the "
             "paired t-test, min..max over test subsets (segment), mean (dot)."
@@ -366,10 +374,9 @@ std::string soak_text(const SoakStatistics& s) {
     }
   }
   const std::string m = s.measure;
-  std::string out = detail::text_table(
-      {"data", "learner", "test subset", "same " + m, "other " + m, "all " + m, "other-same",
-       "p", "all-same", "p"},
-      rows);
+  std::string out = detail::text_table({"data", "learner", "test subset", "same " + m, "other " + m,
+                                        "all " + m, "other-same", "p", "all-same", "p"},
+                                       rows);
   out += "\n" + conclusions;
   return out;
 }
@@ -398,8 +405,8 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   if (rows.empty()) {
     page.add_paragraph("One subset only: plain K-fold cross-validation, no comparisons.");
   } else {
-    page.add_table({"data", "learner", "test subset", "comparison", "same mean",
-                    "compared mean", "mean difference", "p (paired)", "p (Welch)", "verdict"},
+    page.add_table({"data", "learner", "test subset", "comparison", "same mean", "compared mean",
+                    "mean difference", "p (paired)", "p (Welch)", "verdict"},
                    rows);
   }
   for (const auto& [data, learner] : data_learner_pairs(s)) {
@@ -422,14 +429,13 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   page.add_heading("Mean and SD per train set");
   std::vector<std::vector<std::string>> summary_rows;
   for (const auto& t : s.summaries) {
-    summary_rows.push_back(
-        {t.data, t.learner, t.test_subset, soak::to_string(t.train_subsets),
-         t.n_train_groups == 0 ? "full" : fmt::format("{}", t.n_train_groups),
-         detail::fixed4(t.mean), detail::fixed4(t.sd), fmt::format("{}", t.n)});
+    summary_rows.push_back({t.data, t.learner, t.test_subset, soak::to_string(t.train_subsets),
+                            t.n_train_groups == 0 ? "full" : fmt::format("{}", t.n_train_groups),
+                            detail::fixed4(t.mean), detail::fixed4(t.sd), fmt::format("{}", t.n)});
   }
-  page.add_table({"data", "learner", "test subset", "train subsets", "train groups", "mean",
-                  "sd", "n"},
-                 summary_rows);
+  page.add_table(
+      {"data", "learner", "test subset", "train subsets", "train groups", "mean", "sd", "n"},
+      summary_rows);
   page.add_heading("t-tests");
   std::vector<std::vector<std::string>> p_rows;
   for (const auto& c : s.comparisons) {
@@ -440,8 +446,8 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
                       detail::fixed4(c.welch.t), p_text(c.welch.p_value),
                       c.paired.undefined_reason});
   }
-  page.add_table({"data", "learner", "test subset", "comparison", "train groups", "mean diff",
-                  "t", "df", "p (paired)", "t (Welch)", "p (Welch)", "note"},
+  page.add_table({"data", "learner", "test subset", "comparison", "train groups", "mean diff", "t",
+                  "df", "p (paired)", "t (Welch)", "p (Welch)", "note"},
                  p_rows);
   page.add_json("Statistics (JSON)", soak::statistics_json(s));
   return page;

@@ -62,7 +62,8 @@ Table read_csv(const std::string& path, const CsvParams& params = {});
 /// Writes a table as CSV (header, LF line ends): numbers in their shortest round-trip form, NaN
 /// as "NaN" and infinities as "Inf"/"-Inf" (read back by read_csv, pandas and R); strings
 /// quoted (RFC 4180) only when they hold a comma, quote, CR or LF (a string that looks like a
-/// number reads back as one: readers type cells by content). Throws assay::Error if the file cannot be written.
+/// number reads back as one: readers type cells by content). Throws assay::Error if the file cannot
+/// be written.
 void write_csv(const Table& table, const std::string& path);
 
 /// The CSV text write_csv writes.
