@@ -21,12 +21,14 @@ echo "== SOAK: can a model trained on some regions predict another region? =="
 /usr/bin/python3 "$here/examples/make_soak_demo.py" "$out"
 "$here/$build/assay" soak "$out/soak_regions.csv" --label y --subset region --group polygon \
   --folds 5 --seed 1 --learners featureless --out "$out/soak"
-for part in shift count; do
-  if [[ -x $here/scripts/demo_$part.sh ]]; then
-    echo
-    "$here/scripts/demo_$part.sh" "$build"
-  fi
-done
 echo
-echo "Output: $out/binary.html, $out/multiclass.html, $out/soak/report.html (open in a browser;"
-echo "        they work offline), $out/binary.json, $out/soak/*.csv"
+"$here/scripts/demo_shift.sh" "$build"
+echo
+"$here/scripts/demo_count.sh" "$build"
+echo
+echo "Output (open the pages in a browser; they work offline):"
+echo "  $out/binary.html, $out/multiclass.html   metrics of a binary and a 4-class classifier"
+echo "  $out/soak/report.html                     SOAK: Same/Other/All across regions"
+echo "  $out/shift.html                           retention curves under distribution shift"
+echo "  $out/count.html                           exact counts over the whole input space"
+echo "  $out/binary.json, $out/soak/*.csv, $out/shift.json"

@@ -4,7 +4,9 @@ Submodules: ``assay.metrics`` (classification metrics with scikit-learn's names 
 curves, AP/mAP under every convention, calibration, bootstrap and DeLong uncertainty),
 ``assay.soak`` (Same/Other/All K-fold cross-validation over data subsets, with paired t-tests),
 ``assay.shift`` (retention curves, R-AUC, F1-AUC, ensemble uncertainty, regression metrics under
-distribution shift).
+distribution shift), ``assay.models`` (tree ensembles and networks from scikit-learn and xgboost
+in one JSON format) and ``assay.count`` (exact counting over a model's whole bounded input space:
+learnability, safety, local robustness).
 Errors are raised as ``assay.AssayError`` (a ``ValueError``); degenerate statistics warn with
 ``assay.AssayWarning`` (a ``UserWarning``) and return NaN.
 """
@@ -14,6 +16,8 @@ from . import io
 from . import report
 from . import shift
 from . import soak
+from . import models
+from . import count
 
-__all__ = ["AssayError", "AssayWarning", "io", "metrics", "report", "shift", "soak",
-           "__version__"]
+__all__ = ["AssayError", "AssayWarning", "count", "io", "metrics", "models", "report", "shift",
+           "soak", "__version__"]

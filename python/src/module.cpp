@@ -43,4 +43,5 @@ PYBIND11_MODULE(_assay, m) {
   bind_soak_splits(m);
   bind_soak_run(m);
   bind_shift(m);
+  bind_count(m);
 }

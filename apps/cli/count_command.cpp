@@ -1,0 +1,108 @@
+// `assay count --model M.json --spec S.spec [--property NAME] ...` and `assay model info M.json`.
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
+#include "assay/count/counting.hpp"
+#include "assay/count/model.hpp"
+#include "assay/count/spec.hpp"
+#include "assay/report/count.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+namespace {
+
+struct CountOptions {
+  std::string model;
+  std::string spec;
+  count::CountParams params;
+  bool json = false;
+  std::string json_out;
+  std::string html;
+  std::string test;
+  std::string label;
+};
+
+struct ModelOptions {
+  std::string file;
+  bool json = false;
+};
+
+}  // namespace
+
+Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  auto options = std::make_shared<CountOptions>();
+  auto* cmd = app.add_subcommand(
+      "count",
+      "Exact counts over a whole bounded input domain (source 002): TP/FP/TN/FN per label,\n"
+      "safety and robustness, beside estimates from uniform samples.");
+  cmd->add_option("--model", options->model, "model: assay JSON or xgboost JSON")->required();
+  cmd->add_option("--spec", options->spec, "domain and properties (.spec file)")->required();
+  cmd->add_option("--property", options->params.property,
+                  "count one predicate (as the truth of label 1), safety property or region");
+  cmd->add_option("--method", options->params.method, "auto, structural or enumerate")
+      ->capture_default_str();
+  cmd->add_option("--samples", options->params.samples,
+                  "uniform sample sizes for the statistical view, e.g. 100,1000,10000")
+      ->delimiter(',');
+  cmd->add_option("--test", options->test,
+                  "test set (CSV): the statistical view on it; feature columns in model order");
+  cmd->add_option("--label", options->label, "column of --test with the true class names");
+  cmd->add_option("--seed", options->params.seed, "seed of the samples")->capture_default_str();
+  cmd->add_option("--confidence", options->params.confidence, "confidence level of intervals")
+      ->capture_default_str();
+  cmd->add_option("--threads", options->params.threads,
+                  "worker threads for enumeration (0 = all cores; results do not depend on it)")
+      ->capture_default_str();
+  cmd->add_flag("--json", options->json, "print JSON (exact counts as decimal strings)");
+  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
+  cmd->add_option("--html", options->html, "also write an HTML report to this file");
+
+  return [cmd, options] {
+    if (!cmd->parsed()) return;
+    auto& o = *options;
+    const count::Model model = count::load_model(o.model);
+    const count::Spec spec = count::load_spec(o.spec);
+    if (!o.test.empty()) {
+      if (o.label.empty()) fail("--test needs --label COL (the column of true class names)");
+      CsvParams csv;
+      csv.categorical = {o.label};
+      count::set_test_set(o.params, model, read_csv(o.test, csv), o.label);
+    }
+    const count::CountResult result = count::count(model, spec, o.params);
+    const Json json = report::count_json(result);
+    if (o.json) {
+      std::cout << json.dump(2) << '\n';
+    } else {
+      std::cout << report::count_text(result);
+    }
+    if (!o.json_out.empty()) write_json_file(o.json_out, json);
+    if (!o.html.empty()) {
+      report::count_html(result, "assay count: " + o.model + " on " + o.spec).write(o.html);
+      std::cout << std::flush;
+      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
+    }
+  };
+}
+
+Action add_model_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  auto options = std::make_shared<ModelOptions>();
+  auto* cmd = app.add_subcommand("model", "Inspect models (assay JSON or xgboost JSON)");
+  cmd->require_subcommand(1);
+  auto* info = cmd->add_subcommand("info", "Kind, inputs, outputs and parameter count of a model");
+  info->add_option("file", options->file, "model file")->required();
+  info->add_flag("--json", options->json, "print JSON");
+  return [info, options] {
+    if (!info->parsed()) return;
+    const auto model_info = count::model_info(count::load_model(options->file));
+    if (options->json) {
+      std::cout << count::model_info_json(model_info).dump(2) << '\n';
+    } else {
+      std::cout << report::model_info_text(model_info);
+    }
+  };
+}
+
+}  // namespace assay::cli

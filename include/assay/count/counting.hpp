@@ -1,0 +1,188 @@
+// Exact counting over a bounded input domain (source 002, "QuantifyML"), with big integers, and
+// the statistical estimates a user would otherwise trust, side by side.
+//
+//   Model m = load_model("tree.json");
+//   Spec s = load_spec("graph4.spec");
+//   CountParams p;
+//   p.property = "Transitive";           // label 1 = Transitive, label 0 = its negation
+//   p.samples = {100, 1000, 10000};
+//   CountResult r = count(m, s, p);      // r.labels[1].tp ... exact; r.samples: estimates
+//
+// Definitions (CONVENTIONS.md "count"): for label l with ground truth psi_l and model output
+// phi_l = (predicted label == l), TP = #{psi_l and phi_l}, FP = #{not psi_l and phi_l},
+// TN = #{not psi_l and not phi_l}, FN = #{psi_l and not phi_l}, counted over every point of the
+// domain. accuracy = (TP+TN)/|D|, precision = TP/(TP+FP), recall = TP/(TP+FN),
+// F1 = 2TP/(2TP+FP+FN); an empty denominator gives NaN and a warning. Safety `pre => post`:
+// S = #{pre and post}, N = #{pre and not post}, accuracy = S/(S+N). Robustness around x with
+// radius eps: R = prod_i [x_i-eps, x_i+eps] (grid points, clipped to the domain),
+// robustness = #{x' in R : label(x') = L} / |R|.
+//
+// Methods:
+//   structural  trees and tree ensembles: the domain box is split along the trees' thresholds
+//               until every tree reaches one leaf (so the output is constant on the box); inside,
+//               each predicate is evaluated three-valued (true / false / undecided) over the box
+//               with interval arithmetic and the box is bisected only where it is undecided.
+//               Exact; cost grows with the number of decided boxes, not with |D|.
+//   enumerate   every point (|D| <= enumeration_limit, default 2^32), in parallel; the oracle.
+//   auto        structural for tree models, enumerate for networks.
+// Statistical view: for each n in `samples`, n points drawn uniformly (seeded) from the domain or
+// region, with Wilson and Clopper-Pearson intervals at `confidence`; and, when given, a test set.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include "assay/core/table.hpp"
+#include "assay/count/model.hpp"
+#include "assay/count/spec.hpp"
+
+namespace assay::count {
+
+/// k successes out of n, with Wilson score and Clopper-Pearson (exact binomial) intervals.
+/// n = 0 gives NaN everywhere.
+struct Proportion {
+  std::uint64_t k = 0;
+  std::uint64_t n = 0;
+  double value = 0.0;
+  double wilson_low = 0.0;
+  double wilson_high = 0.0;
+  double exact_low = 0.0;  ///< Clopper-Pearson
+  double exact_high = 0.0;
+};
+Proportion proportion(std::uint64_t k, std::uint64_t n, double confidence = 0.95);
+
+struct LabelCounts {
+  std::int32_t index = 0;
+  std::string label;  ///< the model's class name
+  mpz_class tp, fp, tn, fn;
+  double accuracy = 0.0;
+  double precision = 0.0;
+  double recall = 0.0;
+  double f1 = 0.0;
+};
+
+struct SafetyCounts {
+  std::string name;
+  mpz_class satisfied;  ///< S
+  mpz_class violated;   ///< N
+  double accuracy = 0.0;
+};
+
+struct RegionCounts {
+  std::string name;
+  std::int32_t label = 0;
+  mpz_class total;
+  mpz_class count;
+  double robustness = 0.0;
+};
+
+/// Estimates from a finite set of points (a uniform sample or a test set).
+struct SampleLabel {
+  std::int32_t index = 0;
+  std::uint64_t tp = 0, fp = 0, tn = 0, fn = 0;
+  Proportion accuracy, precision, recall;
+  double f1 = 0.0;
+};
+struct SampleView {
+  std::string source;  ///< "uniform" or "test set"
+  std::size_t n = 0;
+  std::vector<SampleLabel> labels;
+  Proportion accuracy;              ///< overall: predicted label == true label
+  std::vector<Proportion> safety;   ///< per safety property: S out of S+N
+  std::vector<Proportion> regions;  ///< per region: sampled inside the region
+};
+
+struct CountParams {
+  /// "" = every truth, safety property and region of the spec; otherwise one name: a predicate
+  /// (then label 1 = it, label 0 = its negation; binary models only), a safety property or a
+  /// region.
+  std::string property;
+  /// "auto", "structural" or "enumerate".
+  std::string method = "auto";
+  /// Sizes of uniform samples for the statistical view (default: none).
+  std::vector<std::size_t> samples;
+  /// Seed of the samples (the same seed gives the same samples at any thread count).
+  std::uint64_t seed = 0;
+  /// Confidence level of the intervals.
+  double confidence = 0.95;
+  /// Worker threads for enumeration and structural counting (0 = all cores; results do not
+  /// depend on it).
+  int threads = 0;
+  /// Largest domain (or region) enumerated, in points (default 2^32).
+  std::uint64_t enumeration_limit = std::uint64_t{1} << 32;
+  /// Optional test set: row-major n x n_features values and true label indices.
+  std::vector<double> test_x;
+  std::vector<std::int32_t> test_y;
+};
+
+struct CountResult {
+  std::string method;  ///< "structural" or "enumeration"
+  std::string property;
+  mpz_class domain_size;
+  std::size_t n_inputs = 0;
+  std::vector<LabelCounts> labels;  ///< one per label, empty when nothing to compare with
+  mpz_class correct;                ///< points whose predicted label is their true label
+  double accuracy = 0.0;
+  std::vector<SafetyCounts> safety;
+  std::vector<RegionCounts> regions;
+  std::vector<SampleView> samples;  ///< test set first (if given), then uniform samples
+  std::uint64_t boxes = 0;          ///< structural: decided boxes; enumeration: points
+  double seconds = 0.0;             ///< exact counting time (without the samples)
+};
+
+/// Fills params.test_x / test_y from a table: `label_column` holds class names (matched against
+/// model.classes as text), every other column is a feature, in table order (n_features of them,
+/// numeric). Errors name the table, the column and the row.
+void set_test_set(CountParams& params, const Model& model, const Table& table,
+                  const std::string& label_column);
+
+/// Counts `model` over the domain of `spec`. Throws assay::Error when the model's feature count
+/// differs from the spec's inputs, a label or score index is out of range, or the domain is too
+/// large to enumerate.
+CountResult count(const Model& model, const Spec& spec, const CountParams& params = {});
+
+struct RobustnessParams {
+  /// Radius of the L-infinity ball (in input units).
+  double epsilon = 1.0;
+  /// The label the region should keep (index into the model's classes).
+  std::int32_t label = 0;
+  /// Domain bounds per feature (a single value applies to every feature) and grid step.
+  std::vector<double> lower;
+  std::vector<double> upper;
+  double step = 1.0;
+  /// Uniform sample sizes inside the region (default: none).
+  std::vector<std::size_t> samples;
+  /// Seed of the samples.
+  std::uint64_t seed = 0;
+  /// Confidence level of the intervals.
+  double confidence = 0.95;
+  /// "auto", "structural" or "enumerate".
+  std::string method = "auto";
+  /// Worker threads for enumeration (0 = all cores).
+  int threads = 0;
+};
+
+struct RobustnessResult {
+  mpz_class total;  ///< |R|
+  mpz_class count;  ///< points of R predicted as `label`
+  double robustness = 0.0;
+  std::vector<Proportion> samples;
+  std::string method;
+  double seconds = 0.0;
+};
+
+/// Robustness of `model` around x (one value per feature).
+RobustnessResult robustness(const Model& model, std::span<const double> x,
+                            const RobustnessParams& params);
+
+/// mpz as decimal text; `scientific` gives "3.32e+270" for display.
+std::string to_decimal(const mpz_class& value);
+std::string to_scientific(const mpz_class& value, int digits = 3);
+/// a / b as a double (NaN when b == 0).
+double ratio(const mpz_class& a, const mpz_class& b);
+
+}  // namespace assay::count

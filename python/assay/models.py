@@ -1,0 +1,190 @@
+"""Models that assay can count over: decision trees, tree ensembles, dense ReLU networks.
+
+``from_sklearn(est)`` exports a fitted scikit-learn estimator (DecisionTreeClassifier /
+Regressor, RandomForestClassifier, GradientBoostingClassifier / Regressor, MLPClassifier) to the
+versioned assay JSON model format (docs/count.md); ``from_xgboost(booster)`` and ``load(path)``
+read xgboost's own JSON models (``Booster.save_model("m.json")``). Loaded models predict exactly as
+the original library does, including on inputs that lie exactly on a split threshold.
+"""
+import json
+
+import numpy as np
+
+from . import _assay
+from ._assay import AssayError
+
+__all__ = ["Model", "from_sklearn", "from_xgboost", "save", "load"]
+
+FORMAT_VERSION = 1
+
+
+class Model:
+    """A model in assay's representation.
+
+    ``doc`` is the JSON document (assay format, or an xgboost JSON model as xgboost wrote it);
+    ``native`` the compiled model used for prediction and counting.
+    """
+
+    def __init__(self, doc, where="model"):
+        self.doc = doc
+        self.native = _assay.count_parse_model(json.dumps(doc), where)
+        self._info = json.loads(_assay.count_model_info(self.native))
+        classes = doc.get("classes") if doc.get("format") == "assay-model" else None
+        self.classes_ = np.asarray(classes if classes else self._info["classes"])
+
+    @property
+    def n_features(self):
+        return self._info["n_features"]
+
+    @property
+    def kind(self):
+        return self._info["kind"]
+
+    def info(self):
+        """Kind, task, inputs, outputs, trees/nodes/leaves or layer sizes, parameter count."""
+        return dict(self._info)
+
+    def predict_index(self, X):
+        """Predicted label index (0..n_classes-1) per row of X."""
+        return _assay.count_predict_label(self.native, _as_2d(X))
+
+    def predict(self, X):
+        """Predicted labels (the original classes) for a classifier, values for a regressor."""
+        X = _as_2d(X)
+        if self._info["task"] == "regression":
+            return self.predict_scores(X)[:, 0]
+        return self.classes_[self.predict_index(X)]
+
+    def predict_scores(self, X):
+        """Scores per row: class fractions (trees, forests), margins (boosting), network outputs."""
+        return _assay.count_predict_scores(self.native, _as_2d(X))
+
+    def to_json(self):
+        return json.dumps(self.doc)
+
+    def __repr__(self):
+        i = self._info
+        return (f"Model(kind={i['kind']!r}, task={i['task']!r}, n_features={i['n_features']}, "
+                f"n_parameters={i['n_parameters']})")
+
+
+def _as_2d(X):
+    return np.ascontiguousarray(np.asarray(X, dtype=np.float64))
+
+
+def _tree_arrays(tree, classification):
+    t = tree.tree_
+    if t.n_outputs != 1:
+        raise AssayError(f"multi-output trees are not supported (found {t.n_outputs} outputs)")
+    leaf = t.children_left < 0
+    feature = np.where(leaf, 0, t.feature).astype(int)
+    threshold = np.where(leaf, 0.0, t.threshold)
+    value = t.value[:, 0, :]
+    return {
+        "feature": feature.tolist(),
+        "threshold": [float(v) for v in threshold],
+        "left": t.children_left.astype(int).tolist(),
+        "right": t.children_right.astype(int).tolist(),
+        "value": value.tolist(),
+    }
+
+
+def _header(kind, task, source, n_features, n_outputs, classes):
+    return {
+        "format": "assay-model",
+        "version": FORMAT_VERSION,
+        "kind": kind,
+        "task": task,
+        "source": source,
+        "n_features": int(n_features),
+        "n_outputs": int(n_outputs),
+        "classes": classes,
+    }
+
+
+def _classes(est):
+    return [c.item() if hasattr(c, "item") else c for c in est.classes_]
+
+
+def from_sklearn(est):
+    """Exports a fitted scikit-learn estimator to an assay Model."""
+    name = type(est).__name__
+    source = f"{type(est).__module__.split('._')[0]}.{name}"
+    if not hasattr(est, "n_features_in_"):
+        raise AssayError(f"{name} is not fitted (no n_features_in_)")
+    d = est.n_features_in_
+    if name in ("DecisionTreeClassifier", "DecisionTreeRegressor"):
+        clf = name.endswith("Classifier")
+        classes = _classes(est) if clf else []
+        doc = _header("tree", "classification" if clf else "regression", source, d,
+                      len(classes) if clf else 1, classes)
+        doc.update(split_rule="<=", input_float32=True, trees=[_tree_arrays(est, clf)])
+    elif name == "RandomForestClassifier":
+        classes = _classes(est)
+        doc = _header("forest", "classification", source, d, len(classes), classes)
+        doc.update(split_rule="<=", input_float32=True, aggregation="average",
+                   trees=[_tree_arrays(t, True) for t in est.estimators_])
+    elif name in ("GradientBoostingClassifier", "GradientBoostingRegressor"):
+        clf = name.endswith("Classifier")
+        loss = getattr(est, "loss", "")
+        if clf and loss not in ("log_loss", "deviance"):
+            raise AssayError(f"GradientBoostingClassifier with loss={loss!r} is not supported "
+                             "(only log_loss)")
+        if not clf and loss != "squared_error":
+            raise AssayError(f"GradientBoostingRegressor with loss={loss!r} is not supported "
+                             "(only squared_error)")
+        base = est._raw_predict_init(np.zeros((1, d), dtype=np.float32))[0]
+        K = est.estimators_.shape[1]
+        classes = _classes(est) if clf else []
+        link = "identity" if not clf else ("logistic" if K == 1 else "softmax")
+        doc = _header("boosted", "classification" if clf else "regression", source, d, K, classes)
+        trees = []
+        for stage in est.estimators_:
+            for k, t in enumerate(stage):
+                arrays = _tree_arrays(t, False)
+                arrays.update(output=k, scale=float(est.learning_rate))
+                trees.append(arrays)
+        doc.update(split_rule="<=", input_float32=True, link=link,
+                   base=[float(b) for b in base], sum_float32=False, logistic_rule="p>1-p",
+                   trees=trees)
+    elif name == "MLPClassifier":
+        if est.activation not in ("relu", "identity", "logistic"):
+            raise AssayError(f"MLPClassifier with activation={est.activation!r} is not supported "
+                             "(relu, identity, logistic)")
+        classes = _classes(est)
+        layers = []
+        n = len(est.coefs_)
+        for i, (W, b) in enumerate(zip(est.coefs_, est.intercepts_)):
+            act = est.out_activation_ if i == n - 1 else est.activation
+            layers.append({"weights": np.asarray(W).T.tolist(), "bias": np.asarray(b).tolist(),
+                           "activation": act})
+        doc = _header("network", "classification", source, d, est.coefs_[-1].shape[1], classes)
+        doc["layers"] = layers
+    else:
+        raise AssayError(
+            f"unsupported model type {source} (supported: DecisionTreeClassifier, "
+            "DecisionTreeRegressor, RandomForestClassifier, GradientBoostingClassifier, "
+            "GradientBoostingRegressor, MLPClassifier)")
+    return Model(doc, where=name)
+
+
+def from_xgboost(booster):
+    """A Model from an xgboost Booster or XGBModel (read through xgboost's own JSON format)."""
+    if hasattr(booster, "get_booster"):
+        booster = booster.get_booster()
+    raw = booster.save_raw(raw_format="json")
+    return Model(json.loads(bytes(raw).decode()), where="xgboost booster")
+
+
+def save(model, path):
+    """Writes the model's JSON document to `path`."""
+    with open(path, "w") as f:
+        json.dump(model.doc, f, indent=1)
+
+
+def load(path):
+    """Reads an assay JSON model or an xgboost JSON model; errors name the file and line:col."""
+    _assay.count_load_model(str(path))  # reports JSON syntax errors with line:col
+    with open(path) as f:
+        doc = json.load(f)
+    return Model(doc, where=str(path))

@@ -1,0 +1,186 @@
+// Model representation: prediction rules (<= vs <, float32 inputs, aggregation, links), the JSON
+// format round trip, xgboost documents, info, and errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "assay/core/error.hpp"
+#include "assay/count/model.hpp"
+#include "test_util.hpp"
+
+namespace assay::count {
+namespace {
+
+// x0 <= 0.5 ? (x1 <= 1.5 ? A : B) : C, classes a/b/c.
+Model small_tree() {
+  Model m;
+  m.kind = ModelKind::tree;
+  m.n_features = 2;
+  m.n_outputs = 3;
+  m.classes = {"a", "b", "c"};
+  Tree t;
+  t.feature = {0, 1, 0, 0, 0};
+  t.threshold = {0.5, 1.5, 0, 0, 0};
+  t.left = {1, 3, -1, -1, -1};
+  t.right = {2, 4, -1, -1, -1};
+  t.value = {{0, 0, 0}, {0, 0, 0}, {0, 1, 3}, {5, 1, 0}, {1, 4, 0}};
+  m.trees.push_back(t);
+  return m;
+}
+
+std::int32_t label(const Model& m, std::vector<double> x) {
+  return predict_label(m, x);
+}
+
+TEST(Model, TreeSplitRulesAndFloat32Inputs) {
+  Model m = small_tree();
+  EXPECT_EQ(label(m, {0.5, 1.5}), 0);  // on both thresholds: <= goes left
+  EXPECT_EQ(label(m, {0.5, 1.6}), 1);
+  EXPECT_EQ(label(m, {0.6, 0.0}), 2);
+  // float32(0.5 + 1e-12) == 0.5: still left, as in scikit-learn.
+  EXPECT_EQ(label(m, {0.5 + 1e-12, 0.0}), 0);
+  m.input_float32 = false;
+  EXPECT_EQ(label(m, {0.5 + 1e-12, 0.0}), 2);
+  m.split_rule = SplitRule::less;  // xgboost: x < t goes left
+  EXPECT_EQ(label(m, {0.5, 0.0}), 2);
+  EXPECT_EQ(label(m, {0.4, 1.5}), 1);
+  const auto s = predict_scores(small_tree(), std::vector<double>{0, 0});
+  EXPECT_EQ(s, (std::vector<double>{5.0 / 6, 1.0 / 6, 0.0}));
+}
+
+TEST(Model, ForestAveragesNormalisedLeavesAndVotes) {
+  Model m = small_tree();
+  m.kind = ModelKind::forest;
+  Tree t2 = m.trees[0];
+  t2.value[3] = {0, 1, 1};  // at (0, 0): tree 1 says a (5/6), tree 2 says b/c (1/2 each)
+  m.trees.push_back(t2);
+  const std::vector<double> x{0, 0};
+  const auto s = predict_scores(m, x);
+  EXPECT_DOUBLE_EQ(s[0], (5.0 / 6) / 2);
+  EXPECT_DOUBLE_EQ(s[1], (1.0 / 6 + 0.5) / 2);
+  EXPECT_EQ(predict_label(m, x), 0);
+  m.aggregation = Aggregation::vote;  // one vote for a, one for b (first maximum): a
+  EXPECT_EQ(predict_scores(m, x), (std::vector<double>{0.5, 0.5, 0.0}));
+  EXPECT_EQ(predict_label(m, x), 0);
+}
+
+TEST(Model, BoostedMarginsAndLinks) {
+  Model m;
+  m.kind = ModelKind::boosted;
+  m.n_features = 1;
+  m.n_outputs = 1;
+  m.classes = {"0", "1"};
+  m.link = Link::logistic;
+  m.base = {-0.25};
+  Tree t;
+  t.feature = {0, 0, 0};
+  t.threshold = {2.0, 0, 0};
+  t.left = {1, -1, -1};
+  t.right = {2, -1, -1};
+  t.value = {{0}, {-1.0}, {1.0}};
+  t.scale = 0.1;
+  m.trees = {t, t};
+  EXPECT_DOUBLE_EQ(predict_scores(m, std::vector<double>{3})[0], -0.25 + 0.2);
+  EXPECT_EQ(predict_label(m, std::vector<double>{3}), 0);  // margin -0.05
+  m.base = {-0.15};
+  EXPECT_EQ(predict_label(m, std::vector<double>{3}), 1);  // margin 0.05
+  EXPECT_EQ(predict_label(m, std::vector<double>{1}), 0);
+}
+
+TEST(Model, NetworkForward) {
+  Model m;
+  m.kind = ModelKind::network;
+  m.n_features = 2;
+  m.n_outputs = 1;
+  m.classes = {"no", "yes"};
+  m.layers.push_back({2, 2, {1, -1, -1, 1}, {0, 0}, Activation::relu});
+  m.layers.push_back({2, 1, {1, 1}, {-0.5}, Activation::logistic});
+  // |x0 - x1| - 0.5 > 0  <=>  yes.
+  EXPECT_EQ(predict_label(m, std::vector<double>{1, 0}), 1);
+  EXPECT_EQ(predict_label(m, std::vector<double>{0.2, 0}), 0);
+  EXPECT_DOUBLE_EQ(predict_scores(m, std::vector<double>{1, 0})[0], 1 / (1 + std::exp(-0.5)));
+  const ModelInfo info = model_info(m);
+  EXPECT_EQ(info.n_parameters, 9u);
+  EXPECT_EQ(info.layer_sizes, (std::vector<std::size_t>{2, 2, 1}));
+}
+
+TEST(Model, JsonRoundTripAndInfo) {
+  const Model m = small_tree();
+  const Json j = model_to_json(m);
+  EXPECT_EQ(j["format"], "assay-model");
+  EXPECT_EQ(j["version"], 1);
+  const Model back = model_from_json(j);
+  EXPECT_EQ(model_to_json(back), j);
+  const ModelInfo info = model_info(m);
+  EXPECT_EQ(info.n_nodes, 5u);
+  EXPECT_EQ(info.n_leaves, 3u);
+  EXPECT_EQ(info.max_depth, 2u);
+  EXPECT_EQ(info.n_parameters, 2u * 2 + 3 * 3);
+  const auto path = std::filesystem::temp_directory_path() / "assay_count_model.json";
+  save_model(m, path.string());
+  EXPECT_EQ(model_to_json(load_model(path.string())), j);
+  std::filesystem::remove(path);
+}
+
+TEST(Model, XgboostDocument) {
+  // Two stumps as xgboost 1.7 writes them; leaves hold their value in split_conditions.
+  const Json doc = Json::parse(R"({
+    "learner": {
+      "learner_model_param": {"base_score": "5E-1", "num_class": "0", "num_feature": "2",
+                              "num_target": "1"},
+      "objective": {"name": "binary:logistic"},
+      "gradient_booster": {"name": "gbtree", "model": {
+        "tree_info": [0, 0],
+        "trees": [
+          {"left_children": [1, -1, -1], "right_children": [2, -1, -1],
+           "split_indices": [0, 0, 0], "split_conditions": [3.0, -0.4, 0.6],
+           "split_type": [0, 0, 0]},
+          {"left_children": [1, -1, -1], "right_children": [2, -1, -1],
+           "split_indices": [1, 0, 0], "split_conditions": [1.0, 0.1, -0.3],
+           "split_type": [0, 0, 0]}]}}},
+    "version": [1, 7, 4]})");
+  const Model m = model_from_json(doc, "x.json");
+  EXPECT_EQ(m.kind, ModelKind::boosted);
+  EXPECT_EQ(m.split_rule, SplitRule::less);
+  // x0 = 3 is not < 3: right (0.6); x1 = 0 < 1: left (0.1); margin 0 + 0.7.
+  EXPECT_NEAR(predict_scores(m, std::vector<double>{3, 0})[0], 0.7, 1e-7);
+  EXPECT_EQ(predict_label(m, std::vector<double>{3, 0}), 1);
+  EXPECT_EQ(predict_label(m, std::vector<double>{2.9, 5}), 0);  // -0.4 - 0.3
+}
+
+TEST(Model, Errors) {
+  Json j = model_to_json(small_tree());
+  j["trees"][0]["left"][1] = 1;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: tree 0 node 1: child 1 out of range (1, 5)");
+  j = model_to_json(small_tree());
+  j["trees"][0]["feature"][0] = 7;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: tree 0 node 0: feature 7 out of range [0, 2)");
+  j = model_to_json(small_tree());
+  j["trees"][0]["threshold"][0] = "half";
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: trees[0].threshold[0]: expected a number, found \"half\"");
+  j = model_to_json(small_tree());
+  j.erase("n_features");
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error, "m.json: missing field \"n_features\"");
+  j = model_to_json(small_tree());
+  j["classes"] = {"a", "b"};
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: the model has 2 classes, expected 3 for 3 outputs");
+  EXPECT_THROW_MSG(model_from_json(Json::array(), "m.json"), Error,
+                   "m.json: expected a JSON object, found array");
+  EXPECT_THROW_MSG(parse_model("{\"format\": \"assay-model\",\n \"version\": 1,,}", "m.json"),
+                   Error,
+                   "m.json:2:15: invalid JSON: syntax error while parsing object key - unexpected "
+                   "','; expected string literal");
+  EXPECT_THROW_MSG(load_model("/nonexistent/m.json"), Error,
+                   "cannot open model file \"/nonexistent/m.json\"");
+  EXPECT_THROW_MSG(predict_label(small_tree(), std::vector<double>{1, 2, 3}), Error,
+                   "the model expects 2 features, found 3");
+}
+
+}  // namespace
+}  // namespace assay::count

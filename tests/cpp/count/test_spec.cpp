@@ -1,0 +1,145 @@
+// The .spec language: domains, expansion of predicates, and every error with its location.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/count/spec.hpp"
+#include "test_util.hpp"
+
+namespace assay::count {
+namespace {
+
+double eval_at(const Formula& f, const std::vector<double>& x, std::int32_t label = 0) {
+  return evaluate(f, x.data(), label, nullptr, 0);
+}
+
+const Formula& predicate(const Spec& s, const std::string& name) {
+  for (const auto& p : s.predicates) {
+    if (p.name == name) return p.formula;
+  }
+  throw std::logic_error("no predicate " + name);
+}
+
+TEST(Spec, GraphExampleDeclaresSixteenBooleansAndTwelveProperties) {
+  const Spec s = load_spec(std::string(ASSAY_SOURCE_DIR) + "/examples/count/graph4.spec");
+  ASSERT_EQ(s.domain.vars.size(), 16u);
+  EXPECT_EQ(s.domain.vars[5].name, "x[5]");
+  EXPECT_EQ(s.domain.size(), mpz_class(65536));
+  ASSERT_EQ(s.predicates.size(), 12u);
+  // The identity relation is reflexive, symmetric, transitive: an equivalence, not a strict order.
+  std::vector<double> id(16, 0.0);
+  for (int i = 0; i < 4; ++i) id[i * 4 + i] = 1;
+  EXPECT_EQ(eval_at(predicate(s, "Equivalence"), id), 1);
+  EXPECT_EQ(eval_at(predicate(s, "PartialOrder"), id), 1);
+  EXPECT_EQ(eval_at(predicate(s, "StrictOrder"), id), 0);
+  EXPECT_EQ(eval_at(predicate(s, "Connex"), id), 0);
+  // 0 -> 1 -> 2 without 0 -> 2 is not transitive.
+  std::vector<double> chain(16, 0.0);
+  chain[0 * 4 + 1] = chain[1 * 4 + 2] = 1;
+  EXPECT_EQ(eval_at(predicate(s, "Transitive"), chain), 0);
+  chain[0 * 4 + 2] = 1;
+  EXPECT_EQ(eval_at(predicate(s, "Transitive"), chain), 1);
+  EXPECT_EQ(eval_at(predicate(s, "StrictOrder"), chain), 1);
+}
+
+TEST(Spec, DomainsOfIntAndRealInputs) {
+  const Spec s = parse_spec(
+      "input a[3] : int[-2, 5];\n"
+      "input t : real[0, 1] step 0.25;\n"
+      "input b : bool;\n"
+      "truth 1 = a[0] + 2 * a[1] - a[2] > t * 4 and not b;\n");
+  ASSERT_EQ(s.domain.vars.size(), 5u);
+  EXPECT_EQ(s.domain.vars[0].size, 8u);
+  EXPECT_EQ(s.domain.vars[0].value(0), -2.0);
+  EXPECT_EQ(s.domain.vars[3].size, 5u);
+  EXPECT_EQ(s.domain.vars[3].value(3), 0.75);
+  EXPECT_EQ(s.domain.size(), mpz_class(8 * 8 * 8 * 5 * 2));
+  ASSERT_EQ(s.truths.size(), 1u);
+  const Formula& f = s.truths[0].second;
+  EXPECT_EQ(eval_at(f, {1, 1, 0, 0.5, 0}), 1);  // 3 > 2
+  EXPECT_EQ(eval_at(f, {1, 1, 1, 0.5, 0}), 0);  // 2 > 2 is false
+  EXPECT_EQ(eval_at(f, {1, 1, 0, 0.5, 1}), 0);  // b
+}
+
+TEST(Spec, QuantifiersSumsConstantsAndModelOutputs) {
+  const Spec s = parse_spec(
+      "const n = 3; const m = n * n - 1;\n"
+      "input x[n] : int[0, 3];\n"
+      "pred big(i) = x[i] >= 2;\n"
+      "pred two_big = (sum i in 0..n-1 : big(i)) == 2;\n"
+      "pred some = exists i in 0..m % 4 : x[i] == 3;\n"  // m % 4 = 0: only x[0]
+      "safety S = some => label == 1 and score[1] > 0.5;\n"
+      "region R = ball([1, 2, 3], 1) label 1;\n");
+  EXPECT_EQ(eval_at(predicate(s, "two_big"), {2, 3, 0}), 1);
+  EXPECT_EQ(eval_at(predicate(s, "two_big"), {2, 3, 3}), 0);
+  EXPECT_EQ(eval_at(predicate(s, "some"), {3, 0, 0}), 1);
+  EXPECT_EQ(eval_at(predicate(s, "some"), {0, 3, 3}), 0);
+  ASSERT_EQ(s.safety.size(), 1u);
+  const double scores[] = {0.3, 0.7};
+  const std::vector<double> x{3, 0, 0};
+  EXPECT_EQ(evaluate(s.safety[0].pre, x.data(), 1, scores, 2), 1);
+  EXPECT_EQ(evaluate(s.safety[0].post, x.data(), 1, scores, 2), 1);
+  EXPECT_EQ(evaluate(s.safety[0].post, x.data(), 0, scores, 2), 0);
+  EXPECT_TRUE(s.safety[0].post.uses_model());
+  EXPECT_FALSE(s.safety[0].pre.uses_model());
+  ASSERT_EQ(s.regions.size(), 1u);
+  EXPECT_EQ(s.regions[0].center, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(s.regions[0].epsilon, 1.0);
+  EXPECT_EQ(s.regions[0].label, 1);
+}
+
+TEST(Spec, ForallExpandsIntoOneFlatConjunction) {
+  const Spec s = parse_spec(
+      "input x[9] : bool;\n"
+      "pred T = forall i in 0..2 : forall j in 0..2 : x[i*3+j] => x[j*3+i];\n");
+  const Formula& f = predicate(s, "T");
+  EXPECT_EQ(f.nodes[f.root].op, Formula::Op::and_);
+  EXPECT_EQ(f.nodes[f.root].n_kids, 9u);  // nested foralls: one level, 3 x 3 clauses
+}
+
+TEST(Spec, ErrorsCarryLineAndColumn) {
+  EXPECT_THROW_MSG(parse_spec("input x[4] : bool;\ntruth 1 = x[0] and y;\n", "g.spec"), Error,
+                   "g.spec:2:20: unknown identifier \"y\"");
+  EXPECT_THROW_MSG(parse_spec("input x[4] : bool;\ntruth 1 = x[4];\n", "g.spec"), Error,
+                   "g.spec:2:13: index 4 out of range [0, 4) for x");
+  EXPECT_THROW_MSG(
+      parse_spec("const n = 2;\ninput x[4] : bool;\npred p = forall i in 0..n : x[i*2];\n",
+                 "g.spec"),
+      Error, "g.spec:3:31: index 4 out of range [0, 4) for x");
+  EXPECT_THROW_MSG(parse_spec("input x[4] : bool;\ntruth 1 = x[0] and 3;\n", "g.spec"), Error,
+                   "g.spec:2:16: type mismatch: \"and\" needs booleans, found a number");
+  EXPECT_THROW_MSG(parse_spec("input a : int[0, 3];\ntruth 1 = a + 1;\n", "g.spec"), Error,
+                   "g.spec:2:13: type mismatch: a truth must be a boolean, found a number");
+  EXPECT_THROW_MSG(parse_spec("input a : int;\n", "g.spec"), Error,
+                   "g.spec:1:14: unbounded domain: int inputs need bounds, e.g. int[0, 255]");
+  EXPECT_THROW_MSG(parse_spec("input t : real[0, 1];\n", "g.spec"), Error,
+                   "g.spec:1:21: unbounded domain: real inputs need a grid step, e.g. real[0, 1] "
+                   "step 0.25");
+  EXPECT_THROW_MSG(parse_spec("input x : bool\ntruth 1 = x;\n", "g.spec"), Error,
+                   "g.spec:2:1: expected \";\", found \"truth\"");
+  EXPECT_THROW_MSG(parse_spec("input x : bool;\ntruth 1 = x @ x;\n", "g.spec"), Error,
+                   "g.spec:2:13: unexpected character \"@\"");
+  EXPECT_THROW_MSG(
+      parse_spec("input x[4] : bool;\npred e(i, j) = x[i*2+j];\ntruth 1 = e(1);\n", "g.spec"),
+      Error, "g.spec:3:11: \"e\" takes 2 argument(s), found 1");
+  EXPECT_THROW_MSG(parse_spec("input x : bool;\ninput x : bool;\n", "g.spec"), Error,
+                   "g.spec:2:7: \"x\" is already defined");
+  EXPECT_THROW_MSG(parse_spec("input x[2] : bool;\ntruth 1 = x;\n", "g.spec"), Error,
+                   "g.spec:2:11: \"x\" is an array of 2 inputs: index it, e.g. x[0]");
+  EXPECT_THROW_MSG(
+      parse_spec("input a[2] : int[0, 3];\ntruth 1 = a[0] * a[1] / 2 > 1;\n", "g.spec"), Error,
+      "g.spec:2:23: \"/\" needs constant operands (the formula must stay linear)");
+  EXPECT_THROW_MSG(parse_spec("input a : int[5, 3];\n", "g.spec"), Error,
+                   "g.spec:1:18: empty domain: upper bound 3 is below lower bound 5");
+  EXPECT_THROW_MSG(
+      parse_spec("input x[2] : bool;\nregion R = ball([0, 1, 1], 1) label 0;\n", "g.spec"), Error,
+      "g.spec:2:25: the center has 3 coordinates, the spec declares 2 inputs");
+  EXPECT_THROW_MSG(parse_spec("# nothing\n", "g.spec"), Error,
+                   "g.spec: the spec declares no inputs");
+  EXPECT_THROW_MSG(load_spec("/nonexistent/x.spec"), Error,
+                   "cannot open spec file \"/nonexistent/x.spec\"");
+}
+
+}  // namespace
+}  // namespace assay::count
