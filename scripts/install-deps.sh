@@ -8,7 +8,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libboost-math-dev
   libgtest-dev libgmp-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
-  python3-sklearn python3-scipy python3-pandas python3-xgboost
+  python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
   nodejs npm chromium
 )
 missing=()

@@ -3,7 +3,8 @@
 ``from_sklearn(est)`` exports a fitted scikit-learn estimator (DecisionTreeClassifier /
 Regressor, RandomForestClassifier, GradientBoostingClassifier / Regressor, MLPClassifier) to the
 versioned assay JSON model format (docs/count.md); ``from_xgboost(booster)`` and ``load(path)``
-read xgboost's own JSON models (``Booster.save_model("m.json")``). Loaded models predict exactly as
+read xgboost's own JSON models (``Booster.save_model("m.json")``); ``from_torch(module)`` exports
+a PyTorch ``nn.Sequential`` of Linear / ReLU layers (when Debian's python3-torch is installed). Loaded models predict exactly as
 the original library does, including on inputs that lie exactly on a split threshold.
 """
 import json
@@ -13,7 +14,7 @@ import numpy as np
 from . import _assay
 from ._assay import AssayError
 
-__all__ = ["Model", "from_sklearn", "from_xgboost", "save", "load"]
+__all__ = ["Model", "from_sklearn", "from_torch", "from_xgboost", "save", "load"]
 
 FORMAT_VERSION = 1
 
@@ -166,6 +167,66 @@ def from_sklearn(est):
             "DecisionTreeRegressor, RandomForestClassifier, GradientBoostingClassifier, "
             "GradientBoostingRegressor, MLPClassifier)")
     return Model(doc, where=name)
+
+
+def from_torch(module, classes=None):
+    """Exports a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` layers (optionally
+    ``Flatten`` first and ``Sigmoid`` / ``Softmax`` last) to an assay Model.
+
+    The network's outputs are class scores: with K >= 2 outputs the label is the argmax (first
+    maximum); with one output the label is 1 iff the output is > 0 (a logit; exported with a
+    logistic output, so the scores are sigmoid probabilities) or > 0.5 after a final Sigmoid.
+    Weights are widened from float32 to float64, so scores agree with torch's to float32
+    precision and labels agree except on inputs within rounding of a decision boundary.
+    ``classes``: the labels, default 0..K-1 (0, 1 for one output).
+    """
+    try:
+        import torch
+    except ImportError:
+        raise AssayError("from_torch needs PyTorch (Debian: apt-get install python3-torch)")
+    if not isinstance(module, torch.nn.Sequential):
+        raise AssayError(f"from_torch expects torch.nn.Sequential, found {type(module).__name__}")
+    layers, children = [], list(module.children())
+    for i, child in enumerate(children):
+        kind = type(child).__name__
+        last = i == len(children) - 1
+        if isinstance(child, torch.nn.Linear):
+            W = child.weight.detach().cpu().double().numpy()
+            b = (child.bias.detach().cpu().double().numpy() if child.bias is not None
+                 else np.zeros(W.shape[0]))
+            layers.append({"weights": W.tolist(), "bias": b.tolist(), "activation": "identity"})
+        elif isinstance(child, torch.nn.Flatten) and not layers:
+            continue
+        elif isinstance(child, torch.nn.Identity):
+            continue
+        elif isinstance(child, (torch.nn.ReLU, torch.nn.Sigmoid, torch.nn.Softmax)) and layers:
+            act = {"ReLU": "relu", "Sigmoid": "logistic", "Softmax": "softmax"}[kind]
+            if act != "relu" and not last:
+                raise AssayError(f"layer {i} ({kind}) is only supported as the last layer")
+            if layers[-1]["activation"] != "identity":
+                raise AssayError(f"layer {i} ({kind}): two activations in a row")
+            layers[-1]["activation"] = act
+        else:
+            raise AssayError(f"layer {i} ({kind}) is not supported: expected Linear, ReLU "
+                             "(hidden), Flatten (first), Sigmoid or Softmax (last)")
+    if not layers:
+        raise AssayError("from_torch: the network has no Linear layer")
+    if layers[-1]["activation"] == "relu":
+        raise AssayError("from_torch: a ReLU on the output layer is not supported (scores "
+                         "must be logits, probabilities or a softmax)")
+    n_out = len(layers[-1]["bias"])
+    if n_out == 1 and layers[-1]["activation"] == "identity":
+        layers[-1]["activation"] = "logistic"  # logit > 0  <=>  sigmoid(logit) > 0.5
+    if classes is None:
+        classes = [0, 1] if n_out == 1 else list(range(n_out))
+    classes = [c.item() if hasattr(c, "item") else c for c in classes]
+    if len(classes) != (2 if n_out == 1 else n_out):
+        raise AssayError(f"classes has {len(classes)} labels, expected "
+                         f"{2 if n_out == 1 else n_out} for {n_out} output(s)")
+    n_in = len(layers[0]["weights"][0])
+    doc = _header("network", "classification", "torch.nn.Sequential", n_in, n_out, classes)
+    doc["layers"] = layers
+    return Model(doc, where="torch.nn.Sequential")
 
 
 def from_xgboost(booster):
