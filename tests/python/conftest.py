@@ -32,7 +32,9 @@ def rng():
 
 
 CHROMIUM = os.environ.get("ASSAY_CHROMIUM", "/usr/bin/chromium")
-SOAK_DATA = os.path.join(ROOT, "..", "shared", "data", "soak")
+# The real SOAK data sets live outside the repository (../shared/data/soak next to it);
+# ASSAY_SOAK_DATA points elsewhere (e.g. when the checkout is a clone in another folder).
+SOAK_DATA = os.environ.get("ASSAY_SOAK_DATA") or os.path.join(ROOT, "..", "shared", "data", "soak")
 
 
 def soak_data(name):

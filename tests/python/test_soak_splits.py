@@ -9,8 +9,7 @@ import pytest
 import assay
 from assay._soak_splits import SOAKFold
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SOAK_DATA = os.path.join(ROOT, "..", "shared", "data", "soak")
+from conftest import soak_data
 
 
 def expected_sets(folds, subset_codes, info):
@@ -228,9 +227,7 @@ def test_bad_inputs():
 
 @pytest.fixture(scope="module")
 def aztrees():
-    path = os.path.join(SOAK_DATA, "aztrees.csv")
-    if not os.path.exists(path):
-        pytest.skip(f"real SOAK data not found at {os.path.abspath(SOAK_DATA)}")
+    path = soak_data("aztrees.csv")
     pd = pytest.importorskip("pandas")
     return pd.read_csv(path, usecols=["region3", "region4", "polygon", "y"])
 

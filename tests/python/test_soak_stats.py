@@ -15,7 +15,7 @@ from scipy import stats
 import assay
 from assay import _assay
 
-PAPER = "/work/shared/data/soak/paper_results_per_fold.csv"
+from conftest import soak_data
 
 
 def _arrays(*xs):
@@ -110,10 +110,8 @@ PAPER_SETS = ["aztrees3", "vowel", "waveform", "CanadaFires_downSampled", "zipUS
 
 @pytest.fixture(scope="module")
 def paper():
-    if not os.path.exists(PAPER):
-        pytest.skip(f"{PAPER} is absent")
     pd = pytest.importorskip("pandas")
-    d = pd.read_csv(PAPER)
+    d = pd.read_csv(soak_data("paper_results_per_fold.csv"))
     return d[d["data.name"].isin(PAPER_SETS)].reset_index(drop=True)
 
 

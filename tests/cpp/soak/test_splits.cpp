@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -528,7 +529,10 @@ namespace {
 // Real data (../shared/data/soak, not shipped): polygons are groups, region3/region4 subsets,
 // strata subset x label. Every polygon in one fold; sets equal the definitions.
 TEST(SoakSplitsRealData, AztreesPolygonsNeverSplit) {
-  const std::string path = std::string(ASSAY_SOURCE_DIR) + "/../shared/data/soak/aztrees.csv";
+  const char* env = std::getenv("ASSAY_SOAK_DATA");  // as tests/python/conftest.py
+  const std::string dir =
+      env && *env ? env : std::string(ASSAY_SOURCE_DIR) + "/../shared/data/soak";
+  const std::string path = dir + "/aztrees.csv";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no real SOAK data at " << path;
   const Table table = read_csv(path);
   const Column& y = table.column("y");
