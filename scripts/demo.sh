@@ -27,8 +27,8 @@ echo
 "$here/scripts/demo_count.sh" "$build"
 echo
 echo "Output (open the pages in a browser; they work offline):"
-echo "  $out/binary.html, $out/multiclass.html   metrics of a binary and a 4-class classifier"
-echo "  $out/soak/report.html                     SOAK: Same/Other/All across regions"
-echo "  $out/shift.html                           retention curves under distribution shift"
-echo "  $out/count.html                           exact counts over the whole input space"
-echo "  $out/binary.json, $out/soak/*.csv, $out/shift.json"
+echo "  metrics: $out/binary.html, $out/multiclass.html"
+echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
+echo "  shift:   $out/shift.html (retention curves under distribution shift)"
+echo "  count:   $out/count.html (exact counts over the whole input space)"
+echo "  data:    $out/binary.json, $out/soak/*.csv, $out/shift.json"
