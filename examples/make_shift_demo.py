@@ -1,7 +1,9 @@
 """Generates the shift demo: a vessel-power-like regression task (source 003) with a canonical
 partition (train / dev_in / eval_in at low wind, dev_out / eval_out at high wind and later in
 time, with hull fouling), a single model and a 5-member ensemble of polynomial ridge
-regressions trained on the in-domain training data, each predicting a mean and a variance.
+regressions trained on the in-domain training data (bootstrap samples and feature subsets for the
+members), each predicting a mean and a variance that follows its residuals (heteroscedastic
+noise grows with speed).
 
 Usage: make_shift_demo.py OUT.csv [--n N] [--seed S]
 Columns: partition, power, single, single_var, m0..m4 (member means), v0..v4 (member variances).
@@ -39,29 +41,39 @@ def main():
     speed = np.clip(rng.normal(14 - 0.3 * wind, 2), 5, 22)
     draft = rng.uniform(8, 12, n)
     fouling = np.where(shifted, rng.uniform(1, 3, n), rng.uniform(0, 1, n))
-    power = physics(speed, wind, draft, fouling) + rng.normal(0, 1.5, n)
+    # Heteroscedastic noise: faster vessels have noisier power readings.
+    noise_sd = 0.4 + 0.12 * speed
+    power = physics(speed, wind, draft, fouling) + rng.normal(0, 1, n) * noise_sd
 
     x = features(speed, wind, draft)
-    train = part == "train"
+    train = np.flatnonzero(part == "train")
+
+    def fit(rows, cols):
+        """Ridge fit of the mean, plus a log-linear model of the residual variance (in speed and
+        wind), so that each model's predicted variance tracks its noise in-domain."""
+        a = x[rows][:, cols]
+        coef = np.linalg.solve(a.T @ a + 1e-3 * np.eye(len(cols)), a.T @ power[rows])
+        resid = power[rows] - a @ coef
+        z = np.column_stack([np.ones(len(rows)), speed[rows], wind[rows]])
+        g = np.linalg.lstsq(z, np.log(resid ** 2 + 1e-6), rcond=None)[0]
+        # log E[r^2] = E[log r^2] + 1.27 for Gaussian residuals.
+        var = np.exp(np.column_stack([np.ones(n), speed, wind]) @ g + 1.27)
+        return x[:, cols] @ coef, var
+
+    single_mean, single_var = fit(train, np.arange(x.shape[1]))
     members_mean, members_var = [], []
     for m in range(5):
-        idx = rng.choice(np.flatnonzero(train), size=train.sum(), replace=True)
-        cols = rng.permutation(x.shape[1])[: 6 + m % 3]  # members see different features
-        a = x[idx][:, cols]
-        coef = np.linalg.solve(a.T @ a + 1e-3 * np.eye(len(cols)), a.T @ power[idx])
-        pred = x[:, cols] @ coef
-        resid = power[idx] - a @ coef
-        # Heteroscedastic variance: grows with distance from the training wind range.
-        var = resid.var() * (1 + 0.05 * np.maximum(wind - 8, 0) ** 2)
-        members_mean.append(pred)
+        idx = rng.choice(train, size=len(train), replace=True)
+        cols = np.sort(rng.permutation(x.shape[1])[: 6 + m % 3])  # members see different features
+        mean, var = fit(idx, cols)
+        members_mean.append(mean)
         members_var.append(var)
     with open(args.out, "w") as f:
         cols = ["partition", "power", "single", "single_var"] + [f"m{i}" for i in range(5)] + [
             f"v{i}" for i in range(5)]
         f.write(",".join(cols) + "\n")
         for i in range(n):
-            row = [part[i], f"{power[i]:.6g}", f"{members_mean[0][i]:.6g}",
-                   f"{members_var[0][i]:.6g}"]
+            row = [part[i], f"{power[i]:.6g}", f"{single_mean[i]:.6g}", f"{single_var[i]:.6g}"]
             row += [f"{members_mean[m][i]:.6g}" for m in range(5)]
             row += [f"{members_var[m][i]:.6g}" for m in range(5)]
             f.write(",".join(row) + "\n")

@@ -63,6 +63,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
+    if (!o.label.empty() && o.test.empty()) fail("--label {} needs --test T.csv", o.label);
     const count::Model model = count::load_model(o.model);
     const count::Spec spec = count::load_spec(o.spec);
     if (!o.test.empty()) {

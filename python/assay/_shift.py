@@ -43,6 +43,17 @@ def _f64(x):
     return np.ascontiguousarray(x, dtype=np.float64)
 
 
+def _flags(values, what):
+    """0/1 flags as uint8; any other value (0.5, -1, NaN) is an AssayError, never truncated."""
+    flags = np.asarray(values)
+    if flags.dtype != bool:
+        bad = np.flatnonzero((flags != 0) & (flags != 1))
+        if bad.size:
+            i = int(bad[0])
+            raise _assay.AssayError(f"{what} must be 0 or 1, found {flags.flat[i]} at index {i}")
+    return np.ascontiguousarray(flags, dtype=np.uint8)
+
+
 def _retention(d):
     return RetentionResult(d["curve"], d["r_auc"], d["convention"])
 
@@ -215,13 +226,7 @@ def ood_detection(shifted, uncertainty):
     """OOD detection by uncertainty: ``shifted`` is 1 for shifted samples, 0 for in-domain.
     Returns dict auroc, aupr (trapezoid under the PR curve, as Shifts' ood_detect),
     average_precision (step), fpr_at_95, n_in, n_shifted."""
-    flags = np.asarray(shifted)
-    if flags.dtype == bool:
-        flags = flags.astype(np.uint8)
-    if flags.size and (np.any(flags < 0) or np.any(flags > 1)):
-        bad = int(np.flatnonzero((flags < 0) | (flags > 1))[0])
-        raise _assay.AssayError(f"shifted must be 0 or 1, found {flags[bad]} at index {bad}")
-    return _assay._ood_detection(np.ascontiguousarray(flags, dtype=np.uint8), _f64(uncertainty))
+    return _assay._ood_detection(_flags(shifted, "shifted"), _f64(uncertainty))
 
 
 def _named(values, what):
@@ -251,8 +256,7 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
             f"vs {sorted(uncs)}")
     models = [(str(name), _f64(p), _f64(uncs[name])) for name, p in preds]
     part = None if partition is None else [str(p) for p in np.asarray(partition).tolist()]
-    flags = (np.empty(0, dtype=np.uint8) if shifted is None
-             else np.ascontiguousarray(np.asarray(shifted).astype(np.uint8)))
+    flags = np.empty(0, dtype=np.uint8) if shifted is None else _flags(shifted, "shifted")
     doc = _assay._evaluate_partitions(
         _f64(target), models, part, flags, str(convention), str(error),
         None if acceptable is None else float(acceptable), float(beta), int(n_resamples),
@@ -264,8 +268,7 @@ def tune_threshold(y_true, score, partition, tune_on, metric="f1"):
     """Tunes the decision threshold (positive when score >= threshold) on partition ``tune_on``
     (source 003: on dev-in) to maximise ``metric`` ("f1" or "accuracy"), and applies it to every
     partition. Returns dict threshold, tuned_value, values {partition or "all": metric}."""
-    labels = np.asarray(y_true)
-    return _assay._tune_threshold(np.ascontiguousarray(labels.astype(np.uint8)), _f64(score),
+    return _assay._tune_threshold(_flags(y_true, "y_true"), _f64(score),
                                   [str(p) for p in np.asarray(partition).tolist()],
                                   str(tune_on), str(metric))
 
@@ -285,6 +288,8 @@ def generalisation_set(ranges, n, label, seed=0):
         raise _assay.AssayError("ranges must be a non-empty dict {feature: (low, high)}")
     if not callable(label):
         raise _assay.AssayError(f"label must be a callable, found {type(label).__name__}")
+    if int(n) < 0:
+        raise _assay.AssayError(f"n must be >= 0, found {int(n)}")
     names = list(ranges)
     bounds = []
     for name in names:

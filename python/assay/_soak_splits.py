@@ -30,6 +30,15 @@ def _codes(values, what):
     return uniq, inverse.astype(np.int32)
 
 
+def _fold_codes(fold):
+    """Given fold ids as int64: integers as they are (messages name the caller's values), any
+    other values (strings, floats) by their sorted order, 1..K."""
+    f = np.asarray(fold)
+    if f.dtype.kind in "iu" and f.ndim == 1:
+        return f.astype(np.int64)
+    return _codes(f, "fold")[1].astype(np.int64) + 1
+
+
 def _looks_like_classes(y):
     """scikit-learn's type_of_target idea for 1-D y: labels unless floats with fractions."""
     if y.ndim != 1:
@@ -153,13 +162,7 @@ class SOAKFold:
                 group_codes = g.astype(np.int32)
             else:
                 group_codes = _codes(g, "groups")[1]
-        fold_codes = None
-        if fold is not None:
-            f = np.asarray(fold)
-            if f.dtype.kind in "iu" and f.ndim == 1:
-                fold_codes = f.astype(np.int64)
-            else:
-                fold_codes = _codes(f, "fold")[1].astype(np.int64) + 1
+        fold_codes = None if fold is None else _fold_codes(fold)
         stratum = None
         if strata is None:
             if y is not None:
@@ -194,11 +197,13 @@ class SOAKFold:
                 yield splits.train_rows(i), splits.test_rows(i)
         return generate()
 
-    def get_n_splits(self, X=None, y=None, groups=None, *, subset=None, fold=None):
+    def get_n_splits(self, X=None, y=None, groups=None, *, subset=None, fold=None, strata=None):
         """Number of splits for this data: needs the subset (given here or bound) because it
         depends on the number of subsets (3·S·K at full size); groups and fold matter for
-        ``sizes`` and given folds."""
-        return len(self._build(X, None, groups, subset, fold, False))
+        ``sizes`` and given folds, and y / strata too (a subset whose strata are all smaller
+        than K leaves some folds empty, and an empty test fold gives no split), so it takes the
+        same arguments as ``split`` and always agrees with it."""
+        return len(self._build(X, y, groups, subset, fold, strata))
 
     def _require_last(self):
         if self._last is None:

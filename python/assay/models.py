@@ -26,9 +26,10 @@ class Model:
     ``native`` the compiled model used for prediction and counting.
     """
 
-    def __init__(self, doc, where="model"):
+    def __init__(self, doc, where="model", native=None):
         self.doc = doc
-        self.native = _assay.count_parse_model(json.dumps(doc), where)
+        self.native = (native if native is not None
+                       else _assay.count_parse_model(json.dumps(doc), where))
         self._info = json.loads(_assay.count_model_info(self.native))
         classes = doc.get("classes") if doc.get("format") == "assay-model" else None
         self.classes_ = np.asarray(classes if classes else self._info["classes"])
@@ -245,7 +246,7 @@ def save(model, path):
 
 def load(path):
     """Reads an assay JSON model or an xgboost JSON model; errors name the file and line:col."""
-    _assay.count_load_model(str(path))  # reports JSON syntax errors with line:col
+    native = _assay.count_load_model(str(path))  # errors name the file (line:col for bad JSON)
     with open(path) as f:
         doc = json.load(f)
-    return Model(doc, where=str(path))
+    return Model(doc, where=str(path), native=native)

@@ -19,6 +19,8 @@ import numpy as np
 from . import _assay
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
+from ._soak_splits import _codes as _unique_codes
+from ._soak_splits import _fold_codes, _seed
 
 __all__ = list(_splits_all) + ["run", "run_estimators", "pvalues", "summaries", "report",
                                "RESULT_COLUMNS"]
@@ -39,11 +41,17 @@ def _frame(columns):
 
 def _codes(values, what):
     """Sorted distinct values (as strings) and the int32 code of each entry."""
-    values = np.asarray(values)
-    if values.ndim != 1:
-        raise _assay.AssayError(f"{what} must be 1-D, found {values.ndim} dimensions")
-    uniques, inverse = np.unique(values, return_inverse=True)
-    return [str(u) for u in uniques], inverse.astype(np.int32)
+    uniques, codes = _unique_codes(values, what)
+    return [str(u) for u in uniques], codes
+
+
+def _numeric(values, what):
+    """float64 C-contiguous copy, or AssayError (not numpy's bare ValueError) for text."""
+    try:
+        return np.ascontiguousarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        found = np.asarray(values).dtype
+        raise _assay.AssayError(f"{what} must be numeric, found dtype {found}") from None
 
 
 def _strata_codes(strata, n):
@@ -62,13 +70,15 @@ def _design(n, y_codes, subset, groups, fold, strata, task):
     else:
         subset_names, subset_codes = _codes(subset, "subset")
     group = None if groups is None else _codes(groups, "groups")[1]
-    if strata is not None:
+    if strata is False:  # as SOAKFold: no strata (only the subset)
+        stratum = None
+    elif strata is not None:
         stratum = _strata_codes(strata, n)
     elif task == "classification":
         stratum = y_codes
     else:
         stratum = None
-    fold_ids = None if fold is None else np.ascontiguousarray(fold, dtype=np.int64)
+    fold_ids = None if fold is None else _fold_codes(fold)
     return subset_codes, subset_names, group, stratum, fold_ids
 
 
@@ -80,10 +90,10 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     X: (n, d) numeric features (the subset is never a feature). y: labels (classification) or
     numbers (regression). subset/groups/fold: one value per row (groups are never split; a given
     fold must be constant within a group). strata: one value (or a row of values) per row;
-    default: the label, always crossed with the subset. n_jobs: threads (0 = all cores); results
-    do not depend on it. random_state: seed of folds, down-sampling and learners.
+    default: the label; False: none; always crossed with the subset. n_jobs: threads (0 = all
+    cores); results do not depend on it. random_state: seed of folds, down-sampling, learners.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = _numeric(X, "X")
     if X.ndim != 2:
         raise _assay.AssayError(f"X must be 2-D (n_samples, n_features), found {X.ndim} dimensions")
     n = X.shape[0]
@@ -95,13 +105,13 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         y_value = None
     elif task == "regression":
         classes, y_codes = [], None
-        y_value = np.ascontiguousarray(y, dtype=np.float64)
+        y_value = _numeric(y, "a regression target y")
     else:
         raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
-    seed = 1 if random_state is None else int(random_state)
+    seed = _seed(random_state)
     columns = _assay.soak_run(
         X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group, stratum,
         fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
@@ -201,15 +211,15 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     if not estimators:
         raise _assay.AssayError("estimators is empty: give a dict name -> estimator")
     if task == "classification":
-        classes, y_codes = _codes(y, "y")
-        classes = list(np.unique(y))
+        classes, y_codes = _unique_codes(y, "y")
+        classes = list(classes)
     elif task == "regression":
         classes, y_codes = [], None
     else:
         raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
-    seed = 1 if random_state is None else int(random_state)
+    seed = _seed(random_state)
     splits = _assay.SoakSplits(subset_codes, subset_names, group, stratum, fold_ids,
                                int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed)
     weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
@@ -252,9 +262,15 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
         # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
         # numerical kernels release the GIL.
         rows = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one)(*job) for job in jobs)
+    import warnings
     failures = [r for r in rows if r["failure"]]
     if failures:
-        import warnings
         warnings.warn(f"{len(failures)} of {len(rows)} fits failed and are NA; first: "
                       f"{failures[0]['failure']}", _assay.AssayWarning, stacklevel=2)
+    if len(classes) == 2:
+        no_auc = [r for r in rows if not r["failure"] and np.isnan(r["auc"])]
+        if no_auc:
+            warnings.warn(f"AUC is NaN in {len(no_auc)} of {len(rows)} splits (a test fold with "
+                          "one class, or an estimator without predict_proba/decision_function)",
+                          _assay.AssayWarning, stacklevel=2)
     return _frame({c: [r[c] for r in rows] for c in RESULT_COLUMNS})

@@ -140,33 +140,6 @@ void bind_shift(py::module_& m) {
       },
       py::arg("errors"), py::arg("uncertainty"), py::arg("threshold"), py::arg("beta"),
       py::arg("ordering"));
-  m.def(
-      "_retention_summary",
-      [](const Array<double>& errors, const Array<double>& uncertainty,
-         const std::string& convention, py::object threshold, double beta) {
-        auto e = view_1d(errors, "errors");
-        auto u = view_1d(uncertainty, "uncertainty");
-        auto p = retention_params(convention);
-        std::optional<double> t;
-        if (!threshold.is_none()) t = threshold.cast<double>();
-        shift::RetentionSummary s;
-        {
-          py::gil_scoped_release release;
-          s = shift::retention_summary(e, u, p, t ? &*t : nullptr, beta);
-        }
-        py::dict d;
-        d["r_auc"] = s.prr.r_auc;
-        d["prr"] = s.prr.prr;
-        d["aurc"] = s.risk_coverage.aurc;
-        d["augrc"] = s.risk_coverage.augrc;
-        d["e_aurc"] = s.risk_coverage.e_aurc;
-        d["e_augrc"] = s.risk_coverage.e_augrc;
-        d["f1_auc"] = s.has_f1 ? py::object(py::float_(s.f1_auc)) : py::object(py::none());
-        d["f1_at_95"] = s.has_f1 ? py::object(py::float_(s.f1_at_95)) : py::object(py::none());
-        return d;
-      },
-      py::arg("errors"), py::arg("uncertainty"), py::arg("convention"), py::arg("threshold"),
-      py::arg("beta"));
 
   m.def(
       "_ensemble_uncertainty",

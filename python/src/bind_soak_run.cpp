@@ -133,8 +133,7 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
   Table table;
   {
     py::gil_scoped_release release;
-    learners::check_dataset(data);
-    std::vector<soak::SoakTask> tasks;
+    std::vector<soak::SoakTask> tasks;  // run_soak checks the data set
     tasks.push_back(
         soak::SoakTask{std::move(data), soak::SoakSplits(std::move(design), split_params)});
     table = soak::results_table(soak::run_soak(tasks, params));

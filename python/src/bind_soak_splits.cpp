@@ -30,8 +30,8 @@ py::dict info_to_dict(const soak::SoakSplits& splits, const soak::SplitInfo& s) 
   return d;
 }
 
-// The iteration table's scalar columns, in mlr3's order (row-list columns added by the caller).
-py::dict info_columns(const soak::SoakSplits& splits, bool with_rows, std::int64_t offset) {
+// The iteration table as columns, in mlr3's order.
+py::dict iteration_columns(const soak::SoakSplits& splits, std::int64_t offset) {
   const std::size_t n = splits.size();
   py::list test_subset, train_subsets, test, train;
   std::vector<std::int64_t> groups(n), n_train_groups(n), iteration(n);
@@ -45,20 +45,16 @@ py::dict info_columns(const soak::SoakSplits& splits, bool with_rows, std::int64
     seed[i] = s.seed;
     n_train_groups[i] = s.n_train_groups;
     iteration[i] = static_cast<std::int64_t>(s.iteration);
-    if (with_rows) {
-      test.append(rows_to_numpy(splits.test_rows(i), offset));
-      train.append(rows_to_numpy(splits.train_rows(i), offset));
-    }
+    test.append(rows_to_numpy(splits.test_rows(i), offset));
+    train.append(rows_to_numpy(splits.train_rows(i), offset));
   }
   py::dict d;
   d["test.subset"] = test_subset;
   d["train.subsets"] = train_subsets;
   d["groups"] = to_numpy(std::move(groups));
   d["test.fold"] = to_numpy(std::move(test_fold));
-  if (with_rows) {
-    d["test"] = test;
-    d["train"] = train;
-  }
+  d["test"] = test;
+  d["train"] = train;
   d["seed"] = to_numpy(std::move(seed));
   d["n.train.groups"] = to_numpy(std::move(n_train_groups));
   d["iteration"] = to_numpy(std::move(iteration));
@@ -148,12 +144,9 @@ void bind_soak_splits(py::module_& m) {
       .def_property_readonly("subset_names",
                              [](const soak::SoakSplits& s) { return s.design().subset_names; })
       .def(
-          "info_table", [](const soak::SoakSplits& s) { return info_columns(s, false, 0); },
-          "The iteration table without the row lists (cheap).")
-      .def(
           "iteration_table",
           [](const soak::SoakSplits& s, bool one_based_rows) {
-            return info_columns(s, true, one_based_rows ? 1 : 0);
+            return iteration_columns(s, one_based_rows ? 1 : 0);
           },
           py::arg("one_based_rows") = false);
 }

@@ -1,5 +1,9 @@
 #include "assay/core/table.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
 #include <string_view>
 #include <unordered_map>
 
@@ -94,6 +98,60 @@ const std::vector<double>& Table::numeric(std::string_view name) const {
                  c.categories.empty() ? std::string("\"\"") : quote_found(c.categories.front())));
   }
   return c.values;
+}
+
+namespace {
+
+// The whole string is one finite number.
+bool parse_finite(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+void fail_in(const Table& table, const std::string& message) {
+  fail_for(table.source(), message);
+}
+
+SortedCodes sorted_codes(const Column& column) {
+  SortedCodes out;
+  const std::size_t n = column.size();
+  out.codes.resize(n);
+  if (column.is_numeric()) {
+    std::vector<double> distinct(column.values.begin(), column.values.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (double v : distinct) out.names.push_back(fmt::format("{}", v));
+    for (std::size_t r = 0; r < n; ++r) {
+      out.codes[r] = static_cast<std::int32_t>(
+          std::lower_bound(distinct.begin(), distinct.end(), column.values[r]) - distinct.begin());
+    }
+    return out;
+  }
+  const auto& cats = column.categories;
+  std::vector<double> number(cats.size());
+  bool all_numbers = !cats.empty();
+  for (std::size_t k = 0; k < cats.size() && all_numbers; ++k) {
+    all_numbers = parse_finite(cats[k], &number[k]);
+  }
+  std::vector<std::int32_t> order(cats.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    if (all_numbers && number[a] != number[b]) return number[a] < number[b];
+    return cats[a] < cats[b];
+  });
+  std::vector<std::int32_t> rank(cats.size());
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    rank[static_cast<std::size_t>(order[j])] = static_cast<std::int32_t>(j);
+    out.names.push_back(cats[static_cast<std::size_t>(order[j])]);
+  }
+  for (std::size_t r = 0; r < n; ++r) out.codes[r] = rank[static_cast<std::size_t>(column.codes[r])];
+  return out;
 }
 
 }  // namespace assay

@@ -94,6 +94,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kFalse = 0, kTrue = 1, kUnknown = 2;
 
+// GMP takes 64-bit counts directly as unsigned long (LP64).
+static_assert(sizeof(unsigned long) == sizeof(std::uint64_t));
+
 // A box of grid indices: variable v ranges over [lo[v], hi[v]] (inclusive).
 struct Box {
   std::vector<std::uint64_t> lo, hi;
@@ -114,12 +117,12 @@ mpz_class box_size(const Box& b) {
   for (std::size_t v = 0; v < b.lo.size(); ++v) {
     const std::uint64_t w = b.hi[v] - b.lo[v] + 1;
     if (chunk > (std::uint64_t{1} << 62) / w) {
-      n *= mpz_class(std::to_string(chunk));
+      n *= mpz_class(static_cast<unsigned long>(chunk));
       chunk = 1;
     }
     chunk *= w;
   }
-  n *= mpz_class(std::to_string(chunk));
+  n *= mpz_class(static_cast<unsigned long>(chunk));
   return n;
 }
 
@@ -138,7 +141,6 @@ class ThreeValued {
   ThreeValued(const Formula& f, const Domain& d, const Box& b, const Outputs& o)
       : f_(f), d_(d), b_(b), o_(o) {}
 
-  std::uint8_t run() { return tv(f_.root); }
   std::uint8_t run(std::uint32_t node) { return tv(node); }
   std::int64_t split_var = -1;
 
@@ -423,6 +425,48 @@ class Structural {
     box.lo[split] = lo;
   }
 
+  /// Safety `pre => post` in one search: adds #{pre} to `pre_count` and #{pre and post} to
+  /// `satisfied`. Once one side is decided on a box, only the other is searched further.
+  void count_safety(Box& box, const N& size, const Formula& pre, const Formula& post,
+                    const Outputs& out, N& satisfied, N& pre_count) {
+    ThreeValued a(pre, d_, box, out);
+    const std::uint8_t p = a.run(pre.root);
+    if (p == kFalse) {
+      ++decided_;
+      return;
+    }
+    ThreeValued b(post, d_, box, out);
+    const std::uint8_t q = b.run(post.root);
+    if (p == kTrue) {
+      pre_count += size;
+      if (q == kUnknown) {
+        count_pending(box, size, conjuncts({&post}), out, satisfied);
+      } else {
+        ++decided_;
+        if (q == kTrue) satisfied += size;
+      }
+      return;
+    }
+    if (q != kUnknown) {
+      N n = N(0);
+      count_pending(box, size, conjuncts({&pre}), out, n);
+      pre_count += n;
+      if (q == kTrue) satisfied += n;
+      return;
+    }
+    const std::int64_t split = a.split_var;
+    ASSAY_ASSERT(split >= 0);
+    const std::uint64_t lo = box.lo[split], hi = box.hi[split];
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    const N base = size / N(hi - lo + 1);
+    box.hi[split] = mid;
+    count_safety(box, base * N(mid - lo + 1), pre, post, out, satisfied, pre_count);
+    box.hi[split] = hi;
+    box.lo[split] = mid + 1;
+    count_safety(box, base * N(hi - mid), pre, post, out, satisfied, pre_count);
+    box.lo[split] = lo;
+  }
+
   std::uint64_t decided() const { return decided_; }
 
  private:
@@ -466,7 +510,6 @@ class Structural {
         if (label >= 0) {
           Outputs out;
           out.label = label;
-          ++model_boxes_;
           on_box(box, size, out);
           return;
         }
@@ -478,7 +521,6 @@ class Structural {
     out.label = label_from_leaves(m_, leaves_, &scores_);
     out.scores = scores_.data();
     out.n_scores = scores_.size();
-    ++model_boxes_;
     on_box(box, size, out);
   }
 
@@ -535,8 +577,12 @@ class Structural {
       partial_[0] = m_.base;
       for (double b : m_.base) magnitude += std::abs(b);
     }
-    // A margin far above rounding error: the final sums, however rounded, keep the order.
-    tolerance_ = (m_.sum_float32 ? 1e-5 : 1e-9) * (1.0 + magnitude);
+    // A margin above rounding error: the final sums, however rounded, keep the order. Summing
+    // n terms (each rounded once more in float32) errs by at most about (n + 1) * u * sum|term|,
+    // so the margin grows with the number of trees.
+    const double unit = m_.sum_float32 ? 0x1p-24 : 0x1p-53;
+    const double rounding = 4.0 * static_cast<double>(n_trees + 2) * unit;
+    tolerance_ = std::max(m_.sum_float32 ? 1e-5 : 1e-9, rounding) * (1.0 + magnitude);
   }
 
   // The label when trees t.. cannot change it, else -1.
@@ -572,11 +618,10 @@ class Structural {
   std::vector<std::size_t> leaves_;
   std::vector<double> scores_;
   std::uint64_t decided_ = 0;
-  std::uint64_t model_boxes_ = 0;
 };
 
 mpz_class to_mpz(const std::uint64_t& v) {
-  return mpz_class(std::to_string(v));
+  return mpz_class(static_cast<unsigned long>(v));
 }
 mpz_class to_mpz(const mpz_class& v) {
   return v;
@@ -605,7 +650,7 @@ std::vector<std::uint64_t> enumerate_box(const Model& m, const Domain& d, const 
                                          std::uint64_t limit, int threads, std::size_t n_counters,
                                          const Visit& visit, const std::string& task) {
   const mpz_class size = box_size(box);
-  if (size > mpz_class(std::to_string(limit))) {
+  if (size > mpz_class(static_cast<unsigned long>(limit))) {
     fail(
         "the domain has {} points, more than the enumeration limit {} (use the structural "
         "method for tree models)",
@@ -619,7 +664,10 @@ std::vector<std::uint64_t> enumerate_box(const Model& m, const Domain& d, const 
   parallel_for(
       n_chunks,
       [&](std::size_t c) {
-        const std::uint64_t begin = total * c / n_chunks, end = total * (c + 1) / n_chunks;
+        // c * q + min(c, r) rather than total * c / n_chunks, which overflows for large limits.
+        const std::uint64_t q = total / n_chunks, r = total % n_chunks;
+        const std::uint64_t begin = c * q + std::min<std::uint64_t>(c, r);
+        const std::uint64_t end = begin + q + (c < r ? 1 : 0);
         std::vector<std::uint64_t> digit(n_vars);
         std::vector<double> x(n_vars);
         std::uint64_t rest = begin;
@@ -915,8 +963,7 @@ void structural_counts(const Model& m, const Spec& spec, const Checks& c, int th
     const SafetyTally<N> tally = parallel_model_boxes(
         proto, full, size, threads, SafetyTally<N>{},
         [&](Structural<N>& engine, Box& b, const N& s, const Outputs& out, SafetyTally<N>& acc) {
-          engine.count_all(b, s, {f_pre, f_post}, out, acc.satisfied);
-          engine.count_all(b, s, {f_pre}, out, acc.pre);
+          engine.count_safety(b, s, *f_pre, *f_post, out, acc.satisfied, acc.pre);
         },
         decided);
     r.safety[i].satisfied = to_mpz(tally.satisfied);
@@ -1066,6 +1113,21 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   if (params.method != "auto" && params.method != "structural" && params.method != "enumerate") {
     fail("method must be auto, structural or enumerate, found {}", quote_found(params.method));
   }
+  // Bad samples or test sets fail before the (possibly long) exact count.
+  for (const std::size_t n : params.samples) {
+    if (n == 0) fail("sample sizes must be >= 1, found 0");
+  }
+  if (params.test_x.size() != params.test_y.size() * m.n_features) {
+    fail("the test set has {} values for {} labels, expected {} ({} features per row)",
+         params.test_x.size(), params.test_y.size(), params.test_y.size() * m.n_features,
+         m.n_features);
+  }
+  for (std::size_t i = 0; i < params.test_y.size(); ++i) {
+    const std::int32_t y = params.test_y[i];
+    if (y < 0 || y >= static_cast<std::int32_t>(m.n_classes())) {
+      fail("test label {} at row {} is out of range [0, {})", y, i, m.n_classes());
+    }
+  }
   const Checks c = select_checks(m, spec, params.property);
   for (const auto& t : c.truths) {
     if (t.formula) check_scores(*t.formula, m, fmt::format("the truth of label {}", t.label));
@@ -1085,6 +1147,7 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   CountResult r;
   r.method = structural ? "structural" : "enumeration";
   r.property = params.property;
+  r.confidence = params.confidence;
   r.domain_size = spec.domain.size();
   r.n_inputs = spec.domain.vars.size();
   for (const auto& t : c.truths) {
@@ -1177,19 +1240,11 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
     t.unsafe.assign(c.safety.size(), 0);
     return t;
   };
-  if (!params.test_x.empty() || !params.test_y.empty()) {
+  if (!params.test_y.empty()) {
     const std::size_t d = m.n_features;
-    if (params.test_x.size() != params.test_y.size() * d) {
-      fail("the test set has {} values for {} labels, expected {} ({} features per row)",
-           params.test_x.size(), params.test_y.size(), params.test_y.size() * d, d);
-    }
     PointTally t = new_tally();
     for (std::size_t i = 0; i < params.test_y.size(); ++i) {
-      const std::int32_t y = params.test_y[i];
-      if (y < 0 || y >= static_cast<std::int32_t>(m.n_classes())) {
-        fail("test label {} at row {} is out of range [0, {})", y, i, m.n_classes());
-      }
-      tally_point(params.test_x.data() + i * d, y, false, t);
+      tally_point(params.test_x.data() + i * d, params.test_y[i], false, t);
     }
     SampleView v;
     v.source = "test set";
@@ -1200,7 +1255,6 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   const Box full = full_box(spec.domain);
   for (std::size_t j = 0; j < params.samples.size(); ++j) {
     const std::size_t n = params.samples[j];
-    if (n == 0) fail("sample sizes must be >= 1, found 0");
     Rng rng = Rng(params.seed).split(j);
     PointTally t = new_tally();
     for (std::size_t i = 0; i < n; ++i) {
@@ -1239,6 +1293,9 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
   const auto lower = widen(params.lower, "lower");
   const auto upper = widen(params.upper, "upper");
   if (!(params.step > 0)) fail("step must be > 0, found {}", params.step);
+  for (const std::size_t n : params.samples) {
+    if (n == 0) fail("sample sizes must be >= 1, found 0");
+  }
   if (!(params.epsilon >= 0)) fail("epsilon must be >= 0, found {}", params.epsilon);
   if (!m.classification) fail("robustness needs a classifier; the model is a regressor");
   if (params.label < 0 || params.label >= static_cast<std::int32_t>(m.n_classes())) {
@@ -1281,7 +1338,6 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
   std::vector<double> scores;
   for (std::size_t j = 0; j < params.samples.size(); ++j) {
     const std::size_t n = params.samples[j];
-    if (n == 0) fail("sample sizes must be >= 1, found 0");
     Rng rng = Rng(params.seed).split(j);
     std::uint64_t hit = 0;
     for (std::size_t s = 0; s < n; ++s) {

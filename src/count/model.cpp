@@ -483,7 +483,9 @@ std::int32_t boosted_label(const Model& m, const std::vector<double>& margin) {
 
 std::int32_t label_from_leaves(const Model& m, std::span<const std::size_t> leaves,
                                std::vector<double>* scores_out) {
-  std::vector<double> scores;
+  // Write into the caller's buffer: counting calls this once per point or box and reuses it.
+  std::vector<double> local;
+  std::vector<double>& scores = scores_out ? *scores_out : local;
   std::int32_t label = 0;
   if (m.kind == ModelKind::tree) {
     const auto& value = m.trees[0].value[leaves[0]];
@@ -493,7 +495,9 @@ std::int32_t label_from_leaves(const Model& m, std::span<const std::size_t> leav
     } else {
       scores = value;
     }
-    label = static_cast<std::int32_t>(argmax(scores));
+    // scikit-learn's DecisionTreeClassifier.predict takes the argmax of the raw leaf values;
+    // dividing by their sum can round two different values to one and move the first maximum.
+    label = static_cast<std::int32_t>(argmax(value));
   } else if (m.kind == ModelKind::forest) {
     scores.assign(m.n_outputs, 0.0);
     for (std::size_t t = 0; t < m.trees.size(); ++t) {
@@ -526,7 +530,6 @@ std::int32_t label_from_leaves(const Model& m, std::span<const std::size_t> leav
     }
     label = boosted_label(m, scores);
   }
-  if (scores_out) *scores_out = std::move(scores);
   return label;
 }
 

@@ -392,6 +392,10 @@ class Parser {
       dom.lo = lo.value;
       if (!is_real) {
         if (!lo.is_int || !hi.is_int) fail_at(loc(*lo_e), "int bounds must be integers");
+        if (hi.value - lo.value > 9.0e15) {
+          fail_at(loc(*hi_e), "int[{:.0f}, {:.0f}] has too many points (at most 9e15)", lo.value,
+                  hi.value);
+        }
         dom.type = VarDomain::Type::integer;
         dom.step = 1.0;
         dom.size = static_cast<std::uint64_t>(hi.value - lo.value) + 1;
@@ -965,11 +969,6 @@ Spec parse_spec(const std::string& text, const std::string& file) {
   Parser parser(lexer.run(), file);
   Spec spec = parser.run();
   if (spec.domain.vars.empty()) fail_at(Location{file, 0, 0}, "the spec declares no inputs");
-  for (const auto& r : spec.regions) {
-    for (std::size_t i = 0; i < r.center.size(); ++i) {
-      (void)i;
-    }
-  }
   return spec;
 }
 

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstdlib>
+#include <numeric>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -13,23 +14,13 @@
 namespace assay::learners {
 namespace {
 
-// Errors name the file the table came from (or nothing for an in-memory table).
-[[noreturn]] void fail_in(const Table& table, const std::string& message) {
-  if (table.source().empty()) throw Error(message);
-  throw Error(Location{table.source()}, message);
-}
-
-std::string format_number(double value) {
-  return fmt::format("{}", value);
-}
-
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // Class codes sorted as scikit-learn sorts labels (np.unique): numerically when the column is
-// numeric, else bytewise as strings. The same rule as metrics::evaluation_input, which this
-// layer cannot include (learners sits beside metrics, not above it).
+// numeric or its text cells are all numbers (as assay.soak.run sees them after np.asarray),
+// else bytewise as strings.
 void encode_classes(const Table& table, const Column& label, Dataset& data) {
   const std::size_t n = label.size();
   if (label.is_numeric()) {
@@ -39,29 +30,10 @@ void encode_classes(const Table& table, const Column& label, Dataset& data) {
                                    label.name, i + 1));
       }
     }
-    std::vector<double> sorted = label.values;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    for (double c : sorted) data.classes.push_back(format_number(c));
-    data.y_class.reserve(n);
-    for (double v : label.values) {
-      const auto it = std::lower_bound(sorted.begin(), sorted.end(), v);
-      data.y_class.push_back(static_cast<std::int32_t>(it - sorted.begin()));
-    }
-  } else {
-    std::map<std::string_view, std::int32_t> code_of;
-    for (const std::string& c : label.categories) code_of.emplace(c, 0);
-    for (auto& [name, code] : code_of) {
-      code = static_cast<std::int32_t>(data.classes.size());
-      data.classes.emplace_back(name);
-    }
-    std::vector<std::int32_t> recode(label.categories.size());
-    for (std::size_t k = 0; k < recode.size(); ++k) recode[k] = code_of.at(label.categories[k]);
-    data.y_class.reserve(n);
-    for (std::int32_t code : label.codes) {
-      data.y_class.push_back(recode[static_cast<std::size_t>(code)]);
-    }
   }
+  SortedCodes sorted = sorted_codes(label);
+  data.classes = std::move(sorted.names);
+  data.y_class = std::move(sorted.codes);
   if (data.classes.size() < 2) {
     fail_in(table,
             fmt::format("label column \"{}\" has one class ({}); expected at least two", label.name,

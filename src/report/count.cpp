@@ -241,10 +241,12 @@ std::string count_text(const CountResult& r) {
 
 HtmlReport count_html(const CountResult& r, const std::string& title) {
   HtmlReport page(title);
-  page.add_paragraph(
-      header_line(r) +
-      ". Exact counts cover every point of the bounded input domain; the estimates "
-      "come from a test set or uniform samples of the domain (95% Wilson intervals).");
+  const std::string level = fmt::format("{:g}%", 100 * r.confidence);
+  page.add_paragraph(header_line(r) +
+                     fmt::format(". Exact counts cover every point of the bounded input domain; "
+                                 "the estimates come from a test set or uniform samples of the "
+                                 "domain ({} Wilson intervals).",
+                                 level));
   if (!r.labels.empty()) {
     page.add_heading("Exact counts per label");
     std::vector<std::vector<std::string>> rows;
@@ -296,8 +298,10 @@ HtmlReport count_html(const CountResult& r, const std::string& title) {
       ChartParams cp;
       cp.height = 40 * static_cast<int>(metrics.size());
       Json spec = detail::base_spec(cp, "Exact values and estimates",
-                                    "Estimates from samples with 95% Wilson intervals, beside "
-                                    "the exact value over the whole domain.");
+                                    fmt::format("Estimates from samples with {} Wilson "
+                                                "intervals, beside the exact value over the "
+                                                "whole domain.",
+                                                level));
       spec["data"] = {{"values", values}};
       const Json y = {{"field", "row"}, {"type", "nominal"}, {"title", nullptr}};
       const Json color = {{"field", "what"}, {"type", "nominal"}, {"title", "source"}};

@@ -182,7 +182,7 @@ Json shift_retention_chart(const shift::ShiftEvaluation& ev, bool f1) {
          : "Error with the most uncertain predictions replaced by ground truth, against the "
            "retained fraction; solid: model, dashed: oracle, dotted: random.");
   spec["data"] = {{"values", std::move(values)}};
-  spec["transform"] = {{{"filter", "isFinite(datum.y)"}}};
+  spec["transform"] = {{{"filter", detail::finite("y")}}};
   spec["mark"] = {{"type", "line"}, {"strokeWidth", 2}};
   spec["encoding"] = {
       {"x",

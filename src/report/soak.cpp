@@ -94,6 +94,12 @@ const Comparison* find_comparison(const SoakStatistics& s, const std::string& da
   return nullptr;
 }
 
+// Higher is worse for every error measure; for AUC higher is better.
+bool compared_is_worse(const Comparison& c, const std::string& measure) {
+  const double d = c.paired.mean_difference;
+  return measure == "auc" ? d < 0 : d > 0;
+}
+
 std::string measure_title(const std::string& measure) {
   if (measure == "error_percent") return "test error (%)";
   if (measure == "auc") return "test AUC";
@@ -104,7 +110,7 @@ std::string measure_title(const std::string& measure) {
 
 }  // namespace
 
-std::string soak_verdict(const Comparison& c) {
+std::string soak_verdict(const Comparison& c, const std::string& measure) {
   const double p = c.paired.p_value;
   if (std::isnan(p)) {
     return "undefined (" +
@@ -112,15 +118,14 @@ std::string soak_verdict(const Comparison& c) {
                                               : c.paired.undefined_reason) +
            ")";
   }
-  // Higher is worse for every error measure; for AUC higher is better.
   const bool significant = p < kLevel;
-  const double d = c.paired.mean_difference;
+  const bool worse = compared_is_worse(c, measure);
   if (c.compared == TrainSubsets::other) {
     if (!significant) return "other subsets predict as well";
-    return d > 0 ? "other subsets predict worse" : "other subsets predict better";
+    return worse ? "other subsets predict worse" : "other subsets predict better";
   }
   if (!significant) return "combining subsets makes no significant difference";
-  return d < 0 ? "combining subsets helps" : "combining subsets hurts";
+  return worse ? "combining subsets hurts" : "combining subsets helps";
 }
 
 Json soak_error_chart(const SoakStatistics& s, const std::string& data, const std::string& learner,
@@ -351,7 +356,7 @@ std::string soak_text(const SoakStatistics& s) {
         row.push_back(p_text(cmp->paired.p_value));
         if (c == TrainSubsets::other) {
           any_other = true;
-          if (cmp->paired.p_value < kLevel && cmp->paired.mean_difference > 0)
+          if (cmp->paired.p_value < kLevel && compared_is_worse(*cmp, s.measure))
             differ.push_back(subset);
         }
       }
@@ -362,7 +367,7 @@ std::string soak_text(const SoakStatistics& s) {
     } else if (differ.empty()) {
       conclusions += fmt::format(
           "{} / {}: subsets similar: on every test subset, training on the other subsets is not "
-          "significantly worse than training on the same subset (paired t-test, p >= {}).\n",
+          "significantly worse than training on the same subset (paired t-test at level {}).\n",
           data, learner, kLevel);
     } else {
       std::string list;
@@ -399,7 +404,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
     rows.push_back({c.data, c.learner, c.test_subset, comparison_name(c.compared),
                     mean_sd(c.same_mean, NAN), mean_sd(c.compared_mean, NAN),
                     signed2(c.paired.mean_difference), p_text(c.paired.p_value),
-                    p_text(c.welch.p_value), soak_verdict(c)});
+                    p_text(c.welch.p_value), soak_verdict(c, s.measure)});
   }
   page.add_heading("Summary");
   if (rows.empty()) {

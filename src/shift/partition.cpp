@@ -147,7 +147,9 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
   if (params.acceptable && std::isnan(*params.acceptable)) {
     fail("acceptable must be a number, found nan");
   }
-  if (!(params.beta > 0)) fail("beta must be > 0, found {}", params.beta);
+  if (!(params.beta > 0) || !std::isfinite(params.beta)) {
+    fail("beta must be > 0, found {}", params.beta);
+  }
 
   // Partitions in first-seen order.
   std::vector<SetDef> sets;
@@ -231,7 +233,7 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
 
   RegressionParams reg;
   reg.bootstrap = params.bootstrap;
-  std::size_t no_acceptable = 0, ood_undefined = 0;
+  std::size_t no_acceptable = 0, prr_undefined = 0, ood_undefined = 0;
   for (const auto& set : sets) {
     const std::size_t k = set.index.size();
     std::vector<double> y(k), p(k), u(k), e(k);
@@ -270,6 +272,7 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
         const auto summary = retention_summary(e, u, {params.convention}, thr, params.beta);
         row.r_auc = summary.prr.r_auc;
         row.prr = summary.prr.prr;
+        if (std::isnan(row.prr)) ++prr_undefined;
         row.aurc = summary.risk_coverage.aurc;
         row.augrc = summary.risk_coverage.augrc;
         row.f1_auc = summary.has_f1 ? summary.f1_auc : kNaN;
@@ -292,32 +295,40 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
     warn(note);
     ev.notes.push_back(note);
   }
+  if (prr_undefined > 0) {
+    const std::string note = fmt::format(
+        "{} row(s) have an undefined PRR (oracle and random areas equal, e.g. all errors "
+        "equal): NaN",
+        prr_undefined);
+    warn(note);
+    ev.notes.push_back(note);
+  }
   if (ood_undefined > 0) {
     ev.notes.push_back(
         "OOD AUROC is shown only for sets that hold both in-domain and shifted samples");
   }
 
-  // Chart curves on all samples.
+  // Chart curves on all samples (one sort by uncertainty and one by error per model).
   for (std::size_t m = 0; m < input.models.size(); ++m) {
     ModelCurves c;
     c.model = input.models[m].name;
-    const RetentionParams rp{params.convention};
-    const auto model_curve = retention_curve(errors[m], input.models[m].uncertainty, rp);
-    c.r_auc = model_curve.r_auc;
-    thin_retention(model_curve.curve, params.curve_points, c.x, c.retention, true);
+    const double* thr = params.acceptable ? &*params.acceptable : nullptr;
+    RetentionCurves curves;
+    {
+      ScopedWarningHandler mute(WarningHandler{});  // no acceptable sample: noted above
+      curves = retention_curves(errors[m], input.models[m].uncertainty, {params.convention}, thr,
+                                params.beta);
+    }
+    c.r_auc = curves.model.r_auc;
+    thin_retention(curves.model.curve, params.curve_points, c.x, c.retention, true);
     std::vector<double> dummy;
-    thin_retention(oracle_retention_curve(errors[m], rp).curve, params.curve_points, dummy,
-                   c.oracle, false);
-    thin_retention(random_retention_curve(errors[m], rp).curve, params.curve_points, dummy,
-                   c.random, false);
-    if (params.acceptable) {
-      ScopedWarningHandler mute(WarningHandler{});
-      const F1RetentionParams fp{*params.acceptable, params.beta};
-      const auto f1 = f1_retention(errors[m], input.models[m].uncertainty, fp);
-      c.f1_auc = f1.f1_auc;
-      c.f1 = thin_f1(f1.curve, c.x);
-      c.f1_oracle = thin_f1(oracle_f1_retention(errors[m], fp).curve, c.x);
-      c.f1_random = thin_f1(random_f1_retention(errors[m], fp).curve, c.x);
+    thin_retention(curves.oracle.curve, params.curve_points, dummy, c.oracle, false);
+    thin_retention(curves.random.curve, params.curve_points, dummy, c.random, false);
+    if (curves.has_f1) {
+      c.f1_auc = curves.f1.f1_auc;
+      c.f1 = thin_f1(curves.f1.curve, c.x);
+      c.f1_oracle = thin_f1(curves.f1_oracle.curve, c.x);
+      c.f1_random = thin_f1(curves.f1_random.curve, c.x);
     } else {
       c.f1_auc = kNaN;
     }
@@ -340,6 +351,18 @@ ShiftEvaluation evaluate_table(const Table& table, const ShiftColumns& columns,
         "give one uncertainty column per prediction column: {} prediction and {} uncertainty "
         "columns",
         columns.pred.size(), columns.uncertainty.size());
+  }
+  if (columns.pred.empty() && !columns.uncertainty.empty()) {
+    fail(
+        "uncertainty columns need prediction columns (--pred): found {} uncertainty and 0 "
+        "prediction columns",
+        columns.uncertainty.size());
+  }
+  if (columns.members.empty() && !columns.member_vars.empty()) {
+    fail(
+        "member variance columns need member columns (--members): found {} variance and 0 "
+        "member columns",
+        columns.member_vars.size());
   }
   for (std::size_t m = 0; m < columns.pred.size(); ++m) {
     input.models.push_back(

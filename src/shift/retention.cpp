@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "assay/core/error.hpp"
-#include "assay/core/warning.hpp"
 #include "assay/core/radix_sort.hpp"
+#include "assay/core/warning.hpp"
 #include "shift/sorted.hpp"
 
 namespace assay::shift {
@@ -31,7 +31,7 @@ ByUncertainty::ByUncertainty(std::span<const double> errors, std::span<const dou
   }
   const auto buffer = allocate(n_);
   assay::detail::radix_sort(records_.get(), buffer.get(), n_,
-                              [](const Record& r) { return r.key; });
+                            [](const Record& r) { return r.key; });
 }
 
 std::vector<double> sorted_ascending(std::span<const double> values) {
@@ -280,6 +280,75 @@ std::size_t count_acceptable(std::span<const double> errors, double threshold) {
   return c;
 }
 
+// PRR and its areas from the uncertainty order and the errors sorted ascending (the oracle).
+PrrResult prr_from(const ByUncertainty& s, const std::vector<double>& by_error,
+                   RetentionConvention convention) {
+  const auto curve = curve_from_sorted(s, convention);
+  PrrResult r;
+  r.r_auc = model_area(s, curve, convention);
+  r.random_auc = curve[0] / 2;
+  r.oracle_auc = area(curve_from_values(by_error), convention);
+  r.prr = prr_of(r.r_auc, r.random_auc, r.oracle_auc);
+  return r;
+}
+
+// AURC / AUGRC and their excess over the optimal areas; the points are kept when `points`.
+RiskCoverageResult risk_coverage_from(const ByUncertainty& s, std::span<const double> errors,
+                                      const std::vector<double>& by_error, bool points) {
+  RcCurves rc = rc_from_sorted(s);
+  RiskCoverageResult r;
+  r.aurc = trapezoid_desc(rc.coverage, rc.selective);
+  r.augrc = trapezoid_desc(rc.coverage, rc.generalized);
+  double aurc_opt = 0, augrc_opt = 0;
+  optimal_areas(errors, by_error, aurc_opt, augrc_opt);
+  r.e_aurc = r.aurc - aurc_opt;
+  r.e_augrc = r.augrc - augrc_opt;
+  if (points) {
+    r.coverage = std::move(rc.coverage);
+    r.selective_risk = std::move(rc.selective);
+    r.generalized_risk = std::move(rc.generalized);
+  }
+  return r;
+}
+
+RetentionResult random_from(std::span<const double> errors, RetentionConvention convention) {
+  const std::size_t n = errors.size();
+  Sum total;
+  for (double e : errors) total.add(e);
+  RetentionResult r;
+  r.convention = convention;
+  r.curve.resize(n + 1);
+  const double r0 = total.value() / static_cast<double>(n);
+  for (std::size_t j = 0; j <= n; ++j) {
+    r.curve[j] = r0 * static_cast<double>(n - j) / static_cast<double>(n);
+  }
+  r.r_auc = r0 / 2;
+  return r;
+}
+
+F1RetentionResult oracle_f1_from(const std::vector<double>& by_error, std::size_t n_acceptable,
+                                 const F1RetentionParams& p) {
+  return f1_curve(by_error.size(), n_acceptable, p.beta, [&](auto&& fn) {
+    for (double e : by_error) fn(e <= p.threshold);
+  });
+}
+
+F1RetentionResult random_f1_from(std::size_t n, std::size_t n_acceptable,
+                                 const F1RetentionParams& params) {
+  F1RetentionResult r;
+  r.n_acceptable = n_acceptable;
+  r.curve.resize(n + 1);
+  r.curve[0] = 0;
+  const double p = static_cast<double>(n_acceptable) / static_cast<double>(n);
+  const double b2 = params.beta * params.beta;
+  for (std::size_t k = 1; k <= n; ++k) {
+    const double recall = n_acceptable ? static_cast<double>(k) / static_cast<double>(n) : kNaN;
+    r.curve[k] = (1 + b2) * p * recall / (p * b2 + recall + kF1Eps);
+  }
+  finish_f1(r, n);
+  return r;
+}
+
 }  // namespace
 
 RetentionConvention parse_retention_convention(std::string_view name) {
@@ -318,48 +387,19 @@ RetentionResult oracle_retention_curve(std::span<const double> errors,
 RetentionResult random_retention_curve(std::span<const double> errors,
                                        const RetentionParams& params) {
   detail::check_errors_uncertainty(errors, errors);
-  const std::size_t n = errors.size();
-  Sum total;
-  for (double e : errors) total.add(e);
-  RetentionResult r;
-  r.convention = params.convention;
-  r.curve.resize(n + 1);
-  const double r0 = total.value() / static_cast<double>(n);
-  for (std::size_t j = 0; j <= n; ++j) {
-    r.curve[j] = r0 * static_cast<double>(n - j) / static_cast<double>(n);
-  }
-  r.r_auc = r0 / 2;
-  return r;
+  return random_from(errors, params.convention);
 }
 
 PrrResult prr(std::span<const double> errors, std::span<const double> uncertainty,
               const RetentionParams& params) {
   const ByUncertainty sorted(errors, uncertainty);
-  const auto curve = curve_from_sorted(sorted, params.convention);
-  const auto oracle = curve_from_values(detail::sorted_ascending(errors));
-  PrrResult r;
-  r.r_auc = model_area(sorted, curve, params.convention);
-  r.random_auc = curve[0] / 2;
-  r.oracle_auc = area(oracle, params.convention);
-  r.prr = prr_of(r.r_auc, r.random_auc, r.oracle_auc);
-  return r;
+  return prr_from(sorted, detail::sorted_ascending(errors), params.convention);
 }
 
 RiskCoverageResult risk_coverage(std::span<const double> errors,
                                  std::span<const double> uncertainty) {
   const ByUncertainty sorted(errors, uncertainty);
-  RcCurves rc = rc_from_sorted(sorted);
-  RiskCoverageResult r;
-  r.aurc = trapezoid_desc(rc.coverage, rc.selective);
-  r.augrc = trapezoid_desc(rc.coverage, rc.generalized);
-  double aurc_opt = 0, augrc_opt = 0;
-  optimal_areas(errors, detail::sorted_ascending(errors), aurc_opt, augrc_opt);
-  r.e_aurc = r.aurc - aurc_opt;
-  r.e_augrc = r.augrc - augrc_opt;
-  r.coverage = std::move(rc.coverage);
-  r.selective_risk = std::move(rc.selective);
-  r.generalized_risk = std::move(rc.generalized);
-  return r;
+  return risk_coverage_from(sorted, errors, detail::sorted_ascending(errors), true);
 }
 
 F1RetentionResult f1_retention(std::span<const double> errors, std::span<const double> uncertainty,
@@ -373,54 +413,53 @@ F1RetentionResult oracle_f1_retention(std::span<const double> errors,
                                       const F1RetentionParams& params) {
   check_f1_params(params);
   detail::check_errors_uncertainty(errors, errors);
-  const auto sorted = detail::sorted_ascending(errors);
-  return f1_curve(errors.size(), count_acceptable(errors, params.threshold), params.beta,
-                  [&](auto&& fn) {
-                    for (double e : sorted) fn(e <= params.threshold);
-                  });
+  return oracle_f1_from(detail::sorted_ascending(errors),
+                        count_acceptable(errors, params.threshold), params);
 }
 
 F1RetentionResult random_f1_retention(std::span<const double> errors,
                                       const F1RetentionParams& params) {
   check_f1_params(params);
   detail::check_errors_uncertainty(errors, errors);
-  const std::size_t n = errors.size();
-  F1RetentionResult r;
-  r.n_acceptable = count_acceptable(errors, params.threshold);
-  r.curve.resize(n + 1);
-  r.curve[0] = 0;
-  const double p = static_cast<double>(r.n_acceptable) / static_cast<double>(n);
-  const double b2 = params.beta * params.beta;
-  for (std::size_t k = 1; k <= n; ++k) {
-    const double recall = r.n_acceptable ? static_cast<double>(k) / static_cast<double>(n) : kNaN;
-    r.curve[k] = (1 + b2) * p * recall / (p * b2 + recall + kF1Eps);
+  return random_f1_from(errors.size(), count_acceptable(errors, params.threshold), params);
+}
+
+RetentionCurves retention_curves(std::span<const double> errors,
+                                 std::span<const double> uncertainty, const RetentionParams& params,
+                                 const double* threshold, double beta) {
+  const F1RetentionParams p{threshold ? *threshold : 0, beta};
+  if (threshold) check_f1_params(p);
+  const ByUncertainty sorted(errors, uncertainty);
+  const auto by_error = detail::sorted_ascending(errors);
+  RetentionCurves c;
+  c.model.convention = c.oracle.convention = params.convention;
+  c.model.curve = curve_from_sorted(sorted, params.convention);
+  c.model.r_auc = model_area(sorted, c.model.curve, params.convention);
+  c.oracle.curve = curve_from_values(by_error);
+  c.oracle.r_auc = area(c.oracle.curve, params.convention);
+  c.random = random_from(errors, params.convention);
+  if (threshold) {
+    const std::size_t n_acceptable = count_acceptable(errors, *threshold);
+    c.has_f1 = true;
+    c.f1 = f1_from_sorted(sorted, n_acceptable, p);
+    c.f1_oracle = oracle_f1_from(by_error, n_acceptable, p);
+    c.f1_random = random_f1_from(errors.size(), n_acceptable, p);
   }
-  finish_f1(r, n);
-  return r;
+  return c;
 }
 
 RetentionSummary retention_summary(std::span<const double> errors,
                                    std::span<const double> uncertainty,
                                    const RetentionParams& params, const double* threshold,
                                    double beta) {
+  const F1RetentionParams p{threshold ? *threshold : 0, beta};
+  if (threshold) check_f1_params(p);  // before the sorts: bad parameters fail fast
   const ByUncertainty sorted(errors, uncertainty);
   const auto by_error = detail::sorted_ascending(errors);
   RetentionSummary s;
-  const auto curve = curve_from_sorted(sorted, params.convention);
-  s.prr.r_auc = model_area(sorted, curve, params.convention);
-  s.prr.random_auc = curve[0] / 2;
-  s.prr.oracle_auc = area(curve_from_values(by_error), params.convention);
-  s.prr.prr = prr_of(s.prr.r_auc, s.prr.random_auc, s.prr.oracle_auc);
-  const RcCurves rc = rc_from_sorted(sorted);
-  s.risk_coverage.aurc = trapezoid_desc(rc.coverage, rc.selective);
-  s.risk_coverage.augrc = trapezoid_desc(rc.coverage, rc.generalized);
-  double aurc_opt = 0, augrc_opt = 0;
-  optimal_areas(errors, by_error, aurc_opt, augrc_opt);
-  s.risk_coverage.e_aurc = s.risk_coverage.aurc - aurc_opt;
-  s.risk_coverage.e_augrc = s.risk_coverage.augrc - augrc_opt;
+  s.prr = prr_from(sorted, by_error, params.convention);
+  s.risk_coverage = risk_coverage_from(sorted, errors, by_error, false);
   if (threshold) {
-    F1RetentionParams p{*threshold, beta};
-    check_f1_params(p);
     const auto f1 = f1_from_sorted(sorted, count_acceptable(errors, *threshold), p);
     s.has_f1 = true;
     s.f1_auc = f1.f1_auc;

@@ -257,11 +257,6 @@ std::string text_cell(const Column& c, std::size_t i) {
   return std::isnan(c.values[i]) ? std::string() : format_number(c.values[i]);
 }
 
-[[noreturn]] void fail_in(const Table& table, const std::string& message) {
-  if (table.source().empty()) throw Error(message);
-  throw Error(Location{table.source()}, message);
-}
-
 double number_cell(const Table& table, const Column& c, std::size_t i) {
   if (c.is_numeric()) return c.values[i];
   const std::string& s = c.label(i);

@@ -585,21 +585,6 @@ Json SoakSplits::iteration_table(bool one_based_rows) const {
 
 namespace {
 
-// Parses a whole string as a finite number.
-bool parse_number(const std::string& text, double* out) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
-[[noreturn]] void fail_column(const Table& table, const std::string& message) {
-  if (table.source().empty()) throw Error(message);
-  throw Error(Location{table.source(), 0, 0}, message);
-}
-
 // Integer codes of a numeric column (values must be finite integers), as int64.
 std::vector<std::int64_t> integer_values(const Table& table, const Column& column,
                                          const char* role) {
@@ -607,7 +592,7 @@ std::vector<std::int64_t> integer_values(const Table& table, const Column& colum
   for (std::size_t r = 0; r < out.size(); ++r) {
     const double v = column.values[r];
     if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 9.0e15) {
-      fail_column(table, fmt::format("{} column \"{}\" has {} in data row {}; need integer ids",
+      fail_in(table, fmt::format("{} column \"{}\" has {} in data row {}; need integer ids",
                                      role, column.name, v, r + 1));
     }
     out[r] = static_cast<std::int64_t>(v);
@@ -649,50 +634,21 @@ SoakDesign soak_design(const Table& table, const SoakColumns& columns,
     design.subset_names = {"full"};
   } else {
     const Column& col = table.column(columns.subset);
-    std::vector<std::string> names;
-    std::vector<std::int32_t> codes;
     if (col.is_numeric()) {
       for (std::size_t r = 0; r < n; ++r) {
         if (!std::isfinite(col.values[r])) {
-          fail_column(table, fmt::format("subset column \"{}\" has {} in data row {}", col.name,
+          fail_in(table, fmt::format("subset column \"{}\" has {} in data row {}", col.name,
                                          col.values[r], r + 1));
         }
       }
-      std::vector<double> distinct(col.values.begin(), col.values.end());
-      std::sort(distinct.begin(), distinct.end());
-      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-      for (double v : distinct) names.push_back(fmt::format("{}", v));
-      codes.resize(n);
-      for (std::size_t r = 0; r < n; ++r) {
-        codes[r] = static_cast<std::int32_t>(
-            std::lower_bound(distinct.begin(), distinct.end(), col.values[r]) - distinct.begin());
-      }
-    } else {
-      const auto& cats = col.categories;
-      std::vector<double> number(cats.size());
-      bool all_numbers = true;
-      for (std::size_t j = 0; j < cats.size() && all_numbers; ++j) {
-        all_numbers = parse_number(cats[j], &number[j]);
-      }
-      std::vector<std::int32_t> idx(cats.size());
-      std::iota(idx.begin(), idx.end(), 0);
-      std::stable_sort(idx.begin(), idx.end(), [&](std::int32_t a, std::int32_t b) {
-        return all_numbers ? number[a] < number[b] : cats[a] < cats[b];
-      });
-      std::vector<std::int32_t> rank(cats.size());
-      for (std::size_t j = 0; j < idx.size(); ++j) {
-        rank[idx[j]] = static_cast<std::int32_t>(j);
-        names.push_back(cats[idx[j]]);
-      }
-      codes.resize(n);
-      for (std::size_t r = 0; r < n; ++r) codes[r] = rank[col.codes[r]];
     }
-    design.subset = std::move(codes);
-    design.subset_names = std::move(names);
+    SortedCodes sorted = sorted_codes(col);
+    design.subset = std::move(sorted.codes);
+    design.subset_names = std::move(sorted.names);
   }
+  std::int32_t n_groups = 0;
   if (!columns.group.empty()) {
     const Column& col = table.column(columns.group);
-    std::int32_t n_groups = 0;
     design.group = column_codes(table, col, "group", &n_groups);
   }
   if (!columns.fold.empty()) {
@@ -703,6 +659,29 @@ SoakDesign soak_design(const Table& table, const SoakColumns& columns,
       std::int32_t n_folds = 0;
       auto codes = column_codes(table, col, "fold", &n_folds);
       design.fold.assign(codes.begin(), codes.end());
+    }
+  }
+  if (!design.group.empty() && !design.fold.empty()) {
+    // Checked here as well as in SoakSplits so that the message names the file's own group and
+    // fold values and 1-based data rows (SoakSplits only sees codes).
+    const Column& group = table.column(columns.group);
+    const Column& fold = table.column(columns.fold);
+    const auto cell = [](const Column& c, std::size_t r) {
+      return c.is_numeric() ? fmt::format("{}", c.values[r]) : quote_found(c.label(r));
+    };
+    std::vector<std::int64_t> first_row(static_cast<std::size_t>(n_groups), -1);
+    for (std::size_t r = 0; r < n; ++r) {
+      auto& first = first_row[static_cast<std::size_t>(design.group[r])];
+      if (first < 0) {
+        first = static_cast<std::int64_t>(r);
+      } else if (design.fold[static_cast<std::size_t>(first)] != design.fold[r]) {
+        const auto f = static_cast<std::size_t>(first);
+        fail_in(table, fmt::format("fold column \"{}\" is not constant within group {} of "
+                                       "column \"{}\": data row {} has fold {}, data row {} has "
+                                       "fold {}",
+                                       fold.name, cell(group, r), group.name, f + 1, cell(fold, f),
+                                       r + 1, cell(fold, r)));
+      }
     }
   }
   if (!columns.strata.empty()) {

@@ -186,6 +186,10 @@ def test_cli_count_json_and_model_info(tmp_path):
     assert bad.returncode == 2
     assert bad.stderr == (f'assay: {csv}: 1 feature columns (all but "y"), the model has 16 '
                           'features\n')
+    bad = subprocess.run([exe, "count", "--model", str(path), "--spec", GRAPH4, "--label", "y"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert bad.stderr == "assay: --label y needs --test T.csv\n"
     info = subprocess.run([exe, "model", "info", str(path), "--json"], capture_output=True,
                           text=True, check=True).stdout
     assert json.loads(info)["n_nodes"] == est.tree_.node_count
@@ -207,6 +211,12 @@ def test_bad_input():
         count.count(est, "nope/g.spec")
     with pytest.raises(assay.AssayError, match=r"^x has 3 values, the model has 16 features$"):
         count.robustness(est, [0, 1, 0], 1, 1, 0, 1)
+    with pytest.raises(assay.AssayError, match=r"^give both X_test and y_test, or neither$"):
+        count.count(est, GRAPH4, "Reflexive", X_test=ALL[:3])
+    with pytest.raises(assay.AssayError, match=r"^sample sizes must be >= 1, found 0$"):
+        count.count(est, GRAPH4, "Reflexive", samples=[100, 0])
+    with pytest.raises(assay.AssayError, match=r"^test label 2 at row 1 is out of range \[0, 2\)$"):
+        count.count(est, GRAPH4, "Reflexive", X_test=ALL[:2], y_test=[0, 2])
 
 
 def test_xgboost_counts_equal_enumeration_with_xgboost_predict(tmp_path):

@@ -539,5 +539,9 @@ def test_bad_input_messages():
         shift.r2_score([1, 2], [np.nan, 2])
     with pytest.raises(E, match=r"shifted must be 0 or 1, found 2 at index 1"):
         shift.ood_detection([0, 2], [1, 2])
+    with pytest.raises(E, match=r"shifted must be 0 or 1, found 0.5 at index 1"):
+        shift.ood_detection([0, 0.5], [1, 2])
+    with pytest.raises(E, match=r"shifted must be 0 or 1, found nan at index 0"):
+        shift.ood_detection([np.nan, 1], [1, 2])
     with pytest.raises(E, match=r"force_finite=True only"):
         shift.r2_score([1, 2], [1, 2], force_finite=False)

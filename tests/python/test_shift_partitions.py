@@ -121,6 +121,11 @@ def test_partition_bad_input():
         shift.evaluate_partitions([1], {"m": [1]}, {"n": [1]})
     with pytest.raises(E, match=r"unknown error \"cubed\""):
         shift.evaluate_partitions([1], {"m": [1]}, {"m": [1]}, error="cubed")
+    # A fractional or negative flag is an error, not truncated to 0 / wrapped to 255.
+    with pytest.raises(E, match=r"shifted must be 0 or 1, found 0.5 at index 1"):
+        shift.evaluate_partitions([1, 2], {"m": [1, 2]}, {"m": [1, 2]}, shifted=[0, 0.5])
+    with pytest.raises(E, match=r"shifted must be 0 or 1, found -1 at index 0"):
+        shift.evaluate_partitions([1, 2], {"m": [1, 2]}, {"m": [1, 2]}, shifted=[-1, 1])
 
 
 def brute_tune(y, score, mask, metric):
@@ -158,6 +163,10 @@ def test_tune_threshold_bad_input():
         shift.tune_threshold([0, 1], [0.1, 0.2], ["a", "b"], "dev_in")
     with pytest.raises(assay.AssayError, match=r"unknown tuning metric \"auc\""):
         shift.tune_threshold([0, 1], [0.1, 0.2], ["a", "a"], "a", metric="auc")
+    with pytest.raises(assay.AssayError, match=r"y_true must be 0 or 1, found 0.5 at index 1"):
+        shift.tune_threshold([0, 0.5], [0.1, 0.2], ["a", "a"], "a")
+    with pytest.raises(assay.AssayError, match=r"y_true must be 0 or 1, found 2 at index 0"):
+        shift.tune_threshold([2, 1], [0.1, 0.2], ["a", "a"], "a")
 
 
 def test_generalisation_set_uniform_independent_and_seeded():
@@ -183,9 +192,13 @@ def test_generalisation_set_uniform_independent_and_seeded():
     np.testing.assert_array_equal(c["speed"], a["speed"])
     # Scored like any partition.
     pred = a["target"] + 1.0
-    doc = shift.evaluate_partitions(a["target"], {"m": pred}, {"m": a["wind"]},
-                                    partition=["generalisation"] * 20000)
+    # Equal errors: oracle area = random area, so PRR is NaN (null) with one note and warning.
+    with pytest.warns(assay.AssayWarning, match=r"1 row\(s\) have an undefined PRR"):
+        doc = shift.evaluate_partitions(a["target"], {"m": pred}, {"m": a["wind"]},
+                                        partition=["generalisation"] * 20000)
     assert doc["sets"] == ["generalisation"]
+    assert doc["rows"][0]["prr"] is None
+    assert any("undefined PRR" in note for note in doc["notes"])
     assert doc["rows"][0]["rmse"]["value"] == pytest.approx(1.0, rel=1e-12)
 
 
@@ -196,3 +209,5 @@ def test_generalisation_set_bad_input():
         shift.generalisation_set({"x": (0, 1)}, 10, lambda x: x["x"][:5])
     with pytest.raises(assay.AssayError, match=r"label must be a callable"):
         shift.generalisation_set({"x": (0, 1)}, 10, "x**2")
+    with pytest.raises(assay.AssayError, match=r"n must be >= 0, found -1"):
+        shift.generalisation_set({"a": (0, 1)}, -1, lambda f: f["a"])

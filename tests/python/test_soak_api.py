@@ -80,6 +80,17 @@ def test_failing_fit_is_na_and_run_goes_on(rng):
     assert b["p_paired"].isna().all()
 
 
+def test_auc_nan_warns_when_a_test_fold_has_one_class(rng):
+    X, y, subset = make_data(rng, 120)
+    y = y.copy()
+    y[subset == "A"] = "yes"  # every test fold of A has one class
+    y[(subset == "A") & (np.arange(len(y)) < 5)] = "no"
+    with pytest.warns(assay.AssayWarning, match="AUC is NaN"):
+        res = soak.run_estimators({"tree": DecisionTreeClassifier(random_state=0)}, X, y,
+                                  subset=subset, n_splits=3, random_state=1, strata=False)
+    assert res[res["test.subset"] == "A"]["auc"].isna().any()
+
+
 def test_joblib_parallel_equals_serial(rng):
     X, y, subset = make_data(rng, 150)
     kw = dict(subset=subset, n_splits=3, random_state=2)
@@ -119,6 +130,14 @@ def test_run_regression(rng):
     (lambda X, y, s: soak.run(X, y, subset=s, task="ranking"), "classification"),
     (lambda X, y, s: soak.run_estimators({}, X, y, subset=s), "estimators is empty"),
     (lambda X, y, s: soak.pvalues({"data": ["d"]}), "column"),
+    (lambda X, y, s: soak.run(X, y, subset=s, task="regression"),
+     r"a regression target y must be numeric, found dtype <U3"),
+    (lambda X, y, s: soak.run(np.where(X > 0, "p", "n"), y, subset=s),
+     r"X must be numeric, found dtype <U1"),
+    (lambda X, y, s: soak.run(X, y, subset=s, random_state=-1), r"random_state must be >= 0, "
+     r"found -1"),
+    (lambda X, y, s: soak.run_estimators({"t": DecisionTreeClassifier()}, X, y, subset=s,
+                                         random_state="x"), r"random_state must be None, an int"),
 ])
 def test_bad_input(rng, call, message):
     X, y, subset = make_data(rng, 60)
@@ -131,3 +150,19 @@ def test_nan_feature_is_an_error(rng):
     X[5, 1] = np.nan
     with pytest.raises(assay.AssayError, match="finite"):
         soak.run(X, y, subset=subset, n_splits=3)
+
+
+def test_fold_values_are_labels_not_truncated(rng):
+    # Text or fractional fold ids are relabelled 1..K in sorted order, as SOAKFold does; before,
+    # run() cast them to int64 (1.5 -> 1, 2.5 -> 2) and text raised a bare ValueError.
+    X, y, subset = make_data(rng, 90)
+    fold = np.arange(90) % 3
+    ref = soak.run(X, y, subset=subset, fold=fold + 1)
+    for given in (np.array(["f0", "f1", "f2"])[fold], fold + 0.5):
+        res = soak.run(X, y, subset=subset, fold=given)
+        pd.testing.assert_frame_equal(res.drop(columns=["train_seconds", "predict_seconds"]),
+                                      ref.drop(columns=["train_seconds", "predict_seconds"]))
+    assert sorted(set(ref["test.fold"])) == [1, 2, 3]
+    # 0.5, 1.5, 2.5 truncated would have merged nothing here, but 1.0/1.5 would have: check it.
+    res = soak.run(X, y, subset=subset, fold=np.where(fold == 0, 1.0, 1.5))
+    assert sorted(set(res["test.fold"])) == [1, 2]

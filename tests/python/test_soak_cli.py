@@ -223,3 +223,15 @@ def test_bad_files(run_cli, tmp_path):
     r = run_cli("soak", one, "--label", "y", "--subset", "region", "--folds", "2",
                 "--out", tmp_path / "o")
     assert r.returncode == 2 and "class" in r.stderr, r.stderr
+
+
+def test_fold_not_constant_within_group_names_file_values(run_cli, tmp_path):
+    # The message names the file's own group and fold values and 1-based data rows.
+    bad = tmp_path / "grp.csv"
+    bad.write_text("y,x,region,poly,f\na,1,A,17,1\nb,2,A,42,2\na,3,B,17,1\nb,4,B,42,1\n")
+    r = run_cli("soak", bad, "--label", "y", "--subset", "region", "--group", "poly", "--fold",
+                "f", "--out", tmp_path / "o")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        f'assay: {bad}: fold column "f" is not constant within group 42 of column "poly": '
+        'data row 2 has fold 2, data row 4 has fold 1'), r.stderr

@@ -255,3 +255,21 @@ def test_aztrees_polygons(aztrees, column):
         counts = np.bincount(folds[in_s], minlength=11)[1:]
         biggest = np.bincount(np.unique(polygon[in_s], return_inverse=True)[1]).max()
         assert np.abs(counts - in_s.sum() / 10).max() <= biggest
+
+
+def test_get_n_splits_agrees_with_split_when_strata_leave_folds_empty():
+    # Subset "a": 6 rows in two label strata of 3 < K = 5, so each stratum fills folds 1..3 and
+    # folds 4, 5 of "a" are empty (no split); subset "b": 10 rows, 5 per class, every fold.
+    subset = np.array(["a"] * 6 + ["b"] * 10)
+    y = np.array([0, 0, 0, 1, 1, 1] + [0, 1] * 5)
+    cv = SOAKFold(n_splits=5, random_state=2)
+    with pytest.warns(assay.AssayWarning, match=r"2 of 4 strata have fewer rows than the 5 folds"):
+        pairs = list(cv.split(None, y, subset=subset))
+    assert len(pairs) == 3 * (3 + 5)
+    check_definitions(cv, subset, pairs)
+    assert sorted(set(cv.folds_[:6])) == [1, 2, 3]
+    with pytest.warns(assay.AssayWarning):
+        assert cv.get_n_splits(None, y, subset=subset) == 24
+    # Without strata every fold of "a" has a row: 3 train sets x 5 folds x 2 subsets.
+    assert cv.get_n_splits(None, y, subset=subset, strata=False) == 30
+    assert len(list(cv.split(None, y, subset=subset, strata=False))) == 30

@@ -42,6 +42,25 @@ struct Column {
   static Column categorical(std::string name, const std::vector<std::string>& cells);
 };
 
+class Table;
+
+/// Throws assay::Error about `table`'s contents, prefixed with its file ("data.csv: message")
+/// when it came from one.
+[[noreturn]] void fail_in(const Table& table, const std::string& message);
+
+/// A column's distinct values in sorted order and each row's index into them.
+struct SortedCodes {
+  /// Distinct values as text: numbers in their shortest round-trip form, text as written.
+  std::vector<std::string> names;
+  /// One code per row, an index into `names`.
+  std::vector<std::int32_t> codes;
+};
+
+/// Sorts a column's distinct values as numpy's np.unique sorts labels: numerically for a numeric
+/// column and for a text column whose every value is a number ("2" before "10"), else bytewise.
+/// Requires: no NaN in a numeric column (callers report NaN with their own context).
+SortedCodes sorted_codes(const Column& column);
+
 class Table {
  public:
   Table() = default;

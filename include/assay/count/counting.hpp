@@ -130,6 +130,7 @@ struct CountResult {
   std::vector<SafetyCounts> safety;
   std::vector<RegionCounts> regions;
   std::vector<SampleView> samples;  ///< test set first (if given), then uniform samples
+  double confidence = 0.95;         ///< confidence level of the samples' intervals
   std::uint64_t boxes = 0;          ///< structural: decided boxes; enumeration: points
   double seconds = 0.0;             ///< exact counting time (without the samples)
 };

@@ -15,7 +15,8 @@
 //   into `classes` (the original labels, as text).
 //
 // Model kinds and how they predict:
-//   tree      scores = value[leaf] (classification: normalised to sum 1); label = argmax.
+//   tree      scores = value[leaf] (classification: normalised to sum 1); label = argmax of
+//             the raw value[leaf] (scikit-learn's predict).
 //   forest    aggregation average: scores = mean over trees of the normalised leaf values
 //             (scikit-learn's RandomForestClassifier); vote: scores = vote counts / n_trees.
 //             label = argmax (first maximum).

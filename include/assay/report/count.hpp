@@ -4,7 +4,8 @@
 // JSON: exact counts (tp, fp, tn, fn, domain sizes, S/N, region totals) are decimal strings, so
 // that counts like 3.3e270 survive any JSON reader; ratios are numbers (NaN written as null). A
 // proportion from samples is {"k", "n", "value", "wilson": [low, high], "clopper_pearson":
-// [low, high]}. Text and HTML show 4 decimals and counts in scientific notation beyond 12 digits.
+// [low, high]}. Text and HTML show 4 decimals; text shows counts beyond 12 digits in scientific
+// notation, HTML does so for region sizes only (label and safety counts appear in full).
 #pragma once
 
 #include <string>

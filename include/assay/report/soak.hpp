@@ -37,8 +37,10 @@ Json soak_difference_chart(const soak::SoakStatistics& statistics, soak::TrainSu
 /// What a comparison says, in words, from its paired test at level 0.05: for other-same
 /// "other subsets predict as well" / "other subsets predict worse" / "other subsets predict
 /// better"; for all-same "combining subsets helps" / "combining subsets hurts" / "combining
-/// subsets makes no significant difference"; "undefined (<reason>)" when p is NaN.
-std::string soak_verdict(const soak::Comparison& comparison);
+/// subsets makes no significant difference"; "undefined (<reason>)" when p is NaN. `measure`
+/// (SoakStatistics::measure) gives the direction: a higher value is worse, except for "auc".
+std::string soak_verdict(const soak::Comparison& comparison,
+                         const std::string& measure = "error_percent");
 
 /// The terminal summary: per (data set, learner, test subset) the mean ± SD of Same/Other/All
 /// and the two comparisons (difference, p, verdict), then a one-line conclusion per data set

@@ -13,7 +13,8 @@
 //   an assay::Error naming member and sample).
 // Results are one value per sample; members are averaged with equal weight. Work is split over
 // samples on `threads` workers (0 = all cores); the result does not depend on the thread count,
-// and a bad input is reported at its first (member, sample) whatever the thread count.
+// and neither does the bad input reported: the first in (member, sample) order within the first
+// block of samples (2048 regression, 256 classification) that holds one.
 // Speed: the M x K logs per sample use a vectorisable fdlibm-style log (within 1 ulp of glibc's
 // log in the tests; std::log where p + eps is 0 or subnormal), and the sum over members of
 // log(v + eps) is the log of their product when that is a normal double.

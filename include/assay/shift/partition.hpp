@@ -22,8 +22,10 @@
 // intervals), mean error, R-AUC and PRR (retention.hpp, params.convention), AURC / AUGRC
 // (fd-shifts, fractions), F1-AUC and F1@95 when params.acceptable is set (acceptable = error <=
 // acceptable), and the OOD AUROC of the uncertainty for shifted vs in-domain samples where the
-// set holds both. An empty partition cannot occur (partitions are the values present); a set
-// that is empty after all (a tuning partition that does not exist) is an assay::Error.
+// set holds both. Rows with an undefined PRR (NaN) or no acceptable sample (NaN F1 columns) get
+// one note and one warning per kind, not one per row. An empty partition cannot occur
+// (partitions are the values present); a set that is empty after all (a tuning partition that
+// does not exist) is an assay::Error.
 #pragma once
 
 #include <cstddef>

@@ -11,8 +11,9 @@
 //   (120 vs 119)" / "errors is empty").
 //
 // Sorting: samples are ordered by uncertainty ascending (most certain first) with a stable radix
-// sort (ties keep input order; -0.0 equals +0.0). Every function sorts once, O(n) time, about
-// 32 bytes per sample while sorting and 16 kept.
+// sort (ties keep input order; -0.0 equals +0.0). Every function sorts by uncertainty at most
+// once, and by error once where it needs the oracle (prr, risk_coverage, retention_summary,
+// retention_curves): O(n) time, about 32 bytes per sample while sorting and 16 kept.
 //
 // Error-retention curve: with j of n samples rejected (replaced by ground truth, error 0),
 // R[j] = (sum of the errors of the n - j most certain samples) / n, j = 0..n, R[n] = 0. The
@@ -141,6 +142,18 @@ F1RetentionResult oracle_f1_retention(std::span<const double> errors,
 /// random order, which has no closed form; Shifts draws one random permutation instead).
 F1RetentionResult random_f1_retention(std::span<const double> errors,
                                       const F1RetentionParams& params);
+
+/// The model, oracle and random curves, error-retention and (when `threshold` is set) F-beta,
+/// from one sort by uncertainty and one by error: the chart curves of the partition table. Each
+/// equals the result of the separate function.
+struct RetentionCurves {
+  RetentionResult model, oracle, random;
+  bool has_f1 = false;
+  F1RetentionResult f1, f1_oracle, f1_random;  ///< empty curves unless has_f1
+};
+RetentionCurves retention_curves(std::span<const double> errors,
+                                 std::span<const double> uncertainty, const RetentionParams& params,
+                                 const double* threshold, double beta = 1);
 
 /// Everything the partition table needs from one sort: R-AUC (with PRR), F1 retention (when
 /// `threshold` is set) and the risk-coverage areas.

@@ -26,7 +26,9 @@
 //     (mlr3resampling's "RSS" rule), ties to the fold with the least overflow above the ideal,
 //     then the first; groups are processed largest first, equal sizes in a seeded random order.
 //   The stratum of a row is always crossed with its subset, so every subset is balanced over
-//   the folds.
+//   the folds. A stratum with fewer units than K fills only folds 1..m, so when every stratum
+//   of a subset is that small some of its folds stay empty: as with a given fold column, those
+//   (fold, subset) pairs get no split (the constructor warns).
 // Down-sampling (sizes, ratio), as mlr3resampling: for each test subset, `groups` is the
 //   nominal number of train groups of each train set, floor(n_groups(subset)·(K−1)/K) for same,
 //   the sum over subsets for all, all − same for other. Candidate sizes are
@@ -80,15 +82,15 @@ struct SoakSplitParams {
 /// Per-row roles; all vectors have one entry per row (or are empty where optional).
 struct SoakDesign {
   /// Subset code of each row, 0..subset_names.size()-1.
-  std::vector<std::int32_t> subset;
+  std::vector<std::int32_t> subset = {};
   /// Subset names, index = code, in the order splits are listed (sorted; see soak_design).
-  std::vector<std::string> subset_names;
+  std::vector<std::string> subset_names = {};
   /// Optional group code of each row (>= 0); rows of a group always share a fold.
-  std::vector<std::int32_t> group;
+  std::vector<std::int32_t> group = {};
   /// Optional stratum code of each row (>= 0); crossed with the subset.
-  std::vector<std::int32_t> stratum;
+  std::vector<std::int32_t> stratum = {};
   /// Optional given fold of each row (any integers; relabelled 1..K in increasing order).
-  std::vector<std::int64_t> fold;
+  std::vector<std::int64_t> fold = {};
 };
 
 /// One row of the iteration table (without the row lists).
@@ -158,18 +160,19 @@ class SoakSplits {
 /// Which columns of a table define the design (the CLI's --subset/--group/--fold/--strata).
 struct SoakColumns {
   /// Subset column (required); numeric or string. "" = one subset (plain K-fold CV).
-  std::string subset;
-  std::string group;
-  std::string fold;
+  std::string subset = {};
+  std::string group = {};
+  std::string fold = {};
   /// Strata columns; empty = the label (classification) or nothing (regression), crossed with
   /// the subset.
-  std::vector<std::string> strata;
+  std::vector<std::string> strata = {};
 };
 
 /// Builds the design from a table. Subset names are sorted (numerically when all are numbers,
 /// else as strings). `default_stratum` (e.g. the class codes) is used when columns.strata is
-/// empty; pass an empty vector for none. Throws assay::Error naming the file for a missing column
-/// or a NaN/non-integer in a numeric group or fold column.
+/// empty; pass an empty vector for none. Throws assay::Error naming the file for a missing column,
+/// a NaN/non-integer in a numeric group or fold column, or a fold column that is not constant
+/// within a group (naming the file's group and fold values and 1-based data rows).
 SoakDesign soak_design(const Table& table, const SoakColumns& columns,
                        std::span<const std::int32_t> default_stratum);
 

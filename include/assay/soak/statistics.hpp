@@ -93,11 +93,11 @@ struct SoakStatistics {
   std::vector<Comparison> comparisons;
 };
 
-/// Groups the results and runs the tests. Rows with a failure are NA and are left out (their
-/// count shows in n). Comparisons are made at full size (n_train_groups = 0: every train set at
-/// its own full size, the paper's test) and, with down-sampling, at every n.train.groups that
-/// both Same and the compared train set have (equal train sizes; mlr3resampling's
-/// pvalue_downsample).
+/// Groups the results and runs the tests. Rows with a failure are NA and are left out (n and
+/// n_pairs count only defined values, so failures show as a smaller n). Comparisons are made at
+/// full size (n_train_groups = 0: every train set at its own full size, the paper's test) and, with
+/// down-sampling, at every n.train.groups that both Same and the compared train set have (equal
+/// train sizes; mlr3resampling's pvalue_downsample).
 SoakStatistics soak_statistics(const SoakResults& results, const StatisticsParams& params = {});
 
 /// pvalues.csv: one row per comparison (data, learner, test.subset, comparison, n.train.groups,

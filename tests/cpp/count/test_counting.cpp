@@ -231,7 +231,8 @@ TEST(Counting, StructuralEqualsEnumerationOnRealGridsAndBooleans) {
       "input k : int[0, 7];\n"
       "input b[4] : bool;\n"
       "truth 1 = (r[0] - r[1] * 2 > 0.25 or b[0] and not b[1]) and (sum i in 0..3 : b[i]) <= k;\n"
-      "region R = ball([0.5, -0.25, 3, 1, 0, 1, 1], 1) label 1;\n");
+      "region R = ball([0.5, -0.25, 3, 1, 0, 1, 1], 1) label 1;\n"
+      "safety T = r[0] > 0 and b[2] => label == 1 or k + r[1] < 3;\n");
   EXPECT_EQ(s.domain.size(), mpz_class(17 * 17 * 8 * 16));
   for (std::uint64_t seed = 0; seed < 4; ++seed) {
     for (auto kind : {ModelKind::tree, ModelKind::forest, ModelKind::boosted}) {
@@ -370,6 +371,71 @@ TEST(Counting, BadInput) {
   const std::vector<double> x0{1};
   EXPECT_THROW_MSG(robustness(one, x0, p), Error,
                    "lower has 2 values, expected 1 or 1 (one per feature)");
+}
+
+TEST(Counting, BadLabelsRegionsSamplesAndTestSets) {
+  const Spec g = graph_spec(4);
+  EXPECT_THROW_MSG(run(random_model(ModelKind::tree, g.domain, 3, 1), g, "Reflexive", "auto"),
+                   Error,
+                   "--property Reflexive makes a binary ground truth (label 1 = Reflexive), but "
+                   "the model has 3 classes");
+  const Spec t = parse_spec("input a : int[0, 3];\ntruth 0 = a > 1;\ntruth 2 = a < 1;\n", "t.spec");
+  EXPECT_THROW_MSG(run(random_model(ModelKind::tree, t.domain, 3, 1), t, "", "auto"), Error,
+                   "t.spec: no truth for label(s) 1 (the model has 3 classes)");
+  const Spec r = parse_spec("input a : int[0, 3];\nregion R = ball([1], 1) label 5;\n", "r.spec");
+  EXPECT_THROW_MSG(run(constant_model(1, 1), r, "", "auto"), Error,
+                   "r.spec: region R keeps label 5, but the model has 2 classes");
+  const Spec e = parse_spec(
+      "input t : real[0, 1] step 0.5;\nregion R = ball([0.2], 0.1) label 1;\n", "e.spec");
+  EXPECT_THROW_MSG(run(constant_model(1, 1), e, "", "auto"), Error,
+                   "the region around t = 0.2 with radius 0.1 holds no grid point");
+
+  Model net;
+  net.kind = ModelKind::network;
+  net.n_features = 1;
+  net.n_outputs = 2;
+  net.classes = {"0", "1"};
+  net.layers.push_back({1, 2, {1.0, -1.0}, {0.0, 0.0}, Activation::identity});
+  const Spec s = parse_spec("input a : int[0, 3];\ntruth 1 = a > 1;\n", "s.spec");
+  EXPECT_THROW_MSG(run(net, s, "", "structural"), Error,
+                   "structural counting covers trees and tree ensembles; count networks with "
+                   "method enumerate");
+  EXPECT_EQ(run(net, s, "", "auto").labels[1].tp, mpz_class(0));  // label 0 wherever a > 0
+
+  // These fail before the exact count.
+  CountParams p;
+  p.samples = {100, 0};
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error, "sample sizes must be >= 1, found 0");
+  p.samples = {};
+  p.test_x = {1, 2, 3};
+  p.test_y = {0, 1};
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error,
+                   "the test set has 3 values for 2 labels, expected 2 (1 features per row)");
+  p.test_x = {1, 2};
+  p.test_y = {0, 5};
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error,
+                   "test label 5 at row 1 is out of range [0, 2)");
+
+  const Model one = constant_model(1, 0);
+  const std::vector<double> x{1};
+  RobustnessParams q;
+  q.lower = {0};
+  q.upper = {3};
+  q.step = 0;
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "step must be > 0, found 0");
+  q.step = 1;
+  q.samples = {0};
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "sample sizes must be >= 1, found 0");
+  q.samples = {};
+  q.epsilon = -1;
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "epsilon must be >= 0, found -1");
+  q.epsilon = 1;
+  q.label = 2;
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "label 2 is out of range [0, 2)");
+  q.label = 0;
+  q.lower = {3};
+  q.upper = {0};
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "feature 0: upper bound 0 is below lower bound 3");
 }
 
 }  // namespace

@@ -50,6 +50,17 @@ TEST(Model, TreeSplitRulesAndFloat32Inputs) {
   EXPECT_EQ(s, (std::vector<double>{5.0 / 6, 1.0 / 6, 0.0}));
 }
 
+TEST(Model, TreeLabelIsTheArgmaxOfRawLeafValues) {
+  Model m = small_tree();
+  // a < b, yet a/s == b/s once rounded: scikit-learn's predict takes the argmax of the raw
+  // values, so the label is b although the normalised scores tie.
+  m.trees[0].value[3] = {60.95921536336763, 60.95921536336764, 49.80609710506208};
+  const std::vector<double> x{0, 0};
+  const auto s = predict_scores(m, x);
+  EXPECT_EQ(s[0], s[1]);
+  EXPECT_EQ(predict_label(m, x), 1);
+}
+
 TEST(Model, ForestAveragesNormalisedLeavesAndVotes) {
   Model m = small_tree();
   m.kind = ModelKind::forest;

@@ -65,6 +65,11 @@ TEST(CountReport, TextAndHtml) {
   const report::HtmlReport page = report::count_html(r, "count");
   EXPECT_EQ(page.chart_count(), 1u);
   EXPECT_NE(page.render().find("Exact counts per label"), std::string::npos);
+  EXPECT_NE(page.render().find("(95% Wilson intervals)"), std::string::npos);
+  CountResult r90 = r;
+  r90.confidence = 0.9;  // the page names the level the intervals were computed at
+  EXPECT_NE(report::count_html(r90, "count").render().find("(90% Wilson intervals)"),
+            std::string::npos);
 }
 
 TEST(CountReport, RobustnessAndModelInfo) {

@@ -135,6 +135,9 @@ TEST(Spec, ErrorsCarryLineAndColumn) {
   EXPECT_THROW_MSG(
       parse_spec("input x[2] : bool;\nregion R = ball([0, 1, 1], 1) label 0;\n", "g.spec"), Error,
       "g.spec:2:25: the center has 3 coordinates, the spec declares 2 inputs");
+  EXPECT_THROW_MSG(
+      parse_spec("input a : int[-9000000000000000, 9000000000000000];\n", "g.spec"), Error,
+      "g.spec:1:34: int[-9000000000000000, 9000000000000000] has too many points (at most 9e15)");
   EXPECT_THROW_MSG(parse_spec("# nothing\n", "g.spec"), Error,
                    "g.spec: the spec declares no inputs");
   EXPECT_THROW_MSG(load_spec("/nonexistent/x.spec"), Error,

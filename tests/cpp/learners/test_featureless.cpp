@@ -119,6 +119,17 @@ TEST(DatasetFromTable, NumericLabelsSortNumerically) {
   EXPECT_EQ(d.y_class, (std::vector<std::int32_t>{2, 0, 1, 2}));
 }
 
+TEST(DatasetFromTable, NumberLabelsReadAsTextSortNumerically) {
+  // The CLI reads labels as text; "10" must still come after "2" (the positive class for AUC).
+  CsvParams csv;
+  csv.categorical = {"y"};
+  const Table t = parse_csv("x,y\n1,10\n2,2\n3,-1\n4,10\n", "t.csv", csv);
+  ASSERT_FALSE(t.column("y").is_numeric());
+  const Dataset d = dataset_from_table(t, cols("y"), TaskKind::classification, "n");
+  EXPECT_EQ(d.classes, (std::vector<std::string>{"-1", "2", "10"}));
+  EXPECT_EQ(d.y_class, (std::vector<std::int32_t>{2, 1, 0, 2}));
+}
+
 TEST(DatasetFromTable, StringLabelsSortBytewise) {
   const Table t = parse_csv("x,y\n1,b\n2,B\n3,a b\n4,10\n", "t.csv");
   const Dataset d = dataset_from_table(t, cols("y"), TaskKind::classification, "n");

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
 #include "assay/report/shift.hpp"
 #include "assay/shift/partition.hpp"
 #include "test_util.hpp"
@@ -83,6 +85,34 @@ TEST(Partitions, TableAndReport) {
                    "uncertainty columns");
   columns.uncertainty = {"nope"};
   EXPECT_THROW(evaluate_table(table, columns, params), Error);
+  // Columns that would be ignored silently are errors.
+  columns.pred.clear();
+  EXPECT_THROW_MSG(evaluate_table(table, columns, params), Error,
+                   "uncertainty columns need prediction columns (--pred): found 1 uncertainty "
+                   "and 0 prediction columns");
+  columns.uncertainty.clear();
+  columns.members.clear();
+  columns.pred = {"p"};
+  columns.uncertainty = {"u"};
+  columns.member_vars = {"m0"};
+  EXPECT_THROW_MSG(evaluate_table(table, columns, params), Error,
+                   "member variance columns need member columns (--members): found 1 variance "
+                   "and 0 member columns");
+}
+
+TEST(Partitions, UndefinedPrrGetsOneNoteAndWarning) {
+  // dev_in (one sample) and eval_in (one sample) have equal oracle and random areas.
+  std::vector<std::string> warnings;
+  const ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
+  const auto ev = evaluate_partitions(small_input(), {});
+  std::size_t nan_rows = 0;
+  for (const auto& row : ev.rows) nan_rows += std::isnan(row.prr);
+  EXPECT_EQ(nan_rows, 2u);
+  const std::string note =
+      "2 row(s) have an undefined PRR (oracle and random areas equal, e.g. all errors equal): "
+      "NaN";
+  EXPECT_EQ(warnings, std::vector<std::string>{note});
+  EXPECT_NE(std::find(ev.notes.begin(), ev.notes.end(), note), ev.notes.end());
 }
 
 TEST(TuneThreshold, TunedOnOnePartitionAppliedToAll) {

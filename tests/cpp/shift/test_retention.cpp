@@ -101,6 +101,31 @@ TEST(RetentionSummary, EqualsSeparateCalls) {
   EXPECT_EQ(s.f1_auc, f1_retention(e, u, {.threshold = t}).f1_auc);
 }
 
+TEST(RetentionCurves, EqualSeparateCalls) {
+  std::vector<double> e, u;
+  for (int i = 0; i < 300; ++i) {
+    e.push_back((i * 7919 % 13) / 4.0);
+    u.push_back((i * 104729 % 7));
+  }
+  const double t = 1.0;
+  const F1RetentionParams fp{.threshold = t};
+  for (auto convention : {RetentionConvention::shifts, RetentionConvention::shifts_vpower}) {
+    const RetentionParams rp{convention};
+    const auto c = retention_curves(e, u, rp, &t);
+    EXPECT_EQ(c.model.curve, retention_curve(e, u, rp).curve);
+    EXPECT_EQ(c.model.r_auc, retention_curve(e, u, rp).r_auc);
+    EXPECT_EQ(c.oracle.curve, oracle_retention_curve(e, rp).curve);
+    EXPECT_EQ(c.oracle.r_auc, oracle_retention_curve(e, rp).r_auc);
+    EXPECT_EQ(c.random.curve, random_retention_curve(e, rp).curve);
+    ASSERT_TRUE(c.has_f1);
+    EXPECT_EQ(c.f1.curve, f1_retention(e, u, fp).curve);
+    EXPECT_EQ(c.f1.f1_at_95, f1_retention(e, u, fp).f1_at_95);
+    EXPECT_EQ(c.f1_oracle.curve, oracle_f1_retention(e, fp).curve);
+    EXPECT_EQ(c.f1_random.curve, random_f1_retention(e, fp).curve);
+  }
+  EXPECT_FALSE(retention_curves(e, u, {}, nullptr).has_f1);
+}
+
 TEST(Retention, BadInput) {
   const std::vector<double> three = {1, 2, 3}, two = {1, 2};
   EXPECT_THROW_MSG(retention_curve(three, two), Error,

@@ -479,13 +479,13 @@ TEST(SoakDesign, FromTable) {
   t.add_column(Column::categorical("region", {"S", "NE", "S", "NW", "NE", "S"}));
   t.add_column(Column::numeric("year", {2020, 9, 10, 2020, 9, 10}));
   t.add_column(Column::numeric("poly", {4, 4, 7, 9, 9, 7}));
-  t.add_column(Column::numeric("f", {3, 1, 3, 1, 1, 3}));
+  t.add_column(Column::numeric("f", {3, 3, 1, 1, 1, 1}));  // constant within each poly
   t.add_column(Column::categorical("y", {"b", "a", "b", "b", "a", "a"}));
   SoakDesign d = soak_design(t, SoakColumns{.subset = "region", .group = "poly", .fold = "f"}, {});
   EXPECT_EQ(d.subset_names, (std::vector<std::string>{"NE", "NW", "S"}));
   EXPECT_EQ(d.subset, (std::vector<std::int32_t>{2, 0, 2, 1, 0, 2}));
   EXPECT_EQ(d.group, (std::vector<std::int32_t>{0, 0, 1, 2, 2, 1}));
-  EXPECT_EQ(d.fold, (std::vector<std::int64_t>{3, 1, 3, 1, 1, 3}));
+  EXPECT_EQ(d.fold, (std::vector<std::int64_t>{3, 3, 1, 1, 1, 1}));
   EXPECT_TRUE(d.stratum.empty());
   // numeric subsets sort numerically; names print without ".0"
   SoakDesign n = soak_design(t, SoakColumns{.subset = "year", .strata = {"y", "region"}}, {});
@@ -515,6 +515,20 @@ TEST(SoakDesign, BadColumns) {
                    "data.csv: fold column \"f\" has 2.5 in data row 2; need integer ids");
   EXPECT_THROW_MSG(soak_design(t, SoakColumns{.subset = "x"}, {}), Error,
                    "data.csv: subset column \"x\" has nan in data row 3");
+  // The file's own group and fold values and 1-based data rows, not the internal codes.
+  Table g("data.csv");
+  g.add_column(Column::categorical("region", {"S", "S", "S", "S"}));
+  g.add_column(Column::numeric("poly", {17, 42, 17, 42}));
+  g.add_column(Column::categorical("block", {"b", "a", "b", "b"}));
+  g.add_column(Column::categorical("name", {"p", "q", "p", "q"}));
+  EXPECT_THROW_MSG(
+      soak_design(g, SoakColumns{.subset = "region", .group = "poly", .fold = "block"}, {}), Error,
+      "data.csv: fold column \"block\" is not constant within group 42 of column "
+      "\"poly\": data row 2 has fold \"a\", data row 4 has fold \"b\"");
+  EXPECT_THROW_MSG(
+      soak_design(g, SoakColumns{.subset = "region", .group = "name", .fold = "block"}, {}), Error,
+      "data.csv: fold column \"block\" is not constant within group \"q\" of column "
+      "\"name\": data row 2 has fold \"a\", data row 4 has fold \"b\"");
   const std::vector<std::int32_t> short_stratum = {0, 1};
   EXPECT_THROW_MSG(soak_design(t, SoakColumns{.subset = "region"}, short_stratum), Error,
                    "default_stratum has 2 entries, the table 3 rows");
