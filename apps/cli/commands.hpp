@@ -3,8 +3,12 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "assay/core/json.hpp"
+#include "assay/report/html.hpp"
 
 namespace assay::cli {
 
@@ -17,6 +21,21 @@ using Action = std::function<void()>;
 /// Validator for counts and seeds: digits only. CLI11 would wrap "-3" around to a huge unsigned
 /// value; this says what is wrong instead.
 const CLI::Validator& non_negative_integer();
+
+/// The outputs every reporting subcommand offers: --json (JSON instead of the text table on
+/// stdout), --json-out FILE and --html FILE.
+struct ReportOutputs {
+  bool json = false;
+  std::string json_out;
+  std::string html;
+
+  /// Registers the three options on `cmd`; `json_help` describes --json.
+  void add_options(CLI::App* cmd, const std::string& json_help = "print JSON instead of the table");
+  /// Prints `json` or `text()`, writes --json-out, and builds and writes the page only when
+  /// --html was given.
+  void write(const Json& json, const std::function<std::string()>& text,
+             const std::function<report::HtmlReport()>& page) const;
+};
 
 /// `assay metrics FILE ...`
 Action add_metrics_command(CLI::App& app, const GlobalOptions& global);

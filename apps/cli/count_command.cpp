@@ -18,9 +18,7 @@ struct CountOptions {
   std::string model;
   std::string spec;
   count::CountParams params;
-  bool json = false;
-  std::string json_out;
-  std::string html;
+  ReportOutputs out;
   std::string test;
   std::string label;
 };
@@ -56,9 +54,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--threads", options->params.threads,
                   "worker threads for enumeration (0 = all cores; results do not depend on it)")
       ->capture_default_str();
-  cmd->add_flag("--json", options->json, "print JSON (exact counts as decimal strings)");
-  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
-  cmd->add_option("--html", options->html, "also write an HTML report to this file");
+  options->out.add_options(cmd, "print JSON (exact counts as decimal strings)");
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -73,18 +69,9 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       count::set_test_set(o.params, model, read_csv(o.test, csv), o.label);
     }
     const count::CountResult result = count::count(model, spec, o.params);
-    const Json json = report::count_json(result);
-    if (o.json) {
-      std::cout << json.dump(2) << '\n';
-    } else {
-      std::cout << report::count_text(result);
-    }
-    if (!o.json_out.empty()) write_json_file(o.json_out, json);
-    if (!o.html.empty()) {
-      report::count_html(result, "assay count: " + o.model + " on " + o.spec).write(o.html);
-      std::cout << std::flush;
-      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
-    }
+    o.out.write(
+        report::count_json(result), [&] { return report::count_text(result); },
+        [&] { return report::count_html(result, "assay count: " + o.model + " on " + o.spec); });
   };
 }
 

@@ -24,6 +24,27 @@ const CLI::Validator& non_negative_integer() {
   return validator;
 }
 
+void ReportOutputs::add_options(CLI::App* cmd, const std::string& json_help) {
+  cmd->add_flag("--json", json, json_help);
+  cmd->add_option("--json-out", json_out, "also write the JSON to this file");
+  cmd->add_option("--html", html, "also write an HTML page with charts to this file");
+}
+
+void ReportOutputs::write(const Json& document, const std::function<std::string()>& text,
+                          const std::function<report::HtmlReport()>& page) const {
+  if (json) {
+    std::cout << document.dump(2) << '\n';
+  } else {
+    std::cout << text();
+  }
+  std::cout << std::flush;
+  if (!json_out.empty()) write_json_file(json_out, document);
+  if (!html.empty()) {
+    page().write(html);
+    std::fprintf(stderr, "assay: wrote %s\n", html.c_str());
+  }
+}
+
 }  // namespace assay::cli
 
 int main(int argc, char** argv) {

@@ -19,9 +19,7 @@ struct MetricsOptions {
   std::string ap_method = "step";
   std::string ap_grid = "exact";
   std::string calibration_strategy = "uniform";
-  bool json = false;
-  std::string json_out;
-  std::string html;
+  ReportOutputs out;
 };
 
 }  // namespace
@@ -67,9 +65,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--threads", options->params.bootstrap.threads,
                   "worker threads (0 = all cores; results do not depend on it)")
       ->capture_default_str();
-  cmd->add_flag("--json", options->json, "print JSON instead of the table");
-  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
-  cmd->add_option("--html", options->html, "also write an HTML page with charts to this file");
+  options->out.add_options(cmd);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -88,17 +84,9 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     auto input = metrics::evaluation_input(table, o.columns);
     const auto evaluation = metrics::evaluate(std::move(input), o.params);
 
-    const Json json = report::evaluation_json(evaluation);
-    if (o.json) {
-      std::cout << json.dump(2) << '\n';
-    } else {
-      std::cout << report::evaluation_text(evaluation);
-    }
-    if (!o.json_out.empty()) write_json_file(o.json_out, json);
-    if (!o.html.empty()) {
-      report::evaluation_html(evaluation, "assay metrics: " + o.file).write(o.html);
-      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
-    }
+    o.out.write(
+        report::evaluation_json(evaluation), [&] { return report::evaluation_text(evaluation); },
+        [&] { return report::evaluation_html(evaluation, "assay metrics: " + o.file); });
   };
 }
 

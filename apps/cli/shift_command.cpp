@@ -20,9 +20,7 @@ struct ShiftOptions {
   std::string convention = "shifts";
   std::string error = "squared";
   double acceptable = 0;
-  bool json = false;
-  std::string json_out;
-  std::string html;
+  ReportOutputs out;
 };
 
 }  // namespace
@@ -74,9 +72,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
       ->capture_default_str()
       ->check(non_negative_integer());
-  cmd->add_flag("--json", options->json, "print JSON instead of the table");
-  cmd->add_option("--json-out", options->json_out, "also write the JSON to this file");
-  cmd->add_option("--html", options->html, "also write an HTML page with charts to this file");
+  options->out.add_options(cmd);
 
   return [cmd, options, acceptable] {
     if (!cmd->parsed()) return;
@@ -96,17 +92,9 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
     const Table table = read_csv(o.file, csv);
     const auto evaluation = shift::evaluate_table(table, o.columns, o.params);
 
-    const Json json = report::shift_json(evaluation);
-    if (o.json) {
-      std::cout << json.dump(2) << '\n';
-    } else {
-      std::cout << report::shift_text(evaluation);
-    }
-    if (!o.json_out.empty()) write_json_file(o.json_out, json);
-    if (!o.html.empty()) {
-      report::shift_html(evaluation, "assay shift: " + o.file).write(o.html);
-      std::fprintf(stderr, "assay: wrote %s\n", o.html.c_str());
-    }
+    o.out.write(
+        report::shift_json(evaluation), [&] { return report::shift_text(evaluation); },
+        [&] { return report::shift_html(evaluation, "assay shift: " + o.file); });
   };
 }
 
