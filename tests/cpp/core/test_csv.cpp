@@ -237,7 +237,7 @@ TEST(Csv, ManyChunksKeepRowOrder) {
   for (bool quoted : {false, true}) {
     std::string text = "i,s,c\n";
     for (int i = 0; i < 5000; ++i) {
-      const std::string c = i % 997 == 0 ? (quoted ? "\"q\"" : "q") : "k" + std::to_string(i % 3);
+      const std::string c = i % 997 == 0 ? (quoted ? "\"q\"" : "q") : fmt::format("k{}", i % 3);
       text += fmt::format("{},{},{}\n", i, i * 0.5, c);
       if (i % 101 == 0) text += "\n";
     }
