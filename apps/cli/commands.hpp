@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "assay/core/json.hpp"
+#include "assay/metrics/uncertainty.hpp"
 #include "assay/report/html.hpp"
 
 namespace assay::cli {
@@ -21,6 +22,10 @@ using Action = std::function<void()>;
 /// Validator for counts and seeds: digits only. CLI11 would wrap "-3" around to a huge unsigned
 /// value; this says what is wrong instead.
 const CLI::Validator& non_negative_integer();
+
+/// --bootstrap N (described by `what`), --confidence and --seed, filling `params`.
+void add_bootstrap_options(CLI::App* cmd, metrics::BootstrapParams& params,
+                           const std::string& what);
 
 /// The outputs every reporting subcommand offers: --json (JSON instead of the text table on
 /// stdout), --json-out FILE and --html FILE.

@@ -24,6 +24,19 @@ const CLI::Validator& non_negative_integer() {
   return validator;
 }
 
+void add_bootstrap_options(CLI::App* cmd, metrics::BootstrapParams& params,
+                           const std::string& what) {
+  cmd->add_option("--bootstrap", params.n_resamples,
+                  "bootstrap resamples for percentile intervals of " + what + " (0 = none)")
+      ->capture_default_str()
+      ->check(non_negative_integer());
+  cmd->add_option("--confidence", params.confidence, "confidence level of the intervals")
+      ->capture_default_str();
+  cmd->add_option("--seed", params.seed, "seed of the bootstrap")
+      ->capture_default_str()
+      ->check(non_negative_integer());
+}
+
 void ReportOutputs::add_options(CLI::App* cmd, const std::string& json_help) {
   cmd->add_flag("--json", json, json_help);
   cmd->add_option("--json-out", json_out, "also write the JSON to this file");

@@ -52,16 +52,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->capture_default_str();
   cmd->add_option("--bin-strategy", options->calibration_strategy, "uniform or quantile")
       ->capture_default_str();
-  cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
-                  "bootstrap resamples for percentile intervals (0 = none)")
-      ->capture_default_str()
-      ->check(non_negative_integer());
-  cmd->add_option("--confidence", options->params.bootstrap.confidence,
-                  "confidence level of the intervals")
-      ->capture_default_str();
-  cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
-      ->capture_default_str()
-      ->check(non_negative_integer());
+  add_bootstrap_options(cmd, options->params.bootstrap, "every headline metric");
   cmd->add_option("--threads", options->params.bootstrap.threads,
                   "worker threads (0 = all cores; results do not depend on it)")
       ->capture_default_str();

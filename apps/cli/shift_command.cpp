@@ -62,16 +62,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->capture_default_str();
   cmd->add_option("--error", options->error, "per-sample error: squared, absolute or zero-one")
       ->capture_default_str();
-  cmd->add_option("--bootstrap", options->params.bootstrap.n_resamples,
-                  "bootstrap resamples for RMSE/MAE/MAPE/R2 intervals (0 = none)")
-      ->capture_default_str()
-      ->check(non_negative_integer());
-  cmd->add_option("--confidence", options->params.bootstrap.confidence,
-                  "confidence level of the intervals")
-      ->capture_default_str();
-  cmd->add_option("--seed", options->params.bootstrap.seed, "seed of the bootstrap")
-      ->capture_default_str()
-      ->check(non_negative_integer());
+  add_bootstrap_options(cmd, options->params.bootstrap, "RMSE/MAE/MAPE/R2");
   options->out.add_options(cmd);
 
   return [cmd, options, acceptable] {
