@@ -153,6 +153,9 @@ def from_sklearn(est):
         if est.activation not in ("relu", "identity", "logistic"):
             raise AssayError(f"MLPClassifier with activation={est.activation!r} is not supported "
                              "(relu, identity, logistic)")
+        if est.out_activation_ == "logistic" and est.coefs_[-1].shape[1] > 1:
+            raise AssayError("multilabel MLPClassifier is not supported (one label per input is "
+                             "counted; this network predicts several independent labels)")
         classes = _classes(est)
         layers = []
         n = len(est.coefs_)

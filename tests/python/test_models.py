@@ -224,3 +224,16 @@ def test_unsupported_xgboost_objective():
                             xgboost.DMatrix(X, label=y), num_boost_round=2)
     with pytest.raises(assay.AssayError, match=r'unsupported xgboost objective "count:poisson"'):
         models.from_xgboost(booster)
+
+
+def test_multilabel_mlp_is_rejected():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    Y = (X[:, :2] > 0).astype(int)  # two independent labels
+    est = MLPClassifier(hidden_layer_sizes=(4,), max_iter=20, random_state=0)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(X, Y)
+    with pytest.raises(assay.AssayError, match="multilabel MLPClassifier is not supported"):
+        models.from_sklearn(est)
