@@ -10,9 +10,10 @@
 #include <memory>
 #include <numeric>
 
+#include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
-#include "assay/core/warning.hpp"
 #include "assay/core/radix_sort.hpp"
+#include "assay/core/warning.hpp"
 
 namespace assay::metrics {
 
@@ -20,18 +21,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// Neumaier-compensated running sum.
-struct CompensatedSum {
-  double sum = 0;
-  double comp = 0;
-  void add(double x) {
-    const double t = sum + x;
-    comp += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
-  double value() const { return sum + comp; }
-};
 
 const char* non_finite_name(double x) {
   if (std::isnan(x)) return "NaN";

@@ -265,7 +265,7 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
         row.mae = without_replicates(std::move(metrics.mae));
         row.mape = without_replicates(std::move(metrics.mape));
         row.r2 = without_replicates(std::move(metrics.r2));
-        detail::Sum total;
+        CompensatedSum total;
         for (double v : e) total.add(v);
         row.mean_error = total.value() / static_cast<double>(k);
         const double* thr = params.acceptable ? &*params.acceptable : nullptr;

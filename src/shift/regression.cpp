@@ -41,7 +41,7 @@ void check_inputs(std::span<const double> y_true, std::span<const double> y_pred
 // Weighted mean of f(i) (unweighted when w is empty); no input checks.
 template <typename F>
 double weighted_mean(std::size_t n, std::span<const double> w, F&& f) {
-  detail::Sum num, den;
+  CompensatedSum num, den;
   for (std::size_t i = 0; i < n; ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     if (wi == 0) continue;
@@ -65,7 +65,7 @@ double mape_raw(std::span<const double> y, std::span<const double> p, std::span<
 }
 double r2_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
   const double mean = weighted_mean(y.size(), w, [&](std::size_t i) { return y[i]; });
-  detail::Sum num, den;
+  CompensatedSum num, den;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     if (wi == 0) continue;

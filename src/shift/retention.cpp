@@ -65,7 +65,6 @@ void check_errors_uncertainty(std::span<const double> errors, std::span<const do
 
 namespace {
 using detail::ByUncertainty;
-using detail::Sum;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kF1Eps = 1e-10;
 
@@ -84,7 +83,7 @@ std::vector<double> curve_from_sorted(const ByUncertainty& s, RetentionConventio
       running += s[k].error;
       curve[n - (k + 1)] = running / dn;
     } else {
-      Sum group;
+      CompensatedSum group;
       for (std::size_t i = k; i < end; ++i) group.add(s[i].error);
       const double mean = group.value() / static_cast<double>(end - k);
       for (std::size_t i = k; i < end; ++i) {
@@ -112,7 +111,7 @@ std::vector<double> curve_from_values(const std::vector<double>& sorted) {
 }
 
 double area(const std::vector<double>& curve, RetentionConvention convention) {
-  Sum total;
+  CompensatedSum total;
   for (double v : curve) total.add(v);
   const std::size_t n = curve.size() - 1;
   if (convention == RetentionConvention::shifts) {
@@ -149,7 +148,7 @@ bool all_binary(std::span<const double> errors) {
 
 // Trapezoid area of fd-shifts' descending-coverage points: -numpy.trapz(risk, coverage).
 double trapezoid_desc(const std::vector<double>& coverage, const std::vector<double>& risk) {
-  Sum total;
+  CompensatedSum total;
   for (std::size_t i = 0; i + 1 < coverage.size(); ++i) {
     total.add((coverage[i] - coverage[i + 1]) * (risk[i] + risk[i + 1]) / 2);
   }
@@ -184,7 +183,7 @@ RcCurves rc_points(const std::vector<std::size_t>& counts, const std::vector<dou
 RcCurves rc_from_sorted(const ByUncertainty& s) {
   std::vector<std::size_t> counts;
   std::vector<double> sums;
-  Sum running;
+  CompensatedSum running;
   for (std::size_t k = 0; k < s.size();) {
     const std::size_t end = s.group_end(k);
     for (std::size_t i = k; i < end; ++i) running.add(s[i].error);
@@ -200,7 +199,7 @@ void optimal_areas(std::span<const double> errors, const std::vector<double>& so
                    double& aurc_opt, double& augrc_opt) {
   const std::size_t n = errors.size();
   if (all_binary(errors)) {
-    Sum total;
+    CompensatedSum total;
     for (double e : errors) total.add(e);
     const double r = total.value() / static_cast<double>(n);
     aurc_opt = r + (1 - r) * std::log(1 - r + std::numeric_limits<double>::epsilon());
@@ -209,7 +208,7 @@ void optimal_areas(std::span<const double> errors, const std::vector<double>& so
   }
   std::vector<std::size_t> counts(n);
   std::vector<double> sums(n);
-  Sum running;
+  CompensatedSum running;
   for (std::size_t k = 0; k < n; ++k) {
     running.add(sorted[k]);
     counts[k] = k + 1;
@@ -233,7 +232,7 @@ double f_beta(double tp, double k, double tp_total, double b2) {
 }
 
 void finish_f1(F1RetentionResult& r, std::size_t n) {
-  Sum total;
+  CompensatedSum total;
   for (double f : r.curve) total.add(f);
   total.add(-0.5 * r.curve[n]);
   r.f1_auc = total.value() / static_cast<double>(n + 1);
@@ -313,7 +312,7 @@ RiskCoverageResult risk_coverage_from(const ByUncertainty& s, std::span<const do
 
 RetentionResult random_from(std::span<const double> errors, RetentionConvention convention) {
   const std::size_t n = errors.size();
-  Sum total;
+  CompensatedSum total;
   for (double e : errors) total.add(e);
   RetentionResult r;
   r.convention = convention;

@@ -1,4 +1,4 @@
-// Private to the shift layer: samples sorted by uncertainty, input checks, compensated sums.
+// Private to the shift layer: samples sorted by uncertainty, input checks.
 #pragma once
 
 #include <cmath>
@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
 
 namespace assay::shift::detail {
@@ -53,20 +54,5 @@ std::vector<double> sorted_ascending(std::span<const double> values);
 void check_errors_uncertainty(std::span<const double> errors, std::span<const double> uncertainty);
 /// Throws unless every value is finite (names `what` and the index).
 void check_finite(std::span<const double> values, const char* what);
-
-/// Neumaier-compensated running sum.
-class Sum {
- public:
-  void add(double x) {
-    const double t = sum_ + x;
-    comp_ += std::abs(sum_) >= std::abs(x) ? (sum_ - t) + x : (x - t) + sum_;
-    sum_ = t;
-  }
-  double value() const { return sum_ + comp_; }
-
- private:
-  double sum_ = 0;
-  double comp_ = 0;
-};
 
 }  // namespace assay::shift::detail
