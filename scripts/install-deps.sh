@@ -6,9 +6,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   cmake ninja-build g++ make pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libboost-math-dev
-  libgtest-dev libgmp-dev
+  libgtest-dev libgmp-dev libeigen3-dev libopenblas-dev libxgboost-dev
+  libnifti2-dev zlib1g-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
+  python3-nibabel r-base-core r-cran-glmnet r-cran-rpart
   nodejs npm chromium
 )
 missing=()

@@ -60,4 +60,10 @@ Action add_model_command(CLI::App& app, const GlobalOptions& global);
 /// `assay shift FILE --target COL --pred COL[,...] ...`
 Action add_shift_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay cv DATA.csv --label y [--learners ...] --out DIR` (plain K-fold comparison of learners)
+Action add_cv_command(CLI::App& app, const GlobalOptions& global);
+
+/// `assay segment --pred DIR_OR_GLOB --truth DIR_OR_GLOB ...`
+Action add_segment_command(CLI::App& app, const GlobalOptions& global);
+
 }  // namespace assay::cli

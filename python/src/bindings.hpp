@@ -77,5 +77,7 @@ void bind_soak_splits(py::module_& m);
 void bind_soak_run(py::module_& m);
 void bind_shift(py::module_& m);
 void bind_count(py::module_& m);
+void bind_learners(py::module_& m);
+void bind_segmentation(py::module_& m);
 
 }  // namespace assay::python

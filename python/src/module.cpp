@@ -44,4 +44,6 @@ PYBIND11_MODULE(_assay, m) {
   bind_soak_run(m);
   bind_shift(m);
   bind_count(m);
+  bind_learners(m);
+  bind_segmentation(m);
 }

@@ -94,7 +94,8 @@ class Featureless : public Learner {
 
 }  // namespace
 
-std::unique_ptr<Learner> make_featureless() {
+std::unique_ptr<Learner> make_featureless(const Json& params) {
+  ParamReader("featureless", params).finish();
   return std::make_unique<Featureless>();
 }
 

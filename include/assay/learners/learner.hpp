@@ -67,19 +67,58 @@ class Learner {
                                      const FitContext& context) const = 0;
 };
 
-/// The learner called `name`; throws assay::Error listing the known names otherwise
-/// ("unknown learner \"xyz\"; known learners: featureless"). New learners register in
+/// The learner called `name` with its parameters given as a JSON object ({"alpha": 0.5}; empty =
+/// every default). Throws assay::Error listing the known names for an unknown learner, and naming
+/// the learner and key for an unknown parameter or a bad value. New learners register in
 /// src/learners/learner.cpp (one line each).
-std::unique_ptr<Learner> make_learner(std::string_view name);
+std::unique_ptr<Learner> make_learner(std::string_view name, const Json& params = Json::object());
+
+/// Reads one learner's parameters from a JSON object and rejects what it does not know:
+///
+///   ParamReader read("glmnet", params);
+///   p.alpha = read.number("alpha", p.alpha, 0.0, 1.0);
+///   read.finish();   // throws for a key nobody read ("glmnet has no parameter \"alpah\"; ...")
+///
+/// Every error names the learner and the key.
+class ParamReader {
+ public:
+  ParamReader(std::string learner, const Json& params);
+  /// A finite number in [lo, hi].
+  double number(const std::string& key, double fallback, double lo = -1e308, double hi = 1e308);
+  /// An integer in [lo, hi].
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                       std::int64_t hi);
+  bool boolean(const std::string& key, bool fallback);
+  /// One of `allowed`.
+  std::string choice(const std::string& key, std::string fallback,
+                     const std::vector<std::string>& allowed);
+  /// A non-empty array of finite numbers in [lo, hi].
+  std::vector<double> numbers(const std::string& key, std::vector<double> fallback,
+                              double lo = -1e308, double hi = 1e308);
+  /// Throws for any key that no call above read, listing the keys this learner knows.
+  void finish() const;
+
+ private:
+  const Json* find(const std::string& key);
+  std::string learner_;
+  Json params_;
+  std::vector<std::string> known_;
+};
 
 /// Names accepted by make_learner, in the order they are documented.
 std::vector<std::string> learner_names();
+
+/// Internal cross-validation folds for tuning (glmnet's λ, knn's k, xgboost's eta/nrounds):
+/// fold ids 0..folds-1 for `n` train rows, a seeded random permutation of 0,1,..,folds-1,0,1,..
+/// (cv.glmnet's `sample(rep(seq(nfolds), length = N))`), so fold sizes differ by at most one.
+/// Requires folds >= 2; throws LearnerFailure when n < folds (a fold would be empty).
+std::vector<int> internal_fold_ids(std::size_t n, int folds, std::uint64_t seed);
 
 /// Featureless baseline. Classification: predicts the (weighted) class frequencies of the train
 /// rows, so its label is the majority class (ties: the smallest class code, deterministic where
 /// mlr3's featureless breaks ties at random). Regression: the (weighted) mean. Description:
 /// {"predicted_class": name} or {"predicted_value": mean}. Train rows of total weight 0 are a
 /// LearnerFailure.
-std::unique_ptr<Learner> make_featureless();
+std::unique_ptr<Learner> make_featureless(const Json& params = Json::object());
 
 }  // namespace assay::learners
