@@ -96,31 +96,8 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
                   int sizes, double ratio, int seeds, std::uint64_t split_seed,
                   std::vector<std::string> learner_names, int threads, std::uint64_t seed,
                   std::string name, std::optional<std::vector<std::string>> feature_names) {
-  if (x.ndim() != 2) fail("X must be a 2-D array, found {} dimensions", x.ndim());
-  learners::Dataset data;
-  data.name = std::move(name);
-  if (task == "classification") {
-    data.task = learners::TaskKind::classification;
-    if (!y_class) fail("a classification task needs y_class (class codes), found None");
-    data.y_class = optional_vector(y_class, "y_class");
-    data.classes = std::move(classes);
-  } else if (task == "regression") {
-    data.task = learners::TaskKind::regression;
-    if (!y_value) fail("a regression task needs y_value (targets), found None");
-    data.y_value = optional_vector(y_value, "y_value");
-  } else {
-    fail("task must be \"classification\" or \"regression\", found {}", quote_found(task));
-  }
-  data.n_rows = static_cast<std::size_t>(x.shape(0));
-  data.n_features = static_cast<std::size_t>(x.shape(1));
-  data.x.assign(x.data(), x.data() + x.size());
-  if (feature_names) {
-    data.feature_names = std::move(*feature_names);
-  } else {
-    for (std::size_t j = 0; j < data.n_features; ++j)
-      data.feature_names.push_back(fmt::format("x{}", j));
-  }
-  data.weights = optional_vector(weights, "sample_weight");
+  learners::Dataset data = dataset_from_arrays(x, y_class, std::move(classes), y_value, weights,
+                                               task, std::move(name), std::move(feature_names));
 
   auto design = soak_design_from_arrays(subset, std::move(subset_names), group, stratum, fold);
   const auto split_params =

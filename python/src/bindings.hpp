@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/learners/dataset.hpp"
 #include "assay/soak/splits.hpp"
 
 namespace assay::python {
@@ -51,6 +52,17 @@ soak::SoakDesign soak_design_from_arrays(const Array<std::int32_t>& subset,
 soak::SoakSplitParams soak_split_params(int folds, std::string subsets, int sizes, double ratio,
                                         int seeds, std::uint64_t seed);
 
+/// A learners::Dataset from numpy arrays (defined in bind_learners.cpp): x is rows x features
+/// (C order); classification takes class codes 0..len(classes)-1, regression y_value; weights may
+/// be None. Feature names default to x0, x1, ... Does not run check_dataset.
+learners::Dataset dataset_from_arrays(const Array<double>& x,
+                                      const std::optional<Array<std::int32_t>>& y_class,
+                                      std::vector<std::string> classes,
+                                      const std::optional<Array<double>>& y_value,
+                                      const std::optional<Array<double>>& weights,
+                                      const std::string& task, std::string name,
+                                      std::optional<std::vector<std::string>> feature_names);
+
 /// Moves a vector into a numpy array without copying (the array owns the vector).
 template <typename T>
 py::array_t<T> to_numpy(std::vector<T>&& values) {
@@ -78,6 +90,7 @@ void bind_soak_run(py::module_& m);
 void bind_shift(py::module_& m);
 void bind_count(py::module_& m);
 void bind_learners(py::module_& m);
+void bind_glmnet(py::module_& m);
 void bind_segmentation(py::module_& m);
 
 }  // namespace assay::python

@@ -45,5 +45,6 @@ PYBIND11_MODULE(_assay, m) {
   bind_shift(m);
   bind_count(m);
   bind_learners(m);
+  bind_glmnet(m);
   bind_segmentation(m);
 }

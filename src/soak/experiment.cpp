@@ -226,8 +226,22 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks,
 SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params) {
   std::vector<std::unique_ptr<learners::Learner>> owned;
   std::vector<const learners::Learner*> learners;
+  if (!params.learner_params.is_null() && !params.learner_params.is_object()) {
+    fail("learner parameters must be a JSON object keyed by learner name, found {}",
+         params.learner_params.dump());
+  }
+  if (params.learner_params.is_object()) {
+    for (const auto& [name, value] : params.learner_params.items()) {
+      if (std::find(params.learners.begin(), params.learners.end(), name) == params.learners.end())
+        fail("parameters given for learner {}, which is not among the learners ({})",
+             quote_found(name), fmt::join(params.learners, ", "));
+    }
+  }
   for (const auto& name : params.learners) {
-    owned.push_back(learners::make_learner(name));
+    const auto it = params.learner_params.is_object() ? params.learner_params.find(name)
+                                                      : params.learner_params.end();
+    owned.push_back(
+        learners::make_learner(name, it != params.learner_params.end() ? *it : Json::object()));
     learners.push_back(owned.back().get());
   }
   return run_soak(tasks, learners, params);

@@ -44,6 +44,9 @@ namespace assay::soak {
 struct SoakParams {
   /// Learner names (see learners::learner_names()).
   std::vector<std::string> learners = {"featureless"};
+  /// Parameters per learner name ({"glmnet": {"alpha": 0.5}}); a learner without an entry gets
+  /// its defaults. A name here that is not in `learners` is an error.
+  Json learner_params = Json::object();
   /// Worker threads for the units of work (0 = all cores).
   int threads = 0;
   /// Seed from which every learner's seed is derived.
