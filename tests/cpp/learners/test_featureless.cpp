@@ -89,9 +89,10 @@ TEST(Featureless, ZeroTotalWeightIsALearnerFailure) {
 }
 
 TEST(Learners, Registry) {
-  EXPECT_EQ(learner_names(), (std::vector<std::string>{"featureless"}));
+  EXPECT_EQ(learner_names(),
+            (std::vector<std::string>{"featureless", "glmnet", "cart", "knn", "xgboost"}));
   EXPECT_THROW_MSG(make_learner("xyz"), Error,
-                   "unknown learner \"xyz\"; known learners: featureless");
+                   "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
 }
 
 // ---------------------------------------------------------------------------------------------

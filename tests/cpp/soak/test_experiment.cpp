@@ -221,7 +221,7 @@ TEST(RunSoak, Regression) {
 
 TEST(RunSoak, BadInput) {
   EXPECT_THROW_MSG(run_soak({toy_task()}, SoakParams{.learners = {"featureless", "xyz"}}), Error,
-                   "unknown learner \"xyz\"; known learners: featureless");
+                   "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
   EXPECT_THROW_MSG(run_soak({toy_task()}, SoakParams{.learners = {}}), Error,
                    "no learners given, expected at least one");
   SoakTask task = toy_task();
