@@ -130,6 +130,14 @@ void bind_learners(py::module_& m) {
         py::arg("task"), py::arg("seed"), py::arg("threads"),
         "Fits learner `name` (parameters as a JSON object string) on every row of X.");
   m.def("learner_names", &learners::learner_names, "Names of the built-in learners.");
+  m.def(
+      "internal_fold_ids",
+      [](std::size_t n, int folds, std::uint64_t seed) {
+        if (folds < 2) fail("folds must be at least 2, found {}", folds);
+        return to_numpy(learners::internal_fold_ids(n, folds, seed));
+      },
+      py::arg("n"), py::arg("folds"), py::arg("seed"),
+      "The internal CV fold ids (0..folds-1) a learner uses for n train rows and this seed.");
 }
 
 }  // namespace assay::python

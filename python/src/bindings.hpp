@@ -92,5 +92,6 @@ void bind_count(py::module_& m);
 void bind_learners(py::module_& m);
 void bind_glmnet(py::module_& m);
 void bind_segmentation(py::module_& m);
+void bind_segment_files(py::module_& m);
 
 }  // namespace assay::python

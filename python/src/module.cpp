@@ -47,4 +47,5 @@ PYBIND11_MODULE(_assay, m) {
   bind_learners(m);
   bind_glmnet(m);
   bind_segmentation(m);
+  bind_segment_files(m);
 }

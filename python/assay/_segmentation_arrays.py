@@ -1,0 +1,2 @@
+"""Segmentation measures on numpy arrays (placeholder)."""
+__all__ = []

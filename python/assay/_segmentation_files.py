@@ -1,0 +1,2 @@
+"""Segmentation on NIfTI files (placeholder)."""
+__all__ = []
