@@ -86,6 +86,11 @@ void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
     row.mse = se / total;
     row.mae = ae / total;
   }
+  if (!(total > 0)) {
+    // Every measure divided by 0: say why instead of leaving a bare NaN.
+    row.error_percent = row.auc = row.mse = row.mae = kNaN;
+    row.failure = fmt::format("the {} test rows have total weight 0", test.size());
+  }
 }
 
 void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_t split,

@@ -63,6 +63,31 @@ double hand_error(const SoakResultRow& row, const std::vector<double>& w) {
   return 100 * wrong / total;
 }
 
+// Rows 0 and 3 (subset A, fold 1) weigh 0: A's fold-1 test set has total weight 0, so its
+// error is undefined and the row says why (instead of a bare NaN).
+TEST(RunSoak, TestRowsOfTotalWeightZeroSayWhy) {
+  std::vector<std::string> warnings;
+  ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
+  const SoakResults r =
+      run_soak({toy_task({0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1})}, SoakParams{.threads = 1});
+  std::size_t undefined = 0;
+  for (const auto& row : r.rows) {
+    if (row.test_subset == "A" && row.test_fold == 1) {
+      ++undefined;
+      EXPECT_TRUE(std::isnan(row.error_percent));
+      EXPECT_EQ(row.failure, "the 2 test rows have total weight 0");
+    } else {
+      EXPECT_EQ(row.failure, "") << "iteration " << row.iteration;
+    }
+  }
+  EXPECT_EQ(undefined, 3u);  // same, other, all
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(
+      warnings[0],
+      "learner \"featureless\" on data set \"toy\": 3 of 18 splits gave NA; first: iteration 1 "
+      "(all train, test subset A, fold 1): the 2 test rows have total weight 0");
+}
+
 TEST(RunSoak, FeaturelessErrorOfEverySplitByHand) {
   std::vector<std::string> warnings;
   ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
@@ -220,8 +245,9 @@ TEST(RunSoak, Regression) {
 }
 
 TEST(RunSoak, BadInput) {
-  EXPECT_THROW_MSG(run_soak({toy_task()}, SoakParams{.learners = {"featureless", "xyz"}}), Error,
-                   "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
+  EXPECT_THROW_MSG(
+      run_soak({toy_task()}, SoakParams{.learners = {"featureless", "xyz"}}), Error,
+      "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
   EXPECT_THROW_MSG(run_soak({toy_task()}, SoakParams{.learners = {}}), Error,
                    "no learners given, expected at least one");
   SoakTask task = toy_task();
