@@ -249,8 +249,22 @@ Model from_xgboost_json(const Json& j, const Reader& r) {
   const Json& learner = r.at(j, "", "learner");
   const Json& param = r.at(learner, "learner", "learner_model_param");
   const std::string lp = "learner.learner_model_param";
-  const float base_score =
-      static_cast<float>(r.num(r.at(param, lp, "base_score"), lp + ".base_score"));
+  // xgboost 1.x writes base_score as "5E-1"; 2.x as a one-element vector "[5E-1]".
+  Json base_json = r.at(param, lp, "base_score");
+  if (base_json.is_string()) {
+    const std::string text = base_json.get<std::string>();
+    if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+      const std::string inner = text.substr(1, text.size() - 2);
+      if (inner.find(',') != std::string::npos) {
+        r.bad(lp + ".base_score",
+              fmt::format("expected one base score, found {} (a base score per output is not "
+                          "supported)",
+                          quote_found(text)));
+      }
+      base_json = inner;
+    }
+  }
+  const float base_score = static_cast<float>(r.num(base_json, lp + ".base_score"));
   const auto num_class = r.integer(r.at(param, lp, "num_class"), lp + ".num_class");
   m.n_features =
       static_cast<std::size_t>(r.integer(r.at(param, lp, "num_feature"), lp + ".num_feature"));

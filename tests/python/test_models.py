@@ -237,3 +237,27 @@ def test_multilabel_mlp_is_rejected():
         est.fit(X, Y)
     with pytest.raises(assay.AssayError, match="multilabel MLPClassifier is not supported"):
         models.from_sklearn(est)
+
+
+def test_xgboost2_base_score_format(tmp_path):
+    """xgboost >= 2 writes base_score as a bracketed vector ("[5E-1]"); one value reads the same
+    as 1.x's "5E-1", several (one per output) are refused with a message."""
+    X, y = _data(16, integer=True, k=2)
+    booster = xgboost.train({"objective": "binary:logistic", "max_depth": 3, "seed": 0,
+                             "base_score": 0.3}, xgboost.DMatrix(X, label=y), num_boost_round=5)
+    doc = json.loads(booster.save_raw("json").decode())
+    param = doc["learner"]["learner_model_param"]
+    old = models.load(_write(tmp_path / "v1.json", doc)).predict_scores(X)
+    param["base_score"] = "[" + param["base_score"] + "]"
+    new = models.load(_write(tmp_path / "v2.json", doc)).predict_scores(X)
+    np.testing.assert_array_equal(old, new)
+    param["base_score"] = "[3E-1,2E-1]"
+    with pytest.raises(Exception, match=r"base_score: expected one base score, found "
+                                        r"\"\[3E-1,2E-1\]\" \(a base score per output is not "
+                                        r"supported\)"):
+        models.load(_write(tmp_path / "v3.json", doc))
+
+
+def _write(path, doc):
+    path.write_text(json.dumps(doc))
+    return path
