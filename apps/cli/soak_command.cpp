@@ -31,7 +31,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   struct Options {
-    std::vector<std::string> files, strata, learners{"featureless"}, features, drop;
+    std::vector<std::string> files, strata, learners{"featureless"}, learner_params, features, drop;
     std::string label, subset, group, fold, weight, out, task = "classification", subsets = "SOA",
                                                          measure;
     int folds = 10, seeds = 1, sizes = -1, threads = 0;
@@ -68,6 +68,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--learners", o->learners, "learners, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_option("--learner-param", o->learner_params,
+                  "a learner parameter, LEARNER.KEY=VALUE (repeatable; VALUE as JSON if it "
+                  "parses, else text), e.g. glmnet.alpha=0.5");
   auto* features =
       cmd->add_option("--features", o->features, "use only these feature columns (comma-separated)")
           ->delimiter(',');
@@ -101,7 +104,10 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
                      .ratio = o->ratio,
                      .seeds = o->seeds,
                      .seed = o->seed};
-    params.run = {.learners = o->learners, .threads = o->threads, .seed = o->seed};
+    params.run = {.learners = o->learners,
+                  .learner_params = soak::learner_params_from_assignments(o->learner_params),
+                  .threads = o->threads,
+                  .seed = o->seed};
     params.statistics.measure = o->measure;
 
     // Labels stay categorical so that "1".."11" are class names, not numbers to average.

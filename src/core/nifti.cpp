@@ -1,20 +1,539 @@
-// Placeholder until NIfTI reading lands.
+// NIfTI reading and writing. libnifti2 parses the header (NIfTI-1 and NIfTI-2, byte order,
+// qform/sform matrices); everything that can fail on a bad file — existence, the gzip stream, the
+// header's size and magic, the amount of voxel data — is checked here first, because libnifti
+// reports problems on stderr and can exit() on some of them.
 #include "assay/core/nifti.hpp"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
 
 #include "assay/core/error.hpp"
 
+extern "C" {
+#include <nifti2_io.h>
+}
+
 namespace assay {
+namespace {
+
+constexpr int kNifti1HeaderSize = 348;
+constexpr int kNifti2HeaderSize = 540;
+
+// libnifti keeps global options (debug level) and is not documented as thread-safe: every call
+// into it holds this lock. The calls are header-sized, so the lock costs nothing measurable.
+std::mutex& libnifti_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void quiet_libnifti() {
+  static std::once_flag once;
+  std::call_once(once, [] { nifti_set_debug_level(0); });
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+void check_suffix(const std::string& path) {
+  if (!ends_with(path, ".nii") && !ends_with(path, ".nii.gz")) {
+    fail("{}: expected a file name ending in .nii or .nii.gz", path);
+  }
+}
+
+struct GzCloser {
+  void operator()(gzFile_s* file) const {
+    if (file != nullptr) gzclose(file);
+  }
+};
+using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
+
+std::string gz_message(gzFile file) {
+  int code = Z_OK;
+  const char* text = gzerror(file, &code);
+  if (code == Z_ERRNO) return std::strerror(errno);
+  return text != nullptr ? text : "unknown zlib error";
+}
+
+// Reads up to n bytes; returns the count (< n at the end of the data). Throws for corrupt data.
+std::size_t read_bytes(gzFile file, unsigned char* out, std::size_t n, const std::string& path) {
+  std::size_t done = 0;
+  while (done < n) {
+    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(n - done, 1u << 30));
+    const int got = gzread(file, out + done, chunk);
+    if (got < 0) fail("{}: corrupt compressed data (zlib: {})", path, gz_message(file));
+    if (got == 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  return done;
+}
+
+std::int32_t load_int32(const unsigned char* bytes, bool swap) {
+  std::uint32_t v;
+  std::memcpy(&v, bytes, 4);
+  if (swap) v = __builtin_bswap32(v);
+  return static_cast<std::int32_t>(v);
+}
+
+std::string quoted_bytes(const unsigned char* bytes, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = bytes[i];
+    if (c >= 32 && c < 127 && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return '"' + out + '"';
+}
+
+// What read_nifti needs from the header, copied out of libnifti's struct.
+struct HeaderInfo {
+  std::int64_t dim[8]{};
+  int datatype = 0;
+  int nbyper = 0;
+  double scl_slope = 0, scl_inter = 0;
+  double pixdim[8]{};
+  int qform_code = 0, sform_code = 0;
+  double qto_xyz[4][4]{}, sto_xyz[4][4]{};
+  std::int64_t data_offset = 0;
+};
+
+HeaderInfo header_from_libnifti(const std::string& path) {
+  quiet_libnifti();
+  HeaderInfo info;
+  std::lock_guard lock(libnifti_mutex());
+  nifti_image* nim = nifti_image_read(path.c_str(), 0);
+  if (nim == nullptr) fail("{}: libnifti could not parse the NIfTI header", path);
+  for (int d = 0; d < 8; ++d) {
+    info.dim[d] = nim->dim[d];
+    info.pixdim[d] = nim->pixdim[d];
+  }
+  info.datatype = nim->datatype;
+  info.nbyper = nim->nbyper;
+  info.scl_slope = nim->scl_slope;
+  info.scl_inter = nim->scl_inter;
+  info.qform_code = nim->qform_code;
+  info.sform_code = nim->sform_code;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      info.qto_xyz[r][c] = nim->qto_xyz.m[r][c];
+      info.sto_xyz[r][c] = nim->sto_xyz.m[r][c];
+    }
+  }
+  info.data_offset = nim->iname_offset;
+  nifti_image_free(nim);
+  return info;
+}
+
+const char* datatype_name(int datatype) {
+  const char* name = nifti_datatype_to_string(datatype);
+  return name != nullptr ? name : "unknown";
+}
+
+template <typename T>
+void convert(const unsigned char* src, std::size_t n, bool swap, double* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    T v;
+    if constexpr (sizeof(T) == 1) {
+      std::memcpy(&v, src + i, 1);
+    } else {
+      using U =
+          std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                             std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+      U u;
+      std::memcpy(&u, src + i * sizeof(T), sizeof(T));
+      if (swap) {
+        if constexpr (sizeof(T) == 2) u = __builtin_bswap16(u);
+        if constexpr (sizeof(T) == 4) u = __builtin_bswap32(u);
+        if constexpr (sizeof(T) == 8) u = __builtin_bswap64(u);
+      }
+      std::memcpy(&v, &u, sizeof(T));
+    }
+    out[i] = static_cast<double>(v);
+  }
+}
+
+void convert_voxels(int datatype, const unsigned char* src, std::size_t n, bool swap, double* out) {
+  switch (datatype) {
+    case DT_UINT8:
+      return convert<std::uint8_t>(src, n, swap, out);
+    case DT_INT8:
+      return convert<std::int8_t>(src, n, swap, out);
+    case DT_UINT16:
+      return convert<std::uint16_t>(src, n, swap, out);
+    case DT_INT16:
+      return convert<std::int16_t>(src, n, swap, out);
+    case DT_UINT32:
+      return convert<std::uint32_t>(src, n, swap, out);
+    case DT_INT32:
+      return convert<std::int32_t>(src, n, swap, out);
+    case DT_UINT64:
+      return convert<std::uint64_t>(src, n, swap, out);
+    case DT_INT64:
+      return convert<std::int64_t>(src, n, swap, out);
+    case DT_FLOAT32:
+      return convert<float>(src, n, swap, out);
+    case DT_FLOAT64:
+      return convert<double>(src, n, swap, out);
+    default:
+      ASSAY_ASSERT(false);
+  }
+}
+
+int bytes_per_voxel(int datatype) {
+  switch (datatype) {
+    case DT_UINT8:
+    case DT_INT8:
+      return 1;
+    case DT_UINT16:
+    case DT_INT16:
+      return 2;
+    case DT_UINT32:
+    case DT_INT32:
+    case DT_FLOAT32:
+      return 4;
+    case DT_UINT64:
+    case DT_INT64:
+    case DT_FLOAT64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// nibabel's fall-back affine (AnalyzeHeader.get_base_affine): pixel sizes on the diagonal with x
+// negated, origin at the centre voxel.
+std::array<double, 16> base_affine(const std::array<std::size_t, 3>& shape, const double* pixdim) {
+  std::array<double, 16> a{};
+  for (int axis = 0; axis < 3; ++axis) {
+    const double zoom = (axis == 0 ? -1.0 : 1.0) * pixdim[axis + 1];
+    a[axis * 4 + axis] = zoom;
+    a[axis * 4 + 3] = -(static_cast<double>(shape[axis]) - 1) / 2.0 * zoom;
+  }
+  a[15] = 1;
+  return a;
+}
+
+}  // namespace
 
 Volume read_nifti(const std::string& path) {
-  fail("{}: NIfTI reading is not built yet", path);
+  check_suffix(path);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    fail("{}: cannot open: {}", path, std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) fail("{}: cannot open: not a regular file", path);
+  if (info.st_size == 0) fail("{}: empty file, expected a NIfTI header", path);
+
+  GzFile file(gzopen(path.c_str(), "rb"));
+  if (!file) fail("{}: cannot open: {}", path, std::strerror(errno));
+  gzbuffer(file.get(), 1u << 18);
+
+  // sizeof_hdr tells the version and the byte order; then the magic.
+  unsigned char header[kNifti2HeaderSize];
+  std::size_t got = read_bytes(file.get(), header, 4, path);
+  if (got < 4) {
+    fail("{}: truncated: expected a NIfTI header of at least 348 bytes, found {}", path, got);
+  }
+  const std::int32_t size_native = load_int32(header, false);
+  const std::int32_t size_swapped = load_int32(header, true);
+  int header_size = 0;
+  if (size_native == kNifti1HeaderSize || size_swapped == kNifti1HeaderSize) {
+    header_size = kNifti1HeaderSize;
+  } else if (size_native == kNifti2HeaderSize || size_swapped == kNifti2HeaderSize) {
+    header_size = kNifti2HeaderSize;
+  } else {
+    fail("{}: not a NIfTI file: expected sizeof_hdr 348 (NIfTI-1) or 540 (NIfTI-2), found {}", path,
+         size_native);
+  }
+  const bool swapped = size_native != header_size;
+  got += read_bytes(file.get(), header + 4, header_size - 4, path);
+  if (got < static_cast<std::size_t>(header_size)) {
+    fail("{}: truncated: expected a {}-byte header, found {} bytes", path, header_size, got);
+  }
+  if (header_size == kNifti1HeaderSize) {
+    const unsigned char* magic = header + 344;
+    if (std::memcmp(magic, "n+1\0", 4) != 0) {
+      fail("{}: not a single-file NIfTI-1 image: expected magic \"n+1\", found {}", path,
+           quoted_bytes(magic, 4));
+    }
+  } else {
+    const unsigned char* magic = header + 4;
+    if (std::memcmp(magic, "n+2\0\r\n\032\n", 8) != 0) {
+      fail("{}: not a single-file NIfTI-2 image: expected magic \"n+2\", found {}", path,
+           quoted_bytes(magic, 8));
+    }
+  }
+
+  const HeaderInfo h = header_from_libnifti(path);
+  const std::int64_t ndim = h.dim[0];
+  if (ndim < 1 || ndim > 7) fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, ndim);
+  for (int d = 1; d <= ndim; ++d) {
+    if (h.dim[d] < 1)
+      fail("{}: expected positive dimensions, found dim[{}] = {}", path, d, h.dim[d]);
+  }
+  std::int64_t extra = 1;
+  for (int d = 4; d <= ndim; ++d) extra *= h.dim[d];
+  if (extra != 1) {
+    std::string dims;
+    for (int d = 1; d <= ndim; ++d) dims += (d > 1 ? "×" : "") + std::to_string(h.dim[d]);
+    fail("{}: expected a 3-D volume, found a {}-D image of {} with {} volumes", path, ndim, dims,
+         extra);
+  }
+  const int nbyper = bytes_per_voxel(h.datatype);
+  if (nbyper == 0) {
+    fail("{}: unsupported data type {} ({}): expected an integer or float32/float64 type", path,
+         datatype_name(h.datatype), h.datatype);
+  }
+
+  Volume volume;
+  volume.path = path;
+  for (int axis = 0; axis < 3; ++axis) {
+    volume.shape[axis] = axis < ndim ? static_cast<std::size_t>(h.dim[axis + 1]) : 1;
+  }
+  const std::size_t n = volume.size();
+  const std::size_t n_bytes = n * static_cast<std::size_t>(nbyper);
+
+  // Skip the extensions, then read and check the voxel data.
+  if (h.data_offset < header_size) {
+    fail("{}: expected vox_offset >= {}, found {}", path, header_size, h.data_offset);
+  }
+  std::size_t to_skip = static_cast<std::size_t>(h.data_offset) - header_size;
+  std::vector<unsigned char> scratch(1u << 16);
+  while (to_skip > 0) {
+    const std::size_t chunk = std::min(to_skip, scratch.size());
+    const std::size_t skipped = read_bytes(file.get(), scratch.data(), chunk, path);
+    if (skipped < chunk) {
+      fail("{}: truncated: expected voxel data from byte {}, found the end of the data at byte {}",
+           path, h.data_offset, h.data_offset - static_cast<std::int64_t>(to_skip - skipped));
+    }
+    to_skip -= chunk;
+  }
+  std::unique_ptr<unsigned char[]> raw(new unsigned char[n_bytes]);
+  const std::size_t data_read = read_bytes(file.get(), raw.get(), n_bytes, path);
+  if (data_read < n_bytes) {
+    fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}",
+         path, n_bytes, n, datatype_name(h.datatype), h.data_offset, data_read);
+  }
+  // Read to the end so that zlib checks the stream's CRC and length.
+  while (read_bytes(file.get(), scratch.data(), scratch.size(), path) > 0) {
+  }
+  int code = Z_OK;
+  gzerror(file.get(), &code);
+  if (code != Z_OK && code != Z_BUF_ERROR) {
+    fail("{}: corrupt compressed data (zlib: {})", path, gz_message(file.get()));
+  }
+  const int closed = gzclose_r(file.release());
+  if (closed != Z_OK) fail("{}: corrupt compressed data (zlib error {})", path, closed);
+
+  volume.data.resize(n);
+  convert_voxels(h.datatype, raw.get(), n, swapped, volume.data.data());
+  raw.reset();
+
+  const bool scaled = h.scl_slope != 0 && std::isfinite(h.scl_slope);
+  if (scaled) {
+    if (!std::isfinite(h.scl_inter)) {
+      fail("{}: expected a finite scl_inter with scl_slope {}, found {}", path, h.scl_slope,
+           h.scl_inter);
+    }
+    if (h.scl_slope != 1 || h.scl_inter != 0) {
+      for (double& v : volume.data) v = v * h.scl_slope + h.scl_inter;
+    }
+  }
+
+  if (h.sform_code > 0) {
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < 4; ++c) volume.affine[r * 4 + c] = h.sto_xyz[r][c];
+    }
+  } else if (h.qform_code > 0) {
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < 4; ++c) volume.affine[r * 4 + c] = h.qto_xyz[r][c];
+    }
+  } else {
+    volume.affine = base_affine(volume.shape, h.pixdim);
+  }
+  return volume;
 }
 
-void write_nifti(const std::string& path, const Volume&, NiftiType) {
-  fail("{}: NIfTI writing is not built yet", path);
+NiftiType parse_nifti_type(std::string_view name) {
+  if (name == "uint8") return NiftiType::uint8;
+  if (name == "int16") return NiftiType::int16;
+  if (name == "int32") return NiftiType::int32;
+  if (name == "float32") return NiftiType::float32;
+  if (name == "float64") return NiftiType::float64;
+  fail("NIfTI data type: expected uint8, int16, int32, float32 or float64, found {}",
+       quote_found(name));
 }
 
-bool same_grid(const Volume& a, const Volume& b, double) {
-  return a.shape == b.shape;
+std::string_view to_string(NiftiType type) {
+  switch (type) {
+    case NiftiType::uint8:
+      return "uint8";
+    case NiftiType::int16:
+      return "int16";
+    case NiftiType::int32:
+      return "int32";
+    case NiftiType::float32:
+      return "float32";
+    case NiftiType::float64:
+      return "float64";
+  }
+  return "?";
+}
+
+namespace {
+
+template <typename T>
+void store(const Volume& volume, NiftiType type, const std::string& path,
+           std::vector<unsigned char>& out) {
+  const std::size_t n = volume.data.size();
+  out.resize(n * sizeof(T));
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = volume.data[i];
+    T stored;
+    if constexpr (std::is_integral_v<T>) {
+      constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+      constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+      if (!(v >= lo && v <= hi && v == std::floor(v))) {
+        const std::size_t nx = volume.shape[0], ny = volume.shape[1];
+        fail("{}: voxel ({}, {}, {}) = {} cannot be stored as {}: expected an integer in [{}, {}]",
+             path, i % nx, (i / nx) % ny, i / (nx * ny), v, to_string(type), lo, hi);
+      }
+      stored = static_cast<T>(v);
+    } else {
+      stored = static_cast<T>(v);
+    }
+    std::memcpy(out.data() + i * sizeof(T), &stored, sizeof(T));
+  }
+}
+
+}  // namespace
+
+void write_nifti(const std::string& path, const Volume& volume, NiftiType type) {
+  check_suffix(path);
+  if (volume.size() != volume.data.size() || volume.size() == 0) {
+    fail("{}: expected {} voxels for shape {}, found {}", path, volume.size(), shape_string(volume),
+         volume.data.size());
+  }
+  for (double v : volume.affine) {
+    if (!std::isfinite(v)) fail("{}: expected a finite affine, found {}", path, v);
+  }
+  int datatype = DT_FLOAT32;
+  std::vector<unsigned char> bytes;
+  switch (type) {
+    case NiftiType::uint8:
+      datatype = DT_UINT8;
+      store<std::uint8_t>(volume, type, path, bytes);
+      break;
+    case NiftiType::int16:
+      datatype = DT_INT16;
+      store<std::int16_t>(volume, type, path, bytes);
+      break;
+    case NiftiType::int32:
+      datatype = DT_INT32;
+      store<std::int32_t>(volume, type, path, bytes);
+      break;
+    case NiftiType::float32:
+      datatype = DT_FLOAT32;
+      store<float>(volume, type, path, bytes);
+      break;
+    case NiftiType::float64:
+      datatype = DT_FLOAT64;
+      store<double>(volume, type, path, bytes);
+      break;
+  }
+
+  nifti_1_header header{};
+  {
+    quiet_libnifti();
+    std::lock_guard lock(libnifti_mutex());
+    const std::int64_t dims[8] = {3,
+                                  static_cast<std::int64_t>(volume.shape[0]),
+                                  static_cast<std::int64_t>(volume.shape[1]),
+                                  static_cast<std::int64_t>(volume.shape[2]),
+                                  1,
+                                  1,
+                                  1,
+                                  1};
+    nifti_image* nim = nifti_make_new_nim(dims, datatype, 0);
+    if (nim == nullptr) fail("{}: libnifti could not make a header", path);
+    nifti_dmat44 m{};
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < 4; ++c) m.m[r][c] = volume.affine[r * 4 + c];
+    }
+    nim->sto_xyz = m;
+    nim->sform_code = NIFTI_XFORM_SCANNER_ANAT;
+    double qb, qc, qd, qx, qy, qz, dx, dy, dz, qfac;
+    nifti_dmat44_to_quatern(m, &qb, &qc, &qd, &qx, &qy, &qz, &dx, &dy, &dz, &qfac);
+    nim->quatern_b = qb;
+    nim->quatern_c = qc;
+    nim->quatern_d = qd;
+    nim->qoffset_x = qx;
+    nim->qoffset_y = qy;
+    nim->qoffset_z = qz;
+    nim->qfac = qfac;
+    nim->qform_code = NIFTI_XFORM_SCANNER_ANAT;
+    nim->dx = nim->pixdim[1] = dx;
+    nim->dy = nim->pixdim[2] = dy;
+    nim->dz = nim->pixdim[3] = dz;
+    nim->pixdim[0] = qfac;
+    nim->scl_slope = 1;
+    nim->scl_inter = 0;
+    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+    const int status = nifti_convert_nim2n1hdr(nim, &header);
+    nifti_image_free(nim);
+    if (status != 0) fail("{}: libnifti could not make a header", path);
+  }
+  header.vox_offset = 352;
+  std::memcpy(header.magic, "n+1\0", 4);
+
+  const bool compress = ends_with(path, ".gz");
+  GzFile file(gzopen(path.c_str(), compress ? "wb1" : "wbT"));
+  if (!file) fail("{}: cannot write: {}", path, std::strerror(errno));
+  gzbuffer(file.get(), 1u << 18);
+  const unsigned char extension[4] = {0, 0, 0, 0};
+  bool ok = gzwrite(file.get(), &header, sizeof header) == static_cast<int>(sizeof header) &&
+            gzwrite(file.get(), extension, 4) == 4;
+  for (std::size_t done = 0; ok && done < bytes.size();) {
+    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
+    ok = gzwrite(file.get(), bytes.data() + done, chunk) == static_cast<int>(chunk);
+    done += chunk;
+  }
+  std::string reason = ok ? "" : gz_message(file.get());
+  const int closed = gzclose_w(file.release());
+  if (ok && closed != Z_OK) {
+    ok = false;
+    reason = closed == Z_ERRNO ? std::strerror(errno) : fmt::format("zlib error {}", closed);
+  }
+  if (!ok) {
+    std::remove(path.c_str());
+    fail("{}: cannot write: {}", path, reason);
+  }
+}
+
+bool same_grid(const Volume& a, const Volume& b, double tolerance) {
+  if (a.shape != b.shape) return false;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (!(std::abs(a.affine[i] - b.affine[i]) <= tolerance)) return false;
+  }
+  return true;
+}
+
+std::string shape_string(const Volume& volume) {
+  return fmt::format("{}×{}×{}", volume.shape[0], volume.shape[1], volume.shape[2]);
 }
 
 }  // namespace assay

@@ -1188,6 +1188,21 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   }
   r.accuracy =
       r.labels.empty() ? std::numeric_limits<double>::quiet_NaN() : ratio(r.correct, r.domain_size);
+  if (!r.labels.empty()) {
+    // Overall accuracy needs exactly one true label per point: the truths' positives must add up
+    // to the domain. More means some point satisfies two truths, fewer that some satisfies none.
+    mpz_class positives = 0;
+    for (const auto& l : r.labels) positives += l.tp + l.fn;
+    if (positives != r.domain_size) {
+      warn(fmt::format(
+          "overall accuracy is undefined: the truths hold on {} points in all, but the domain "
+          "has {} ({}); per-label counts are still exact",
+          positives.get_str(), r.domain_size.get_str(),
+          positives > r.domain_size ? "some points satisfy two truths"
+                                    : "some points satisfy no truth"));
+      r.accuracy = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
   for (auto& s : r.safety) s.accuracy = ratio(s.satisfied, s.satisfied + s.violated);
 
   // Statistical view.

@@ -42,6 +42,28 @@ SoakOutcome soak_experiment(const std::vector<std::pair<std::string, Table>>& ta
   return out;
 }
 
+Json learner_params_from_assignments(const std::vector<std::string>& assignments) {
+  Json out = Json::object();
+  for (const auto& a : assignments) {
+    const auto eq = a.find('=');
+    const auto dot = a.find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+      fail("--learner-param expects LEARNER.KEY=VALUE (e.g. glmnet.alpha=0.5), found {}",
+           quote_found(a));
+    const std::string learner = a.substr(0, dot), key = a.substr(dot + 1, eq - dot - 1),
+                      text = a.substr(eq + 1);
+    if (learner.empty() || key.empty() || text.empty())
+      fail("--learner-param expects LEARNER.KEY=VALUE with all three non-empty, found {}",
+           quote_found(a));
+    Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded()) value = text;  // not JSON: the text itself (lambda.min)
+    Json& params = out[learner];
+    if (params.contains(key)) fail("--learner-param {}.{} is given twice", learner, key);
+    params[key] = std::move(value);
+  }
+  return out;
+}
+
 std::string describe_experiment(const SoakOutcome& outcome, const SoakExperimentParams& params) {
   std::string data;
   for (const auto& task : outcome.tasks) {
@@ -57,6 +79,8 @@ std::string describe_experiment(const SoakOutcome& outcome, const SoakExperiment
   }
   std::string learners;
   for (const auto& l : params.run.learners) learners += (learners.empty() ? "" : ", ") + l;
+  if (params.run.learner_params.is_object() && !params.run.learner_params.empty())
+    learners += fmt::format(" (parameters: {})", params.run.learner_params.dump());
   return fmt::format(
       "SOAK (Same/Other/All K-fold cross-validation, source 001) on {}. Learners: {}. Train "
       "subsets: {}; sizes = {}, ratio = {}, seeds = {}; seed = {}.",

@@ -3,15 +3,26 @@
 // Layout: Volume::data holds the voxels in the file's order, first index fastest: voxel
 // (i, j, k) is data[i + nx * (j + ny * k)] with shape = {nx, ny, nz} (nibabel's `shape`; a numpy
 // array from nibabel's get_fdata() is Fortran-ordered the same way). Values are converted to
-// double and the header's scaling applied (scl_slope/scl_inter, as nibabel's get_fdata). Only 3-D
-// volumes (or 4-D with one time point) of integer or floating data types are accepted.
-// `affine` is the voxel-to-world matrix nibabel reports (sform if set, else qform, else the
-// pixel-size diagonal), row-major 4×4.
+// double and the header's scaling applied as nibabel's get_fdata does: value * scl_slope +
+// scl_inter, unless scl_slope is 0 or not finite (then the stored values as they are; nibabel
+// writes NaN there for unscaled data); a valid slope with a non-finite scl_inter is an error.
+// Accepted: 1-, 2- or 3-D images (missing dimensions are 1) and 4-D..7-D images whose extra
+// dimensions are all 1; data types uint8, int8, uint16, int16, uint32, int32, uint64, int64,
+// float32, float64, either byte order. `affine` is the voxel-to-world matrix nibabel reports
+// (img.affine): the sform if sform_code > 0, else the qform if qform_code > 0, else nibabel's
+// fall-back (pixel sizes on the diagonal, x negated, centred on the middle voxel), row-major 4×4.
+//
+// Reading is guarded: libnifti only ever sees a file that exists and whose header was checked
+// first (size, sizeof_hdr, magic "n+1"/"n+2"); its messages are silenced; the voxel data are
+// read (and, for .nii.gz, decompressed with zlib, CRC checked) by assay, so a corrupt or
+// truncated file is an assay::Error naming the path, never an exit() or a short read. Reading
+// is thread-safe (volumes of different subjects are read in parallel).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assay {
@@ -29,18 +40,29 @@ struct Volume {
   std::size_t size() const { return shape[0] * shape[1] * shape[2]; }
 };
 
-/// Reads a .nii or .nii.gz file. Throws assay::Error naming the path for a missing, corrupt or
-/// truncated file, an unsupported data type or dimensionality, or non-finite scaling.
+/// Reads a .nii or .nii.gz file. Throws assay::Error naming the path for a missing, empty,
+/// corrupt or truncated file, a wrong magic, an unsupported data type or dimensionality (e.g.
+/// 4-D with more than one volume), or a non-finite scl_inter with a valid scl_slope.
 Volume read_nifti(const std::string& path);
 
 /// How write_nifti stores the voxels.
 enum class NiftiType { uint8, int16, int32, float32, float64 };
 
-/// Writes `volume` as NIfTI-1 (.nii or, by the suffix, .nii.gz) with its affine as the sform
-/// (and qform). Throws assay::Error naming the path if it cannot.
+/// "uint8", "int16", "int32", "float32" or "float64"; anything else is an assay::Error.
+NiftiType parse_nifti_type(std::string_view name);
+std::string_view to_string(NiftiType type);
+
+/// Writes `volume` as NIfTI-1 (.nii, or gzip level 1 for a path ending in .nii.gz; any other
+/// suffix is an error) with its affine as the sform and the qform (both code 1, scanner), no
+/// scaling (scl_slope 1, scl_inter 0). Integer types need integer values in range: anything else
+/// (NaN, 0.5, 300 for uint8) is an error naming the voxel. Throws assay::Error naming the path if
+/// the file cannot be written (a partial file is removed).
 void write_nifti(const std::string& path, const Volume& volume, NiftiType type);
 
 /// Whether two volumes share shape and, within `tolerance` per entry, affine.
 bool same_grid(const Volume& a, const Volume& b, double tolerance = 1e-4);
+
+/// "182×218×182" for messages.
+std::string shape_string(const Volume& volume);
 
 }  // namespace assay

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "assay/core/json.hpp"
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
 #include "assay/soak/experiment.hpp"
@@ -52,6 +53,14 @@ SoakTask soak_task_from_table(const Table& table, const SoakTableSpec& spec,
 /// Builds every task, runs the experiment and its statistics. Data set names must be unique.
 SoakOutcome soak_experiment(const std::vector<std::pair<std::string, Table>>& tables,
                             const SoakTableSpec& spec, const SoakExperimentParams& params);
+
+/// Learner parameters from the CLI's repeated `--learner-param LEARNER.KEY=VALUE` (the first '.'
+/// ends the learner name, the first '=' the key): {"glmnet": {"alpha": 0.5}, ...}, the shape of
+/// SoakParams::learner_params. VALUE is JSON when it parses as JSON (0.5, 3, true, [0.1,1],
+/// "text"), else the text itself (lambda.min). Throws assay::Error for an assignment without
+/// '=' or '.', an empty learner name, key or value, or a key given twice. Whether the learner and
+/// key exist is checked by run_soak / make_learner.
+Json learner_params_from_assignments(const std::vector<std::string>& assignments);
 
 /// A one-paragraph description of the run for reports (data sets with rows/subsets/folds,
 /// learners, sizes, seeds).

@@ -2,6 +2,8 @@
 // graph properties, robustness regions with big integers, intervals, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "assay/core/error.hpp"
@@ -221,6 +223,31 @@ TEST(Counting, StructuralEqualsEnumerationOnIntegerArithmetic) {
         const std::string what = to_string(kind) + " seed " + std::to_string(seed);
         expect_same_counts(run(m, s, "", "structural"), run(m, s, "", "enumerate"), what);
       }
+    }
+  }
+}
+
+// Overall accuracy needs one true label per point: truths that overlap (a = 2 satisfies both
+// truth 1 and truth 2) or leave gaps make it NaN with a warning; per-label counts stay exact.
+TEST(Counting, OverlappingOrMissingTruthsMakeAccuracyUndefined) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"truth 0 = a < 2;\ntruth 1 = a >= 2;\ntruth 2 = a == 2;\n",
+       "overall accuracy is undefined: the truths hold on 5 points in all, but the domain has 4 "
+       "(some points satisfy two truths); per-label counts are still exact"},
+      {"truth 0 = a < 1;\ntruth 1 = a == 1;\ntruth 2 = a == 2;\n",
+       "overall accuracy is undefined: the truths hold on 3 points in all, but the domain has 4 "
+       "(some points satisfy no truth); per-label counts are still exact"}};
+  for (const auto& [truths, message] : cases) {
+    const Spec s = parse_spec("input a : int[0, 3];\n" + truths, "t.spec");
+    const Model m = random_model(ModelKind::tree, s.domain, 3, 5);
+    for (const char* method : {"structural", "enumerate"}) {
+      std::vector<std::string> warnings;
+      ScopedWarningHandler capture([&](const std::string& w) { warnings.push_back(w); });
+      CountParams p;
+      p.method = method;
+      const CountResult r = count(m, s, p);
+      EXPECT_TRUE(std::isnan(r.accuracy)) << method;
+      EXPECT_NE(std::find(warnings.begin(), warnings.end(), message), warnings.end()) << method;
     }
   }
 }

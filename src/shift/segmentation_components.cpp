@@ -1,0 +1,174 @@
+// Connected components of 3-D binary masks: two passes with union-find. The first pass scans
+// voxels in memory order and gives each foreground voxel the provisional label of an earlier
+// neighbour (merging the labels of the others), or a new one; a set's root is its smallest
+// provisional label, which belongs to the set's first voxel in memory order, so numbering roots
+// in increasing order numbers components by first voxel (scipy.ndimage.label's order). Memory:
+// one uint32 per voxel plus one per provisional label; no allocation per voxel.
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/shift/segmentation.hpp"
+#include "shift/segmentation_detail.hpp"
+
+namespace assay::shift {
+namespace detail {
+
+void check_connectivity(int connectivity) {
+  if (connectivity != 6 && connectivity != 18 && connectivity != 26) {
+    fail("connectivity: expected 6, 18 or 26, found {}", connectivity);
+  }
+}
+
+void check_size(std::size_t found, Grid3 grid, std::string_view what) {
+  if (found != grid.size()) {
+    fail("{}: expected {} values ({} x {} x {} voxels), found {}", what, grid.size(), grid.nx,
+         grid.ny, grid.nz, found);
+  }
+  if (grid.size() >= std::numeric_limits<std::uint32_t>::max()) {
+    fail("{}: expected fewer than 2^32 - 1 voxels, found {}", what, grid.size());
+  }
+}
+
+std::size_t drop_small_components(Components& components, std::span<std::uint8_t> mask,
+                                   std::size_t min_size) {
+  std::vector<std::uint32_t> renumber(std::size_t{components.count} + 1, 0);
+  std::vector<std::uint64_t> kept_sizes;
+  std::uint32_t kept = 0;
+  for (std::uint32_t c = 1; c <= components.count; ++c) {
+    const auto size = components.sizes[c - 1];
+    if (size >= min_size) {
+      renumber[c] = ++kept;
+      kept_sizes.push_back(size);
+    }
+  }
+  const std::size_t removed = components.count - kept;
+  if (removed == 0) return 0;
+  auto& labels = components.labels;
+  for (std::size_t v = 0; v < labels.size(); ++v) {
+    const std::uint32_t l = labels[v];
+    if (l == 0) continue;
+    const std::uint32_t r = renumber[l];
+    labels[v] = r;
+    if (r == 0) mask[v] = 0;
+  }
+  components.count = kept;
+  components.sizes = std::move(kept_sizes);
+  return removed;
+}
+
+}  // namespace detail
+
+namespace {
+
+// An earlier neighbour: memory offset back, and which bounds it needs.
+struct Neighbour {
+  std::size_t back = 0;
+  int di = 0, dj = 0, dk = 0;
+};
+
+std::vector<Neighbour> earlier_neighbours(Grid3 grid, int connectivity) {
+  const int max_distance = connectivity == 6 ? 1 : connectivity == 18 ? 2 : 3;
+  std::vector<Neighbour> out;
+  for (int dk = -1; dk <= 0; ++dk) {
+    for (int dj = -1; dj <= 1; ++dj) {
+      for (int di = -1; di <= 1; ++di) {
+        const bool earlier = dk < 0 || (dk == 0 && (dj < 0 || (dj == 0 && di < 0)));
+        if (!earlier) continue;
+        if (std::abs(di) + std::abs(dj) + std::abs(dk) > max_distance) continue;
+        const std::ptrdiff_t offset =
+            di + static_cast<std::ptrdiff_t>(grid.nx) *
+                     (dj + static_cast<std::ptrdiff_t>(grid.ny) * dk);
+        out.push_back({static_cast<std::size_t>(-offset), di, dj, dk});
+      }
+    }
+  }
+  return out;
+}
+
+std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];  // path halving
+    x = parent[x];
+  }
+  return x;
+}
+
+// Merges the sets of a and b; the smaller root stays root.
+void unite(std::vector<std::uint32_t>& parent, std::uint32_t a, std::uint32_t b) {
+  a = find_root(parent, a);
+  b = find_root(parent, b);
+  if (a < b) {
+    parent[b] = a;
+  } else if (b < a) {
+    parent[a] = b;
+  }
+}
+
+}  // namespace
+
+Components label_components(std::span<const std::uint8_t> mask, Grid3 grid, int connectivity) {
+  detail::check_connectivity(connectivity);
+  detail::check_size(mask.size(), grid, "mask");
+  const auto neighbours = earlier_neighbours(grid, connectivity);
+  Components out;
+  out.labels.assign(grid.size(), 0);
+  auto& labels = out.labels;
+  std::vector<std::uint32_t> parent{0};  // provisional label 0 = background
+  const std::size_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
+  for (std::size_t k = 0; k < nz; ++k) {
+    for (std::size_t j = 0; j < ny; ++j) {
+      const std::size_t row = nx * (j + ny * k);
+      const bool j_low = j > 0, j_high = j + 1 < ny, k_low = k > 0;
+      for (std::size_t i = 0; i < nx; ++i) {
+        const std::size_t v = row + i;
+        if (!mask[v]) continue;
+        const bool i_low = i > 0, i_high = i + 1 < nx;
+        std::uint32_t label = 0;
+        for (const auto& n : neighbours) {
+          if ((n.di < 0 && !i_low) || (n.di > 0 && !i_high) || (n.dj < 0 && !j_low) ||
+              (n.dj > 0 && !j_high) || (n.dk < 0 && !k_low)) {
+            continue;
+          }
+          const std::uint32_t l = labels[v - n.back];
+          if (l == 0 || l == label) continue;
+          if (label == 0) {
+            label = l;
+          } else {
+            unite(parent, label, l);
+          }
+        }
+        if (label == 0) {
+          label = static_cast<std::uint32_t>(parent.size());
+          parent.push_back(label);
+        }
+        labels[v] = label;
+      }
+    }
+  }
+  // Final numbers: roots in increasing order (= first-voxel order) get 1, 2, ...; a non-root's
+  // root is smaller, so already numbered.
+  std::vector<std::uint32_t> final_label(parent.size(), 0);
+  for (std::uint32_t l = 1; l < parent.size(); ++l) {
+    const std::uint32_t root = find_root(parent, l);
+    final_label[l] = root == l ? ++out.count : final_label[root];
+  }
+  out.sizes.assign(out.count, 0);
+  for (std::size_t v = 0; v < labels.size(); ++v) {
+    const std::uint32_t l = labels[v];
+    if (l == 0) continue;
+    const std::uint32_t f = final_label[l];
+    labels[v] = f;
+    ++out.sizes[f - 1];
+  }
+  return out;
+}
+
+std::size_t remove_small_lesions(std::span<std::uint8_t> mask, Grid3 grid, int connectivity,
+                                 std::size_t min_lesion_size) {
+  auto components = label_components(mask, grid, connectivity);
+  return detail::drop_small_components(components, mask, min_lesion_size);
+}
+
+}  // namespace assay::shift
