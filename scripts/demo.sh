@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on generated data: metrics of a binary and a 4-class classifier (table, JSON and
 # HTML pages with charts), a SOAK experiment on data with regions and polygons, a shift
-# evaluation and a counting report.
+# evaluation, a counting report and a segmentation evaluation on generated 3-D volumes.
 set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,9 +26,17 @@ echo
 echo
 "$here/scripts/demo_count.sh" "$build"
 echo
+echo "== Segmentation: 8 generated subjects, a 3-member ensemble, in-domain vs shifted =="
+/usr/bin/python3 "$here/examples/segment/make_demo.py" "$out/segment"
+"$here/$build/assay" segment --pred "$out/segment/member0" --pred "$out/segment/member1" \
+  --pred "$out/segment/member2" --truth "$out/segment/truth" --brain-mask "$out/segment/brain" \
+  --partition "$out/segment/partition.csv" --html "$out/segment.html" \
+  --json-out "$out/segment.json"
+echo
 echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"
 echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
 echo "  shift:   $out/shift.html (retention curves under distribution shift)"
 echo "  count:   $out/count.html (exact counts over the whole input space)"
+echo "  segment: $out/segment.html (nDSC, lesion F1 and retention per subject)"
 echo "  data:    $out/binary.json, $out/soak/*.csv, $out/shift.json"

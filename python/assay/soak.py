@@ -12,6 +12,7 @@ learner, test.subset, train.subsets, test.fold, seed, groups, n.train.groups, it
 n_train, n_test, error_percent, auc, mse, mae, train_seconds, predict_seconds,
 hyperparameters, failure.
 """
+import json
 import time
 
 import numpy as np
@@ -82,9 +83,34 @@ def _design(n, y_codes, subset, groups, fold, strata, task):
     return subset_codes, subset_names, group, stratum, fold_ids
 
 
+def _learner_params_json(learner_params):
+    """{"glmnet": {"alpha": 0.5}} as JSON text for the compiled code (numpy scalars and arrays
+    become numbers and lists); None = every learner's defaults."""
+    if learner_params is None:
+        return ""
+    if not isinstance(learner_params, dict) or not all(
+            isinstance(v, dict) for v in learner_params.values()):
+        raise _assay.AssayError(
+            "learner_params must be a dict of dicts keyed by learner name "
+            f"({{'glmnet': {{'alpha': 0.5}}}}), found {learner_params!r}")
+
+    def plain(value):
+        if isinstance(value, np.generic):
+            return value.item()
+        if isinstance(value, np.ndarray):
+            return value.tolist()
+        raise TypeError(f"learner parameter value {value!r} is not JSON")
+
+    try:
+        return json.dumps({str(k): v for k, v in learner_params.items()}, default=plain)
+    except (TypeError, ValueError) as e:
+        raise _assay.AssayError(f"learner_params: {e}") from None
+
+
 def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("featureless",),
-        n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1, n_jobs=0,
-        task="classification", sample_weight=None, data_name="data", feature_names=None):
+        learner_params=None, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
+        random_state=1, n_jobs=0, task="classification", sample_weight=None, data_name="data",
+        feature_names=None):
     """Runs a SOAK experiment with assay's built-in learners; returns the results DataFrame.
 
     X: (n, d) numeric features (the subset is never a feature). y: labels (classification) or
@@ -92,6 +118,8 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     fold must be constant within a group). strata: one value (or a row of values) per row;
     default: the label; False: none; always crossed with the subset. n_jobs: threads (0 = all
     cores); results do not depend on it. random_state: seed of folds, down-sampling, learners.
+    learner_params: parameters per learner name, e.g. ``{"glmnet": {"alpha": 0.5}}`` (the CLI's
+    ``--learner-param glmnet.alpha=0.5``); a learner without an entry gets its defaults.
     """
     X = _numeric(X, "X")
     if X.ndim != 2:
@@ -116,7 +144,8 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group, stratum,
         fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
         list(learners), int(n_jobs), seed, data_name,
-        None if feature_names is None else [str(f) for f in feature_names])
+        None if feature_names is None else [str(f) for f in feature_names],
+        learner_params=_learner_params_json(learner_params))
     return _frame(columns)
 
 

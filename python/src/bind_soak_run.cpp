@@ -6,7 +6,9 @@
 #include <set>
 
 #include "assay/learners/dataset.hpp"
+#include "assay/report/cv.hpp"
 #include "assay/report/soak.hpp"
+#include "assay/soak/cv.hpp"
 #include "assay/soak/experiment.hpp"
 #include "assay/soak/statistics.hpp"
 #include "bindings.hpp"
@@ -16,9 +18,9 @@ namespace {
 
 // Columns of the results that hold counts; they come back as int64 arrays.
 bool is_integer_column(const std::string& name) {
-  static const std::set<std::string> names{"test.fold",      "seed",      "groups",
-                                           "n.train.groups", "iteration", "n_train",
-                                           "n_test",         "n",         "n_pairs"};
+  static const std::set<std::string> names{"test.fold", "seed",    "groups", "n.train.groups",
+                                           "iteration", "n_train", "n_test", "n",
+                                           "n_pairs",   "n_failed"};
   return names.count(name) > 0;
 }
 
@@ -74,6 +76,16 @@ Table dict_to_table(const py::dict& columns) {
   return table;
 }
 
+// Learner parameters as JSON text ({"glmnet": {"alpha": 0.5}}; "" = none).
+Json learner_params_from_text(const std::string& text) {
+  if (text.empty()) return Json::object();
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    fail("learner parameters are not valid JSON: {}", e.what());
+  }
+}
+
 py::dict ttest_to_dict(const soak::TTest& t) {
   py::dict d;
   d["mean_difference"] = t.mean_difference;
@@ -95,7 +107,8 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
                   const std::optional<Array<std::int64_t>>& fold, int folds, std::string subsets,
                   int sizes, double ratio, int seeds, std::uint64_t split_seed,
                   std::vector<std::string> learner_names, int threads, std::uint64_t seed,
-                  std::string name, std::optional<std::vector<std::string>> feature_names) {
+                  std::string name, std::optional<std::vector<std::string>> feature_names,
+                  const std::string& learner_params) {
   learners::Dataset data = dataset_from_arrays(x, y_class, std::move(classes), y_value, weights,
                                                task, std::move(name), std::move(feature_names));
 
@@ -104,6 +117,7 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
       soak_split_params(folds, std::move(subsets), sizes, ratio, seeds, split_seed);
   soak::SoakParams params;
   params.learners = std::move(learner_names);
+  params.learner_params = learner_params_from_text(learner_params);
   params.threads = threads;
   params.seed = seed;
 
@@ -118,16 +132,65 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
   return table_to_dict(std::move(table));
 }
 
+// K-fold comparison of learners on one data set (soak/cv.hpp): results, summary and the
+// description; writes the `assay cv` page to `report_path` when given.
+py::dict cv_run(const Array<double>& x, const std::optional<Array<std::int32_t>>& y_class,
+                std::vector<std::string> classes, const std::optional<Array<double>>& y_value,
+                const std::optional<Array<double>>& weights, const std::string& task,
+                const std::optional<Array<std::int32_t>>& group,
+                const std::optional<Array<std::int64_t>>& fold, int folds,
+                std::vector<std::string> learner_names, const std::string& learner_params,
+                int threads, std::uint64_t seed, std::string name,
+                std::optional<std::vector<std::string>> feature_names,
+                const std::string& report_path) {
+  learners::Dataset data = dataset_from_arrays(x, y_class, std::move(classes), y_value, weights,
+                                               task, std::move(name), std::move(feature_names));
+  soak::CvParams params;
+  params.task = data.task;
+  params.folds = folds;
+  params.learners = std::move(learner_names);
+  params.learner_params = learner_params_from_text(learner_params);
+  params.seed = seed;
+  params.threads = threads;
+  std::vector<std::int32_t> group_codes = optional_vector(group, "groups");
+  std::vector<std::int64_t> fold_ids = optional_vector(fold, "fold");
+  Table results, summary;
+  std::string description;
+  {
+    py::gil_scoped_release release;
+    std::vector<soak::SoakTask> tasks;
+    tasks.push_back(
+        soak::cv_task(std::move(data), params, std::move(group_codes), std::move(fold_ids)));
+    const soak::CvOutcome outcome = soak::run_cv(std::move(tasks), params);
+    description = soak::describe_cv(outcome, params);
+    results = soak::cv_results_table(outcome.results);
+    summary = soak::cv_summary_table(outcome);
+    if (!report_path.empty())
+      report::cv_html(outcome, "assay.learners.cv", description).write(report_path);
+  }
+  py::dict out;
+  out["results"] = table_to_dict(std::move(results));
+  out["summary"] = table_to_dict(std::move(summary));
+  out["description"] = description;
+  return out;
+}
+
 }  // namespace
 
 void bind_soak_run(py::module_& m) {
+  m.def("cv_run", &cv_run, py::arg("x"), py::arg("y_class"), py::arg("classes"), py::arg("y_value"),
+        py::arg("weights"), py::arg("task"), py::arg("group"), py::arg("fold"), py::arg("folds"),
+        py::arg("learners"), py::arg("learner_params"), py::arg("threads"), py::arg("seed"),
+        py::arg("name"), py::arg("feature_names"), py::arg("report_path"),
+        "K-fold comparison of learners on one data set: {results, summary, description}.");
   m.def("soak_run", &soak_run, py::arg("x"), py::arg("y_class"), py::arg("classes"),
         py::arg("y_value"), py::arg("weights"), py::arg("task"), py::arg("subset"),
         py::arg("subset_names"), py::arg("group"), py::arg("stratum"), py::arg("fold"),
         py::arg("folds"), py::arg("subsets"), py::arg("sizes"), py::arg("ratio"), py::arg("seeds"),
         py::arg("split_seed"), py::arg("learners"), py::arg("threads"), py::arg("seed"),
-        py::arg("name"), py::arg("feature_names"),
-        "Runs a SOAK experiment on one data set: dict of result columns (results_table order).");
+        py::arg("name"), py::arg("feature_names"), py::arg("learner_params") = "",
+        "Runs a SOAK experiment on one data set: dict of result columns (results_table order);\n"
+        "learner_params: JSON text keyed by learner name (\"\" = defaults).");
 
   m.def(
       "soak_statistics",

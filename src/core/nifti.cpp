@@ -104,7 +104,6 @@ struct HeaderInfo {
   std::int64_t dim[8]{};
   int datatype = 0;
   int nbyper = 0;
-  double scl_slope = 0, scl_inter = 0;
   double pixdim[8]{};
   int qform_code = 0, sform_code = 0;
   double qto_xyz[4][4]{}, sto_xyz[4][4]{};
@@ -123,8 +122,6 @@ HeaderInfo header_from_libnifti(const std::string& path) {
   }
   info.datatype = nim->datatype;
   info.nbyper = nim->nbyper;
-  info.scl_slope = nim->scl_slope;
-  info.scl_inter = nim->scl_inter;
   info.qform_code = nim->qform_code;
   info.sform_code = nim->sform_code;
   for (int r = 0; r < 4; ++r) {
@@ -139,7 +136,7 @@ HeaderInfo header_from_libnifti(const std::string& path) {
 }
 
 const char* datatype_name(int datatype) {
-  const char* name = nifti_datatype_to_string(datatype);
+  const char* name = nifti_datatype_string(datatype);
   return name != nullptr ? name : "unknown";
 }
 
@@ -230,6 +227,12 @@ std::array<double, 16> base_affine(const std::array<std::size_t, 3>& shape, cons
 }  // namespace
 
 Volume read_nifti(const std::string& path) {
+  Volume volume;
+  read_nifti_into(path, volume);
+  return volume;
+}
+
+void read_nifti_into(const std::string& path, Volume& volume) {
   check_suffix(path);
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
@@ -278,6 +281,44 @@ Volume read_nifti(const std::string& path) {
     }
   }
 
+  // Dimensions and data type from the header bytes, before libnifti sees them (it prints its
+  // own complaints on stderr whatever its debug level).
+  {
+    std::int64_t dim[8];
+    int datatype = 0;
+    if (header_size == kNifti1HeaderSize) {
+      for (int d = 0; d < 8; ++d) {
+        std::uint16_t v;
+        std::memcpy(&v, header + 40 + 2 * d, 2);
+        if (swapped) v = __builtin_bswap16(v);
+        dim[d] = static_cast<std::int16_t>(v);
+      }
+      std::uint16_t t;
+      std::memcpy(&t, header + 70, 2);
+      datatype = static_cast<std::int16_t>(swapped ? __builtin_bswap16(t) : t);
+    } else {
+      for (int d = 0; d < 8; ++d) {
+        std::uint64_t v;
+        std::memcpy(&v, header + 16 + 8 * d, 8);
+        if (swapped) v = __builtin_bswap64(v);
+        dim[d] = static_cast<std::int64_t>(v);
+      }
+      std::uint16_t t;
+      std::memcpy(&t, header + 12, 2);
+      datatype = static_cast<std::int16_t>(swapped ? __builtin_bswap16(t) : t);
+    }
+    if (dim[0] < 1 || dim[0] > 7) {
+      fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, dim[0]);
+    }
+    for (int d = 1; d <= dim[0]; ++d) {
+      if (dim[d] < 1) fail("{}: expected positive dimensions, found dim[{}] = {}", path, d, dim[d]);
+    }
+    if (bytes_per_voxel(datatype) == 0) {
+      fail("{}: unsupported data type {} ({}): expected an integer or float32/float64 type", path,
+           datatype_name(datatype), datatype);
+    }
+  }
+
   const HeaderInfo h = header_from_libnifti(path);
   const std::int64_t ndim = h.dim[0];
   if (ndim < 1 || ndim > 7) fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, ndim);
@@ -299,13 +340,33 @@ Volume read_nifti(const std::string& path) {
          datatype_name(h.datatype), h.datatype);
   }
 
-  Volume volume;
-  volume.path = path;
+  // The data must fit in the file (at most zlib's ~1032:1 ratio when compressed), checked
+  // before anything is allocated: a damaged dim[] would otherwise ask for terabytes.
+  std::array<std::size_t, 3> shape{};
+  std::size_t n = 1, n_bytes = 0;
+  bool overflow = false;
   for (int axis = 0; axis < 3; ++axis) {
-    volume.shape[axis] = axis < ndim ? static_cast<std::size_t>(h.dim[axis + 1]) : 1;
+    shape[axis] = axis < ndim ? static_cast<std::size_t>(h.dim[axis + 1]) : 1;
+    overflow |= __builtin_mul_overflow(n, shape[axis], &n);
   }
-  const std::size_t n = volume.size();
-  const std::size_t n_bytes = n * static_cast<std::size_t>(nbyper);
+  overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(nbyper), &n_bytes);
+  const auto file_size = static_cast<std::size_t>(info.st_size);
+  const bool compressed = gzdirect(file.get()) == 0;
+  const std::size_t limit = compressed ? file_size * 1100 + (1u << 16) : file_size;
+  const auto offset = static_cast<std::size_t>(std::max<std::int64_t>(h.data_offset, 0));
+  if (overflow) {
+    fail("{}: expected a volume that fits in memory, found dim = {}×{}×{} (more than 2^64 bytes)",
+         path, shape[0], shape[1], shape[2]);
+  }
+  if (n_bytes > limit || offset + n_bytes > limit) {
+    const std::size_t available = limit > offset ? limit - offset : 0;
+    fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}{}",
+         path, n_bytes, n, datatype_name(h.datatype), offset, compressed ? "at most " : "",
+         compressed ? fmt::format("{} (a {}-byte compressed file)", available, file_size)
+                    : std::to_string(available));
+  }
+  volume.path = path;
+  volume.shape = shape;
 
   // Skip the extensions, then read and check the voxel data.
   if (h.data_offset < header_size) {
@@ -322,37 +383,68 @@ Volume read_nifti(const std::string& path) {
     }
     to_skip -= chunk;
   }
-  std::unique_ptr<unsigned char[]> raw(new unsigned char[n_bytes]);
-  const std::size_t data_read = read_bytes(file.get(), raw.get(), n_bytes, path);
-  if (data_read < n_bytes) {
-    fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}",
-         path, n_bytes, n, datatype_name(h.datatype), h.data_offset, data_read);
+  // Scaling from the header bytes: libnifti replaces a non-finite scl_inter by 0 silently.
+  double slope = 0, inter = 0;
+  if (header_size == kNifti1HeaderSize) {
+    std::uint32_t bits[2];
+    std::memcpy(bits, header + 112, 8);
+    float values[2];
+    for (int k = 0; k < 2; ++k) {
+      if (swapped) bits[k] = __builtin_bswap32(bits[k]);
+      std::memcpy(&values[k], &bits[k], 4);
+    }
+    slope = values[0];
+    inter = values[1];
+  } else {
+    std::uint64_t bits[2];
+    std::memcpy(bits, header + 176, 16);
+    for (int k = 0; k < 2; ++k) {
+      if (swapped) bits[k] = __builtin_bswap64(bits[k]);
+    }
+    std::memcpy(&slope, &bits[0], 8);
+    std::memcpy(&inter, &bits[1], 8);
+  }
+  const bool scaled = slope != 0 && std::isfinite(slope);
+  if (scaled) {
+    if (!std::isfinite(inter)) {
+      fail("{}: expected a finite scl_inter with scl_slope {}, found {}", path, slope, inter);
+    }
+  }
+
+  const bool apply_scaling = scaled && (slope != 1 || inter != 0);
+
+  // Decompress and convert in chunks: no second copy of the volume in its stored type, and
+  // `volume.data` keeps its memory when it is reused for the next volume of the same size.
+  volume.data.resize(n);
+  double* out = volume.data.data();
+  std::vector<unsigned char> chunk((std::size_t{1} << 20) / 8 * 8);
+  std::size_t data_read = 0;
+  while (data_read < n_bytes) {
+    const std::size_t want = std::min(chunk.size(), n_bytes - data_read);
+    const std::size_t got = read_bytes(file.get(), chunk.data(), want, path);
+    if (got < want) {
+      fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}",
+           path, n_bytes, n, datatype_name(h.datatype), h.data_offset, data_read + got);
+    }
+    const std::size_t voxels = got / static_cast<std::size_t>(nbyper);
+    convert_voxels(h.datatype, chunk.data(), voxels, swapped, out);
+    if (apply_scaling) {
+      for (std::size_t i = 0; i < voxels; ++i) out[i] = out[i] * slope + inter;
+    }
+    out += voxels;
+    data_read += got;
   }
   // Read to the end so that zlib checks the stream's CRC and length.
   while (read_bytes(file.get(), scratch.data(), scratch.size(), path) > 0) {
   }
   int code = Z_OK;
   gzerror(file.get(), &code);
-  if (code != Z_OK && code != Z_BUF_ERROR) {
-    fail("{}: corrupt compressed data (zlib: {})", path, gz_message(file.get()));
+  if (code == Z_BUF_ERROR) {
+    fail("{}: truncated: the compressed data end early (zlib: {})", path, gz_message(file.get()));
   }
+  if (code != Z_OK) fail("{}: corrupt compressed data (zlib: {})", path, gz_message(file.get()));
   const int closed = gzclose_r(file.release());
   if (closed != Z_OK) fail("{}: corrupt compressed data (zlib error {})", path, closed);
-
-  volume.data.resize(n);
-  convert_voxels(h.datatype, raw.get(), n, swapped, volume.data.data());
-  raw.reset();
-
-  const bool scaled = h.scl_slope != 0 && std::isfinite(h.scl_slope);
-  if (scaled) {
-    if (!std::isfinite(h.scl_inter)) {
-      fail("{}: expected a finite scl_inter with scl_slope {}, found {}", path, h.scl_slope,
-           h.scl_inter);
-    }
-    if (h.scl_slope != 1 || h.scl_inter != 0) {
-      for (double& v : volume.data) v = v * h.scl_slope + h.scl_inter;
-    }
-  }
 
   if (h.sform_code > 0) {
     for (int r = 0; r < 4; ++r) {
@@ -365,7 +457,6 @@ Volume read_nifti(const std::string& path) {
   } else {
     volume.affine = base_affine(volume.shape, h.pixdim);
   }
-  return volume;
 }
 
 NiftiType parse_nifti_type(std::string_view name) {

@@ -35,9 +35,8 @@ void standardize(const Dataset& data, std::span<const std::uint32_t> rows,
 /// BLAS products ‖t‖² − 2q·t with a rounding margin, so the result equals a direct search.
 /// Requires 1 <= k <= n_ref. Parallel over query blocks; the result does not depend on threads.
 void nearest_neighbours(std::span<const double> ref, std::size_t n_ref,
-                        std::span<const double> query, std::size_t n_query,
-                        std::size_t n_features, std::size_t k, int threads,
-                        std::span<std::uint32_t> out);
+                        std::span<const double> query, std::size_t n_query, std::size_t n_features,
+                        std::size_t k, int threads, std::span<std::uint32_t> out);
 
 /// NumPy's float64 sum of a contiguous array (pairwise with 8 accumulators), so means and fold
 /// averages round exactly as scikit-learn's.

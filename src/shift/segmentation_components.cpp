@@ -5,6 +5,7 @@
 // in increasing order numbers components by first voxel (scipy.ndimage.label's order). Memory:
 // one uint32 per voxel plus one per provisional label; no allocation per voxel.
 #include <array>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -32,7 +33,7 @@ void check_size(std::size_t found, Grid3 grid, std::string_view what) {
 }
 
 std::size_t drop_small_components(Components& components, std::span<std::uint8_t> mask,
-                                   std::size_t min_size) {
+                                  std::size_t min_size) {
   std::vector<std::uint32_t> renumber(std::size_t{components.count} + 1, 0);
   std::vector<std::uint64_t> kept_sizes;
   std::uint32_t kept = 0;
@@ -77,9 +78,8 @@ std::vector<Neighbour> earlier_neighbours(Grid3 grid, int connectivity) {
         const bool earlier = dk < 0 || (dk == 0 && (dj < 0 || (dj == 0 && di < 0)));
         if (!earlier) continue;
         if (std::abs(di) + std::abs(dj) + std::abs(dk) > max_distance) continue;
-        const std::ptrdiff_t offset =
-            di + static_cast<std::ptrdiff_t>(grid.nx) *
-                     (dj + static_cast<std::ptrdiff_t>(grid.ny) * dk);
+        const std::ptrdiff_t offset = di + static_cast<std::ptrdiff_t>(grid.nx) *
+                                               (dj + static_cast<std::ptrdiff_t>(grid.ny) * dk);
         out.push_back({static_cast<std::size_t>(-offset), di, dj, dk});
       }
     }

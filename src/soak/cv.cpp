@@ -1,5 +1,6 @@
 #include "assay/soak/cv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -42,6 +43,15 @@ MeanSd mean_sd(const std::vector<double>& values) {
   }
   if (out.n == 0) return out;
   out.mean = sum / double(out.n);
+  // Equal values (featureless on balanced folds): exactly that value and SD 0, not rounding noise.
+  const auto first =
+      std::find_if(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+  if (std::all_of(values.begin(), values.end(),
+                  [&](double v) { return !std::isfinite(v) || v == *first; })) {
+    out.mean = *first;
+    if (out.n >= 2) out.sd = 0;
+    return out;
+  }
   if (out.n < 2) return out;
   double ss = 0;
   for (double v : values) {
@@ -116,7 +126,10 @@ std::vector<CvSummary> cv_summaries(const SoakResults& results, const std::strin
     std::size_t k = 0;
     while (k < out.size() && (out[k].data != r.data || out[k].learner != r.learner)) ++k;
     if (k == out.size()) {
-      out.push_back(CvSummary{.data = r.data, .learner = r.learner});
+      CvSummary summary;
+      summary.data = r.data;
+      summary.learner = r.learner;
+      out.push_back(std::move(summary));
       rows.emplace_back();
     }
     rows[k].push_back(&r);
@@ -247,12 +260,19 @@ std::string describe_cv(const CvOutcome& outcome, const CvParams& params) {
   std::string learner_params;
   if (params.learner_params.is_object() && !params.learner_params.empty())
     learner_params = fmt::format(" Learner parameters: {}.", params.learner_params.dump());
+  std::string folds;
+  if (!params.fold.empty()) {
+    folds = fmt::format("Folds given by column \"{}\"", params.fold);
+  } else {
+    folds = params.task == learners::TaskKind::classification
+                ? "Folds random within each class (stratified)"
+                : "Folds random";
+    if (!params.group.empty())
+      folds += fmt::format(", groups of column \"{}\" never split", params.group);
+  }
   return fmt::format(
-      "K-fold cross-validation (source 001 §4.1) on {}. Learners: {}.{} Folds {} by the label; "
-      "seed = {}.",
-      data, learners, learner_params,
-      params.task == learners::TaskKind::classification ? "stratified" : "not stratified",
-      params.seed);
+      "K-fold cross-validation (source 001 §4.1) on {}. Learners: {}.{} {}; seed = {}.", data,
+      learners, learner_params, folds, params.seed);
 }
 
 }  // namespace assay::soak

@@ -45,6 +45,10 @@ struct Volume {
 /// 4-D with more than one volume), or a non-finite scl_inter with a valid scl_slope.
 Volume read_nifti(const std::string& path);
 
+/// Same, into `volume`, reusing its memory (no allocation when it held a volume of the same
+/// size: the pipelines read one volume per subject into the same buffers).
+void read_nifti_into(const std::string& path, Volume& volume);
+
 /// How write_nifti stores the voxels.
 enum class NiftiType { uint8, int16, int32, float32, float64 };
 

@@ -16,9 +16,14 @@
 // one standard error of the minimum; the model is refitted on all train rows and predicts at
 // the chosen λ (`rule`, default lambda.1se as cv.glmnet's predict).
 // Features with zero variance in the train rows get coefficient 0 (glmnet does the same).
+// Classes without positive weight in the train rows are left out of the fit and predicted with
+// probability 0 (R's glmnet stops instead); one class left is a LearnerFailure. Classification
+// only. Description: {"lambda", "rule", "lambda_index" (1-based), "nonzero", "alpha",
+// "n_lambda", "lambda_min", "lambda_1se"} and "classes_fitted" when a class was absent.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -48,6 +53,59 @@ struct GlmnetParams {
 /// Reads {"alpha", "n_lambda", "lambda_min_ratio", "internal_folds", "rule", "tolerance",
 /// "max_passes"}; unknown keys are errors.
 GlmnetParams glmnet_params_from_json(const Json& params);
+
+/// One glmnet path on the original feature scale. Classes: the classes with positive train weight
+/// ("present", in code order). Two present classes: one linear predictor, the log-odds of the
+/// second present class (R's binomial); more: one per present class (R's multinomial, intercepts
+/// and each feature's class coefficients centred as glmnet centres them).
+struct GlmnetPath {
+  /// Class codes of the present classes, ascending.
+  std::vector<int> classes;
+  /// Linear predictors per λ: 1 (two classes) or classes.size().
+  std::size_t n_outputs = 0;
+  std::size_t n_features = 0;
+  /// λ values, decreasing (length L; the generated path may stop before n_lambda).
+  std::vector<double> lambdas;
+  /// L x n_outputs, λ-major.
+  std::vector<double> intercepts;
+  /// L x n_outputs x n_features, λ-major then output-major.
+  std::vector<double> coefficients;
+  /// Fraction of null deviance explained, per λ (glmnet's dev.ratio).
+  std::vector<double> dev_ratio;
+  /// Features with a nonzero coefficient (for any class), per λ (glmnet's df).
+  std::vector<std::size_t> nonzero;
+  /// Null deviance of the train rows (2 x weighted, with weights as given).
+  double null_deviance = 0;
+  /// Coordinate-descent passes over the data, whole path.
+  std::size_t passes = 0;
+};
+
+/// Fits the path on `rows` of `data`. `lambdas` empty: glmnet's generated path (with its early
+/// stop); else these λ values (sorted decreasing, every one > 0), no early stop, as R's
+/// glmnet(lambda = ...). Throws LearnerFailure when fewer than two classes have positive weight.
+GlmnetPath glmnet_path(const Dataset& data, std::span<const std::uint32_t> rows,
+                       const GlmnetParams& params, std::span<const double> lambdas = {});
+
+/// cv.glmnet's result: the full-data path, the deviance curve over it and the chosen λ.
+struct GlmnetCv {
+  GlmnetPath path;
+  /// Internal fold id (0-based) of each train row.
+  std::vector<int> fold_ids;
+  /// Mean and standard error of the fold deviances per λ (cv.glmnet's cvm, cvsd).
+  std::vector<double> cv_mean, cv_sd;
+  std::size_t index_min = 0, index_1se = 0;
+};
+
+/// R's cv.glmnet(type.measure = "deviance"): the path on all `rows` and each internal fold's
+/// own generated path on the other rows (all K + 1 fits in parallel on `threads` workers; the
+/// result does not depend on the thread count); each fold is predicted at the full path's λ
+/// values by linear interpolation in λ (cv.glmnet's default alignment = "lambda"); held-out
+/// deviance −2·log p(y) (p clamped to [1e-5, 1−1e-5]) averaged per fold with row weights and
+/// over folds with fold weights; lambda.min / lambda.1se as getOptcv.glmnet. `fold_ids` empty:
+/// internal_fold_ids(rows, internal_folds, seed); else one 0-based id per row.
+GlmnetCv glmnet_cv(const Dataset& data, std::span<const std::uint32_t> rows,
+                   const GlmnetParams& params, std::uint64_t seed, int threads,
+                   std::span<const int> fold_ids = {});
 
 std::unique_ptr<Learner> make_glmnet(const GlmnetParams& params);
 /// Registry entry: make_glmnet(glmnet_params_from_json(params)).

@@ -13,8 +13,10 @@
 // Neighbours: squared distances are screened blockwise as ‖q‖² + ‖t‖² − 2q·t with BLAS matrix
 // products; every train row that could be among the k nearest within that formula's rounding
 // error then gets its distance recomputed directly as Σ(q_j − t_j)², and neighbours are ordered by
-// that value, ties broken by the lower train position (scikit-learn's brute-force search keeps
-// the earlier row on a tie). One search per CV fold finds the k_max nearest and scores every k.
+// that value, ties broken by the lower train position. (scikit-learn's brute-force search keeps
+// a max-heap and evicts whichever tied row sits at its root, which depends on its chunking and
+// thread count: rows tied exactly at the k-th distance are the one place the two can differ.)
+// One search per CV fold finds the k_max nearest and scores every k.
 //
 // Classification: predict_proba = the neighbours' vote shares (count / k, as scikit-learn);
 // the predicted label (for the CV error) is the class with most votes, ties → the lowest class

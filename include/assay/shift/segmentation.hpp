@@ -5,8 +5,10 @@
 // v[i + nx * (j + ny * k)] (NIfTI's order, assay::Volume). A C-ordered numpy array of shape
 // (a, b, c) is the same memory with nx = c, ny = b, nz = a (set Grid3::c_order_names so that
 // messages name voxels by the numpy index). Every measure here is symmetric in the axes, so both
-// readings give the same numbers; component numbering follows memory order (scipy.ndimage.label's
-// numbering of the C-ordered array).
+// readings give the same numbers, with one exception: the nDSC retention orders voxels of exactly
+// equal uncertainty by memory order (a stable sort), so with ties the two readings can differ.
+// Component numbering follows memory order (scipy.ndimage.label's numbering of the C-ordered
+// array).
 // Masks are 0/1: uint8 in the low-level functions, doubles in score_subject and binary_mask
 // (anything but 0 or 1 is an assay::Error naming the voxel). Conventions and defaults follow
 // ../shared/design/CONVENTIONS.md "Segmentation" and the Shifts MS code (mswml/metrics.py,
@@ -149,8 +151,17 @@ struct VoxelEnsembleMaps {
 
 /// members: n_members x grid.size(), member-major (member m's voxel v at m * grid.size() + v).
 /// Every value must be a probability in [0, 1] (else an assay::Error naming member and voxel).
-VoxelEnsembleMaps ensemble_maps(std::span<const double> members, std::size_t n_members,
-                                Grid3 grid, double epsilon = 1e-10);
+VoxelEnsembleMaps ensemble_maps(std::span<const double> members, std::size_t n_members, Grid3 grid,
+                                double epsilon = 1e-10);
+
+/// Which maps ensemble_maps fills (the others stay empty): a pipeline that needs the mean and one
+/// uncertainty map holds 2 volumes instead of 6.
+struct EnsembleMapSelection {
+  bool mean = true, entropy_of_expected = true, expected_entropy = true, mutual_information = true,
+       epkl = true, reverse_mutual_information = true;
+};
+VoxelEnsembleMaps ensemble_maps(std::span<const double> members, std::size_t n_members, Grid3 grid,
+                                double epsilon, const EnsembleMapSelection& which);
 
 struct SegmentationParams {
   /// A probability map becomes the predicted mask by p >= threshold (Shifts: 0.35, seg >= th).

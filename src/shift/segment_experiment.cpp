@@ -1,0 +1,672 @@
+#include "assay/shift/segment_experiment.hpp"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/nifti.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "assay/shift/ensemble.hpp"
+
+namespace assay::shift {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool is_nifti_name(std::string_view name) {
+  return ends_with(name, ".nii") || ends_with(name, ".nii.gz");
+}
+
+std::string strip_extension(const std::string& name) {
+  if (ends_with(name, ".nii.gz")) return name.substr(0, name.size() - 7);
+  if (ends_with(name, ".nii")) return name.substr(0, name.size() - 4);
+  return name;
+}
+
+bool is_separator(char c) {
+  return !std::isalnum(static_cast<unsigned char>(c));
+}
+
+// "2" before "10": digit runs compare by value, everything else bytewise.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      std::string_view na(a.data() + i, ei - i), nb(b.data() + j, ej - j);
+      while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+      ++i;
+      ++j;
+    }
+  }
+  if ((a.size() - i) != (b.size() - j)) return (a.size() - i) < (b.size() - j);
+  return a < b;
+}
+
+std::string id_list(const std::vector<std::string>& ids) {
+  std::string out;
+  const std::size_t shown = std::min<std::size_t>(ids.size(), 5);
+  for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + ids[i];
+  if (ids.size() > shown) out += fmt::format(" and {} more", ids.size() - shown);
+  return out;
+}
+
+// The files of one source by subject id.
+struct Source {
+  std::string role;  // "--pred", "--truth", ...
+  std::string spec;
+  std::map<std::string, std::string> by_id;
+  bool single_file = false;
+  std::string rule;  // how ids were derived, for messages
+};
+
+void add_file(Source& source, const std::string& id, const std::string& path) {
+  if (id.empty()) fail("{} {}: {}: empty subject id", source.role, source.spec, path);
+  auto [it, inserted] = source.by_id.emplace(id, path);
+  if (!inserted) {
+    fail("{} {}: two files for subject {}: {} and {}", source.role, source.spec, id, it->second,
+         path);
+  }
+}
+
+// Ids from file stems: the common prefix/suffix cut back to separators.
+void add_by_common_affixes(Source& source, std::vector<std::string> paths) {
+  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> stems;
+  for (const auto& p : paths) stems.push_back(strip_extension(fs::path(p).filename().string()));
+  if (stems.size() == 1) {
+    source.single_file = true;
+    source.rule = "a single file: its name without extension";
+    add_file(source, stems[0], paths[0]);
+    return;
+  }
+  std::string prefix = stems[0], suffix = stems[0];
+  for (const auto& s : stems) {
+    std::size_t k = 0;
+    while (k < prefix.size() && k < s.size() && prefix[k] == s[k]) ++k;
+    prefix.resize(k);
+    k = 0;
+    while (k < suffix.size() && k < s.size() &&
+           suffix[suffix.size() - 1 - k] == s[s.size() - 1 - k]) {
+      ++k;
+    }
+    suffix = suffix.substr(suffix.size() - k);
+  }
+  // A prefix ends with a separator, a suffix starts with one.
+  while (!prefix.empty() && !is_separator(prefix.back())) prefix.pop_back();
+  std::size_t start = 0;
+  while (start < suffix.size() && !is_separator(suffix[start])) ++start;
+  suffix = suffix.substr(start);
+  std::size_t shortest = stems[0].size();
+  for (const auto& s : stems) shortest = std::min(shortest, s.size());
+  if (prefix.size() + suffix.size() >= shortest) suffix.clear();
+  if (prefix.size() >= shortest) prefix.clear();
+  source.rule = fmt::format(
+      "file names without .nii/.nii.gz, common prefix \"{}\" and suffix "
+      "\"{}\"",
+      prefix, suffix);
+  for (std::size_t i = 0; i < stems.size(); ++i) {
+    add_file(source,
+             stems[i].substr(prefix.size(), stems[i].size() - prefix.size() - suffix.size()),
+             paths[i]);
+  }
+}
+
+Source list_source(const std::string& role, const std::string& spec) {
+  Source source;
+  source.role = role;
+  source.spec = spec;
+  const auto marker = spec.find("{id}");
+  if (marker != std::string::npos) {
+    const fs::path pattern(spec);
+    const std::string name = pattern.filename().string();
+    const auto at = name.find("{id}");
+    if (at == std::string::npos || name.find("{id}", at + 1) != std::string::npos) {
+      fail("{} {}: expected one {{id}} in the file name part of the pattern", role, spec);
+    }
+    const bool has_extension = is_nifti_name(name);
+    const std::string prefix = name.substr(0, at);
+    const std::string suffix = has_extension ? name.substr(at + 4) : name.substr(at + 4);
+    const fs::path folder = pattern.has_parent_path() ? pattern.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec))
+      fail("{} {}: no such folder {}", role, spec, folder.string());
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+      const std::string file = entry.path().filename().string();
+      if (!is_nifti_name(file) || !entry.is_regular_file(ec)) continue;
+      const std::string matched = has_extension ? file : strip_extension(file);
+      if (matched.size() > prefix.size() + suffix.size() && matched.starts_with(prefix) &&
+          ends_with(matched, suffix)) {
+        files.push_back(entry.path().string());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const std::string file = fs::path(f).filename().string();
+      const std::string matched = has_extension ? file : strip_extension(file);
+      add_file(source,
+               matched.substr(prefix.size(), matched.size() - prefix.size() - suffix.size()), f);
+    }
+    source.rule = "the part of the file name that {id} stands for";
+    if (source.by_id.empty()) fail("{} {}: no .nii/.nii.gz file matches the pattern", role, spec);
+    return source;
+  }
+  std::error_code ec;
+  if (spec.find_first_of("*?[") != std::string::npos) {
+    glob_t matches{};
+    const int status = ::glob(spec.c_str(), 0, nullptr, &matches);
+    std::vector<std::string> files;
+    if (status == 0) {
+      for (std::size_t i = 0; i < matches.gl_pathc; ++i) {
+        const std::string path = matches.gl_pathv[i];
+        if (is_nifti_name(path) && fs::is_regular_file(path, ec)) files.push_back(path);
+      }
+    }
+    globfree(&matches);
+    if (files.empty()) fail("{} {}: the glob matches no .nii/.nii.gz file", role, spec);
+    add_by_common_affixes(source, files);
+    return source;
+  }
+  if (fs::is_directory(spec, ec)) {
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(spec, ec)) {
+      if (is_nifti_name(entry.path().filename().string()) && entry.is_regular_file(ec)) {
+        files.push_back(entry.path().string());
+      }
+    }
+    if (files.empty()) fail("{} {}: no .nii/.nii.gz file in this folder", role, spec);
+    add_by_common_affixes(source, files);
+    return source;
+  }
+  if (fs::is_regular_file(spec, ec)) {
+    if (!is_nifti_name(spec)) fail("{} {}: expected a .nii or .nii.gz file", role, spec);
+    add_by_common_affixes(source, {spec});
+    return source;
+  }
+  fail("{} {}: no such file or folder", role, spec);
+}
+
+// The files of `source` for `subjects`, by id (or the single-file rule).
+std::vector<std::string> match_source(const Source& source, const Source& truth,
+                                      const std::vector<std::string>& subjects) {
+  if (source.single_file && subjects.size() == 1) return {source.by_id.begin()->second};
+  std::vector<std::string> missing, extra, files;
+  for (const auto& id : subjects) {
+    auto it = source.by_id.find(id);
+    if (it == source.by_id.end()) {
+      missing.push_back(id);
+    } else {
+      files.push_back(it->second);
+    }
+  }
+  for (const auto& [id, path] : source.by_id) {
+    if (!truth.by_id.count(id)) extra.push_back(id);
+  }
+  std::sort(missing.begin(), missing.end(), natural_less);
+  std::sort(extra.begin(), extra.end(), natural_less);
+  if (!missing.empty()) {
+    fail("{} {}: no file for subject(s) {} of --truth {} (subject ids here: {})", source.role,
+         source.spec, id_list(missing), truth.spec, source.rule);
+  }
+  if (!extra.empty()) {
+    fail("{} {}: subject(s) {} ({}) have no truth volume in --truth {} (subject ids here: {})",
+         source.role, source.spec, id_list(extra), source.by_id.at(extra[0]), truth.spec,
+         source.rule);
+  }
+  return files;
+}
+
+std::map<std::string, std::string> read_partitions(const std::string& path) {
+  CsvParams csv;
+  csv.categorical = {"subject", "partition"};
+  const Table table = read_csv(path, csv);
+  const Column& subject = table.column("subject");
+  const Column& partition = table.column("partition");
+  std::map<std::string, std::string> out;
+  for (std::size_t row = 0; row < table.n_rows(); ++row) {
+    const std::string& id = subject.label(row);
+    auto [it, inserted] = out.emplace(id, partition.label(row));
+    if (!inserted && it->second != partition.label(row)) {
+      fail_at({path, static_cast<std::int64_t>(row) + 2, 0},
+              "subject {} is in partition \"{}\" and \"{}\"", id, it->second, partition.label(row));
+    }
+  }
+  return out;
+}
+
+Grid3 grid_of(const Volume& v) {
+  return Grid3{v.shape[0], v.shape[1], v.shape[2]};
+}
+
+// The input checks of segmentation.hpp (same messages), with the file named in front, done
+// here while the file name is known and without allocating a mask.
+// Branch-free scans (vectorised); the offending voxel is looked for only on failure.
+void check_binary(const Volume& v, const char* what) {
+  bool ok = true;
+  for (const double x : v.data) ok &= (x == 0) | (x == 1);
+  if (ok) return;
+  for (std::size_t i = 0; i < v.data.size(); ++i) {
+    const double x = v.data[i];
+    if (x != 0 && x != 1) {
+      fail("{}: {}: expected 0 or 1 at voxel {}, found {}", v.path, what, voxel_name(grid_of(v), i),
+           x);
+    }
+  }
+}
+
+void check_probability(const Volume& v) {
+  bool ok = true;
+  for (const double x : v.data) ok &= (x >= 0) & (x <= 1);
+  if (ok) return;
+  for (std::size_t i = 0; i < v.data.size(); ++i) {
+    const double x = v.data[i];
+    if (!(x >= 0 && x <= 1)) {
+      fail("{}: probability: expected a value in [0, 1] at voxel {}, found {}", v.path,
+           voxel_name(grid_of(v), i), x);
+    }
+  }
+}
+
+void check_not_nan(const Volume& v, const char* what) {
+  for (std::size_t i = 0; i < v.data.size(); ++i) {
+    if (std::isnan(v.data[i])) {
+      fail("{}: {}: expected a number at voxel {}, found NaN", v.path, what,
+           voxel_name(grid_of(v), i));
+    }
+  }
+}
+
+void check_grid(const Volume& v, const Volume& truth) {
+  if (v.shape != truth.shape) {
+    fail("{}: shape {} differs from the truth's {} ({})", v.path, shape_string(v),
+         shape_string(truth), truth.path);
+  }
+  if (!same_grid(v, truth)) {
+    std::size_t worst = 0;
+    for (std::size_t i = 0; i < 16; ++i) {
+      if (!(std::abs(v.affine[i] - truth.affine[i]) <=
+            std::abs(v.affine[worst] - truth.affine[worst]))) {
+        worst = i;
+      }
+    }
+    fail("{}: affine differs from the truth's ({}): entry [{}][{}] is {} vs {} (tolerance 1e-4)",
+         v.path, truth.path, worst / 4, worst % 4, v.affine[worst], truth.affine[worst]);
+  }
+}
+
+const std::vector<std::string>& measure_names() {
+  static const std::vector<std::string> names{"entropy_of_expected", "expected_entropy",
+                                              "mutual_information", "epkl",
+                                              "reverse_mutual_information"};
+  return names;
+}
+
+std::string resolve_measure(const SegmentParams& p) {
+  if (!p.uncertainty.empty()) return "file";
+  if (p.voxel_measure == "auto") {
+    return p.pred.size() > 1 ? "reverse_mutual_information" : "entropy_of_expected";
+  }
+  if (p.voxel_measure == "none") return "none";
+  const auto& names = measure_names();
+  if (std::find(names.begin(), names.end(), p.voxel_measure) == names.end()) {
+    fail(
+        "voxel uncertainty measure: expected auto, none, entropy_of_expected, expected_entropy, "
+        "mutual_information, epkl or reverse_mutual_information, found {}",
+        quote_found(p.voxel_measure));
+  }
+  return p.voxel_measure;
+}
+
+void write_derived(const std::string& folder, const std::string& name, const Volume& grid,
+                   std::vector<double>&& data, NiftiType type) {
+  Volume out;
+  out.shape = grid.shape;
+  out.affine = grid.affine;
+  out.data = std::move(data);
+  write_nifti((fs::path(folder) / name).string(), out, type);
+}
+
+// One worker's buffers, reused from subject to subject (no page faults after the first).
+struct Workspace {
+  Volume truth, brain, uncertainty_file;
+  std::vector<Volume> members;
+  std::vector<double> mean, uncertainty, block;
+  std::vector<std::size_t> voxels;
+};
+
+// The voxel uncertainty `measure` of the members with classes {1 - p, p} (shift/ensemble.hpp),
+// block by block so that only a small M x block x 2 array is held beside the members. With a
+// brain mask and no map to write, only brain voxels are computed (score_subject uses no other;
+// the rest are 0).
+void member_uncertainty(const std::vector<Volume>& members, const std::string& measure,
+                        std::span<const double> brain, Workspace& ws) {
+  const std::size_t n = members.front().data.size(), m = members.size();
+  constexpr std::size_t kBlock = std::size_t{1} << 15;
+  ws.uncertainty.assign(n, 0.0);
+  ws.voxels.clear();
+  EnsembleParams params;
+  params.threads = 1;  // one subject per worker already
+  std::size_t cursor = 0;
+  while (cursor < n) {
+    // The next block of voxels to compute: every voxel, or the brain voxels.
+    ws.voxels.clear();
+    while (cursor < n && ws.voxels.size() < kBlock) {
+      if (brain.empty() || brain[cursor] != 0) ws.voxels.push_back(cursor);
+      ++cursor;
+    }
+    const std::size_t b = ws.voxels.size();
+    if (b == 0) continue;
+    ws.block.resize(m * b * 2);
+    for (std::size_t k = 0; k < m; ++k) {
+      const double* p = members[k].data.data();
+      double* dst = ws.block.data() + k * b * 2;
+      for (std::size_t i = 0; i < b; ++i) {
+        const double v = p[ws.voxels[i]];
+        dst[2 * i] = 1 - v;
+        dst[2 * i + 1] = v;
+      }
+    }
+    const EnsembleUncertainty u = ensemble_uncertainty(ws.block, m, b, 2, params);
+    const std::vector<double>* chosen = &u.reverse_mutual_information;
+    if (measure == "entropy_of_expected") chosen = &u.entropy_of_expected;
+    if (measure == "expected_entropy") chosen = &u.expected_entropy;
+    if (measure == "mutual_information") chosen = &u.mutual_information;
+    if (measure == "epkl") chosen = &u.epkl;
+    for (std::size_t i = 0; i < b; ++i) ws.uncertainty[ws.voxels[i]] = (*chosen)[i];
+  }
+}
+
+SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
+                        const std::string& measure, Workspace& ws) {
+  read_nifti_into(files.truth, ws.truth);
+  const Volume& truth = ws.truth;
+  check_binary(truth, "truth");
+  const Grid3 grid = grid_of(truth);
+  const std::size_t n = truth.size();
+
+  std::span<const double> brain;
+  if (!files.brain_mask.empty()) {
+    read_nifti_into(files.brain_mask, ws.brain);
+    check_grid(ws.brain, truth);
+    check_binary(ws.brain, "brain mask");
+    brain = ws.brain.data;
+  }
+
+  const std::size_t m = files.pred.size();
+  ws.members.resize(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    read_nifti_into(files.pred[k], ws.members[k]);
+    check_grid(ws.members[k], truth);
+    check_probability(ws.members[k]);
+  }
+  // Ensemble mean = (p_1 + ... + p_M) / M, summed in source order.
+  std::span<const double> probability = ws.members[0].data;
+  if (m > 1) {
+    ws.mean.assign(ws.members[0].data.begin(), ws.members[0].data.end());
+    for (std::size_t k = 1; k < m; ++k) {
+      const double* p = ws.members[k].data.data();
+      for (std::size_t i = 0; i < n; ++i) ws.mean[i] += p[i];
+    }
+    for (double& v : ws.mean) v /= static_cast<double>(m);
+    probability = ws.mean;
+  }
+
+  std::span<const double> uncertainty;
+  if (measure == "file") {
+    read_nifti_into(files.uncertainty, ws.uncertainty_file);
+    check_grid(ws.uncertainty_file, truth);
+    check_not_nan(ws.uncertainty_file, "uncertainty");
+    uncertainty = ws.uncertainty_file.data;
+  } else if (measure != "none") {
+    member_uncertainty(ws.members, measure,
+                       params.write_uncertainty.empty() ? brain : std::span<const double>(), ws);
+    uncertainty = ws.uncertainty;
+  }
+
+  SubjectScores scores;
+  try {
+    scores = score_subject(probability, truth.data, uncertainty, brain, grid, params.scoring);
+  } catch (const Error& e) {
+    fail("subject {} ({}): {}", files.id, files.truth, e.what());
+  }
+
+  if (!params.write_masks.empty()) {
+    const std::vector<std::uint8_t> mask = postprocess(probability, grid, params.scoring);
+    write_derived(params.write_masks, files.id + "_mask.nii.gz", truth,
+                  std::vector<double>(mask.begin(), mask.end()), NiftiType::uint8);
+  }
+  if (!params.write_uncertainty.empty() && !uncertainty.empty()) {
+    write_derived(params.write_uncertainty, files.id + "_uncertainty.nii.gz", truth,
+                  std::vector<double>(uncertainty.begin(), uncertainty.end()), NiftiType::float32);
+  }
+  return scores;
+}
+
+MeanSd percent_mean_sd(const std::vector<double>& values) {
+  MeanSd out;
+  if (values.empty()) return out;
+  double sum = 0;
+  for (double v : values) sum += v;
+  const double mean = sum / static_cast<double>(values.size());
+  double squares = 0;
+  for (double v : values) squares += (v - mean) * (v - mean);
+  out.mean = 100 * mean;
+  out.sd = 100 * std::sqrt(squares / static_cast<double>(values.size()));
+  return out;
+}
+
+SegmentSetSummary summarize(const std::string& name, const std::vector<const SubjectResult*>& rows,
+                            bool has_uncertainty) {
+  SegmentSetSummary s;
+  s.set = name;
+  s.n_subjects = rows.size();
+  std::vector<double> dsc, ndsc, f1, rauc, errors, uncertainty;
+  for (const auto* r : rows) {
+    dsc.push_back(r->scores.dsc);
+    ndsc.push_back(r->scores.ndsc);
+    f1.push_back(r->scores.lesion_f1);
+    if (has_uncertainty) {
+      rauc.push_back(r->scores.ndsc_retention_auc);
+      errors.push_back(1 - r->scores.ndsc);
+      uncertainty.push_back(r->scores.mean_uncertainty);
+    }
+    s.lesion_tp += r->scores.lesion_tp;
+    s.lesion_fp += r->scores.lesion_fp;
+    s.lesion_fn += r->scores.lesion_fn;
+  }
+  s.dsc = percent_mean_sd(dsc);
+  s.ndsc = percent_mean_sd(ndsc);
+  s.lesion_f1 = percent_mean_sd(f1);
+  if (has_uncertainty && !rows.empty()) {
+    s.ndsc_retention_auc = percent_mean_sd(rauc);
+  }
+  if (has_uncertainty && rows.size() >= 2) {  // one subject: no ranking, PRR undefined
+    const PrrResult p = prr(errors, uncertainty);
+    s.patient_r_auc = 100 * p.r_auc;
+    s.patient_prr = p.prr;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<SubjectFiles> match_subjects(const SegmentParams& params) {
+  if (params.pred.empty()) fail("expected at least one prediction source (--pred)");
+  if (params.truth.empty()) fail("expected a truth source (--truth)");
+  const Source truth = list_source("--truth", params.truth);
+  std::vector<std::string> ids;
+  for (const auto& [id, path] : truth.by_id) ids.push_back(id);
+  std::sort(ids.begin(), ids.end(), natural_less);
+
+  std::vector<SubjectFiles> subjects(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    subjects[i].id = ids[i];
+    subjects[i].truth = truth.by_id.at(ids[i]);
+  }
+  for (const auto& spec : params.pred) {
+    const auto files = match_source(list_source("--pred", spec), truth, ids);
+    for (std::size_t i = 0; i < ids.size(); ++i) subjects[i].pred.push_back(files[i]);
+  }
+  if (!params.uncertainty.empty()) {
+    const auto files = match_source(list_source("--uncertainty", params.uncertainty), truth, ids);
+    for (std::size_t i = 0; i < ids.size(); ++i) subjects[i].uncertainty = files[i];
+  }
+  if (!params.brain_mask.empty()) {
+    const auto files = match_source(list_source("--brain-mask", params.brain_mask), truth, ids);
+    for (std::size_t i = 0; i < ids.size(); ++i) subjects[i].brain_mask = files[i];
+  }
+  if (!params.partition_csv.empty()) {
+    const auto partitions = read_partitions(params.partition_csv);
+    std::vector<std::string> missing;
+    for (auto& s : subjects) {
+      auto it = partitions.find(s.id);
+      if (it == partitions.end()) {
+        missing.push_back(s.id);
+      } else {
+        s.partition = it->second;
+      }
+    }
+    if (!missing.empty()) {
+      fail("{}: no partition for subject(s) {} (expected a row per subject in column \"subject\")",
+           params.partition_csv, id_list(missing));
+    }
+  }
+  return subjects;
+}
+
+SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
+  SegmentEvaluation ev;
+  ev.params = params;
+  ev.voxel_uncertainty = resolve_measure(params);
+  check_params(params.scoring);
+  for (const auto* folder : {&params.write_masks, &params.write_uncertainty}) {
+    if (folder->empty()) continue;
+    std::error_code ec;
+    fs::create_directories(*folder, ec);
+    if (!fs::is_directory(*folder)) fail("{}: cannot create the folder: {}", *folder, ec.message());
+  }
+
+  const auto subjects = match_subjects(params);
+  ev.subjects.resize(subjects.size());
+  Progress progress("segment", subjects.size());
+  // One workspace per worker; workers take the next subject (results go to the subject's slot,
+  // so they do not depend on the thread count).
+  const int workers = resolve_threads(params.threads, subjects.size());
+  std::atomic<std::size_t> next{0};
+  parallel_for(
+      static_cast<std::size_t>(workers),
+      [&](std::size_t) {
+        Workspace ws;
+        for (std::size_t i = next++; i < subjects.size(); i = next++) {
+          ev.subjects[i].files = subjects[i];
+          ev.subjects[i].scores = score_one(subjects[i], params, ev.voxel_uncertainty, ws);
+          progress.advance();
+        }
+      },
+      workers);
+  progress.finish();
+
+  const bool has_uncertainty = ev.voxel_uncertainty != "none";
+  std::vector<const SubjectResult*> all;
+  std::map<std::string, std::vector<const SubjectResult*>> by_partition;
+  for (const auto& r : ev.subjects) {
+    all.push_back(&r);
+    if (!params.partition_csv.empty()) by_partition[r.files.partition].push_back(&r);
+  }
+  ev.sets.push_back(summarize("all", all, has_uncertainty));
+  for (const auto& [name, rows] : by_partition) {
+    ev.sets.push_back(summarize(name, rows, has_uncertainty));
+  }
+  if (has_uncertainty) {
+    std::vector<double> errors, uncertainty;
+    for (const auto& r : ev.subjects) {
+      errors.push_back(1 - r.scores.ndsc);
+      uncertainty.push_back(r.scores.mean_uncertainty);
+    }
+    ev.patient_curves = retention_curves(errors, uncertainty, RetentionParams{}, nullptr);
+  } else {
+    ev.notes.push_back(
+        "no voxel uncertainty: nDSC R-AUC and the patient-level retention curve "
+        "are not computed");
+  }
+  return ev;
+}
+
+Table subject_table(const SegmentEvaluation& ev) {
+  std::vector<std::string> ids, partitions;
+  std::vector<double> cols[16];
+  for (const auto& r : ev.subjects) {
+    ids.push_back(r.files.id);
+    partitions.push_back(r.files.partition);
+    const auto& s = r.scores;
+    const double values[16] = {static_cast<double>(s.n_voxels),
+                               static_cast<double>(s.brain_voxels),
+                               static_cast<double>(s.voxel_tp),
+                               static_cast<double>(s.voxel_fp),
+                               static_cast<double>(s.voxel_fn),
+                               s.dsc,
+                               s.ndsc,
+                               static_cast<double>(s.true_lesions),
+                               static_cast<double>(s.predicted_lesions),
+                               static_cast<double>(s.lesion_tp),
+                               static_cast<double>(s.lesion_fp),
+                               static_cast<double>(s.lesion_fn),
+                               s.lesion_f1,
+                               static_cast<double>(s.removed_lesions),
+                               s.ndsc_retention_auc,
+                               s.mean_uncertainty};
+    for (int c = 0; c < 16; ++c) cols[c].push_back(values[c]);
+  }
+  static const char* names[16] = {"n_voxels",
+                                  "brain_voxels",
+                                  "voxel_tp",
+                                  "voxel_fp",
+                                  "voxel_fn",
+                                  "dsc",
+                                  "ndsc",
+                                  "true_lesions",
+                                  "predicted_lesions",
+                                  "lesion_tp",
+                                  "lesion_fp",
+                                  "lesion_fn",
+                                  "lesion_f1",
+                                  "removed_lesions",
+                                  "ndsc_retention_auc",
+                                  "mean_uncertainty"};
+  Table table;
+  table.add_column(Column::categorical("subject", ids));
+  if (!ev.params.partition_csv.empty()) {
+    table.add_column(Column::categorical("partition", partitions));
+  }
+  for (int c = 0; c < 16; ++c) table.add_column(Column::numeric(names[c], std::move(cols[c])));
+  return table;
+}
+
+}  // namespace assay::shift

@@ -1,0 +1,175 @@
+// The nDSC retention curve of one subject (Shifts' ndsc_aac_metric / ndsc_retention_curve).
+//
+// At fraction x the pos = floor(N x) most certain voxels keep the prediction and the others take
+// the truth, so only voxels where prediction or truth is 1 ("lesion-related", a small minority)
+// change the counts. One stable radix sort of all N uncertainty keys gives, for each cut, the key
+// K of the last retained voxel and how many voxels with key K are retained; the lesion-related
+// voxels, sorted by key and counted cumulatively, then give the retained TP / FP / FN directly.
+// Only when cuts split runs of equal uncertainties that hold lesion-related voxels does one more
+// scan (for all such runs) find their ranks within their run (ties keep memory order: a stable
+// sort).
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/core/radix_sort.hpp"
+#include "assay/shift/segmentation.hpp"
+#include "shift/segmentation_detail.hpp"
+
+namespace assay::shift {
+namespace {
+
+struct LesionVoxel {
+  std::uint64_t key;      // ascending_key(uncertainty)
+  std::uint32_t ordinal;  // position among the considered voxels, in memory order
+  std::uint8_t prediction, truth;
+};
+
+}  // namespace
+
+NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
+                             std::span<const std::uint8_t> truth,
+                             std::span<const double> uncertainty,
+                             std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                             std::size_t points) {
+  detail::check_size(prediction.size(), grid, "prediction");
+  detail::check_size(truth.size(), grid, "truth");
+  detail::check_size(uncertainty.size(), grid, "uncertainty");
+  if (!brain_mask.empty()) detail::check_size(brain_mask.size(), grid, "brain mask");
+  if (!(r > 0 && r < 1)) fail("r: expected a value in (0, 1), found {}", r);
+  if (points < 2) fail("retention points: expected at least 2, found {}", points);
+  for (std::size_t v = 0; v < uncertainty.size(); ++v) {
+    if (std::isnan(uncertainty[v])) {
+      fail("uncertainty: expected a number at voxel {}, found nan", voxel_name(grid, v));
+    }
+  }
+  const bool all = brain_mask.empty();
+  const std::size_t total = grid.size();
+  std::size_t n = 0;
+  if (all) {
+    n = total;
+  } else {
+    for (std::size_t v = 0; v < total; ++v) n += brain_mask[v] != 0;
+  }
+
+  assay::detail::KeyArray keys(n), buffer(n);
+  std::vector<LesionVoxel> lesion;
+  std::uint64_t true_voxels = 0;
+  {
+    std::size_t ordinal = 0;
+    for (std::size_t v = 0; v < total; ++v) {
+      if (!all && !brain_mask[v]) continue;
+      const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
+      keys[ordinal] = key;
+      const std::uint8_t p = prediction[v] != 0, g = truth[v] != 0;
+      if (p | g) lesion.push_back({key, static_cast<std::uint32_t>(ordinal), p, g});
+      true_voxels += g;
+      ++ordinal;
+    }
+  }
+  assay::detail::radix_sort_keys(keys.get(), buffer.get(), n);
+  std::stable_sort(lesion.begin(), lesion.end(),
+                   [](const LesionVoxel& a, const LesionVoxel& b) { return a.key < b.key; });
+  // Cumulative retained counts over the sorted lesion-related voxels: [m] = first m of them.
+  std::vector<std::uint64_t> cum_tp(lesion.size() + 1, 0), cum_fp(lesion.size() + 1, 0),
+      cum_fn(lesion.size() + 1, 0);
+  for (std::size_t m = 0; m < lesion.size(); ++m) {
+    cum_tp[m + 1] = cum_tp[m] + (lesion[m].prediction & lesion[m].truth);
+    cum_fp[m + 1] = cum_fp[m] + (lesion[m].prediction & (lesion[m].truth ^ 1));
+    cum_fn[m + 1] = cum_fn[m] + ((lesion[m].prediction ^ 1) & lesion[m].truth);
+  }
+
+  // Each cut: the lesion-related voxels retained, or, when the cut splits a run of equal keys
+  // holding some, that run [lo, hi) and how many of the run's voxels are retained.
+  struct Cut {
+    double fraction = 0;
+    std::size_t retained = 0, lo = 0, hi = 0, equal_retained = 0;
+    bool split = false;
+  };
+  std::vector<Cut> cuts(points);
+  std::vector<std::uint64_t> split_keys;
+  const double log_points = std::log(static_cast<double>(points));
+  const auto key_less = [](const LesionVoxel& a, std::uint64_t k) { return a.key < k; };
+  const auto less_key = [](std::uint64_t k, const LesionVoxel& a) { return k < a.key; };
+  for (std::size_t i = 1; i <= points; ++i) {
+    Cut& cut = cuts[i - 1];
+    cut.fraction = std::log(static_cast<double>(i)) / log_points;
+    const auto pos = static_cast<std::size_t>(static_cast<double>(n) * cut.fraction);
+    if (pos >= n) {
+      cut.retained = lesion.size();
+    } else if (pos > 0) {
+      const std::uint64_t key = keys[pos - 1];
+      const auto less =
+          static_cast<std::size_t>(std::lower_bound(keys.get(), keys.get() + n, key) - keys.get());
+      cut.lo = static_cast<std::size_t>(
+          std::lower_bound(lesion.begin(), lesion.end(), key, key_less) - lesion.begin());
+      cut.hi = static_cast<std::size_t>(
+          std::upper_bound(lesion.begin() + cut.lo, lesion.end(), key, less_key) - lesion.begin());
+      cut.retained = cut.hi;
+      cut.split = keys[pos] == key && cut.hi > cut.lo;
+      cut.equal_retained = pos - less;
+      if (cut.split) split_keys.push_back(key);
+    }
+  }
+  // Ranks of the lesion-related voxels of the split runs within their run (memory order): one
+  // scan of the considered voxels for all split runs together.
+  std::vector<std::uint64_t> tie_rank(lesion.size(), 0);
+  if (!split_keys.empty()) {
+    std::sort(split_keys.begin(), split_keys.end());
+    split_keys.erase(std::unique(split_keys.begin(), split_keys.end()), split_keys.end());
+    std::vector<std::uint64_t> run_count(split_keys.size(), 0);
+    std::vector<std::size_t> next(split_keys.size());  // next lesion voxel of each run
+    for (std::size_t q = 0; q < split_keys.size(); ++q) {
+      next[q] = static_cast<std::size_t>(
+          std::lower_bound(lesion.begin(), lesion.end(), split_keys[q], key_less) - lesion.begin());
+    }
+    const std::uint64_t min_key = split_keys.front(), max_key = split_keys.back();
+    std::size_t ordinal = 0;
+    for (std::size_t v = 0; v < total; ++v) {
+      if (!all && !brain_mask[v]) continue;
+      const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
+      if (key >= min_key && key <= max_key) {
+        const auto it = std::lower_bound(split_keys.begin(), split_keys.end(), key);
+        if (*it == key) {
+          const auto q = static_cast<std::size_t>(it - split_keys.begin());
+          std::size_t& t = next[q];
+          if (t < lesion.size() && lesion[t].ordinal == ordinal) tie_rank[t++] = run_count[q];
+          ++run_count[q];
+        }
+      }
+      ++ordinal;
+    }
+  }
+
+  NdscRetention out;
+  out.n_voxels = n;
+  out.fraction.resize(points);
+  out.ndsc.resize(points);
+  for (std::size_t i = 0; i < points; ++i) {
+    const Cut& cut = cuts[i];
+    std::size_t retained = cut.retained;  // lesion-related voxels among the pos most certain
+    if (cut.split) {
+      // Ranks increase along the run: the retained ones are a prefix.
+      retained = static_cast<std::size_t>(
+          std::partition_point(tie_rank.begin() + static_cast<std::ptrdiff_t>(cut.lo),
+                               tie_rank.begin() + static_cast<std::ptrdiff_t>(cut.hi),
+                               [&](std::uint64_t rank) { return rank < cut.equal_retained; }) -
+          tie_rank.begin());
+    }
+    const std::uint64_t tp = cum_tp[retained], fp = cum_fp[retained], fn = cum_fn[retained];
+    // Retained part: prediction; the rest: truth (its lesion voxels count as TP).
+    const VoxelCounts counts{n, tp + (true_voxels - tp - fn), fp, fn};
+    out.fraction[i] = cut.fraction;
+    out.ndsc[i] = normalised_dice(counts, r);
+  }
+  // 1 - trapezoid area (sklearn.metrics.auc = numpy.trapz).
+  double area = 0;
+  for (std::size_t i = 0; i + 1 < points; ++i) {
+    area += (out.fraction[i + 1] - out.fraction[i]) * (out.ndsc[i + 1] + out.ndsc[i]) / 2.0;
+  }
+  out.area = 1.0 - area;
+  return out;
+}
+
+}  // namespace assay::shift

@@ -1,0 +1,245 @@
+"""glmnet against R's glmnet / cv.glmnet (run at test time through bench/glmnet_peer.R) and
+scikit-learn's L1 logistic regression."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+
+from assay import _assay
+import assay
+
+from conftest import ROOT, soak_data
+
+PEER = os.path.join(ROOT, "bench", "glmnet_peer.R")
+
+
+def need_r():
+    if not shutil.which("Rscript"):
+        pytest.fail("Rscript not found: run scripts/install-deps.sh (r-base-core, r-cran-glmnet)")
+
+
+def r_glmnet(mode, x, y, weights=None, lambdas=None, foldid=None, newx=None, alpha=1.0):
+    """Runs bench/glmnet_peer.R; returns a dict of numpy arrays (see that script)."""
+    need_r()
+    n, p = x.shape
+    with tempfile.TemporaryDirectory() as d:
+        np.ascontiguousarray(x, dtype="<f8").tofile(os.path.join(d, "x.bin"))
+        np.asarray(y, dtype="<i4").tofile(os.path.join(d, "y.bin"))
+        if weights is not None:
+            np.asarray(weights, dtype="<f8").tofile(os.path.join(d, "w.bin"))
+        if lambdas is not None:
+            np.asarray(lambdas, dtype="<f8").tofile(os.path.join(d, "lambda.bin"))
+        if foldid is not None:
+            np.asarray(foldid, dtype="<i4").tofile(os.path.join(d, "foldid.bin"))
+        if newx is not None:
+            np.ascontiguousarray(newx, dtype="<f8").tofile(os.path.join(d, "newx.bin"))
+        subprocess.run(["Rscript", PEER, d, mode, str(n), str(p), repr(alpha)], check=True,
+                       capture_output=True, timeout=600)
+        out = {f[:-4]: np.fromfile(os.path.join(d, f), dtype="<f8")
+               for f in os.listdir(d) if f.endswith(".bin")}
+    lam = out["lambda"]
+    k = out["a0"].size // lam.size
+    out["a0"] = out["a0"].reshape(lam.size, k)
+    out["beta"] = out["beta"].reshape(k, lam.size, p).transpose(1, 0, 2)
+    return out
+
+
+def expect_same_path(ours, theirs, rtol=1e-4):
+    assert len(ours["lambdas"]) == len(theirs["lambda"])
+    np.testing.assert_allclose(ours["lambdas"], theirs["lambda"], rtol=1e-10)
+    np.testing.assert_allclose(ours["dev_ratio"], theirs["dev"], rtol=1e-6, atol=1e-10)
+    # Within 1e-4 relative to the size of the parameter vector (intercepts and coefficients) at
+    # that λ: a coefficient just entering the path, or an intercept near 0, has no meaningful
+    # relative size of its own.
+    L = len(theirs["lambda"])
+    params_r = np.hstack([theirs["a0"].reshape(L, -1), theirs["beta"].reshape(L, -1)])
+    params_o = np.hstack([ours["intercepts"].reshape(L, -1), ours["coefficients"].reshape(L, -1)])
+    scale = np.maximum(np.abs(params_r).max(axis=1), 1e-12)
+    err = np.abs(params_o - params_r).max(axis=1) / scale
+    assert err.max() < rtol, err.max()
+    assert np.array_equal(ours["coefficients"] != 0, theirs["beta"] != 0)
+
+
+def make_data(rng, n, p, k, separation=0.8):
+    x = rng.normal(size=(n, p))
+    x[:, 0] = 5 * x[:, 0] + 100  # far from standardised
+    w = rng.normal(size=(p, k)) * (rng.random((p, k)) < 0.4) * separation
+    z = (x - x.mean(0)) / x.std(0)
+    y = np.argmax(z @ w + rng.gumbel(size=(n, k)), axis=1).astype(np.int32)
+    return x, y
+
+
+def read_soak(name, label, drop):
+    import csv
+    with open(soak_data(name)) as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    keep = [j for j, h in enumerate(header) if h not in drop and h != label]
+    x = np.array([[float(r[j]) for j in keep] for r in body])
+    labels = [r[header.index(label)] for r in body]
+    classes = sorted(set(labels))
+    y = np.array([classes.index(v) for v in labels], dtype=np.int32)
+    return x, y, len(classes)
+
+
+@pytest.mark.parametrize("k,weighted", [(2, False), (2, True), (4, True)])
+def test_path_matches_r_generated(rng, k, weighted):
+    x, y = make_data(rng, 400, 12, k)
+    x[:, 5] = 3.0  # constant feature: coefficient 0 everywhere
+    w = rng.uniform(0.2, 3, size=len(y)) if weighted else None
+    ours = _assay.glmnet_path(x, y, k, w)
+    expect_same_path(ours, r_glmnet("path", x, y, weights=w))
+    assert np.all(ours["coefficients"][:, :, 5] == 0)
+
+
+def test_path_matches_r_elastic_net_more_features_than_rows(rng):
+    x, y = make_data(rng, 60, 150, 3)
+    params = json.dumps({"alpha": 0.5})
+    ours = _assay.glmnet_path(x, y, 3, None, params)
+    theirs = r_glmnet("path", x, y, alpha=0.5)
+    expect_same_path(ours, theirs)
+
+
+def test_path_matches_r_given_lambdas(rng):
+    x, y = make_data(rng, 300, 8, 2)
+    lambdas = np.geomspace(0.2, 0.001, 30)
+    ours = _assay.glmnet_path(x, y, 2, None, "", lambdas)
+    expect_same_path(ours, r_glmnet("path", x, y, lambdas=lambdas))
+
+
+def test_separable_data_stops_like_r():
+    x = np.linspace(-1, 1, 60)[:, None] * np.array([[1.0, 0.5]]) + np.array([[0, 0.1]]) * np.cos(
+        np.arange(60))[:, None]
+    y = (x[:, 0] > 0).astype(np.int32)
+    ours = _assay.glmnet_path(x, y, 2)
+    assert np.all(np.isfinite(ours["coefficients"]))
+    assert len(ours["lambdas"]) < 100 and ours["dev_ratio"][-1] > 0.99
+    expect_same_path(ours, r_glmnet("path", x, y))
+
+
+def test_real_waveform_and_aztrees_paths_match_r():
+    x, y, k = read_soak("waveform.csv", "y", {"subset"})
+    expect_same_path(_assay.glmnet_path(x, y, k), r_glmnet("path", x, y))
+    x, y, k = read_soak("aztrees.csv", "y", {"xcoord", "ycoord", "region3", "region4", "polygon"})
+    assert k == 2
+    # Collinear spectral bands: R and assay both reach maxit at λ 31 and return 30 values.
+    with pytest.warns(Warning, match="glmnet did not converge at λ number 31 within 100000 "
+                                     "passes"):
+        ours = _assay.glmnet_path(x, y, k)
+    assert len(ours["lambdas"]) == 30
+    expect_same_path(ours, r_glmnet("path", x, y))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_cv_and_learner_match_cv_glmnet(rng, k):
+    x, y = make_data(rng, 300, 10, k)
+    w = rng.uniform(0.5, 2, size=len(y))
+    newx = rng.normal(size=(20, 10)) * x.std(0) + x.mean(0)
+    seed = 11
+    folds = _assay.internal_fold_ids(len(y), 10, seed)
+    ours = _assay.glmnet_cv(x, y, k, w, "", seed, 2)
+    assert np.array_equal(ours["fold_ids"], folds)
+    theirs = r_glmnet("cv", x, y, weights=w, foldid=folds + 1, newx=newx)
+    expect_same_path(ours, theirs)
+    np.testing.assert_allclose(ours["cv_mean"], theirs["cvm"], rtol=1e-6)
+    np.testing.assert_allclose(ours["cv_sd"], theirs["cvsd"], rtol=1e-5)
+    lam_min, lam_1se = theirs["opt"][:2]
+    assert ours["lambdas"][ours["index_min"]] == pytest.approx(lam_min, rel=1e-12)
+    assert ours["lambdas"][ours["index_1se"]] == pytest.approx(lam_1se, rel=1e-12)
+    # Thread count does not change anything.
+    one = _assay.glmnet_cv(x, y, k, w, "", seed, 1)
+    assert np.array_equal(one["cv_mean"], ours["cv_mean"])
+    for rule, prob in (("lambda.1se", "prob_1se"), ("lambda.min", "prob_min")):
+        fitted = _assay.learner_fit("glmnet", json.dumps({"rule": rule}), x, y,
+                                    [str(c) for c in range(k)], None, w, "classification",
+                                    seed, 2)
+        desc = json.loads(fitted.description)
+        assert desc["rule"] == rule and desc["alpha"] == 1
+        assert desc["lambda"] == pytest.approx(lam_1se if rule == "lambda.1se" else lam_min,
+                                               rel=1e-12)
+        np.testing.assert_allclose(fitted.predict(newx), theirs[prob].reshape(-1, k),
+                                   rtol=1e-5, atol=1e-8)
+
+
+def test_real_waveform_cv_matches_cv_glmnet():
+    x, y, k = read_soak("waveform.csv", "y", {"subset"})
+    folds = _assay.internal_fold_ids(len(y), 10, 3)
+    ours = _assay.glmnet_cv(x, y, k, None, "", 3, 2)
+    theirs = r_glmnet("cv", x, y, foldid=folds + 1)
+    np.testing.assert_allclose(ours["cv_mean"], theirs["cvm"], rtol=1e-6)
+    np.testing.assert_allclose(ours["cv_sd"], theirs["cvsd"], rtol=1e-5)
+    assert ours["lambdas"][ours["index_1se"]] == pytest.approx(theirs["opt"][1], rel=1e-12)
+
+
+def standardise(x):
+    return (x - x.mean(0)) / x.std(0)
+
+
+def test_kkt_and_objective_against_sklearn(rng):
+    from sklearn.linear_model import LogisticRegression
+    x, y = make_data(rng, 300, 8, 2)
+    xs = standardise(x)
+    lam = 0.02
+    ours = _assay.glmnet_path(xs, y, 2, None, json.dumps({"tolerance": 1e-14}),
+                              np.array([0.3, 0.1, 0.05, lam]))
+    b0, b = ours["intercepts"][-1, 0], ours["coefficients"][-1, 0]
+    eta = b0 + xs @ b
+    prob = 1 / (1 + np.exp(-eta))
+    grad = xs.T @ (prob - y) / len(y)  # gradient of the mean negative log-likelihood
+    active = b != 0
+    np.testing.assert_allclose(grad[active], -lam * np.sign(b[active]), atol=1e-6)
+    assert np.all(np.abs(grad[~active]) <= lam + 1e-6)
+    assert abs(np.mean(prob - y)) < 1e-6
+
+    def objective(b0, b):
+        eta = b0 + xs @ b
+        return np.mean(np.logaddexp(0, eta) - y * eta) + lam * np.abs(b).sum()
+
+    sk = LogisticRegression(penalty="l1", solver="saga", C=1 / (len(y) * lam), tol=1e-10,
+                            max_iter=100000).fit(xs, y)
+    assert objective(b0, b) <= objective(sk.intercept_[0], sk.coef_[0]) + 1e-10
+
+
+def test_absent_class_and_one_class(rng):
+    x, y = make_data(rng, 200, 5, 4)
+    y[y == 2] = 3  # class 2 absent from the train rows
+    fitted = _assay.learner_fit("glmnet", "", x, y, ["a", "b", "c", "d"], None, None,
+                                "classification", 1, 1)
+    prob = fitted.predict(x[:10])
+    assert np.all(prob[:, 2] == 0)
+    np.testing.assert_allclose(prob.sum(1), 1)
+    assert json.loads(fitted.description)["classes_fitted"] == ["a", "b", "d"]
+    w = (y == 0).astype(float)
+    with pytest.raises(assay.AssayError,
+                       match='glmnet needs at least two classes in the train rows, '
+                             'found only class "a"'):
+        _assay.learner_fit("glmnet", "", x, y, ["a", "b", "c", "d"], None, w,
+                           "classification", 1, 1)
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"alpha": 2}, 'learner "glmnet" parameter "alpha": expected a number in [0, 1], found 2'),
+    ({"rule": "min"}, 'learner "glmnet" parameter "rule": expected one of lambda.1se, '
+                      'lambda.min, found "min"'),
+    ({"n_lambda": 1}, 'learner "glmnet" parameter "n_lambda": expected an integer in '
+                      '[2, 100000], found 1'),
+    ({"lambda": 0.1}, 'learner "glmnet" has no parameter "lambda"; its parameters: alpha, '
+                      'n_lambda, lambda_min_ratio, internal_folds, rule, tolerance, max_passes'),
+])
+def test_invalid_params(params, message):
+    x = np.zeros((4, 1))
+    with pytest.raises(assay.AssayError) as err:
+        _assay.glmnet_path(x, np.array([0, 1, 0, 1], np.int32), 2, None, json.dumps(params))
+    assert str(err.value) == message
+
+
+def test_invalid_lambdas():
+    x = np.arange(8.0).reshape(4, 2)
+    with pytest.raises(assay.AssayError, match="λ values must be strictly decreasing, found 0.2 "
+                                                "after 0.1 at position 1"):
+        _assay.glmnet_path(x, np.array([0, 1, 0, 1], np.int32), 2, None, "",
+                           np.array([0.1, 0.2]))
