@@ -20,7 +20,11 @@ echo
 echo "== SOAK: can a model trained on some regions predict another region? =="
 /usr/bin/python3 "$here/examples/make_soak_demo.py" "$out"
 "$here/$build/assay" soak "$out/soak_regions.csv" --label y --subset region --group polygon \
-  --folds 5 --seed 1 --learners featureless --out "$out/soak"
+  --folds 5 --seed 1 --learners featureless,glmnet --out "$out/soak"
+echo
+echo "== cv: the five learners of the SOAK paper, plain 5-fold CV on the same data =="
+"$here/$build/assay" cv "$out/soak_regions.csv" --label y --drop region --group polygon \
+  --folds 5 --seed 1 --learners featureless,glmnet,cart,knn,xgboost --out "$out/cv"
 echo
 "$here/scripts/demo_shift.sh" "$build"
 echo
@@ -36,6 +40,7 @@ echo
 echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"
 echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
+echo "  cv:      $out/cv/report.html (test error and training time per learner, source 001 Figure 2)"
 echo "  shift:   $out/shift.html (retention curves under distribution shift)"
 echo "  count:   $out/count.html (exact counts over the whole input space)"
 echo "  segment: $out/segment.html (nDSC, lesion F1 and retention per subject)"

@@ -6,7 +6,8 @@ curves, AP/mAP under every convention, calibration, bootstrap and DeLong uncerta
 ``assay.shift`` (retention curves, R-AUC, F1-AUC, ensemble uncertainty, regression metrics under
 distribution shift), ``assay.models`` (tree ensembles and networks from scikit-learn and xgboost
 in one JSON format) and ``assay.count`` (exact counting over a model's whole bounded input space:
-learnability, safety, local robustness).
+learnability, safety, local robustness); ``assay.learners`` (the five learners of the SOAK paper
+as scikit-learn estimators, and ``cv``), loaded on first use since it imports scikit-learn.
 Errors are raised as ``assay.AssayError`` (a ``ValueError``); degenerate statistics warn with
 ``assay.AssayWarning`` (a ``UserWarning``) and return NaN.
 """
@@ -19,5 +20,13 @@ from . import soak
 from . import models
 from . import count
 
-__all__ = ["AssayError", "AssayWarning", "count", "io", "metrics", "models", "report", "shift",
-           "soak", "__version__"]
+__all__ = ["AssayError", "AssayWarning", "count", "io", "learners", "metrics", "models", "report",
+           "shift", "soak", "__version__"]
+
+
+def __getattr__(name):
+    # assay.learners imports scikit-learn (its estimators subclass BaseEstimator): load it lazily.
+    if name == "learners":
+        import importlib
+        return importlib.import_module(".learners", __name__)
+    raise AttributeError(f"module 'assay' has no attribute {name!r}")

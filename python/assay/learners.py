@@ -55,7 +55,9 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
     _learner_keys = ()
 
     def _learner_params(self):
-        return {key: getattr(self, key) for key in self._learner_keys}
+        # None = the learner's own default (which may depend on other parameters).
+        return {key: getattr(self, key) for key in self._learner_keys
+                if getattr(self, key) is not None}
 
     def fit(self, X, y, sample_weight=None):
         """Fits on every row of X (n_samples, n_features) with labels y of any type and
@@ -165,13 +167,14 @@ class Glmnet(_AssayClassifier):
 
 
 class Cart(_AssayClassifier):
-    """Classification tree as R's rpart grows it (Gini; ``min_split`` 20, ``min_bucket`` 0 =
-    round(min_split / 3), complexity ``cp`` 0.01, ``max_depth`` 30); no tuning, no randomness."""
+    """Classification tree as R's rpart grows it (Gini; ``min_split`` None = 20, or 3 × min_bucket
+    when only ``min_bucket`` is given, as rpart.control; ``min_bucket`` 0 = round(min_split / 3);
+    complexity ``cp`` 0.01, ``max_depth`` 30); no tuning, no randomness."""
 
     _learner = "cart"
     _learner_keys = ("min_split", "min_bucket", "cp", "max_depth")
 
-    def __init__(self, min_split=20, min_bucket=0, cp=0.01, max_depth=30):
+    def __init__(self, min_split=None, min_bucket=0, cp=0.01, max_depth=30):
         self.min_split = min_split
         self.min_bucket = min_bucket
         self.cp = cp
