@@ -3,8 +3,6 @@
 // a table of mean ± SD test error and train time per learner on stdout.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "assay/core/csv.hpp"
@@ -14,29 +12,13 @@
 #include "assay/soak/cv.hpp"
 #include "assay/soak/tables.hpp"
 #include "commands.hpp"
+#include "learning_options.hpp"
 
 namespace assay::cli {
-namespace {
-
-learners::TaskKind parse_cv_task(const std::string& task) {
-  if (task == "classification") return learners::TaskKind::classification;
-  if (task == "regression") return learners::TaskKind::regression;
-  fail("--task must be classification or regression, found {}", quote_found(task));
-}
-
-void write_cv_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) fail("{}: cannot write", path.string());
-}
-
-}  // namespace
 
 Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
-  struct Options {
-    std::vector<std::string> files, learners = soak::CvParams{}.learners, learner_params, features,
-                                    drop;
-    std::string label, group, fold, weight, out, task = "classification";
+  struct Options : LearningOptions {
+    std::string group, fold, out;
     int folds = 10, threads = 0;
     std::uint64_t seed = 1;
     bool json = false;
@@ -47,26 +29,13 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
       "Plain K-fold cross-validation comparing learners on one or more data sets (source 001\n"
       "Figure 2): test error and training time per learner. Writes results.csv, summary.csv,\n"
       "results.json and report.html to --out.");
-  cmd->add_option("files", o->files, "CSV data set(s); every file gets the same column roles")
-      ->required();
-  cmd->add_option("--label", o->label, "label (target) column")->required();
-  cmd->add_option("--learners", o->learners, "learners, comma-separated")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--learner-param", o->learner_params,
-                  "a learner parameter, LEARNER.KEY=VALUE (repeatable; VALUE as JSON if it "
-                  "parses, else text), e.g. glmnet.alpha=0.5");
+  o->learners = soak::CvParams{}.learners;
+  o->add_data_options(cmd);
+  o->add_learner_options(cmd);
   cmd->add_option("--folds", o->folds, "number of folds K")->capture_default_str();
   cmd->add_option("--group", o->group, "group column: rows of a group share a fold");
   cmd->add_option("--fold", o->fold, "given fold column (then --folds is ignored)");
-  auto* features =
-      cmd->add_option("--features", o->features, "use only these feature columns (comma-separated)")
-          ->delimiter(',');
-  cmd->add_option("--drop", o->drop, "columns that are not features (comma-separated)")
-      ->delimiter(',')
-      ->excludes(features);
-  cmd->add_option("--weight", o->weight, "row-weight column");
-  cmd->add_option("--task", o->task, "classification or regression")->capture_default_str();
+  o->add_column_options(cmd);
   cmd->add_option("--seed", o->seed, "seed for the folds and the learners")
       ->check(non_negative_integer())
       ->capture_default_str();
@@ -77,13 +46,10 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, o] {
     if (!cmd->parsed()) return;
     soak::CvParams params;
-    params.data.label = o->label;
-    params.data.features = o->features;
-    params.data.drop = o->drop;
-    params.data.weight = o->weight;
+    params.data = o->columns();
     params.group = o->group;
     params.fold = o->fold;
-    params.task = parse_cv_task(o->task);
+    params.task = o->task_kind();
     params.folds = o->folds;
     params.learners = o->learners;
     params.learner_params = soak::learner_params_from_assignments(o->learner_params);
@@ -95,23 +61,14 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
       if (std::find(known.begin(), known.end(), name) == known.end()) learners::make_learner(name);
     }
 
-    // Labels stay categorical so that "1".."11" are class names, not numbers to average.
-    CsvParams csv;
-    if (params.task == learners::TaskKind::classification) csv.categorical = {o->label};
-    std::vector<std::pair<std::string, Table>> tables;
-    for (const auto& file : o->files) {
-      tables.emplace_back(std::filesystem::path(file).stem().string(), read_csv(file, csv));
-    }
+    const auto tables = o->read_tables();
     const auto outcome = soak::cv_experiment(tables, params);
 
-    const std::filesystem::path dir(o->out);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) fail("{}: cannot create directory: {}", o->out, ec.message());
+    const auto dir = output_folder(o->out);
     write_csv(soak::cv_results_table(outcome.results), (dir / "results.csv").string());
     write_csv(soak::cv_summary_table(outcome), (dir / "summary.csv").string());
     const Json json = soak::cv_json(outcome);
-    write_cv_text(dir / "results.json", json.dump(1) + "\n");
+    write_text_file(dir / "results.json", json.dump(1) + "\n");
     std::string title = "assay cv:";
     for (const auto& f : o->files) title += " " + f;
     const std::string description = soak::describe_cv(outcome, params);

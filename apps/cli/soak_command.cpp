@@ -2,8 +2,6 @@
 // cross-validation (source 001): results.csv, pvalues.csv, summaries.csv, results.json and
 // report.html in DIR, and a short summary on stdout.
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "assay/core/csv.hpp"
@@ -11,29 +9,14 @@
 #include "assay/report/soak.hpp"
 #include "assay/soak/tables.hpp"
 #include "commands.hpp"
+#include "learning_options.hpp"
 
 namespace assay::cli {
-namespace {
-
-learners::TaskKind parse_task(const std::string& task) {
-  if (task == "classification") return learners::TaskKind::classification;
-  if (task == "regression") return learners::TaskKind::regression;
-  fail("--task must be classification or regression, found {}", quote_found(task));
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) fail("{}: cannot write", path.string());
-}
-
-}  // namespace
 
 Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
-  struct Options {
-    std::vector<std::string> files, strata, learners{"featureless"}, learner_params, features, drop;
-    std::string label, subset, group, fold, weight, out, task = "classification", subsets = "SOA",
-                                                         measure;
+  struct Options : LearningOptions {
+    std::vector<std::string> strata;
+    std::string subset, group, fold, out, subsets = "SOA", measure;
     int folds = 10, seeds = 1, sizes = -1, threads = 0;
     double ratio = 0.5;
     std::uint64_t seed = 1;
@@ -45,9 +28,8 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
       "Same/Other/All K-fold cross-validation (source 001): can a model trained on some data\n"
       "subsets predict another subset, and does combining subsets help? Writes results.csv,\n"
       "pvalues.csv, summaries.csv, results.json and report.html to --out.");
-  cmd->add_option("files", o->files, "CSV data set(s); every file gets the same column roles")
-      ->required();
-  cmd->add_option("--label", o->label, "label (target) column")->required();
+  o->learners = {"featureless"};
+  o->add_data_options(cmd);
   cmd->add_option("--subset", o->subset,
                   "subset column (never a feature); omit for plain K-fold CV");
   cmd->add_option("--group", o->group, "group column: rows of a group are never split");
@@ -55,7 +37,6 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--strata", o->strata,
                   "strata columns (crossed with the subset); default: the label")
       ->delimiter(',');
-  cmd->add_option("--weight", o->weight, "row-weight column");
   cmd->add_option("--folds", o->folds, "number of folds K")->capture_default_str();
   cmd->add_option("--subsets", o->subsets, "train sets: S, O, A or a combination")
       ->capture_default_str();
@@ -65,19 +46,8 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "min(groups)*ratio^1..j")
       ->capture_default_str();
   cmd->add_option("--ratio", o->ratio, "ratio between down-sampled sizes")->capture_default_str();
-  cmd->add_option("--learners", o->learners, "learners, comma-separated")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--learner-param", o->learner_params,
-                  "a learner parameter, LEARNER.KEY=VALUE (repeatable; VALUE as JSON if it "
-                  "parses, else text), e.g. glmnet.alpha=0.5");
-  auto* features =
-      cmd->add_option("--features", o->features, "use only these feature columns (comma-separated)")
-          ->delimiter(',');
-  cmd->add_option("--drop", o->drop, "columns that are not features (comma-separated)")
-      ->delimiter(',')
-      ->excludes(features);
-  cmd->add_option("--task", o->task, "classification or regression")->capture_default_str();
+  o->add_learner_options(cmd);
+  o->add_column_options(cmd);
   cmd->add_option("--measure", o->measure,
                   "measure for the tests: error_percent, auc, mse, mae (default: error_percent "
                   "or mse)");
@@ -91,12 +61,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, o] {
     if (!cmd->parsed()) return;
     soak::SoakTableSpec spec;
-    spec.data.label = o->label;
-    spec.data.features = o->features;
-    spec.data.drop = o->drop;
-    spec.data.weight = o->weight;
+    spec.data = o->columns();
     spec.design = {o->subset, o->group, o->fold, o->strata};
-    spec.task = parse_task(o->task);
+    spec.task = o->task_kind();
     soak::SoakExperimentParams params;
     params.splits = {.folds = o->folds,
                      .subsets = o->subsets,
@@ -110,23 +77,14 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   .seed = o->seed};
     params.statistics.measure = o->measure;
 
-    // Labels stay categorical so that "1".."11" are class names, not numbers to average.
-    CsvParams csv;
-    if (spec.task == learners::TaskKind::classification) csv.categorical = {o->label};
-    std::vector<std::pair<std::string, Table>> tables;
-    for (const auto& file : o->files) {
-      tables.emplace_back(std::filesystem::path(file).stem().string(), read_csv(file, csv));
-    }
+    const auto tables = o->read_tables();
     const auto outcome = soak::soak_experiment(tables, spec, params);
 
-    const std::filesystem::path dir(o->out);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) fail("{}: cannot create directory: {}", o->out, ec.message());
+    const auto dir = output_folder(o->out);
     write_csv(soak::results_table(outcome.results), (dir / "results.csv").string());
     write_csv(soak::pvalues_table(outcome.statistics), (dir / "pvalues.csv").string());
     write_csv(soak::summaries_table(outcome.statistics), (dir / "summaries.csv").string());
-    write_text(dir / "results.json", soak::results_json(outcome.results).dump(1) + "\n");
+    write_text_file(dir / "results.json", soak::results_json(outcome.results).dump(1) + "\n");
     std::string title = "assay soak:";
     for (const auto& f : o->files) title += " " + f;
     report::soak_html(outcome.statistics, outcome.results, title,

@@ -25,7 +25,7 @@ DEFAULTS = {
     "glmnet": {"alpha": 1.0, "n_lambda": 100, "lambda_min_ratio": 0.0, "internal_folds": 10,
                "rule": "lambda.1se", "tolerance": 1e-7, "max_passes": 100000, "random_state": 0,
                "n_jobs": 1},
-    "cart": {"min_split": 20, "min_bucket": 0, "cp": 0.01, "max_depth": 30},
+    "cart": {"min_split": None, "min_bucket": 0, "cp": 0.01, "max_depth": 30},
     "knn": {"k_min": 1, "k_max": 20, "internal_folds": 10, "random_state": 0, "n_jobs": 1},
     "xgboost": {"etas": None, "rounds": None, "internal_folds": 10, "max_depth": 6,
                 "tree_method": "hist", "random_state": 0, "n_jobs": 1},
@@ -243,3 +243,17 @@ def test_python_defaults_are_the_cpp_defaults(name, rng):
                              None, None, "classification", 0, 1)
     np.testing.assert_array_equal(ours.predict_proba(X), ref.predict(X))
     assert ours.hyperparameters_ == json.loads(ref.description)
+
+
+def test_cart_min_bucket_alone_sets_min_split_as_rpart():
+    """rpart.control: min_bucket alone sets min_split = 3 * min_bucket; Cart(min_split=None)
+    leaves min_split out, so the C++ default rule applies (same tree as the explicit value)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] + 0.5 * rng.normal(size=300) > 0).astype(int)
+    alone = L.Cart(min_bucket=15, cp=0.0).fit(X, y)
+    explicit = L.Cart(min_split=45, min_bucket=15, cp=0.0).fit(X, y)
+    default_split = L.Cart(min_split=20, min_bucket=15, cp=0.0).fit(X, y)
+    np.testing.assert_array_equal(alone.predict_proba(X), explicit.predict_proba(X))
+    assert alone.hyperparameters_ == explicit.hyperparameters_
+    assert alone.hyperparameters_ != default_split.hyperparameters_

@@ -1,0 +1,43 @@
+// Options shared by `assay soak` and `assay cv`: the data files and their column roles, the
+// learners and their parameters, and the output folder.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "assay/core/table.hpp"
+#include "assay/learners/dataset.hpp"
+
+namespace assay::cli {
+
+struct LearningOptions {
+  std::vector<std::string> files, learners, learner_params, features, drop;
+  std::string label, weight, task = "classification";
+
+  /// The positional files and --label.
+  void add_data_options(CLI::App* cmd);
+  /// --learners (default: `learners` as set before the call) and --learner-param.
+  void add_learner_options(CLI::App* cmd);
+  /// --features | --drop, --weight and --task.
+  void add_column_options(CLI::App* cmd);
+
+  /// --task as a TaskKind; throws assay::Error for anything else.
+  learners::TaskKind task_kind() const;
+  /// Label, features, drop and weight.
+  learners::DatasetColumns columns() const;
+  /// Every file read as CSV, named by its stem. Classification labels stay categorical so that
+  /// "1".."11" are class names, not numbers.
+  std::vector<std::pair<std::string, Table>> read_tables() const;
+};
+
+/// Creates `out` (and parents) if missing; throws assay::Error if it cannot.
+std::filesystem::path output_folder(const std::string& out);
+
+/// Writes `text` to `path`; throws assay::Error if it cannot.
+void write_text_file(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace assay::cli
