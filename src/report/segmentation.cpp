@@ -305,7 +305,7 @@ Json segment_patient_retention_chart(const shift::SegmentEvaluation& ev) {
       {"color",
        {{"field", "kind"},
         {"type", "nominal"},
-        {"legend", nullptr},
+        {"title", "Ordering"},
         {"scale", {{"domain", {"model", "oracle", "random"}}, {"scheme", "tableau10"}}}}},
       {"order", {{"field", "order"}, {"type", "quantitative"}}},
       {"tooltip",
