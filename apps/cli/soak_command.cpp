@@ -54,7 +54,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", o->seed, "seed for folds, down-sampling and learners")
       ->check(non_negative_integer())
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")
+      ->check(non_negative_integer())
+      ->capture_default_str();
   cmd->add_option("--out", o->out, "output directory (created if missing)")->required();
   cmd->add_flag("--json", o->json, "print the statistics as JSON instead of the summary");
 

@@ -19,6 +19,7 @@ probability (the first on ties). After ``fit``: ``classes_``, ``n_features_in_``
 C++); unfitted estimators can, so joblib-parallel ``cross_val_score`` works.
 """
 import collections
+import inspect
 import json
 import numbers
 import os
@@ -47,6 +48,13 @@ def _threads(n_jobs):
     return int(n_jobs)
 
 
+# Non-finite values are checked (with row and column) in C++; scikit-learn renamed the keyword
+# that lets them through in 1.6 (force_all_finite -> ensure_all_finite).
+_ALLOW_NON_FINITE = ({"ensure_all_finite": False}
+                     if "ensure_all_finite" in inspect.signature(check_array).parameters
+                     else {"force_all_finite": False})
+
+
 class _AssayClassifier(ClassifierMixin, BaseEstimator):
     """Shared fit/predict over ``_assay.learner_fit``; subclasses name the learner and list the
     keyword arguments that are learner parameters (the rest: random_state, n_jobs)."""
@@ -63,8 +71,8 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
         """Fits on every row of X (n_samples, n_features) with labels y of any type and
         optional non-negative row weights; returns self."""
         names = _feature_names(X)
-        X = check_array(X, dtype=np.float64, order="C", force_all_finite=False,
-                        ensure_min_samples=1)
+        X = check_array(X, dtype=np.float64, order="C", ensure_min_samples=1,
+                        **_ALLOW_NON_FINITE)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise _assay.AssayError(
@@ -99,7 +107,14 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """Class probabilities, one column per entry of ``classes_``; rows sum to 1."""
         check_is_fitted(self, "model_")
-        X = check_array(X, dtype=np.float64, order="C", force_all_finite=False)
+        names = _feature_names(X)
+        fitted = getattr(self, "feature_names_in_", None)
+        if fitted is not None and names is not None and list(names) != list(fitted):
+            # As scikit-learn: columns by name, in the fitted order, or the predictions are wrong.
+            raise _assay.AssayError(
+                "X's feature names differ from those seen in fit (same names in the same order "
+                f"expected): fitted {list(fitted)}, found {list(names)}")
+        X = check_array(X, dtype=np.float64, order="C", **_ALLOW_NON_FINITE)
         return self.model_.predict(X)
 
     def predict(self, X):

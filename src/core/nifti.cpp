@@ -319,7 +319,34 @@ void read_nifti_into(const std::string& path, Volume& volume) {
     }
   }
 
-  const HeaderInfo h = header_from_libnifti(path);
+  // vox_offset from the raw bytes: libnifti silently replaces an invalid one (0, negative, NaN,
+  // huge) by the header size, which would read every voxel shifted.
+  std::int64_t raw_offset = 0;
+  {
+    double offset_value = 0;
+    if (header_size == kNifti1HeaderSize) {
+      std::uint32_t u;
+      std::memcpy(&u, header + 108, 4);
+      if (swapped) u = __builtin_bswap32(u);
+      float f;
+      std::memcpy(&f, &u, 4);
+      offset_value = f;
+    } else {
+      std::uint64_t u;
+      std::memcpy(&u, header + 168, 8);
+      if (swapped) u = __builtin_bswap64(u);
+      offset_value = static_cast<double>(static_cast<std::int64_t>(u));
+    }
+    if (!std::isfinite(offset_value) || offset_value != std::floor(offset_value) ||
+        offset_value < header_size || offset_value > 9e15) {
+      fail("{}: expected vox_offset a whole number >= {}, found {}", path, header_size,
+           offset_value);
+    }
+    raw_offset = static_cast<std::int64_t>(offset_value);
+  }
+
+  HeaderInfo h = header_from_libnifti(path);
+  h.data_offset = raw_offset;
   const std::int64_t ndim = h.dim[0];
   if (ndim < 1 || ndim > 7) fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, ndim);
   for (int d = 1; d <= ndim; ++d) {

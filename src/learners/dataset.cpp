@@ -30,6 +30,16 @@ void encode_classes(const Table& table, const Column& label, Dataset& data) {
                                    label.name, i + 1));
       }
     }
+  } else {
+    // A missing label in a text column reads as "" (or pandas' "NA"/"NaN"): not a class.
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& cell = label.categories[static_cast<std::size_t>(label.codes[i])];
+      if (cell.empty() || cell == "NA" || cell == "NaN" || cell == "nan") {
+        fail_in(table,
+                fmt::format("column \"{}\", data row {}: expected a class label, found {}",
+                            label.name, i + 1, cell.empty() ? "an empty cell" : quote_found(cell)));
+      }
+    }
   }
   SortedCodes sorted = sorted_codes(label);
   data.classes = std::move(sorted.names);
@@ -228,11 +238,18 @@ void check_dataset(const Dataset& data) {
     if (data.weights.size() != n) {
       fail("{}: {} weights for {} rows (one per row, or none)", who, data.weights.size(), n);
     }
+    double total = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double w = data.weights[i];
       if (!(w >= 0) || std::isinf(w)) {
         fail("{}: weight of row {} is {}, expected a finite weight >= 0", who, i, w);
       }
+      total += w;
+    }
+    // Learners sum weights (class shares, node risks, vote totals): an overflowing sum would
+    // silently change their answers.
+    if (!std::isfinite(total)) {
+      fail("{}: the weights sum to more than the largest double ({}); rescale them", who, total);
     }
   }
 }

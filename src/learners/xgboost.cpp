@@ -23,7 +23,16 @@ std::vector<float> gather_features(const Dataset& data, std::span<const std::uin
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const double* src = data.row(rows[r]);
     float* dst = out.data() + r * p;
-    for (std::size_t j = 0; j < p; ++j) dst[j] = static_cast<float>(src[j]);
+    for (std::size_t j = 0; j < p; ++j) {
+      // xgboost stores float32: a larger value would become inf, which it rejects as missing.
+      if (std::abs(src[j]) > std::numeric_limits<float>::max()) {
+        throw LearnerFailure(fmt::format(
+            "feature {} of row {} is {}, beyond float32's range (xgboost stores float32)",
+            quote_found(data.feature_names.empty() ? std::to_string(j) : data.feature_names[j]),
+            rows[r], src[j]));
+      }
+      dst[j] = static_cast<float>(src[j]);
+    }
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
@@ -494,8 +495,11 @@ SegmentSetSummary summarize(const std::string& name, const std::vector<const Sub
     f1.push_back(r->scores.lesion_f1);
     if (has_uncertainty) {
       rauc.push_back(r->scores.ndsc_retention_auc);
-      errors.push_back(1 - r->scores.ndsc);
-      uncertainty.push_back(r->scores.mean_uncertainty);
+      // A subject without a defined mean uncertainty (empty brain mask) cannot be ranked.
+      if (!std::isnan(r->scores.mean_uncertainty)) {
+        errors.push_back(1 - r->scores.ndsc);
+        uncertainty.push_back(r->scores.mean_uncertainty);
+      }
     }
     s.lesion_tp += r->scores.lesion_tp;
     s.lesion_fp += r->scores.lesion_fp;
@@ -507,7 +511,7 @@ SegmentSetSummary summarize(const std::string& name, const std::vector<const Sub
   if (has_uncertainty && !rows.empty()) {
     s.ndsc_retention_auc = percent_mean_sd(rauc);
   }
-  if (has_uncertainty && rows.size() >= 2) {  // one subject: no ranking, PRR undefined
+  if (has_uncertainty && errors.size() >= 2) {  // one subject: no ranking, PRR undefined
     const PrrResult p = prr(errors, uncertainty);
     s.patient_r_auc = 100 * p.r_auc;
     s.patient_prr = p.prr;
@@ -580,13 +584,19 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
   // so they do not depend on the thread count).
   const int workers = resolve_threads(params.threads, subjects.size());
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};  // the first error stops every worker, not just its own
   parallel_for(
       static_cast<std::size_t>(workers),
       [&](std::size_t) {
         Workspace ws;
-        for (std::size_t i = next++; i < subjects.size(); i = next++) {
+        for (std::size_t i = next++; i < subjects.size() && !failed; i = next++) {
           ev.subjects[i].files = subjects[i];
-          ev.subjects[i].scores = score_one(subjects[i], params, ev.voxel_uncertainty, ws);
+          try {
+            ev.subjects[i].scores = score_one(subjects[i], params, ev.voxel_uncertainty, ws);
+          } catch (...) {
+            failed = true;
+            throw;
+          }
           progress.advance();
         }
       },
@@ -606,11 +616,24 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
   }
   if (has_uncertainty) {
     std::vector<double> errors, uncertainty;
+    std::vector<std::string> unranked;
     for (const auto& r : ev.subjects) {
+      if (std::isnan(r.scores.mean_uncertainty)) {
+        unranked.push_back(r.files.id);
+        continue;
+      }
       errors.push_back(1 - r.scores.ndsc);
       uncertainty.push_back(r.scores.mean_uncertainty);
     }
-    ev.patient_curves = retention_curves(errors, uncertainty, RetentionParams{}, nullptr);
+    if (!unranked.empty()) {
+      ev.notes.push_back(fmt::format(
+          "{} subject(s) with an empty brain mask have no mean uncertainty and are left out of "
+          "the patient-level retention: {}",
+          unranked.size(), fmt::join(unranked, ", ")));
+    }
+    if (!errors.empty()) {
+      ev.patient_curves = retention_curves(errors, uncertainty, RetentionParams{}, nullptr);
+    }
   } else {
     ev.notes.push_back(
         "no voxel uncertainty: nDSC R-AUC and the patient-level retention curve "

@@ -249,11 +249,15 @@ SubjectScores score_subject(std::span<const double> probability, std::span<const
   s.retention_fraction = std::move(retention.fraction);
   s.retention_ndsc = std::move(retention.ndsc);
   CompensatedSum sum;
+  double plain = 0;  // the compensated sum's correction is inf - inf = NaN once a value is inf
   for (std::size_t v = 0; v < uncertainty.size(); ++v) {
-    if (brain.empty() || brain[v]) sum.add(uncertainty[v]);
+    if (brain.empty() || brain[v]) {
+      sum.add(uncertainty[v]);
+      plain += uncertainty[v];
+    }
   }
-  s.mean_uncertainty =
-      s.brain_voxels == 0 ? nan : sum.value() / static_cast<double>(s.brain_voxels);
+  const double total = std::isfinite(plain) ? sum.value() : plain;
+  s.mean_uncertainty = s.brain_voxels == 0 ? nan : total / static_cast<double>(s.brain_voxels);
   return s;
 }
 

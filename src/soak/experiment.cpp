@@ -142,12 +142,27 @@ void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_
   score(task.dataset, test, out, k, row, notes);
 }
 
+// FNV-1a: a stable 64-bit number for a learner's name (std::hash may differ between builds).
+std::uint64_t name_hash(const std::string& name) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
 }  // namespace
 
 SoakResults run_soak(const std::vector<SoakTask>& tasks,
                      const std::vector<const learners::Learner*>& learners,
                      const SoakParams& params) {
   if (learners.empty()) fail("no learners given, expected at least one");
+  for (std::size_t i = 0; i < learners.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (learners[i]->name() == learners[j]->name()) {
+        fail("learner {} is listed twice; list each learner once",
+             quote_found(learners[i]->name()));
+      }
+    }
+  }
   for (const auto& task : tasks) {
     learners::check_dataset(task.dataset);
     const std::size_t design_rows = task.splits.design().subset.size();
@@ -187,9 +202,12 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks,
         const std::size_t local = u - first[t];
         const std::size_t n_splits = tasks[t].splits.size();
         const auto& learner = *learners[local / n_splits];
-        const std::uint64_t seed = root.split(u).next();
-        run_unit(tasks[t], learner, local % n_splits, seed, learner_threads, results.rows[u],
-                 notes[u]);
+        // From (data set, learner name, split): a learner's results do not depend on which
+        // other learners run beside it or in which order they are listed.
+        const std::size_t split = local % n_splits;
+        const std::uint64_t seed =
+            root.split(t).split(name_hash(learner.name())).split(split).next();
+        run_unit(tasks[t], learner, split, seed, learner_threads, results.rows[u], notes[u]);
         progress.advance();
       },
       params.threads);

@@ -320,3 +320,54 @@ def test_soak_run_learner_params(data):
         res = soak.run(X, y, subset=subset, n_splits=3, learners=["glmnet"],
                        learner_params={"glmnet": {"alpha": np.float64(0.5), "n_lambda": 20}})
         assert (res["failure"] == "").all()
+
+
+def test_a_learner_does_not_depend_on_the_others(run_cli, data, tmp_path):
+    """Learner seeds come from (seed, data set, learner name, split): knn alone and knn listed
+    after three other learners give the same folds, k and errors."""
+    df, path = data
+    runs = {}
+    for name, learners_arg in (("alone", "knn"), ("with", "featureless,cart,knn")):
+        out = run_cli("cv", path, "--label", "y", "--drop", "fold,grp", "--learners",
+                      learners_arg, "--folds", "4", "--threads", "1", "--out", tmp_path / name)
+        assert out.returncode == 0, out.stderr
+        res = pd.read_csv(tmp_path / name / "results.csv")
+        runs[name] = res[res.learner == "knn"].reset_index(drop=True)
+    for col in ("error_percent", "hyperparameters", "n_train"):
+        assert runs["alone"][col].tolist() == runs["with"][col].tolist()
+
+
+def test_cv_bad_input_of_the_review(run_cli, data, tmp_path):
+    df, path = data
+    out = run_cli("cv", path, "--label", "y", "--learners", "knn,knn", "--out", tmp_path / "o")
+    assert out.returncode == 2
+    assert 'learner "knn" is listed twice; list each learner once' in out.stderr
+    out = run_cli("cv", path, "--label", "y", "--threads", "-3", "--out", tmp_path / "o")
+    assert out.returncode == 2 and "--threads" in out.stderr
+    missing = df.copy()
+    missing.loc[5, "y"] = ""
+    missing.to_csv(tmp_path / "missing.csv", index=False)
+    out = run_cli("cv", tmp_path / "missing.csv", "--label", "y", "--learners", "featureless",
+                  "--out", tmp_path / "o")
+    assert out.returncode == 2
+    assert 'column "y", data row 6: expected a class label, found an empty cell' in out.stderr
+
+
+def test_weights_that_overflow_and_features_beyond_float32(rng):
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(assay.AssayError, match="the weights sum to more than the largest double"):
+        learners.Glmnet(internal_folds=3).fit(X, y, sample_weight=np.full(60, 1e307))
+    big = X.copy()
+    big[0, 1] = 1e300
+    with pytest.raises(assay.AssayError, match="beyond float32's range"):
+        learners.Xgboost(etas=[0.3], rounds=[5], internal_folds=3).fit(big, y)
+
+
+def test_predict_checks_dataframe_column_names(rng):
+    df = pd.DataFrame(rng.normal(size=(80, 3)), columns=["a", "b", "c"])
+    y = (df.a > 0).astype(int)
+    model = learners.Cart().fit(df, y)
+    with pytest.raises(assay.AssayError, match="feature names differ from those seen in fit"):
+        model.predict(df[["c", "b", "a"]])
+    np.testing.assert_array_equal(model.predict(df), model.predict(df.to_numpy()))

@@ -208,3 +208,17 @@ def test_non_finite_intercept_with_slope_is_an_error(tmp_path):
     with pytest.raises(AssayError) as e:
         seg.read_nifti(path)
     assert str(e.value) == f"{path}: expected a finite scl_inter with scl_slope 2, found inf"
+
+
+@pytest.mark.parametrize("offset", [0.0, -1.0, float("nan"), 1e30, 352.5])
+def test_bad_vox_offset_is_an_error_not_a_shifted_read(tmp_path, offset):
+    """libnifti replaces an invalid vox_offset by the header size (the voxels would be read 4
+    bytes early); assay checks the raw value, as nibabel refuses it."""
+    path = tmp_path / "v.nii"
+    nib.save(nib.Nifti1Image(np.arange(8, dtype=np.float32).reshape(2, 2, 2), np.eye(4)), path)
+    raw = bytearray(path.read_bytes())
+    raw[108:112] = np.float32(offset).tobytes()
+    path.write_bytes(bytes(raw))
+    with pytest.raises(AssayError) as e:
+        seg.read_nifti(path)
+    assert str(e.value).startswith(f"{path}: expected vox_offset a whole number >= 348, found ")

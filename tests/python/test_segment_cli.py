@@ -318,3 +318,21 @@ def test_uncertainty_maps_and_measures(study, rng):
             assert row_mi[key] == pytest.approx(want[key], rel=1e-12), key
     with pytest.raises(assay.AssayError, match="voxel uncertainty measure: expected auto, none"):
         seg.evaluate(d / "m0", d / "truth", voxel_measure="variance")
+
+
+def test_empty_brain_mask_and_infinite_uncertainty(run_cli, study, tmp_path):
+    """A subject whose brain mask is empty has no mean uncertainty: it is left out of the
+    patient-level retention with a note (the run goes on); an infinite uncertainty voxel gives an
+    infinite mean, not NaN."""
+    d = study["dir"]
+    sid = study["ids"][0]
+    save(d / "brain" / f"{sid}_brain_mask.nii.gz", np.zeros(SHAPE), np.uint8)
+    out = run_cli("segment", *sources(study), "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert any("left out of the patient-level retention: 01" in n for n in doc["notes"])
+    unc = np.zeros(SHAPE)
+    unc[0, 0, 0] = np.inf
+    truth = study["truth"][sid].astype(float)
+    got = seg.score_subject(truth, truth, unc)
+    assert got["mean_uncertainty"] == np.inf

@@ -138,7 +138,7 @@ TEST(RunSoak, SameResultsAtAnyThreadCount) {
   tasks.push_back(toy_task());
   tasks.push_back(toy_task({1, 2, 1, 0.5, 3, 1, 1, 1, 2, 1, 1, 4}));
   tasks[1].dataset.name = "weighted";
-  const SoakParams one{.learners = {"featureless", "featureless"}, .threads = 1, .seed = 5};
+  const SoakParams one{.learners = {"featureless", "cart"}, .threads = 1, .seed = 5};
   SoakParams four = one;
   four.threads = 4;
   const SoakResults a = run_soak(tasks, one);
