@@ -282,13 +282,21 @@ void check_binary(const Volume& v, const char* what) {
   }
 }
 
-void check_probability(const Volume& v) {
+// Values within 1e-6 of [0, 1] are clamped: a probability map stored as scaled integers (uint8
+// with a float32 scl_slope, as nibabel writes one) decodes to 1.00000006 at its top.
+void check_probability(Volume& v) {
   bool ok = true;
   for (const double x : v.data) ok &= (x >= 0) & (x <= 1);
   if (ok) return;
+  constexpr double kSlack = 1e-6;
   for (std::size_t i = 0; i < v.data.size(); ++i) {
-    const double x = v.data[i];
-    if (!(x >= 0 && x <= 1)) {
+    double& x = v.data[i];
+    if (x >= 0 && x <= 1) continue;
+    if (x >= -kSlack && x < 0) {
+      x = 0;
+    } else if (x > 1 && x <= 1 + kSlack) {
+      x = 1;
+    } else {
       fail("{}: probability: expected a value in [0, 1] at voxel {}, found {}", v.path,
            voxel_name(grid_of(v), i), x);
     }

@@ -336,3 +336,17 @@ def test_empty_brain_mask_and_infinite_uncertainty(run_cli, study, tmp_path):
     truth = study["truth"][sid].astype(float)
     got = seg.score_subject(truth, truth, unc)
     assert got["mean_uncertainty"] == np.inf
+
+
+def test_probabilities_stored_as_scaled_uint8_are_accepted(run_cli, study, tmp_path):
+    """nibabel stores a probability map as uint8 with a float32 slope; its top decodes to
+    1.0000000591..., which is clamped to 1 (within 1e-6), not refused."""
+    d = study["dir"]
+    for sid in study["ids"]:
+        img = nib.Nifti1Image(study["members"][sid][0], AFFINE)
+        img.set_data_dtype(np.uint8)
+        os.makedirs(tmp_path / "u8", exist_ok=True)
+        nib.save(img, tmp_path / "u8" / f"{sid}.nii.gz")
+    assert nib.load(tmp_path / "u8" / f"{study['ids'][0]}.nii.gz").get_fdata().max() > 1
+    out = run_cli("segment", "--pred", tmp_path / "u8", "--truth", d / "truth", "--json")
+    assert out.returncode == 0, out.stderr
