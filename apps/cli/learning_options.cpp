@@ -4,6 +4,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 
 namespace assay::cli {
 
@@ -67,9 +68,7 @@ std::filesystem::path output_folder(const std::string& out) {
 }
 
 void write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream stream(path, std::ios::binary);
-  stream << text;
-  if (!stream) fail("{}: cannot write", path.string());
+  write_file_atomic(path.string(), text);
 }
 
 }  // namespace assay::cli

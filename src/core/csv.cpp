@@ -29,6 +29,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
 
 namespace assay {
@@ -699,11 +700,7 @@ std::string format_csv(const Table& table) {
 }
 
 void write_csv(const Table& table, const std::string& path) {
-  const std::string text = format_csv(table);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) fail("{}: cannot write: {}", path, std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) fail("{}: cannot write: {}", path, std::strerror(errno));
+  write_file_atomic(path, format_csv(table));
 }
 
 }  // namespace assay

@@ -1,18 +1,11 @@
 #include "assay/core/json.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
-#include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 
 namespace assay {
 
 void write_json_file(const std::string& path, const Json& value) {
-  std::ofstream out(path);
-  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
-  out << value.dump(2) << '\n';
-  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
+  write_file_atomic(path, value.dump(2) + "\n");
 }
 
 }  // namespace assay

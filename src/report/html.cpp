@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 
 namespace assay::report {
 namespace {
@@ -314,12 +315,7 @@ std::string HtmlReport::render() const {
 }
 
 void HtmlReport::write(const std::string& path) const {
-  const std::string page = render();
-  std::ofstream out(path, std::ios::binary);
-  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
-  out.write(page.data(), static_cast<std::streamsize>(page.size()));
-  out.close();
-  if (!out) fail("cannot write {}: {}", path, std::strerror(errno));
+  write_file_atomic(path, render());
 }
 
 }  // namespace assay::report

@@ -431,7 +431,7 @@ TEST(Csv, WriteRoundTrip) {
   EXPECT_EQ(x[4], -HUGE_VAL);
   EXPECT_EQ(back.column("s").strings(), t.column("s").strings());
   EXPECT_THROW_MSG(write_csv(t, "/nonexistent-dir/x.csv"), Error,
-                   "/nonexistent-dir/x.csv: cannot write: No such file or directory");
+                   "cannot write /nonexistent-dir/x.csv: No such file or directory");
 }
 
 }  // namespace
