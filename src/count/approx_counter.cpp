@@ -294,6 +294,12 @@ ApproxCountResult count_approx(const Cnf& cnf, const ApproxCountParams& params) 
   return result;
 }
 
+std::string guarantee(const ApproxCountResult& result) {
+  if (!result.complete) return "none: stopped by the time limit";
+  if (result.exact) return "exact";
+  return fmt::format("approximate (epsilon {}, delta {})", result.epsilon, result.delta);
+}
+
 std::uint64_t enumerate_projected(const Cnf& cnf, std::uint64_t limit,
                                   const std::function<void(const std::vector<bool>&)>& visit) {
   detail::check_well_formed(cnf);

@@ -194,6 +194,15 @@ TEST(ApproxCounter, SeventyTwoModelsAreExactSeventyThreeAreNot) {
   EXPECT_TRUE(within_factor(r.estimate, 144, 0.8)) << r.estimate;
 }
 
+TEST(ApproxCounter, GuaranteeNamesWhatTheResultClaims) {
+  ApproxCountResult r;
+  EXPECT_EQ(assay::count::guarantee(r), "none: stopped by the time limit");
+  r.complete = true;
+  EXPECT_EQ(assay::count::guarantee(r), "approximate (epsilon 0.8, delta 0.2)");
+  r.exact = true;
+  EXPECT_EQ(assay::count::guarantee(r), "exact");
+}
+
 TEST(ApproxCounter, UnsatisfiableIsExactZero) {
   Cnf f = random_kcnf(6, 2, 1, 1);
   f.add_clause({1});
@@ -241,7 +250,7 @@ TEST(ApproxCounter, XorSystemsWithinFactor) {
     hits += within_factor(r.estimate, std::ldexp(1.0, free_dims), 0.8);
     ++runs;
   }
-  EXPECT_GE(hits, 5) << "of " << runs;
+  EXPECT_GE(hits, 5) << "of " << runs;  // at least 0.8 of 6; these seeds give 6 of 6
 }
 
 TEST(ApproxCounter, Random3CnfMatchesBruteForce) {
@@ -258,7 +267,7 @@ TEST(ApproxCounter, Random3CnfMatchesBruteForce) {
     ASSERT_TRUE(r.complete);
     hits += within_factor(r.estimate, truth, 0.8);
   }
-  EXPECT_GE(hits, 3);
+  EXPECT_GE(hits, 3);  // these seeds give 4 of 4
 }
 
 TEST(ApproxCounter, Random3CnfWith22ProjectedVariables) {
