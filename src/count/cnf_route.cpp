@@ -43,6 +43,7 @@ Value exact_value(const mpz_class& n) {
 // The inputs of one context (the whole domain, or a region) where the circuit may disagree with
 // the model: their points when few enough, else only how many there are.
 struct Settled {
+  EncodeParams enc;  // the precision the context's queries are encoded with
   std::vector<std::vector<double>> points;
   bool too_many = false;
   Value how_many;
@@ -60,12 +61,17 @@ class CnfCounts {
   /// The count of q's inputs for the model itself (not its fixed-point circuit).
   Value count(Query q) {
     const bool model = q.predicted >= 0 || reads_model(q);
-    q.ambiguity = model ? Query::Ambiguity::exclude : Query::Ambiguity::ignore;
-    const Encoding e = encode_query(m_, spec_, q, enc_);
+    if (!model) {
+      q.ambiguity = Query::Ambiguity::ignore;
+      ++formulas_;
+      return backend_count(encode_query(m_, spec_, q, enc_).cnf);
+    }
+    const Settled& s = settle(q.region);  // first: it fixes the context's precision
+    q.ambiguity = Query::Ambiguity::exclude;
+    const Encoding e = encode_query(m_, spec_, q, s.enc);
     Value v = backend_count(e.cnf);
     ++formulas_;
-    if (!model || e.exact) return v;
-    const Settled& s = settle(q.region);
+    if (e.exact) return v;
     if (s.too_many) return v + Value{0, s.how_many.hi, s.how_many.approx};
     std::uint64_t hits = 0;
     for (const auto& x : s.points) hits += holds(q, x.data()) ? 1 : 0;
@@ -151,30 +157,56 @@ class CnfCounts {
     return approx_count(f);
   }
 
-  // The ambiguous inputs of a context, enumerated once (each one a point of the domain).
+  // The ambiguous inputs of a context, enumerated once (each one a point of the domain). When
+  // there are many, ensemble sums are re-encoded with more fractional bits first: the band of
+  // doubt shrinks with the quantisation error, and enumerating points one by one is slow.
   const Settled& settle(const RegionSpec* region) {
     auto it = settled_.find(region);
     if (it != settled_.end()) return it->second;
-    Query q;
-    q.region = region;
-    q.ambiguity = Query::Ambiguity::only;
-    const Encoding e = encode_query(m_, spec_, q, enc_);
     Settled s;
-    const std::uint64_t found =
-        enumerate_projected(e.cnf, p_.ambiguity_limit + 1, [&](const std::vector<bool>& projected) {
-          if (s.points.size() >= p_.ambiguity_limit) return;
-          const auto k = decode_inputs(e, projected);
-          std::vector<double> x(k.size());
-          for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
-          s.points.push_back(std::move(x));
-        });
-    if (found > p_.ambiguity_limit) {
-      s.too_many = true;
-      s.points.clear();
-      s.how_many = backend_count(e.cnf);
+    s.enc = enc_;
+    for (;;) {
+      Query q;
+      q.region = region;
+      q.ambiguity = Query::Ambiguity::only;
+      const Encoding e = encode_query(m_, spec_, q, s.enc);
+      if (e.exact) break;
+      const Value n = backend_count(e.cnf);
+      ++formulas_;
+      if (n.hi > kSettleDirectly && finer_precision(s.enc)) continue;
+      if (n.hi > p_.ambiguity_limit) {
+        s.too_many = true;
+        s.how_many = n;
+      } else if (enumerate_points(e, s) > p_.ambiguity_limit) {  // n was an estimate
+        s.points.clear();
+        s.too_many = true;
+        s.how_many = n;
+      }
+      break;
     }
     return settled_.emplace(region, std::move(s)).first->second;
   }
+
+  // Ensemble sums in more fractional bits, unless the user fixed them or they are at the most.
+  bool finer_precision(EncodeParams& enc) const {
+    const bool summed = m_.kind == ModelKind::boosted || m_.kind == ModelKind::forest;
+    if (!summed || p_.fraction_bits > 0 || enc.fraction_bits >= kFinestFractionBits) return false;
+    enc.fraction_bits = enc.fraction_bits < 32 ? 32 : kFinestFractionBits;
+    return true;
+  }
+
+  std::uint64_t enumerate_points(const Encoding& e, Settled& s) const {
+    return enumerate_projected(e.cnf, p_.ambiguity_limit + 1, [&](const std::vector<bool>& projected) {
+      if (s.points.size() >= p_.ambiguity_limit) return;
+      const auto k = decode_inputs(e, projected);
+      std::vector<double> x(k.size());
+      for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
+      s.points.push_back(std::move(x));
+    });
+  }
+
+  static constexpr std::uint64_t kSettleDirectly = 4096;
+  static constexpr int kFinestFractionBits = 52;
 
   // Does the query hold at x for the model itself?
   bool holds(const Query& q, const double* x) {
