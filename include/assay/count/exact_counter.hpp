@@ -60,6 +60,7 @@ struct ExactCountStats {
   std::uint64_t cache_entries = 0;    ///< at the end
   std::uint64_t cache_evictions = 0;  ///< entries evicted to stay within cache_mib
   std::uint64_t sat_checks = 0;       ///< components without projected variables
+  std::uint64_t pure_literals = 0;    ///< unprojected variables set by the pure-literal rule
   std::int32_t vars_after_preprocessing = 0;
   std::uint64_t clauses_after_preprocessing = 0;
 };

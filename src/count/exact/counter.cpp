@@ -32,6 +32,7 @@ void Counter::load(const Formula& f) {
   var_stamp_.assign(n_vars_, 0);
   var_comp_.assign(n_vars_, 0);
   occ_score_.assign(n_vars_, 0);
+  polarity_.assign(n_vars_, 0);
   for (std::size_t i = 0; i < f.n_clauses(); ++i) {
     const Lit* lits = f.literals.data() + f.starts[i];
     const std::uint32_t size = f.starts[i + 1] - f.starts[i];
@@ -47,6 +48,7 @@ void Counter::load(const Formula& f) {
       long_offset_.push_back(offset);
       arena_.push_back(size);
       arena_.push_back(id);
+      arena_.push_back(2);
       arena_.insert(arena_.end(), lits, lits + size);
       for (std::uint32_t k = 0; k < size; ++k) occ_[lit_var(lits[k])].push_back(id);
       attach_long(offset);
@@ -59,7 +61,7 @@ void Counter::load(const Formula& f) {
 }
 
 void Counter::attach_long(std::uint32_t offset) {
-  const Lit* lits = &arena_[offset + 2];
+  const Lit* lits = &arena_[offset + kHeader];
   watches_[lits[0]].push_back({offset, lits[1]});
   watches_[lits[1]].push_back({offset, lits[0]});
 }
@@ -240,7 +242,13 @@ Lit Counter::choose_decision(const Comp& c, bool exists) {
     }
   }
   ASSAY_ASSERT(best != 0xFFFFFFFFu);
-  if (stats_.decisions % 128 == 0) activity_inc_ *= 2.0;  // halves every activity
+  if (stats_.decisions % 128 == 0) {  // halve every activity (by doubling the increment)
+    activity_inc_ *= 2.0;
+    if (activity_inc_ > 1e100) {
+      for (double& a : activity_) a *= 1e-100;
+      activity_inc_ *= 1e-100;
+    }
+  }
   return make_lit(best, phase_[best] != 0);
 }
 
@@ -333,6 +341,7 @@ void Counter::add_stats(ExactCountStats& stats) const {
   stats.cache_entries += stats_.cache_entries;
   stats.sat_checks += stats_.sat_checks;
   stats.cache_evictions += cache_->evictions();
+  stats.pure_literals += stats_.pure_literals;
 }
 
 }  // namespace assay::count::exact

@@ -1,7 +1,8 @@
 // The exact counter's search over a preprocessed Formula (see exact_counter.hpp for the method).
 //
 // State, all in flat arrays reused through the search:
-// - clauses: long (>= 3 literals) clauses in one arena [size|flags, activity/id, literals...]
+// - clauses: long (>= 3 literals) clauses in one arena [size|flags, activity/id, position,
+// literals]
 //   (the original ones first, learned ones after), binary clauses as per-literal lists of the
 //   other literal (original and learned apart: components follow original clauses only);
 // - the trail of assigned literals with a decision level and a reason per variable;
@@ -79,10 +80,15 @@ class Counter {
     mpz_class total;               // sum over the finished branches
     mpz_class product;             // the current branch: product of its finished components
   };
-  // Why a variable has its value: kDecision, a binary clause (kBinaryTag | other literal) or an
-  // arena offset of a long clause.
+  // Why a variable has its value: kDecision, kPure (an unprojected variable that occurs in one
+  // polarity only in its component's open clauses), a binary clause (kBinaryTag | other
+  // literal) or an arena offset of a long clause.
   static constexpr std::uint32_t kDecision = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kPure = 0xFFFFFFFEu;
   static constexpr std::uint32_t kBinaryTag = 0x80000000u;
+  // A long clause in the arena: [size | learned flag, id (original) or activity (learned),
+  // where the last search for a new watch stopped, literals...].
+  static constexpr std::uint32_t kHeader = 3;
   struct Watch {
     std::uint32_t clause;  // arena offset
     Lit blocker;           // a literal of the clause; when true, the clause is satisfied
@@ -114,6 +120,7 @@ class Counter {
   void for_each_reason_lit(std::uint32_t reason, Lit implied, F&& f) const;
   // components (components.cpp)
   void split(std::uint32_t super, Level& level);
+  std::uint32_t find_components(const Comp& super, Level& level);
   void bfs_component(std::uint32_t start, std::uint32_t id, Comp& c);
   std::uint64_t cache_key(const Comp& c);
   int sat_oracle(const Comp& c);
@@ -157,6 +164,8 @@ class Counter {
   std::vector<std::uint32_t> comp_data_;
   std::deque<Level> levels_;  // a deque: references stay valid as it grows
   std::vector<std::uint32_t> var_stamp_, var_comp_, occ_score_;
+  std::vector<std::uint8_t> polarity_;  // per variable: 1 positive, 2 negative occurrences seen
+  std::vector<Lit> pure_;
   std::vector<std::uint32_t> clause_stamp_, clause_comp_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> queue_, fill_;

@@ -61,7 +61,7 @@ bool Counter::propagate() {
         ws[j++] = w;
         continue;
       }
-      std::uint32_t* c = &arena_[w.clause + 2];
+      std::uint32_t* c = &arena_[w.clause + kHeader];
       const std::uint32_t size = arena_[w.clause] & kSizeMask;
       if (c[0] == falsified) std::swap(c[0], c[1]);
       const Lit first = c[0];
@@ -69,15 +69,21 @@ bool Counter::propagate() {
         ws[j++] = {w.clause, first};
         continue;
       }
+      // Look for a new watch, circularly from where the last search stopped (long clauses
+      // would otherwise be scanned from their start again and again).
       bool moved = false;
-      for (std::uint32_t k = 2; k < size; ++k) {
+      std::uint32_t& position = arena_[w.clause + 2];
+      std::uint32_t k = position;
+      for (std::uint32_t n_checked = 2; n_checked < size; ++n_checked) {
         if (val_[c[k]] >= 0) {
           c[1] = c[k];
           c[k] = falsified;
           watches_[c[1]].push_back({w.clause, first});
+          position = k;
           moved = true;
           break;
         }
+        if (++k == size) k = 2;
       }
       if (moved) continue;
       ws[j++] = {w.clause, first};
@@ -102,7 +108,7 @@ void Counter::for_each_reason_lit(std::uint32_t reason, Lit implied, F&& f) cons
     return;
   }
   const std::uint32_t size = arena_[reason] & kSizeMask;
-  const std::uint32_t* c = &arena_[reason + 2];
+  const std::uint32_t* c = &arena_[reason + kHeader];
   for (std::uint32_t k = 0; k < size; ++k) {
     if (c[k] != implied) f(c[k]);
   }
@@ -123,7 +129,8 @@ void Counter::learn_from_conflict() {
     seen_[v] = 1;
     analyze_stack_.push_back(v);
     bump(v);
-    if (level_of_[v] >= depth_) {
+    // a pure-literal choice stays in the clause, like an assignment of a lower level
+    if (level_of_[v] >= depth_ && reason_[v] != kPure) {
       ++path;
     } else {
       learned_.push_back(q);
@@ -161,7 +168,7 @@ void Counter::learn_from_conflict() {
   for (std::size_t i = 1; i < learned_.size(); ++i) {
     const Lit q = learned_[i];
     const std::uint32_t reason = reason_[lit_var(q)];
-    bool redundant = reason != kDecision;
+    bool redundant = reason != kDecision && reason != kPure;
     if (redundant) {
       for_each_reason_lit(reason, lit_not(q), [&](Lit r) {
         if (!seen_[lit_var(r)] && level_of_[lit_var(r)] > 0) redundant = false;
@@ -180,7 +187,8 @@ void Counter::learn_from_conflict() {
   add_learned(learned_);
   clause_inc_ *= 1.001f;
   if (clause_inc_ > 1e20f) {
-    for (std::uint32_t o = original_end_; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) {
+    for (std::uint32_t o = original_end_; o < arena_.size();
+         o += kHeader + (arena_[o] & kSizeMask)) {
       arena_[o + 1] = std::bit_cast<std::uint32_t>(clause_activity(arena_, o) * 1e-20f);
     }
     clause_inc_ *= 1e-20f;
@@ -200,6 +208,7 @@ void Counter::add_learned(const std::vector<Lit>& clause) {
     const auto offset = static_cast<std::uint32_t>(arena_.size());
     arena_.push_back(static_cast<std::uint32_t>(clause.size()) | kLearnedFlag);
     arena_.push_back(std::bit_cast<std::uint32_t>(clause_inc_));
+    arena_.push_back(2);
     arena_.insert(arena_.end(), clause.begin(), clause.end());
     attach_long(offset);
     ++n_learned_long_;
@@ -234,8 +243,8 @@ void Counter::bump_clause(std::uint32_t reason) {
 // compacts the arena and rebuilds the watch lists.
 void Counter::reduce_learned() {
   std::vector<std::uint32_t> candidates;
-  for (std::uint32_t o = original_end_; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) {
-    const Lit first = arena_[o + 2];
+  for (std::uint32_t o = original_end_; o < arena_.size(); o += kHeader + (arena_[o] & kSizeMask)) {
+    const Lit first = arena_[o + kHeader];
     const bool locked = val_[first] > 0 && reason_[lit_var(first)] == o;
     if (!locked) candidates.push_back(o);
   }
@@ -249,7 +258,7 @@ void Counter::reduce_learned() {
   std::uint32_t out = original_end_;
   n_learned_long_ = 0;
   for (std::uint32_t o = original_end_; o < arena_.size();) {
-    const std::uint32_t len = 2 + (arena_[o] & kSizeMask);
+    const std::uint32_t len = kHeader + (arena_[o] & kSizeMask);
     if (!drop[o - original_end_]) {
       moved[o - original_end_] = out;
       std::copy(arena_.begin() + o, arena_.begin() + o + len, arena_.begin() + out);
@@ -264,7 +273,8 @@ void Counter::reduce_learned() {
     if (r != kDecision && !(r & kBinaryTag) && r >= original_end_) r = moved[r - original_end_];
   }
   for (auto& ws : watches_) ws.clear();
-  for (std::uint32_t o = 0; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) attach_long(o);
+  for (std::uint32_t o = 0; o < arena_.size(); o += kHeader + (arena_[o] & kSizeMask))
+    attach_long(o);
   learned_.clear();
   learned_limit_ += learned_limit_ / 10;
 }
