@@ -9,8 +9,9 @@
 //
 // The counter is a DPLL search in the style of sharpSAT / GANAK:
 // - preprocessing: unit propagation, failed literals are left to the search, pure literals of
-//   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted),
-//   subsumption; a variable that occurs in no clause is free (factor 2 when projected);
+//   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted; of
+//   two projected ones one stays counted), subsumption and self-subsuming resolution; a
+//   variable that occurs in no clause is free (factor 2 when projected);
 // - unit propagation on two watched literals; conflicts learn a first-UIP clause (implied by the
 //   formula, so the models are unchanged) and the search backtracks chronologically;
 // - the unassigned variables of the not-yet-satisfied original clauses split into connected
@@ -22,6 +23,11 @@
 // - projection-aware branching: projected variables first (by occurrences in the component and
 //   conflict activity); a component with no projected variable left contributes 1 if it is
 //   satisfiable and 0 otherwise (a search for one model, or CaDiCaL on large components);
+// - during the search, an unprojected variable that occurs in one polarity only in its
+//   component's open clauses is set that way (the pure-literal rule: it keeps every projected
+//   model, and it splits formulas such as "some auxiliary t holds" as soon as one t is free);
+// - the time limit is checked every 1024 steps (and inside CaDiCaL); the bounds then count what
+//   the finished components contributed and every assignment of the unfinished ones;
 // - native XOR constraints are expanded into clauses first (expand_xors).
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise

@@ -74,7 +74,7 @@ void Counter::split(std::uint32_t super, Level& level) {
   }
   for (std::uint32_t i = 0; i < sc.n_clauses; ++i) {
     const std::uint32_t cl = comp_data_[sc.data + sc.n_vars + i];
-    if (clause_stamp_[cl] != stamp_ || clause_comp_[cl] == kSatisfied) continue;
+    if (clause_stamp_[cl] != stamp_ + 1 || clause_comp_[cl] == kSatisfied) continue;
     comp_data_[fill_[2 * clause_comp_[cl] + 1]++] = cl;
   }
   std::stable_sort(comps_.begin() + level.child_begin, comps_.end(),
@@ -84,12 +84,17 @@ void Counter::split(std::uint32_t super, Level& level) {
 // One pass of split: pushes the component records (without their data), collects pure_ and
 // returns the number of free projected variables.
 std::uint32_t Counter::find_components(const Comp& super, Level& level) {
-  if (++stamp_ == 0) {  // the stamps wrapped around: clear them
+  // Clause stamps: stamp_ marks the super component's open clauses (the only ones that can be
+  // open now: the others were satisfied above), stamp_ + 1 those met by this pass.
+  stamp_ += 2;
+  if (stamp_ >= 0xFFFFFFF0u) {  // the stamps wrap around: clear them
     std::fill(var_stamp_.begin(), var_stamp_.end(), 0);
     std::fill(clause_stamp_.begin(), clause_stamp_.end(), 0);
-    stamp_ = 1;
+    stamp_ = 2;
   }
   const Comp sc = super;
+  for (std::uint32_t i = 0; i < sc.n_clauses; ++i)
+    clause_stamp_[comp_data_[sc.data + sc.n_vars + i]] = stamp_;
   level.child_begin = static_cast<std::uint32_t>(comps_.size());
   pure_.clear();
   std::uint32_t free_projected = 0;
@@ -134,8 +139,8 @@ void Counter::bfs_component(std::uint32_t start, std::uint32_t id, Comp& c) {
       }
     }
     for (const std::uint32_t cl : occ_[v]) {
-      if (clause_stamp_[cl] == stamp_) continue;
-      clause_stamp_[cl] = stamp_;
+      if (clause_stamp_[cl] != stamp_) continue;  // met already, or satisfied above
+      clause_stamp_[cl] = stamp_ + 1;
       const std::uint32_t offset = long_offset_[cl];
       const std::uint32_t size = arena_[offset];
       const Lit* lits = &arena_[offset + kHeader];

@@ -615,6 +615,22 @@ TEST(ExactCounter, TimeLimitGivesCertifiedBounds) {
   EXPECT_LE(r.upper, mpz_class(1) << 120);
 }
 
+TEST(ExactCounter, TimeLimitInsideTheSatOracle) {
+  // no projection left: the root component goes to CaDiCaL, which the deadline stops
+  Rng rng(5);
+  Cnf f = random_kcnf(rng, 700, 2982, 3);  // at the satisfiability threshold: hard for its size
+  f.set_projection({});
+  ExactCountParams p;
+  p.time_limit = 0.02;
+  p.sat_oracle_clauses = 1;
+  p.progress_task = "";
+  const ExactCountResult r = count_exact(f, p);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.lower, 0);
+  EXPECT_EQ(r.upper, 1);
+  EXPECT_LT(r.seconds, 5.0);
+}
+
 class RecordingSink : public ProgressSink {
  public:
   void update(const std::string& task, std::uint64_t done, std::uint64_t total) override {
