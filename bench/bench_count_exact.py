@@ -32,6 +32,7 @@ import platform
 import random
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -180,19 +181,20 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def run(cmd, timeout):
+def run(cmd, timeout, workdir):
     """(CPU seconds, peak RSS MiB, stdout) or (None, None, reason). CPU = user + system time of
     the process (on a shared machine the wall time says more about the neighbours), from this
     process's children's usage; the peak resident set from /usr/bin/time."""
     with tempfile.NamedTemporaryFile("r") as rss_file:
         before = children_cpu()
         full = ["/usr/bin/time", "-f", "%M", "-o", rss_file.name] + cmd
+        # its own process group, so that a timeout stops the tool and not only /usr/bin/time
         proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, cwd=os.path.dirname(rss_file.name))
+                                text=True, cwd=workdir, start_new_session=True)
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             return None, None, f"> {timeout:g} s"
         if proc.returncode != 0:
@@ -203,24 +205,24 @@ def run(cmd, timeout):
 
 
 def run_assay(driver, path, timeout):
-    wall, rss, out = run([driver, path, str(timeout)], timeout + 30)
-    if wall is None:
+    cpu, rss, out = run([driver, path, str(timeout)], timeout + 30, os.path.dirname(path))
+    if cpu is None:
         return None, out, None
     r = json.loads(out)
     r["rss_mib"] = rss
     if not r["complete"]:
         return None, f"> {timeout:g} s", r
-    return wall, r["count"], r
+    return cpu, r["count"], r
 
 
 def run_peer(binary, path, timeout):
-    wall, _, out = run([binary, path], timeout)
-    if wall is None:
+    cpu, _, out = run([binary, path], timeout, os.path.dirname(path))  # sharpSAT writes data.out
+    if cpu is None:
         return None, out
     m = re.search(r"^s p?mc (\d+)", out, re.M) or re.search(r"# solutions\s*\n\s*(\d+)", out)
     if not m:
         return None, "no count"
-    return wall, m.group(1)
+    return cpu, m.group(1)
 
 
 def best_of(repeats, fn):

@@ -123,16 +123,19 @@ void Counter::learn_from_conflict() {
   learned_.push_back(kNoLit);
   analyze_stack_.clear();
   int path = 0;
+  // seen_: 1 = on the current level's path (to be resolved), 2 = kept in the clause (a lower
+  // level, or a pure-literal choice of this level, which lies among the path's literals on the
+  // trail and must not be taken for one of them)
   const auto visit = [&](Lit q) {
     const std::uint32_t v = lit_var(q);
     if (seen_[v] || level_of_[v] == 0) return;
-    seen_[v] = 1;
     analyze_stack_.push_back(v);
     bump(v);
-    // a pure-literal choice stays in the clause, like an assignment of a lower level
     if (level_of_[v] >= depth_ && reason_[v] != kPure) {
+      seen_[v] = 1;
       ++path;
     } else {
+      seen_[v] = 2;
       learned_.push_back(q);
     }
   };
@@ -147,7 +150,7 @@ void Counter::learn_from_conflict() {
   if (path > 0) {
     std::size_t index = trail_.size();
     while (true) {
-      while (!seen_[lit_var(trail_[--index])]) {
+      while (seen_[lit_var(trail_[--index])] != 1) {
       }
       p = trail_[index];
       seen_[lit_var(p)] = 0;
