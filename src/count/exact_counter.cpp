@@ -83,6 +83,8 @@ ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
     limits.cache_bytes = params.cache_mib << 20;
     limits.sat_oracle_clauses = params.sat_oracle_clauses;
     limits.progress_task = params.progress_task;
+    limits.enumerate_projected = params.enumerate_projected;
+    limits.enumerate_clauses_per_projected = params.enumerate_clauses_per_projected;
     exact::Counter counter(formula, limits);
     counter.run();
     counter.add_stats(result.stats);

@@ -51,6 +51,13 @@ struct ExactCountParams {
   /// Components with at least this many open clauses and no projected variable go to CaDiCaL
   /// for their satisfiability check; smaller ones are searched in place (0 = always in place).
   std::size_t sat_oracle_clauses = 2000;
+  /// Components with at most this many projected variables and at least
+  /// enumerate_clauses_per_projected open clauses per projected variable (typically circuits:
+  /// inputs projected, gates determined) are counted by branching on their projected variables
+  /// without decomposing or caching below them (0 = never).
+  std::uint32_t enumerate_projected = 12;
+  /// See enumerate_projected.
+  std::uint32_t enumerate_clauses_per_projected = 64;
   /// Progress task name on the installed sink ("" = none).
   std::string progress_task = "count: exact";
   /// Run the preprocessing pass (false: only normalise clauses; for tests of the search).

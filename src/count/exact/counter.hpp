@@ -37,6 +37,8 @@ struct SearchLimits {
   std::size_t cache_bytes = std::size_t{2048} << 20;
   std::size_t sat_oracle_clauses = 2000;
   std::string progress_task;
+  std::uint32_t enumerate_projected = 12;
+  std::uint32_t enumerate_clauses_per_projected = 64;
 };
 
 class Counter {
@@ -73,12 +75,21 @@ class Counter {
     std::uint32_t data_mark = 0;    // comp_data_ size before the children
     std::uint32_t trail_begin = 0;  // trail size before the decision
     Lit decision = kNoLit;
-    std::uint8_t branch = 0;       // 0: first branch, 1: the flipped one
-    bool exists = false;           // no projected variable: the count is 0 or 1
-    bool zero = false;             // the current branch's count is 0
-    std::uint64_t cache_mark = 0;  // cache log position when the branch began
-    mpz_class total;               // sum over the finished branches
-    mpz_class product;             // the current branch: product of its finished components
+    std::uint8_t branch = 0;  // 0: first branch, 1: the flipped one
+    bool exists = false;      // no projected variable: the count is 0 or 1
+    bool zero = false;        // the current branch's count is 0
+    // Enumeration (see open_component): the branches do not split; they continue at a nested
+    // level on the next projected variable of the same component (descend), and only once
+    // all of them are set is the rest split into components (without projected variables).
+    bool enumerate = false;
+    bool nested = false;   // an enumeration level below the first: its count is not cached
+    bool descend = false;  // the current branch continues at a nested level, deciding:
+    Lit descend_decision = kNoLit;
+    std::uint32_t descend_open = 0;    // the open projected variables there
+    std::uint32_t open_projected = 0;  // open projected variables of comp at the decision
+    std::uint64_t cache_mark = 0;      // cache log position when the branch began
+    mpz_class total;                   // sum over the finished branches
+    mpz_class product;                 // the current branch: product of its finished components
   };
   // Why a variable has its value: kDecision, kPure (an unprojected variable that occurs in one
   // polarity only in its component's open clauses), a binary clause (kBinaryTag | other
@@ -100,6 +111,10 @@ class Counter {
   // the search loop (counter.cpp)
   bool step();
   void open_component(const Comp& c);
+  void open_level(std::uint32_t comp, Lit decision, std::uint32_t open_projected, bool exists,
+                  bool enumerate, bool nested);
+  Lit choose_enumerated(const Comp& c, std::uint32_t& n_open);
+  bool all_assigned(const Comp& c) const;
   void start_branch(Level& level, Lit decision);
   void finish_branch();
   Lit choose_decision(const Comp& c, bool exists);

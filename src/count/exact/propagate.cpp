@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::uint32_t kLearnedFlag = 0x80000000u;
 constexpr std::uint32_t kSizeMask = 0x7FFFFFFFu;
+constexpr std::size_t kMaxKeptLearned = 64;
 
 float clause_activity(const std::vector<std::uint32_t>& arena, std::uint32_t offset) {
   return std::bit_cast<float>(arena[offset + 1]);
@@ -187,6 +188,12 @@ void Counter::learn_from_conflict() {
     if (level_of_[lit_var(learned_[i])] > level_of_[lit_var(learned_[max_i])]) max_i = i;
   }
   if (learned_.size() > 2) std::swap(learned_[1], learned_[max_i]);
+  // Longer clauses are not kept: in circuits they are cuts through the gates of one input
+  // assignment, never met again, and every later propagation would pay for their watches.
+  if (learned_.size() > kMaxKeptLearned) {
+    learned_.clear();
+    return;
+  }
   add_learned(learned_);
   clause_inc_ *= 1.001f;
   if (clause_inc_ > 1e20f) {

@@ -233,6 +233,19 @@ std::uint64_t count_u64(const Cnf& f, bool preprocess = true, std::size_t oracle
   return r.count.get_ui();
 }
 
+// Counts with enumeration (no decomposition below components with at most `projected`
+// projected variables) forced on, whatever the component's size.
+ExactCountResult count_enumerating(const Cnf& f, std::uint32_t projected, bool preprocess = true,
+                                   double time_limit = 0.0) {
+  ExactCountParams p;
+  p.preprocess = preprocess;
+  p.enumerate_projected = projected;
+  p.enumerate_clauses_per_projected = 0;
+  p.time_limit = time_limit;
+  p.progress_task = "";
+  return count_exact(f, p);
+}
+
 // ------------------------------------------------------------------ random formulas
 
 TEST(ExactCounter, RandomKCnfEqualsBruteForce) {
@@ -286,6 +299,43 @@ TEST(ExactCounter, TseitinCircuitOn24ProjectedInputs) {
     Rng rng(3000 + seed);
     const Circuit c = random_circuit(rng, 24, 60, 3, 24);
     EXPECT_EQ(count_u64(c.cnf), c.count) << "seed " << seed;
+  }
+}
+
+TEST(ExactCounter, EnumerationEqualsBruteForce) {
+  // everything enumerated (64), or only components with few projected variables left (4)
+  for (std::uint64_t seed = 0; seed < 120; ++seed) {
+    Rng rng(7000 + seed);
+    const std::uint32_t threshold = seed % 2 == 0 ? 64 : 4;
+    const bool preprocess = seed % 4 < 2;
+    if (seed % 3 == 0) {
+      const int inputs = 8 + static_cast<int>(rng.below(10));
+      const int projected = seed % 2 == 0 ? inputs : inputs - 1 - static_cast<int>(rng.below(4));
+      const Circuit c = random_circuit(rng, inputs, inputs + static_cast<int>(rng.below(30)),
+                                       1 + static_cast<int>(rng.below(4)), projected);
+      const ExactCountResult r = count_enumerating(c.cnf, threshold, preprocess);
+      EXPECT_TRUE(r.complete);
+      EXPECT_EQ(r.count, c.count) << "seed " << seed;
+      continue;
+    }
+    const int k = 2 + static_cast<int>(seed % 3);
+    const int n = 10 + static_cast<int>(rng.below(9));
+    Cnf f = random_kcnf(rng, n, static_cast<int>((k == 2 ? 0.9 : k == 3 ? 3.0 : 6.0) * n), k);
+    if (seed % 3 == 1) random_projection(rng, f, n / 2);
+    const ExactCountResult r = count_enumerating(f, threshold, preprocess);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.count, brute_force(f)) << "seed " << seed;
+  }
+}
+
+TEST(ExactCounter, EnumerationTimeLimitGivesCertifiedBounds) {
+  Rng rng(7500);
+  const Circuit c = random_circuit(rng, 24, 60, 3, 24);
+  for (const double limit : {0.0005, 0.002, 0.01}) {
+    const ExactCountResult r = count_enumerating(c.cnf, 64, true, limit);
+    EXPECT_LE(r.lower, c.count) << limit;
+    EXPECT_GE(r.upper, c.count) << limit;
+    EXPECT_LE(r.upper, mpz_class(1) << 24);
   }
 }
 
@@ -354,7 +404,10 @@ TEST(ExactCounter, CachePollutionByLearnedClausesIsUndone) {
       }
       f.set_projection(projection);
     }
-    EXPECT_EQ(count_u64(f, false), brute_force(f)) << "seed " << seed;
+    const std::uint64_t expected = brute_force(f);
+    EXPECT_EQ(count_u64(f, false), expected) << "seed " << seed;
+    // enumerating small components: their counts are cached next to split siblings too
+    EXPECT_EQ(count_enumerating(f, 6, false).count, expected) << "seed " << seed;
   }
   // the smallest such formula (whether it pollutes depends on the branching order)
   const Cnf small = parse_dimacs(
