@@ -174,6 +174,22 @@ def instances(directory, quick):
     return rows, notes
 
 
+def extra_row(path):
+    """A row for a DIMACS file given on the command line (its projection from `c p show` or
+    `c ind` lines, as the tools read them)."""
+    n_vars = n_clauses = 0
+    projected = set()
+    with open(path) as f:
+        for line in f:
+            if line.startswith("p cnf"):
+                n_vars, n_clauses = int(line.split()[2]), int(line.split()[3])
+            elif line.startswith(("c p show", "c ind")):
+                projected.update(int(t) for t in line.split()[2:] if t != "0" and t != "show")
+    counted = len(projected) if projected else n_vars
+    return (os.path.basename(path), os.path.abspath(path), n_vars, n_clauses, counted,
+            not projected)
+
+
 # ------------------------------------------------------------------ running the tools
 
 def children_cpu():
@@ -246,6 +262,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="fewer, smaller instances")
+    ap.add_argument("--cnf", nargs="*", default=[],
+                    help="more DIMACS files to time (e.g. from `assay encode`), as extra rows")
     args = ap.parse_args()
     if not os.path.exists("/usr/bin/time"):
         sys.exit("bench_count_exact: /usr/bin/time is missing (Debian package: time)")
@@ -260,6 +278,7 @@ def main():
     print(header)
     with tempfile.TemporaryDirectory() as d:
         rows, notes = instances(d, args.quick)
+        rows += [extra_row(path) for path in args.cnf]
         for name, path, n_vars, n_clauses, n_counted, plain in rows:
             t, count, stats = best_of(args.repeats, lambda: run_assay(driver, path, args.timeout))
             peers = []
