@@ -1,5 +1,6 @@
 #include "assay/count/exact_counter.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "assay/core/error.hpp"
@@ -60,8 +61,13 @@ ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
   }
   std::vector<std::uint8_t> projected(static_cast<std::size_t>(input->n_vars) + 1, 0);
   ExactCountResult result;
-  for (const Var v : input->projected()) projected[static_cast<std::size_t>(v)] = 1;
-  result.n_projected = static_cast<std::int32_t>(input->projected().size());
+  if (input->has_projection) {
+    for (const Var v : input->projection) projected[static_cast<std::size_t>(v)] = 1;
+    result.n_projected = static_cast<std::int32_t>(input->projection.size());
+  } else {
+    std::fill(projected.begin() + 1, projected.end(), 1);
+    result.n_projected = input->n_vars;
+  }
 
   const exact::Formula formula = exact::preprocess(*input, projected, params.preprocess);
   result.stats.vars_after_preprocessing = static_cast<std::int32_t>(formula.n_vars);
@@ -77,6 +83,8 @@ ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
     limits.cache_bytes = params.cache_mib << 20;
     limits.sat_oracle_clauses = params.sat_oracle_clauses;
     limits.progress_task = params.progress_task;
+    limits.enumerate_projected = params.enumerate_projected;
+    limits.enumerate_clauses_per_projected = params.enumerate_clauses_per_projected;
     exact::Counter counter(formula, limits);
     counter.run();
     counter.add_stats(result.stats);

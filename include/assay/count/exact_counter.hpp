@@ -9,10 +9,12 @@
 //
 // The counter is a DPLL search in the style of sharpSAT / GANAK:
 // - preprocessing: unit propagation, failed literals are left to the search, pure literals of
-//   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted),
-//   subsumption; a variable that occurs in no clause is free (factor 2 when projected);
+//   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted; of
+//   two projected ones one stays counted), subsumption and self-subsuming resolution; a
+//   variable that occurs in no clause is free (factor 2 when projected);
 // - unit propagation on two watched literals; conflicts learn a first-UIP clause (implied by the
-//   formula, so the models are unchanged) and the search backtracks chronologically;
+//   formula, so the models are unchanged) and the search backtracks chronologically; clauses
+//   of more than 64 literals are not kept (in circuits they cut one input assignment's gates);
 // - the unassigned variables of the not-yet-satisfied original clauses split into connected
 //   components, counted separately (the count of a branch is the product of its components'
 //   counts times 2^(projected variables that occur in no open clause));
@@ -22,6 +24,16 @@
 // - projection-aware branching: projected variables first (by occurrences in the component and
 //   conflict activity); a component with no projected variable left contributes 1 if it is
 //   satisfiable and 0 otherwise (a search for one model, or CaDiCaL on large components);
+// - enumeration: a component with few projected variables and many clauses per projected
+//   variable (a circuit: inputs projected, gates determined by them) rarely splits and its
+//   residuals rarely repeat, so its projected variables are branched on without decomposing
+//   or caching below it; once they are all set, what is left is split as usual (components
+//   without projected variables; usually nothing: propagation has set every gate);
+// - during the search, an unprojected variable that occurs in one polarity only in its
+//   component's open clauses is set that way (the pure-literal rule: it keeps every projected
+//   model, and it splits formulas such as "some auxiliary t holds" as soon as one t is free);
+// - the time limit is checked every 1024 steps (and inside CaDiCaL); the bounds then count what
+//   the finished components contributed and every assignment of the unfinished ones;
 // - native XOR constraints are expanded into clauses first (expand_xors).
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise
@@ -45,6 +57,13 @@ struct ExactCountParams {
   /// Components with at least this many open clauses and no projected variable go to CaDiCaL
   /// for their satisfiability check; smaller ones are searched in place (0 = always in place).
   std::size_t sat_oracle_clauses = 2000;
+  /// Components with at most this many projected variables and at least
+  /// enumerate_clauses_per_projected open clauses per projected variable (typically circuits:
+  /// inputs projected, gates determined) are counted by branching on their projected variables
+  /// without decomposing or caching below them (0 = never).
+  std::uint32_t enumerate_projected = 12;
+  /// See enumerate_projected.
+  std::uint32_t enumerate_clauses_per_projected = 64;
   /// Progress task name on the installed sink ("" = none).
   std::string progress_task = "count: exact";
   /// Run the preprocessing pass (false: only normalise clauses; for tests of the search).
@@ -60,6 +79,7 @@ struct ExactCountStats {
   std::uint64_t cache_entries = 0;    ///< at the end
   std::uint64_t cache_evictions = 0;  ///< entries evicted to stay within cache_mib
   std::uint64_t sat_checks = 0;       ///< components without projected variables
+  std::uint64_t pure_literals = 0;    ///< unprojected variables set by the pure-literal rule
   std::int32_t vars_after_preprocessing = 0;
   std::uint64_t clauses_after_preprocessing = 0;
 };

@@ -29,7 +29,7 @@ ComponentCache::ComponentCache(std::size_t max_bytes, std::uint32_t n_vars, std:
     : max_bytes_(max_bytes),
       bits_per_var_(bits_for(n_vars)),
       bits_per_clause_(bits_for(n_clauses)),
-      buckets_(1024, 0) {}
+      slots_(1024) {}
 
 std::uint64_t ComponentCache::pack(std::span<const std::uint32_t> vars,
                                    std::span<const std::uint32_t> clauses,
@@ -56,15 +56,16 @@ std::uint64_t ComponentCache::pack(std::span<const std::uint32_t> vars,
 }
 
 const mpz_class* ComponentCache::find(const std::vector<std::uint64_t>& key, std::uint64_t hash) {
-  std::uint32_t i = buckets_[hash & (buckets_.size() - 1)];
-  while (i != 0) {
-    Entry& e = entries_[i - 1];
+  const auto tag = static_cast<std::uint32_t>(hash);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = tag & mask; slots_[i].entry != 0; i = (i + 1) & mask) {
+    if (slots_[i].tag != tag) continue;
+    Entry& e = entries_[slots_[i].entry - 1];
     if (e.hash == hash && e.key_words == key.size() &&
         std::memcmp(e.key.get(), key.data(), key.size() * sizeof(std::uint64_t)) == 0) {
       e.hit = true;
       return &e.count;
     }
-    i = e.next;
   }
   return nullptr;
 }
@@ -72,7 +73,7 @@ const mpz_class* ComponentCache::find(const std::vector<std::uint64_t>& key, std
 void ComponentCache::insert(const std::vector<std::uint64_t>& key, std::uint64_t hash,
                             const mpz_class& count) {
   ASSAY_ASSERT(count > 0);
-  if (n_entries_ >= buckets_.size()) grow_table();
+  if (2 * (n_entries_ + 1) > slots_.size()) grow_table();
   std::uint32_t index;
   if (!free_.empty()) {
     index = free_.back();
@@ -89,16 +90,22 @@ void ComponentCache::insert(const std::vector<std::uint64_t>& key, std::uint64_t
   e.count = count;
   e.alive = true;
   e.hit = false;
-  std::uint32_t& bucket = buckets_[hash & (buckets_.size() - 1)];
-  e.next = bucket;
-  bucket = index + 1;
+  place(static_cast<std::uint32_t>(hash), index);
   log_.push_back({index, e.generation});
   ++n_entries_;
   bytes_ += entry_bytes(e);
-  if (bytes_ + buckets_.size() * sizeof(std::uint32_t) + log_.size() * sizeof(LogRecord) >
-      max_bytes_) {
-    evict();
-  }
+  if (used_bytes() > max_bytes_) evict();
+}
+
+void ComponentCache::place(std::uint32_t tag, std::uint32_t index) {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = tag & mask;
+  while (slots_[i].entry != 0) i = (i + 1) & mask;
+  slots_[i] = {tag, index + 1};
+}
+
+std::size_t ComponentCache::used_bytes() const {
+  return bytes_ + slots_.size() * sizeof(Slot) + log_.size() * sizeof(LogRecord);
 }
 
 std::size_t ComponentCache::entry_bytes(const Entry& e) const {
@@ -109,9 +116,19 @@ std::size_t ComponentCache::entry_bytes(const Entry& e) const {
 
 void ComponentCache::remove(std::uint32_t index) {
   Entry& e = entries_[index];
-  std::uint32_t* link = &buckets_[e.hash & (buckets_.size() - 1)];
-  while (*link != index + 1) link = &entries_[*link - 1].next;
-  *link = e.next;
+  // Find its slot, empty it and shift later slots of the probe run back (no tombstones).
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::uint32_t>(e.hash) & mask;
+  while (slots_[i].entry != index + 1) i = (i + 1) & mask;
+  for (std::size_t j = (i + 1) & mask; slots_[j].entry != 0; j = (j + 1) & mask) {
+    const std::size_t home = slots_[j].tag & mask;
+    // slot j may move to i unless its home lies cyclically in (i, j]
+    const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    slots_[i] = slots_[j];
+    i = j;
+  }
+  slots_[i] = Slot{};
   bytes_ -= entry_bytes(e);
   e.key.reset();
   mpz_class().swap(e.count);
@@ -123,10 +140,7 @@ void ComponentCache::remove(std::uint32_t index) {
 
 void ComponentCache::evict() {
   const std::size_t target = max_bytes_ / 10 * 8;
-  const auto used = [&] {
-    return bytes_ + buckets_.size() * sizeof(std::uint32_t) + log_.size() * sizeof(LogRecord);
-  };
-  while (used() > target && log_head_ < log_.size()) {
+  while (used_bytes() > target && log_head_ < log_.size()) {
     const LogRecord record = log_[log_head_++];
     Entry& e = entries_[record.entry];
     if (!e.alive || e.generation != record.generation) continue;
@@ -155,15 +169,10 @@ void ComponentCache::drop_since(std::uint64_t position) {
 }
 
 void ComponentCache::grow_table() {
-  std::vector<std::uint32_t> buckets(buckets_.size() * 2, 0);
-  const std::uint64_t mask = buckets.size() - 1;
+  slots_.assign(slots_.size() * 2, Slot{});
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
-    Entry& e = entries_[i];
-    if (!e.alive) continue;
-    e.next = buckets[e.hash & mask];
-    buckets[e.hash & mask] = i + 1;
+    if (entries_[i].alive) place(static_cast<std::uint32_t>(entries_[i].hash), i);
   }
-  buckets_.swap(buckets);
 }
 
 }  // namespace assay::count::exact

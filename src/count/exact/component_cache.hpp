@@ -3,8 +3,9 @@
 //
 // Keys are packed at fixed widths: one header word (variable count << 32 | clause count), then
 // the sorted variable ids and the sorted clause ids, bits_per_var and bits_per_clause bits each.
-// Entries live in a chained hash table; an insertion log (append-only, absolute positions)
-// supports the two ways entries leave:
+// Entries live in a vector; an open-addressing table (linear probing, at most half full) holds
+// (low 32 bits of the hash, entry index + 1), so most probes touch no entry. An insertion log
+// (append-only, absolute positions) supports the two ways entries leave:
 // - drop_since(p): every entry logged at or after position p goes (the counter's rule for
 //   entries made under a branch whose count turned out 0);
 // - eviction when the memory estimate passes max_bytes: oldest first, an entry that was hit
@@ -47,11 +48,14 @@ class ComponentCache {
     std::uint64_t hash = 0;
     std::unique_ptr<std::uint64_t[]> key;
     std::uint32_t key_words = 0;
-    std::uint32_t next = 0;        // chain: entry index + 1, 0 = end
-    std::uint32_t generation = 0;  // bumped when the slot is reused
+    std::uint32_t generation = 0;  // bumped when the entry is reused
     bool alive = false;
     bool hit = false;
     mpz_class count;
+  };
+  struct Slot {
+    std::uint32_t tag = 0;    // the hash's low 32 bits (its table position is tag & mask)
+    std::uint32_t entry = 0;  // entry index + 1, 0 = empty
   };
   struct LogRecord {
     std::uint32_t entry;
@@ -62,13 +66,15 @@ class ComponentCache {
   void remove(std::uint32_t index);
   void evict();
   void grow_table();
+  void place(std::uint32_t tag, std::uint32_t index);
+  std::size_t used_bytes() const;
 
   std::size_t max_bytes_;
   std::uint32_t bits_per_var_;
   std::uint32_t bits_per_clause_;
   std::vector<Entry> entries_;
-  std::vector<std::uint32_t> free_;     // reusable entry slots
-  std::vector<std::uint32_t> buckets_;  // entry index + 1, 0 = empty
+  std::vector<std::uint32_t> free_;  // reusable entry slots
+  std::vector<Slot> slots_;
   std::vector<LogRecord> log_;
   std::uint64_t log_base_ = 0;  // absolute position of log_[0]
   std::size_t log_head_ = 0;    // eviction point in log_

@@ -32,6 +32,7 @@ void Counter::load(const Formula& f) {
   var_stamp_.assign(n_vars_, 0);
   var_comp_.assign(n_vars_, 0);
   occ_score_.assign(n_vars_, 0);
+  polarity_.assign(n_vars_, 0);
   for (std::size_t i = 0; i < f.n_clauses(); ++i) {
     const Lit* lits = f.literals.data() + f.starts[i];
     const std::uint32_t size = f.starts[i + 1] - f.starts[i];
@@ -47,6 +48,7 @@ void Counter::load(const Formula& f) {
       long_offset_.push_back(offset);
       arena_.push_back(size);
       arena_.push_back(id);
+      arena_.push_back(2);
       arena_.insert(arena_.end(), lits, lits + size);
       for (std::uint32_t k = 0; k < size; ++k) occ_[lit_var(lits[k])].push_back(id);
       attach_long(offset);
@@ -59,7 +61,7 @@ void Counter::load(const Formula& f) {
 }
 
 void Counter::attach_long(std::uint32_t offset) {
-  const Lit* lits = &arena_[offset + 2];
+  const Lit* lits = &arena_[offset + kHeader];
   watches_[lits[0]].push_back({offset, lits[1]});
   watches_[lits[1]].push_back({offset, lits[0]});
 }
@@ -107,6 +109,11 @@ bool Counter::step() {
   if (timed_out_) return false;
   if (n_learned_long_ > learned_limit_) reduce_learned();
   Level& level = levels_[depth_];
+  if (level.descend) {
+    level.descend = false;
+    open_level(level.comp, level.descend_decision, level.descend_open, false, true, true);
+    return !timed_out_;
+  }
   if (!level.zero && level.next_child < level.child_end) {
     const Comp c = comps_[level.next_child++];
     open_component(c);
@@ -146,17 +153,33 @@ void Counter::open_component(const Comp& c) {
   }
   ++stats_.components;
   if (exists) ++stats_.sat_checks;
-  const std::uint32_t index = parent.next_child - 1;
+  // Circuits (inputs projected, gates determined by them) leave one large component whose
+  // residuals rarely repeat or split: there decomposing costs more than it finds.
+  const bool enumerate = !exists && c.n_projected <= limits_.enumerate_projected &&
+                         c.n_clauses + c.n_binary >=
+                             std::uint64_t{limits_.enumerate_clauses_per_projected} * c.n_projected;
+  std::uint32_t n_open = c.n_projected;
+  const Lit decision = enumerate ? choose_enumerated(c, n_open) : choose_decision(c, exists);
+  open_level(parent.next_child - 1, decision, n_open, exists, enumerate, false);
+}
+
+// Opens level depth_ + 1 on component comps_[comp] and starts its first branch.
+void Counter::open_level(std::uint32_t comp, Lit decision, std::uint32_t open_projected,
+                         bool exists, bool enumerate, bool nested) {
   ++depth_;
   if (levels_.size() <= depth_) levels_.emplace_back();
   Level& level = levels_[depth_];
-  level.comp = index;
+  level.comp = comp;
   level.exists = exists;
+  level.enumerate = enumerate;
+  level.nested = nested;
+  level.descend = false;
+  level.open_projected = open_projected;
   level.branch = 0;
   level.total = 0;
   level.trail_begin = static_cast<std::uint32_t>(trail_.size());
   level.data_mark = static_cast<std::uint32_t>(comp_data_.size());
-  level.decision = choose_decision(c, exists);
+  level.decision = decision;
   ++stats_.decisions;
   start_branch(level, level.decision);
 }
@@ -181,6 +204,15 @@ void Counter::start_branch(Level& level, Lit decision) {
     learn_from_conflict();
     level.zero = true;
     return;
+  }
+  if (level.enumerate) {
+    const Comp& c = comps_[level.comp];
+    level.descend_decision = choose_enumerated(c, level.descend_open);
+    if (level.descend_decision != kNoLit) {
+      level.descend = true;
+      return;
+    }
+    if (all_assigned(c)) return;  // typical of circuits: the inputs determine the rest
   }
   split(level.comp, level);
 }
@@ -211,7 +243,7 @@ void Counter::finish_branch() {
   }
   if (level.exists && level.total > 1) level.total = 1;
   const Comp& c = comps_[level.comp];
-  if (level.total > 0) {
+  if (level.total > 0 && !level.nested) {
     const std::uint64_t hash = cache_key(c);
     cache_->insert(key_, hash, level.total);
   }
@@ -240,8 +272,41 @@ Lit Counter::choose_decision(const Comp& c, bool exists) {
     }
   }
   ASSAY_ASSERT(best != 0xFFFFFFFFu);
-  if (stats_.decisions % 128 == 0) activity_inc_ *= 2.0;  // halves every activity
+  if (stats_.decisions % 128 == 0) {  // halve every activity (by doubling the increment)
+    activity_inc_ *= 2.0;
+    if (activity_inc_ > 1e100) {
+      for (double& a : activity_) a *= 1e-100;
+      activity_inc_ *= 1e-100;
+    }
+  }
   return make_lit(best, phase_[best] != 0);
+}
+
+// The next projected variable of an enumerated component, by the same scores; kNoLit when
+// every one is set. n_open: how many are open.
+Lit Counter::choose_enumerated(const Comp& c, std::uint32_t& n_open) {
+  std::uint32_t best = 0xFFFFFFFFu;
+  double best_score = -1.0;
+  const double scale = 10.0 / activity_inc_;
+  n_open = 0;
+  for (std::uint32_t i = 0; i < c.n_vars; ++i) {
+    const std::uint32_t v = comp_data_[c.data + i];
+    if (!projected_[v] || val_[make_lit(v, false)] != 0) continue;
+    ++n_open;
+    const double score = occ_score_[v] + scale * activity_[v];
+    if (score > best_score) {
+      best_score = score;
+      best = v;
+    }
+  }
+  return best == 0xFFFFFFFFu ? kNoLit : make_lit(best, phase_[best] != 0);
+}
+
+bool Counter::all_assigned(const Comp& c) const {
+  for (std::uint32_t i = 0; i < c.n_vars; ++i) {
+    if (val_[make_lit(comp_data_[c.data + i], false)] == 0) return false;
+  }
+  return true;
 }
 
 bool Counter::time_is_up() {
@@ -277,6 +342,10 @@ void Counter::compute_bounds() {
         branch_lo *= lo;
         branch_hi *= hi;
       }
+      if (level.descend) {  // the nested enumeration level has not begun
+        branch_lo = 0;
+        mpz_mul_2exp(branch_hi.get_mpz_t(), branch_hi.get_mpz_t(), level.descend_open);
+      }
       for (std::uint32_t i = level.next_child; i < level.child_end; ++i) {
         branch_lo = 0;
         mpz_mul_2exp(branch_hi.get_mpz_t(), branch_hi.get_mpz_t(), comps_[i].n_projected);
@@ -290,8 +359,7 @@ void Counter::compute_bounds() {
     lo = level.total + branch_lo;
     hi = level.total + branch_hi;
     if (level.branch == 0) {
-      const Comp& c = comps_[level.comp];
-      mpz_ui_pow_ui(pending.get_mpz_t(), 2, level.exists ? 0 : c.n_projected - 1);
+      mpz_ui_pow_ui(pending.get_mpz_t(), 2, level.exists ? 0 : level.open_projected - 1);
       hi += pending;
     }
     if (level.exists) {
@@ -316,6 +384,8 @@ double Counter::progress_fraction() const {
     if (!level.zero && n > 0) {
       const std::uint32_t done = level.next_child - level.child_begin - (child ? 1 : 0);
       branch = (done + (child ? fraction : 0.0)) / n;
+    } else if (!level.zero && child) {  // an enumeration level above its nested one
+      branch = fraction;
     }
     if (d == 0) return branch;
     fraction = level.branch == 0 ? 0.5 * branch : 0.5 + 0.5 * branch;
@@ -333,6 +403,7 @@ void Counter::add_stats(ExactCountStats& stats) const {
   stats.cache_entries += stats_.cache_entries;
   stats.sat_checks += stats_.sat_checks;
   stats.cache_evictions += cache_->evictions();
+  stats.pure_literals += stats_.pure_literals;
 }
 
 }  // namespace assay::count::exact

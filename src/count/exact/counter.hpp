@@ -1,7 +1,8 @@
 // The exact counter's search over a preprocessed Formula (see exact_counter.hpp for the method).
 //
 // State, all in flat arrays reused through the search:
-// - clauses: long (>= 3 literals) clauses in one arena [size|flags, activity/id, literals...]
+// - clauses: long (>= 3 literals) clauses in one arena [size|flags, activity/id, position,
+// literals]
 //   (the original ones first, learned ones after), binary clauses as per-literal lists of the
 //   other literal (original and learned apart: components follow original clauses only);
 // - the trail of assigned literals with a decision level and a reason per variable;
@@ -36,6 +37,8 @@ struct SearchLimits {
   std::size_t cache_bytes = std::size_t{2048} << 20;
   std::size_t sat_oracle_clauses = 2000;
   std::string progress_task;
+  std::uint32_t enumerate_projected = 12;
+  std::uint32_t enumerate_clauses_per_projected = 64;
 };
 
 class Counter {
@@ -72,17 +75,31 @@ class Counter {
     std::uint32_t data_mark = 0;    // comp_data_ size before the children
     std::uint32_t trail_begin = 0;  // trail size before the decision
     Lit decision = kNoLit;
-    std::uint8_t branch = 0;       // 0: first branch, 1: the flipped one
-    bool exists = false;           // no projected variable: the count is 0 or 1
-    bool zero = false;             // the current branch's count is 0
-    std::uint64_t cache_mark = 0;  // cache log position when the branch began
-    mpz_class total;               // sum over the finished branches
-    mpz_class product;             // the current branch: product of its finished components
+    std::uint8_t branch = 0;  // 0: first branch, 1: the flipped one
+    bool exists = false;      // no projected variable: the count is 0 or 1
+    bool zero = false;        // the current branch's count is 0
+    // Enumeration (see open_component): the branches do not split; they continue at a nested
+    // level on the next projected variable of the same component (descend), and only once
+    // all of them are set is the rest split into components (without projected variables).
+    bool enumerate = false;
+    bool nested = false;   // an enumeration level below the first: its count is not cached
+    bool descend = false;  // the current branch continues at a nested level, deciding:
+    Lit descend_decision = kNoLit;
+    std::uint32_t descend_open = 0;    // the open projected variables there
+    std::uint32_t open_projected = 0;  // open projected variables of comp at the decision
+    std::uint64_t cache_mark = 0;      // cache log position when the branch began
+    mpz_class total;                   // sum over the finished branches
+    mpz_class product;                 // the current branch: product of its finished components
   };
-  // Why a variable has its value: kDecision, a binary clause (kBinaryTag | other literal) or an
-  // arena offset of a long clause.
+  // Why a variable has its value: kDecision, kPure (an unprojected variable that occurs in one
+  // polarity only in its component's open clauses), a binary clause (kBinaryTag | other
+  // literal) or an arena offset of a long clause.
   static constexpr std::uint32_t kDecision = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kPure = 0xFFFFFFFEu;
   static constexpr std::uint32_t kBinaryTag = 0x80000000u;
+  // A long clause in the arena: [size | learned flag, id (original) or activity (learned),
+  // where the last search for a new watch stopped, literals...].
+  static constexpr std::uint32_t kHeader = 3;
   struct Watch {
     std::uint32_t clause;  // arena offset
     Lit blocker;           // a literal of the clause; when true, the clause is satisfied
@@ -94,6 +111,10 @@ class Counter {
   // the search loop (counter.cpp)
   bool step();
   void open_component(const Comp& c);
+  void open_level(std::uint32_t comp, Lit decision, std::uint32_t open_projected, bool exists,
+                  bool enumerate, bool nested);
+  Lit choose_enumerated(const Comp& c, std::uint32_t& n_open);
+  bool all_assigned(const Comp& c) const;
   void start_branch(Level& level, Lit decision);
   void finish_branch();
   Lit choose_decision(const Comp& c, bool exists);
@@ -114,6 +135,7 @@ class Counter {
   void for_each_reason_lit(std::uint32_t reason, Lit implied, F&& f) const;
   // components (components.cpp)
   void split(std::uint32_t super, Level& level);
+  std::uint32_t find_components(const Comp& super, Level& level);
   void bfs_component(std::uint32_t start, std::uint32_t id, Comp& c);
   std::uint64_t cache_key(const Comp& c);
   int sat_oracle(const Comp& c);
@@ -157,6 +179,8 @@ class Counter {
   std::vector<std::uint32_t> comp_data_;
   std::deque<Level> levels_;  // a deque: references stay valid as it grows
   std::vector<std::uint32_t> var_stamp_, var_comp_, occ_score_;
+  std::vector<std::uint8_t> polarity_;  // per variable: 1 positive, 2 negative occurrences seen
+  std::vector<Lit> pure_;
   std::vector<std::uint32_t> clause_stamp_, clause_comp_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> queue_, fill_;

@@ -20,13 +20,22 @@ bool normalise(std::vector<Lit>& clause) {
 
 class Preprocessor {
  public:
-  Preprocessor(const Cnf& cnf, const std::vector<std::uint8_t>& projected)
-      : n_(static_cast<std::uint32_t>(cnf.n_vars)),
-        projected_(projected.begin() + 1, projected.end()),
-        value_(n_, 0),
-        eliminated_(n_, 0),
-        occ_(2 * std::size_t{n_}) {
-    load(cnf);
+  // Variables that occur in some clause get dense ids (in their order); the others are free.
+  Preprocessor(const Cnf& cnf, const std::vector<std::uint8_t>& projected) {
+    std::vector<std::uint32_t> dense(static_cast<std::size_t>(cnf.n_vars) + 1, 0);
+    for (const Var l : cnf.literals) dense[static_cast<std::size_t>(l > 0 ? l : -l)] = 1;
+    for (std::size_t v = 1; v < dense.size(); ++v) {
+      if (dense[v]) {
+        dense[v] = n_++;
+        projected_.push_back(projected[v]);
+      } else {
+        unused_projected_ += projected[v];
+      }
+    }
+    value_.assign(n_, 0);
+    eliminated_.assign(n_, 0);
+    occ_.resize(2 * std::size_t{n_});
+    load(cnf, dense);
   }
 
   void simplify() {
@@ -46,7 +55,7 @@ class Preprocessor {
   PreprocessStats stats;
 
  private:
-  void load(const Cnf& cnf);
+  void load(const Cnf& cnf, const std::vector<std::uint32_t>& dense);
   void build_occurrences();
   bool units();
   bool equivalences();
@@ -61,8 +70,9 @@ class Preprocessor {
   }
   void set_true(Lit l) { value_[lit_var(l)] = lit_negated(l) ? -1 : 1; }
 
-  std::uint32_t n_;
-  std::vector<std::uint8_t> projected_;  // 0-based
+  std::uint32_t n_ = 0;
+  std::uint64_t unused_projected_ = 0;   // projected variables in no clause of the input
+  std::vector<std::uint8_t> projected_;  // by dense id
   std::vector<std::vector<Lit>> clauses_;
   std::vector<std::uint8_t> dead_;  // per clause: satisfied, subsumed or a tautology
   std::vector<std::int8_t> value_;  // per variable: 0 open, 1 true, -1 false
@@ -74,13 +84,13 @@ class Preprocessor {
   bool unsat_ = false;
 };
 
-void Preprocessor::load(const Cnf& cnf) {
+void Preprocessor::load(const Cnf& cnf, const std::vector<std::uint32_t>& dense) {
   clauses_.reserve(cnf.n_clauses());
   std::vector<Lit> clause;
   for (std::size_t i = 0; i < cnf.n_clauses(); ++i) {
     clause.clear();
     for (const Var v : cnf.clause(i)) {
-      clause.push_back(make_lit(static_cast<std::uint32_t>(v > 0 ? v : -v) - 1, v < 0));
+      clause.push_back(make_lit(dense[static_cast<std::size_t>(v > 0 ? v : -v)], v < 0));
     }
     if (!normalise(clause)) continue;
     if (clause.empty()) unsat_ = true;
@@ -344,6 +354,7 @@ Formula Preprocessor::output() const {
     f.unsat = true;
     return f;
   }
+  f.free_projected = unused_projected_;
   std::vector<std::uint8_t> occurs(n_, 0);
   for (std::uint32_t c = 0; c < clauses_.size(); ++c) {
     if (dead_[c]) continue;

@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::uint32_t kLearnedFlag = 0x80000000u;
 constexpr std::uint32_t kSizeMask = 0x7FFFFFFFu;
+constexpr std::size_t kMaxKeptLearned = 64;
 
 float clause_activity(const std::vector<std::uint32_t>& arena, std::uint32_t offset) {
   return std::bit_cast<float>(arena[offset + 1]);
@@ -61,7 +62,7 @@ bool Counter::propagate() {
         ws[j++] = w;
         continue;
       }
-      std::uint32_t* c = &arena_[w.clause + 2];
+      std::uint32_t* c = &arena_[w.clause + kHeader];
       const std::uint32_t size = arena_[w.clause] & kSizeMask;
       if (c[0] == falsified) std::swap(c[0], c[1]);
       const Lit first = c[0];
@@ -69,15 +70,21 @@ bool Counter::propagate() {
         ws[j++] = {w.clause, first};
         continue;
       }
+      // Look for a new watch, circularly from where the last search stopped (long clauses
+      // would otherwise be scanned from their start again and again).
       bool moved = false;
-      for (std::uint32_t k = 2; k < size; ++k) {
+      std::uint32_t& position = arena_[w.clause + 2];
+      std::uint32_t k = position;
+      for (std::uint32_t n_checked = 2; n_checked < size; ++n_checked) {
         if (val_[c[k]] >= 0) {
           c[1] = c[k];
           c[k] = falsified;
           watches_[c[1]].push_back({w.clause, first});
+          position = k;
           moved = true;
           break;
         }
+        if (++k == size) k = 2;
       }
       if (moved) continue;
       ws[j++] = {w.clause, first};
@@ -102,7 +109,7 @@ void Counter::for_each_reason_lit(std::uint32_t reason, Lit implied, F&& f) cons
     return;
   }
   const std::uint32_t size = arena_[reason] & kSizeMask;
-  const std::uint32_t* c = &arena_[reason + 2];
+  const std::uint32_t* c = &arena_[reason + kHeader];
   for (std::uint32_t k = 0; k < size; ++k) {
     if (c[k] != implied) f(c[k]);
   }
@@ -117,15 +124,19 @@ void Counter::learn_from_conflict() {
   learned_.push_back(kNoLit);
   analyze_stack_.clear();
   int path = 0;
+  // seen_: 1 = on the current level's path (to be resolved), 2 = kept in the clause (a lower
+  // level, or a pure-literal choice of this level, which lies among the path's literals on the
+  // trail and must not be taken for one of them)
   const auto visit = [&](Lit q) {
     const std::uint32_t v = lit_var(q);
     if (seen_[v] || level_of_[v] == 0) return;
-    seen_[v] = 1;
     analyze_stack_.push_back(v);
     bump(v);
-    if (level_of_[v] >= depth_) {
+    if (level_of_[v] >= depth_ && reason_[v] != kPure) {
+      seen_[v] = 1;
       ++path;
     } else {
+      seen_[v] = 2;
       learned_.push_back(q);
     }
   };
@@ -140,7 +151,7 @@ void Counter::learn_from_conflict() {
   if (path > 0) {
     std::size_t index = trail_.size();
     while (true) {
-      while (!seen_[lit_var(trail_[--index])]) {
+      while (seen_[lit_var(trail_[--index])] != 1) {
       }
       p = trail_[index];
       seen_[lit_var(p)] = 0;
@@ -161,7 +172,7 @@ void Counter::learn_from_conflict() {
   for (std::size_t i = 1; i < learned_.size(); ++i) {
     const Lit q = learned_[i];
     const std::uint32_t reason = reason_[lit_var(q)];
-    bool redundant = reason != kDecision;
+    bool redundant = reason != kDecision && reason != kPure;
     if (redundant) {
       for_each_reason_lit(reason, lit_not(q), [&](Lit r) {
         if (!seen_[lit_var(r)] && level_of_[lit_var(r)] > 0) redundant = false;
@@ -177,10 +188,17 @@ void Counter::learn_from_conflict() {
     if (level_of_[lit_var(learned_[i])] > level_of_[lit_var(learned_[max_i])]) max_i = i;
   }
   if (learned_.size() > 2) std::swap(learned_[1], learned_[max_i]);
+  // Longer clauses are not kept: in circuits they are cuts through the gates of one input
+  // assignment, never met again, and every later propagation would pay for their watches.
+  if (learned_.size() > kMaxKeptLearned) {
+    learned_.clear();
+    return;
+  }
   add_learned(learned_);
   clause_inc_ *= 1.001f;
   if (clause_inc_ > 1e20f) {
-    for (std::uint32_t o = original_end_; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) {
+    for (std::uint32_t o = original_end_; o < arena_.size();
+         o += kHeader + (arena_[o] & kSizeMask)) {
       arena_[o + 1] = std::bit_cast<std::uint32_t>(clause_activity(arena_, o) * 1e-20f);
     }
     clause_inc_ *= 1e-20f;
@@ -200,6 +218,7 @@ void Counter::add_learned(const std::vector<Lit>& clause) {
     const auto offset = static_cast<std::uint32_t>(arena_.size());
     arena_.push_back(static_cast<std::uint32_t>(clause.size()) | kLearnedFlag);
     arena_.push_back(std::bit_cast<std::uint32_t>(clause_inc_));
+    arena_.push_back(2);
     arena_.insert(arena_.end(), clause.begin(), clause.end());
     attach_long(offset);
     ++n_learned_long_;
@@ -234,8 +253,8 @@ void Counter::bump_clause(std::uint32_t reason) {
 // compacts the arena and rebuilds the watch lists.
 void Counter::reduce_learned() {
   std::vector<std::uint32_t> candidates;
-  for (std::uint32_t o = original_end_; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) {
-    const Lit first = arena_[o + 2];
+  for (std::uint32_t o = original_end_; o < arena_.size(); o += kHeader + (arena_[o] & kSizeMask)) {
+    const Lit first = arena_[o + kHeader];
     const bool locked = val_[first] > 0 && reason_[lit_var(first)] == o;
     if (!locked) candidates.push_back(o);
   }
@@ -249,7 +268,7 @@ void Counter::reduce_learned() {
   std::uint32_t out = original_end_;
   n_learned_long_ = 0;
   for (std::uint32_t o = original_end_; o < arena_.size();) {
-    const std::uint32_t len = 2 + (arena_[o] & kSizeMask);
+    const std::uint32_t len = kHeader + (arena_[o] & kSizeMask);
     if (!drop[o - original_end_]) {
       moved[o - original_end_] = out;
       std::copy(arena_.begin() + o, arena_.begin() + o + len, arena_.begin() + out);
@@ -264,7 +283,8 @@ void Counter::reduce_learned() {
     if (r != kDecision && !(r & kBinaryTag) && r >= original_end_) r = moved[r - original_end_];
   }
   for (auto& ws : watches_) ws.clear();
-  for (std::uint32_t o = 0; o < arena_.size(); o += 2 + (arena_[o] & kSizeMask)) attach_long(o);
+  for (std::uint32_t o = 0; o < arena_.size(); o += kHeader + (arena_[o] & kSizeMask))
+    attach_long(o);
   learned_.clear();
   learned_limit_ += learned_limit_ / 10;
 }

@@ -233,6 +233,19 @@ std::uint64_t count_u64(const Cnf& f, bool preprocess = true, std::size_t oracle
   return r.count.get_ui();
 }
 
+// Counts with enumeration (no decomposition below components with at most `projected`
+// projected variables) forced on, whatever the component's size.
+ExactCountResult count_enumerating(const Cnf& f, std::uint32_t projected, bool preprocess = true,
+                                   double time_limit = 0.0) {
+  ExactCountParams p;
+  p.preprocess = preprocess;
+  p.enumerate_projected = projected;
+  p.enumerate_clauses_per_projected = 0;
+  p.time_limit = time_limit;
+  p.progress_task = "";
+  return count_exact(f, p);
+}
+
 // ------------------------------------------------------------------ random formulas
 
 TEST(ExactCounter, RandomKCnfEqualsBruteForce) {
@@ -286,6 +299,43 @@ TEST(ExactCounter, TseitinCircuitOn24ProjectedInputs) {
     Rng rng(3000 + seed);
     const Circuit c = random_circuit(rng, 24, 60, 3, 24);
     EXPECT_EQ(count_u64(c.cnf), c.count) << "seed " << seed;
+  }
+}
+
+TEST(ExactCounter, EnumerationEqualsBruteForce) {
+  // everything enumerated (64), or only components with few projected variables left (4)
+  for (std::uint64_t seed = 0; seed < 120; ++seed) {
+    Rng rng(7000 + seed);
+    const std::uint32_t threshold = seed % 2 == 0 ? 64 : 4;
+    const bool preprocess = seed % 4 < 2;
+    if (seed % 3 == 0) {
+      const int inputs = 8 + static_cast<int>(rng.below(10));
+      const int projected = seed % 2 == 0 ? inputs : inputs - 1 - static_cast<int>(rng.below(4));
+      const Circuit c = random_circuit(rng, inputs, inputs + static_cast<int>(rng.below(30)),
+                                       1 + static_cast<int>(rng.below(4)), projected);
+      const ExactCountResult r = count_enumerating(c.cnf, threshold, preprocess);
+      EXPECT_TRUE(r.complete);
+      EXPECT_EQ(r.count, c.count) << "seed " << seed;
+      continue;
+    }
+    const int k = 2 + static_cast<int>(seed % 3);
+    const int n = 10 + static_cast<int>(rng.below(9));
+    Cnf f = random_kcnf(rng, n, static_cast<int>((k == 2 ? 0.9 : k == 3 ? 3.0 : 6.0) * n), k);
+    if (seed % 3 == 1) random_projection(rng, f, n / 2);
+    const ExactCountResult r = count_enumerating(f, threshold, preprocess);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.count, brute_force(f)) << "seed " << seed;
+  }
+}
+
+TEST(ExactCounter, EnumerationTimeLimitGivesCertifiedBounds) {
+  Rng rng(7500);
+  const Circuit c = random_circuit(rng, 24, 60, 3, 24);
+  for (const double limit : {0.0005, 0.002, 0.01}) {
+    const ExactCountResult r = count_enumerating(c.cnf, 64, true, limit);
+    EXPECT_LE(r.lower, c.count) << limit;
+    EXPECT_GE(r.upper, c.count) << limit;
+    EXPECT_LE(r.upper, mpz_class(1) << 24);
   }
 }
 
@@ -354,7 +404,10 @@ TEST(ExactCounter, CachePollutionByLearnedClausesIsUndone) {
       }
       f.set_projection(projection);
     }
-    EXPECT_EQ(count_u64(f, false), brute_force(f)) << "seed " << seed;
+    const std::uint64_t expected = brute_force(f);
+    EXPECT_EQ(count_u64(f, false), expected) << "seed " << seed;
+    // enumerating small components: their counts are cached next to split siblings too
+    EXPECT_EQ(count_enumerating(f, 6, false).count, expected) << "seed " << seed;
   }
   // the smallest such formula (whether it pollutes depends on the branching order)
   const Cnf small = parse_dimacs(
@@ -418,6 +471,42 @@ TEST(ExactCounter, SwitchedGroupsEqualBruteForce) {
   EXPECT_GT(checked, 80);
 }
 
+// The same formula with its variables renamed (and the projection with them).
+Cnf renamed(const Cnf& f, Rng& rng) {
+  std::vector<Var> to(static_cast<std::size_t>(f.n_vars) + 1);
+  std::iota(to.begin(), to.end(), 0);
+  for (std::size_t i = to.size() - 1; i > 1; --i) std::swap(to[i], to[1 + rng.below(i)]);
+  Cnf g;
+  g.n_vars = f.n_vars;
+  for (std::size_t c = 0; c < f.n_clauses(); ++c) {
+    std::vector<Var> clause;
+    for (const Var l : f.clause(c)) clause.push_back(l > 0 ? to[l] : -to[-l]);
+    g.add_clause(clause);
+  }
+  std::vector<Var> projection;
+  for (const Var v : f.projected()) projection.push_back(to[static_cast<std::size_t>(v)]);
+  g.set_projection(projection);
+  return g;
+}
+
+TEST(ExactCounter, LargerProjectedFormulasAgreeUnderRenaming) {
+  // beyond brute force: 70 variables, 35 projected, many learned clauses over unprojected
+  // variables next to pure-literal choices (conflict analysis must step over those)
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    Rng rng(6000 + seed);
+    Cnf f = random_kcnf(rng, 70, 210, 3);
+    std::vector<Var> half(35);
+    std::iota(half.begin(), half.end(), 1);
+    f.set_projection(half);
+    const ExactCountResult a = count(f);
+    const ExactCountResult b = count(renamed(f, rng));
+    EXPECT_TRUE(a.complete && b.complete);
+    EXPECT_EQ(a.count, b.count) << "seed " << seed;
+    EXPECT_GT(a.stats.conflicts, 0u);
+    EXPECT_GT(a.stats.pure_literals, 0u);
+  }
+}
+
 TEST(ExactCounter, SatOracleAndInPlaceSearchAgree) {
   // every component without projected variables goes to CaDiCaL (threshold 1) or is searched
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
@@ -451,6 +540,34 @@ TEST(ExactCounter, GraphPropertiesHaveTheirKnownCounts) {
   for (const Case& c : cases) {
     EXPECT_EQ(count_u64(graph_property(c.n, c.property)), c.count) << c.property << " " << c.n;
   }
+  // not transitive: a violated triple exists, each triple a one-way definition t => (i->j,
+  // j->k, not i->k) of an unprojected variable, and one clause over them (the pure-literal rule
+  // of the search sets a t as soon as its triple is violated)
+  for (const int n : {4, 5}) {
+    Cnf f = graph_property(n, "reflexive");
+    f.literals.clear();
+    f.starts = {0};
+    const auto x = [n](int i, int j) { return static_cast<Var>(i * n + j + 1); };
+    std::vector<Var> any;
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        for (int k = 0; k < n; ++k) {
+          if (i == j || j == k) continue;
+          const Var t = f.new_var();
+          f.add_clause({-t, x(i, j)});
+          f.add_clause({-t, x(j, k)});
+          f.add_clause({-t, -x(i, k)});
+          any.push_back(t);
+        }
+      }
+    }
+    f.add_clause(any);
+    std::vector<Var> edges(static_cast<std::size_t>(n * n));
+    std::iota(edges.begin(), edges.end(), 1);
+    f.set_projection(edges);
+    const std::uint64_t all = std::uint64_t{1} << (n * n);
+    EXPECT_EQ(count_u64(f), all - (n == 4 ? 3994u : 154303u)) << n;
+  }
   // the search alone (no preprocessing) on the 5-node ones
   EXPECT_EQ(count_u64(graph_property(5, "transitive"), false), 154303u);
   EXPECT_EQ(count_u64(graph_property(5, "preorder"), false), 6942u);
@@ -467,6 +584,17 @@ TEST(ExactCounter, EmptyFormulaCountsEveryAssignment) {
   EXPECT_EQ(r.n_projected, 70);
   Cnf none;
   EXPECT_EQ(count(none).count, 1);
+}
+
+TEST(ExactCounter, ManyUnusedVariablesAreFree) {
+  Cnf f;
+  f.n_vars = 3'000'000;
+  f.add_clause({1, -2});
+  f.add_clause({2, 3000000});
+  const ExactCountResult r = count(f);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.count, mpz_class(4) << (3'000'000 - 3));  // 4 of the 8 values of 1, 2, 3000000
+  EXPECT_LT(r.seconds, 5.0);
 }
 
 TEST(ExactCounter, UnsatisfiableCountsZero) {
@@ -561,7 +689,7 @@ TEST(ExactCounter, XorConstraintsAreExpanded) {
 
 TEST(ExactCounter, TimeLimitGivesCertifiedBounds) {
   const Cnf f = graph_property(7, "transitive");
-  const mpz_class exact("628679749");  // transitive relations on 7 nodes (OEIS A006905)
+  const mpz_class exact("878222530");  // transitive relations on 7 nodes (OEIS A006905)
   for (const double limit : {0.002, 0.02, 0.1}) {
     ExactCountParams p;
     p.time_limit = limit;
@@ -585,6 +713,22 @@ TEST(ExactCounter, TimeLimitGivesCertifiedBounds) {
   EXPECT_FALSE(r.complete);
   EXPECT_LE(r.lower, r.upper);
   EXPECT_LE(r.upper, mpz_class(1) << 120);
+}
+
+TEST(ExactCounter, TimeLimitInsideTheSatOracle) {
+  // no projection left: the root component goes to CaDiCaL, which the deadline stops
+  Rng rng(5);
+  Cnf f = random_kcnf(rng, 700, 2982, 3);  // at the satisfiability threshold: hard for its size
+  f.set_projection({});
+  ExactCountParams p;
+  p.time_limit = 0.02;
+  p.sat_oracle_clauses = 1;
+  p.progress_task = "";
+  const ExactCountResult r = count_exact(f, p);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.lower, 0);
+  EXPECT_EQ(r.upper, 1);
+  EXPECT_LT(r.seconds, 5.0);
 }
 
 class RecordingSink : public ProgressSink {
