@@ -94,54 +94,96 @@ int local_ranks() {
   return n ? std::max(1, std::atoi(n)) : 1;
 }
 
+namespace {
+
+// Rank 0's side: the rows as they arrive (written into the registry at once when there is one).
+// Never throws while jobs are handed out (the other ranks would wait forever): the first
+// problem is kept and thrown by finish().
+class Gatherer {
+ public:
+  Gatherer(std::size_t n_units, std::size_t n_jobs, const Registry* registry, const char* task)
+      : units_(n_units), registry_(registry), progress_(task, n_jobs) {}
+
+  void receive(std::size_t job, int rank, const std::string& payload) {
+    progress_.advance();
+    try {
+      store(job, rank, payload);
+    } catch (const std::exception& e) {
+      if (first_error_.empty())
+        first_error_ = fmt::format("job {} from MPI rank {}: {}", job, rank, e.what());
+    }
+  }
+
+  std::vector<soak::SoakUnitResult> finish() {
+    progress_.finish();
+    if (!first_error_.empty()) throw Error(first_error_);
+    return std::move(units_);
+  }
+
+ private:
+  void store(std::size_t job, int rank, const std::string& payload) {
+    if (payload.empty() || payload[0] != 'R') {
+      const std::string error = payload.empty() ? "no result" : payload.substr(1);
+      if (first_error_.empty())
+        first_error_ = fmt::format("job {} failed on MPI rank {}: {}", job, rank, error);
+      if (registry_) {
+        JobProvenance p;
+        p.mpi_rank = rank;
+        p.finished = detail::utc_now();
+        registry_->record_failure(job, error, p);
+      }
+      return;
+    }
+    const Json doc = Json::parse(payload.substr(1));
+    const std::string where = fmt::format("result of job {} from MPI rank {}", job, rank);
+    units_[job - 1] = unit_result_from_json(doc.at("result"), where);
+    if (registry_) {
+      registry_->write_result(job, units_[job - 1],
+                              provenance_from_json(doc.at("provenance"), where));
+    }
+  }
+
+  std::vector<soak::SoakUnitResult> units_;
+  const Registry* registry_;
+  Progress progress_;
+  std::string first_error_;
+};
+
+// Rank 0: the jobs without a result, longest first.
+std::vector<std::size_t> job_order(const LoadedExperiment& loaded, const Registry* registry) {
+  const std::vector<JobInfo> table = job_table(loaded);
+  std::vector<std::size_t> order;
+  for (std::size_t job = 1; job <= table.size(); ++job) {
+    if (!registry || !registry->has_result(job)) order.push_back(job);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return table[a - 1].cost > table[b - 1].cost;
+  });
+  return order;
+}
+
+}  // namespace
+
 std::optional<ExperimentOutcome> run_distributed(const ExperimentDefinition& def, JobDistributor& d,
                                                  const DistributedParams& params) {
   Prepared prep = prepare(def, d, params);
   const int threads = threads_per_rank(params.threads);
-  const std::size_t n_units = prep.loaded.n_units();
+  const Registry* registry = prep.registry ? &*prep.registry : nullptr;
   std::vector<std::size_t> order;
-  std::vector<soak::SoakUnitResult> units;
-  std::string first_error;
-  std::unique_ptr<Progress> progress;
+  std::unique_ptr<Gatherer> gatherer;
   if (d.rank() == 0) {
-    const std::vector<JobInfo> table = job_table(prep.loaded);
-    for (std::size_t job = 1; job <= n_units; ++job) {
-      if (!prep.registry || !prep.registry->has_result(job)) order.push_back(job);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return table[a - 1].cost > table[b - 1].cost;  // longest first
-    });
-    units.resize(n_units);
-    progress = std::make_unique<Progress>(to_string(def.kind), order.size());
+    order = job_order(prep.loaded, registry);
+    gatherer = std::make_unique<Gatherer>(prep.loaded.n_units(), order.size(), registry,
+                                          to_string(def.kind));
   }
   d.distribute(
       order, [&](std::size_t job) { return run_job(def, prep.loaded, job, threads, d.rank()); },
       [&](std::size_t job, int rank, const std::string& payload) {
-        progress->advance();
-        if (payload.empty() || payload[0] != 'R') {
-          const std::string error = payload.empty() ? "no result" : payload.substr(1);
-          if (first_error.empty())
-            first_error = fmt::format("job {} failed on MPI rank {}: {}", job, rank, error);
-          if (prep.registry) {
-            JobProvenance p;
-            p.mpi_rank = rank;
-            p.finished = detail::utc_now();
-            prep.registry->record_failure(job, error, p);
-          }
-          return;
-        }
-        const Json doc = Json::parse(payload.substr(1));
-        const std::string where = fmt::format("result of job {} from MPI rank {}", job, rank);
-        units[job - 1] = unit_result_from_json(doc.at("result"), where);
-        if (prep.registry) {
-          prep.registry->write_result(job, units[job - 1],
-                                      provenance_from_json(doc.at("provenance"), where));
-        }
+        gatherer->receive(job, rank, payload);
       });
   if (d.rank() != 0) return std::nullopt;
-  progress->finish();
-  if (!first_error.empty()) throw Error(first_error);
-  if (prep.registry) return collect(*prep.registry);
+  std::vector<soak::SoakUnitResult> units = gatherer->finish();
+  if (registry) return collect(*registry);
   return outcome_from_units(def, std::move(prep.loaded), std::move(units));
 }
 

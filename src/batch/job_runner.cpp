@@ -97,9 +97,12 @@ struct ChildOutcome {
   double seconds = 0;
 };
 
-[[noreturn]] void die_of_interrupt(const Registry& registry, std::size_t job, pid_t child) {
-  ::kill(child, SIGKILL);
-  while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+[[noreturn]] void die_of_interrupt(const Registry& registry, std::size_t job, pid_t child,
+                                   bool reaped = false) {
+  if (!reaped) {
+    ::kill(child, SIGKILL);
+    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
   }
   registry.clear_running(job);  // not a failure: the job stays missing, to be resubmitted
   const int sig = g_interrupt;
@@ -117,6 +120,7 @@ ChildOutcome wait_for_child(const Registry& registry, std::size_t job, pid_t chi
   const auto start = std::chrono::steady_clock::now();
   char buffer[65536];
   for (;;) {
+    if (g_interrupt) die_of_interrupt(registry, job, child);
     int timeout_ms = -1;
     if (time_limit > 0) {
       const double left =
@@ -199,6 +203,8 @@ bool attempt_job(const Registry& registry, const LoadedExperiment& loaded, std::
       error = fmt::format("the job's process sent an unreadable result: {}", e.what());
     }
   }
+  // scancel signals every process of the task: a child that died of it is not a failure.
+  if (g_interrupt) die_of_interrupt(registry, job, child, /*reaped=*/true);
   registry.record_failure(job, error, prov);
   return false;
 }
@@ -249,6 +255,10 @@ JobRunSummary run_jobs(const Registry& registry, const LoadedExperiment& loaded,
   InterruptGuard guard;
   Progress progress("jobs", jobs.size());
   for (std::size_t job : jobs) {
+    if (g_interrupt) {
+      ::signal(g_interrupt, SIG_DFL);  // between jobs: nothing to clean up
+      ::raise(g_interrupt);
+    }
     const std::string skip = reason_to_skip(registry, job, params);
     if (!skip.empty()) {
       ++summary.skipped;

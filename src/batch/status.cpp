@@ -158,10 +158,9 @@ std::string job_label(const JobInfo& j) {
 }  // namespace
 
 std::string status_text(const Registry& registry, const RegistryStatus& status, bool list_jobs) {
-  const auto& def = registry.definition();
-  std::string out = fmt::format("registry {}: assay {} ({}), {} jobs, planned by assay {}\n",
-                                registry.dir().string(), to_string(def.kind), def.title,
-                                registry.n_jobs(), assay_version());
+  std::string out =
+      fmt::format("registry {}: {}, {} jobs, planned by assay {}\n", registry.dir().string(),
+                  registry.definition().title, registry.n_jobs(), assay_version());
   out += fmt::format("done {}, running {}, queued {}, failed {}, missing {}\n",
                      status.count(JobState::done), status.count(JobState::running),
                      status.count(JobState::queued), status.count(JobState::failed),
