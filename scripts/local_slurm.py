@@ -113,6 +113,8 @@ class LocalSlurm:
             "SelectType=select/cons_tres",
             "SelectTypeParameters=CR_CPU",
             "SchedulerType=sched/backfill",
+            # Start queued array tasks as soon as others end (Slurm waits 3 s by default).
+            "SchedulerParameters=batch_sched_delay=0",
             "MpiDefault=none",
             "ReturnToService=2",
             "JobCompType=jobcomp/none",

@@ -27,6 +27,17 @@ def make_regions(path, rows_per_subset=60, features=4, classes=3, seed=0, region
     return str(path)
 
 
+def make_slow(path):
+    """Two subsets, 150 rows each: with `SLOW_ARGS` and glmnet, 12 jobs of about 0.15 CPU-seconds
+    (long enough to kill one while it runs, short enough for CI)."""
+    return make_regions(path, rows_per_subset=150, features=10, classes=3, seed=4, regions="AB")
+
+
+SLOW_ARGS = ["--label", "y", "--subset", "region", "--folds", "2", "--seed", "2",
+             "--learners", "glmnet"]
+SLOW_JOBS = 12
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()

@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from batch_helpers import assert_same_outputs, make_regions, result_starts, wait_for
+from batch_helpers import (SLOW_ARGS, SLOW_JOBS, assert_same_outputs, make_regions, make_slow,
+                           result_starts, wait_for)
 from conftest import cli_path
 
 MPIRUN = shutil.which("mpirun")
@@ -79,10 +80,7 @@ def rank_pids(mpirun_pid):
 
 
 def test_killed_worker_resumes_through_the_registry(run_cli, tmp_path):
-    data = make_regions(tmp_path / "slow.csv", rows_per_subset=300, features=20, classes=3,
-                        seed=4, regions="AB")
-    base = ["soak", data, "--label", "y", "--subset", "region", "--folds", "3",
-            "--learners", "glmnet", "--threads", "1"]
+    base = ["soak", make_slow(tmp_path / "slow.csv"), *SLOW_ARGS, "--threads", "1"]
     args = base + ["--plan", tmp_path / "reg", "--out", tmp_path / "mpi"]
     run = subprocess.Popen([MPIRUN, "-n", "3", "--oversubscribe", "--allow-run-as-root",
                             cli_path(), *map(str, args)], stdout=subprocess.PIPE,
@@ -95,9 +93,9 @@ def test_killed_worker_resumes_through_the_registry(run_cli, tmp_path):
     _, err = run.communicate(timeout=120)
     assert run.returncode != 0  # mpirun stops every rank when one dies
     before = result_starts(tmp_path / "reg")
-    assert 3 <= len(before) < 18
+    assert 3 <= len(before) < SLOW_JOBS
     status = json.loads(run_cli("job", "status", tmp_path / "reg", "--json").stdout)
-    assert status["counts"]["missing"] == 18 - len(before)
+    assert status["counts"]["missing"] == SLOW_JOBS - len(before)
     # Rerunning the same command finishes only what is missing.
     r = mpirun(3, *args, timeout=600)
     assert r.returncode == 0, r.stderr
@@ -105,7 +103,7 @@ def test_killed_worker_resumes_through_the_registry(run_cli, tmp_path):
     ranks_used = {json.load(open(results / name))["provenance"]["mpi_rank"]
                   for name in os.listdir(results)}
     assert ranks_used <= {0, 1, 2} and len(ranks_used) >= 2
-    assert len(after) == 18 and all(after[j] == before[j] for j in before)
+    assert len(after) == SLOW_JOBS and all(after[j] == before[j] for j in before)
     one = run_cli(*base, "--out", tmp_path / "one")
     assert one.returncode == 0, one.stderr
     assert_same_outputs(tmp_path / "one", tmp_path / "mpi")

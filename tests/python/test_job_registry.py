@@ -9,8 +9,8 @@ import subprocess
 import pandas as pd
 import pytest
 
-from batch_helpers import (TIMING_COLUMNS, assert_same_outputs, make_regions, result_starts,
-                           wait_for)
+from batch_helpers import (SLOW_ARGS, SLOW_JOBS, TIMING_COLUMNS, assert_same_outputs, make_regions,
+                           make_slow, result_starts, wait_for)
 from conftest import cli_path
 
 
@@ -21,16 +21,15 @@ def regions(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def slow_regions(tmp_path_factory):
-    """Two subsets, 18 glmnet jobs of about a second each (to kill one while it runs)."""
-    return make_regions(tmp_path_factory.mktemp("slow") / "slow.csv", rows_per_subset=300,
-                        features=20, classes=3, seed=4, regions="AB")
+    """Two subsets: SLOW_JOBS glmnet jobs, long enough to kill one while it runs."""
+    return make_slow(tmp_path_factory.mktemp("slow") / "slow.csv")
 
 
 @pytest.fixture(scope="module")
 def slow_direct(run_cli_module, slow_regions, tmp_path_factory):
     """The one-machine run of the glmnet experiment on slow_regions (shared by the tests)."""
     out = tmp_path_factory.mktemp("slow_direct")
-    r = run_cli_module(*soak_args(slow_regions, "glmnet"), "--out", out)
+    r = run_cli_module(*slow_args(slow_regions), "--out", out)
     assert r.returncode == 0, r.stderr
     return out
 
@@ -50,6 +49,10 @@ def soak_args(data, *learners):
     return ["soak", data, *SOAK, "--learners", ",".join(learners or ["featureless", "knn"])]
 
 
+
+
+def slow_args(data):
+    return ["soak", data, *SLOW_ARGS]
 
 
 def status_json(run_cli, reg):
@@ -147,7 +150,7 @@ def alive(pid):
 def test_sigkill_of_the_runner_loses_only_the_running_job(run_cli, slow_regions, slow_direct,
                                                           tmp_path):
     reg = tmp_path / "reg"
-    args = soak_args(slow_regions, "glmnet")
+    args = slow_args(slow_regions)
     assert run_cli(*args, "--plan", reg).returncode == 0
     runner = subprocess.Popen([cli_path(), "job", "run", str(reg), "--all", "--threads", "1"],
                               stderr=subprocess.PIPE, text=True)
@@ -160,7 +163,7 @@ def test_sigkill_of_the_runner_loses_only_the_running_job(run_cli, slow_regions,
     before = result_starts(reg)
     status = status_json(run_cli, reg)
     missing = [s for s in status["status"] if s["state"] == "missing"]
-    assert len(missing) == 18 - len(before)
+    assert len(missing) == SLOW_JOBS - len(before)
     interrupted = [s for s in missing if s["detail"].startswith("interrupted")]
     assert len(interrupted) == 1 and "the process is gone" in interrupted[0]["detail"]
     text = run_cli("job", "status", reg).stdout
@@ -168,14 +171,14 @@ def test_sigkill_of_the_runner_loses_only_the_running_job(run_cli, slow_regions,
     r = run_cli("job", "run", reg, "--all", "--threads", "1")
     assert r.returncode == 0, r.stderr
     after = result_starts(reg)
-    assert len(after) == 18 and all(after[j] == before[j] for j in before)
+    assert len(after) == SLOW_JOBS and all(after[j] == before[j] for j in before)
     assert run_cli("job", "collect", reg, "--out", tmp_path / "collected").returncode == 0
     assert_same_outputs(slow_direct, tmp_path / "collected")
 
 
 def test_a_killed_job_is_failed_with_its_signal_and_retried(run_cli, slow_regions, tmp_path):
     reg = tmp_path / "reg"
-    assert run_cli(*soak_args(slow_regions, "glmnet"), "--plan", reg).returncode == 0
+    assert run_cli(*slow_args(slow_regions), "--plan", reg).returncode == 0
     runner = subprocess.Popen([cli_path(), "job", "run", str(reg), "--task", "1", "--chunk", "3",
                                "--threads", "1"], stderr=subprocess.PIPE, text=True)
     child = wait_for(lambda: children(runner.pid), what="the first job's process")[0]
@@ -197,7 +200,7 @@ def test_a_killed_job_is_failed_with_its_signal_and_retried(run_cli, slow_region
 
 def test_time_limit_fails_the_job_and_retries_count(run_cli, slow_regions, tmp_path):
     reg = tmp_path / "reg"
-    assert run_cli(*soak_args(slow_regions, "glmnet"), "--plan", reg).returncode == 0
+    assert run_cli(*slow_args(slow_regions), "--plan", reg).returncode == 0
     r = run_cli("job", "run", reg, "--job", "1", "--job-time-limit", "0.05", "--retries", "1")
     assert r.returncode == 3
     assert "job 1 failed: exceeded the job time limit of 0.05 s" in r.stderr
@@ -211,7 +214,7 @@ def test_time_limit_fails_the_job_and_retries_count(run_cli, slow_regions, tmp_p
 
 def test_sigterm_leaves_the_job_missing(run_cli, slow_regions, tmp_path):
     reg = tmp_path / "reg"
-    assert run_cli(*soak_args(slow_regions, "glmnet"), "--plan", reg).returncode == 0
+    assert run_cli(*slow_args(slow_regions), "--plan", reg).returncode == 0
     runner = subprocess.Popen([cli_path(), "job", "run", str(reg), "--job", "1"],
                               stderr=subprocess.PIPE, text=True)
     child = wait_for(lambda: children(runner.pid), what="the job's process")[0]
