@@ -2,7 +2,8 @@
 in-process run of the same experiment in the same pass.
 
   /usr/bin/python3 bench/bench_cluster.py [--cli build/assay] [--parts overhead,mpi,zip]
-      [--overhead-data vowel] [--mpi-data waveform] [--zip-registry DIR] [--out DIR]
+      [--overhead-data vowel] [--overhead-learners featureless,glmnet] [--mpi-data waveform]
+      [--zip-registry DIR] [--out DIR]
 
 Parts (each writes its table into bench/results/cluster.md):
 
@@ -165,9 +166,17 @@ def zip_part(cli, registry, work):
                          memory=p["peak_rss_bytes"] / 1e6,
                          finished=datetime.datetime.fromisoformat(
                              p["finished"].replace("Z", "+00:00"))))
+    complete = len(rows) == len(jobs)
+    if not rows:  # still running: the time so far is a lower bound
+        wall = (datetime.datetime.now(datetime.timezone.utc) - submitted).total_seconds()
+        return [f"zipUSPS SOAK with glmnet ({len(jobs)} jobs) on the local one-node Slurm "
+                f"cluster: **0 of {len(jobs)} jobs done after {wall / 3600:.2f} h** (not "
+                f"finished: a lower bound)."], dict(wall=wall, complete=False, done=0,
+                                                    jobs=len(jobs))
     done = pd.DataFrame(rows).merge(jobs, on="job")
-    last = done["finished"].max()
-    complete = len(done) == len(jobs)
+    # Until the last job ends, the time so far is a lower bound of the run's wall time.
+    last = (done["finished"].max() if complete
+            else datetime.datetime.now(datetime.timezone.utc))
     out_dir = os.path.join(work, "zipUSPS")
     if complete:
         run([cli, "job", "collect", registry, "--out", out_dir])
@@ -205,6 +214,7 @@ def main():
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "assay"))
     ap.add_argument("--parts", default="overhead,mpi,zip")
     ap.add_argument("--overhead-data", default="vowel")
+    ap.add_argument("--overhead-learners", default="featureless,glmnet")
     ap.add_argument("--mpi-data", default="waveform")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--zip-registry", default="")
@@ -226,8 +236,8 @@ def main():
              f"{machine()}, Debian's Open MPI and slurm-wlm.")
     if "overhead" in parts:
         work = tempfile.mkdtemp(dir=args.out)
-        rows = [overhead(args.cli, args.overhead_data, "featureless", args.folds, work),
-                overhead(args.cli, args.overhead_data, "glmnet", args.folds, work)]
+        rows = [overhead(args.cli, args.overhead_data, learner, args.folds, work)
+                for learner in args.overhead_learners.split(",")]
         sections["overhead"] = "\n".join([stamp, ""] + overhead_table(rows))
         print(sections["overhead"], flush=True)
     if "mpi" in parts:

@@ -4,47 +4,28 @@
 
 #include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "assay/batch/job_runner.hpp"
 #include "assay/batch/registry.hpp"
 #include "assay/batch/status.hpp"
 #include "assay/core/error.hpp"
 #include "test_util.hpp"
+#include "toy_registry.hpp"
 
 namespace assay::batch {
 namespace {
-namespace fs = std::filesystem;
 
-class JobRunnerTest : public ::testing::Test {
+class JobRunnerTest : public ToyRegistryTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("assay_runner_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    const std::string data = (dir_ / "toy.csv").string();
-    std::ofstream out(data);
-    out << "x,s,y\n";
+  void write_rows(std::ostream& out) const override {
     for (int i = 0; i < 40; ++i)
       out << i % 7 << "," << (i < 20 ? "p" : "q") << "," << i % 2 << "\n";
-    out.close();
-    ExperimentDefinition def;
-    def.files = {data};
-    def.spec.data.label = "y";
-    def.spec.design.subset = "s";
-    def.params.splits.folds = 2;
-    def.params.run.learners = {"featureless"};
-    def.title = "assay soak: toy.csv";
-    registry_.emplace(Registry::plan((dir_ / "reg").string(), def, ""));
+  }
+  std::vector<std::string> learners() const override { return {"featureless"}; }
+  void SetUp() override {
+    ToyRegistryTest::SetUp();
     loaded_.emplace(registry_->load());
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
-  fs::path dir_;
-  std::optional<Registry> registry_;
   std::optional<LoadedExperiment> loaded_;
 };
 
