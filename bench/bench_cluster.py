@@ -192,12 +192,13 @@ def zip_part(cli, registry, work):
         f"3 train sets = {len(jobs)} jobs), one job per array task, 1 CPU each, on the local "
         f"one-node Slurm cluster (2 CPUs, daemons and jobs at nice 10, the machine shared with "
         f"other work): **{len(done)} of {len(jobs)} jobs done, wall time "
-        f"{wall / 3600:.2f} h** from submission to the last result"
-        + ("" if complete else " (not finished: a lower bound)") + ".", "",
+        f"{wall / 3600:.2f} h** "
+        + ("from submission to the last result" if complete
+           else "since submission (not finished: a lower bound)") + ".", "",
         "| train set | jobs | mean train rows | mean job wall (s) | max job wall (s) | "
         "mean job CPU (s) | peak memory (MB) |", "|---|---|---|---|---|---|---|"]
     for name, r in per_set.iterrows():
-        lines.append(f"| {name} | {r['jobs']} | {r['n_train']:.0f} | {r['seconds']:.0f} | "
+        lines.append(f"| {name} | {r['jobs']:.0f} | {r['n_train']:.0f} | {r['seconds']:.0f} | "
                      f"{r['max_seconds']:.0f} | {r['cpu']:.0f} | {r['memory']:.0f} |")
     total_wall = done["seconds"].sum()
     total_cpu = done["cpu"].sum(min_count=1)
