@@ -14,7 +14,9 @@ differ; the sign pattern and rough magnitudes should agree.
       [--reuse] [--learner glmnet] [--out /tmp/assay_soak_paper] [--doc docs/soak_paper.md]
 
 --reuse keeps the results of data sets already run in --out (so zipUSPS can run on its own and
-the page be rewritten from every result). --learner featureless gives a dry run of the pipeline
+the page be rewritten from every result). --merge (with --only) rewrites only the rows of those
+data sets in the existing page, from results already in --out (e.g. zipUSPS collected from a
+Slurm run by bench/bench_cluster.py), keeping every other row and paragraph. --learner featureless gives a dry run of the pipeline
 (the page then says so in its title: featureless cannot show the paper's pattern).
 """
 import argparse
@@ -148,6 +150,65 @@ def commit():
         return "unknown"
 
 
+def summary_row(name, pv, seconds, ref):
+    """The page's main-table row of one data set."""
+    ours = ranges(pv)
+    row = [name]
+    for key in ("all", "other"):
+        row += [fmt_range(ours[key]), fmt_range(ref[key]) if ref else "—",
+                fmt_range(ours[key + "_p"]), fmt_range(ref[key + "_p"]) if ref else "—"]
+        if ref:
+            a, b = pattern(*ours[key]), pattern(*ref[key])
+            row.append(f"{a} / {b} " + ("yes" if a == b else "**no**"))
+        else:
+            row.append("—")
+    row.append(f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.1f}")
+    return row
+
+
+def detail_rows(name, pv):
+    """The per-test-subset rows of one data set."""
+    full = pv[pv["n.train.groups"] == 0]
+    return [[name, str(r["test.subset"]), r["comparison"], f"{r['same_mean']:.2f}",
+             f"{r['compared_mean']:.2f}", f"{r['mean_diff']:+.2f}", f"{r['p_paired']:.2g}"]
+            for _, r in full.iterrows()]
+
+
+def merge(args, paper, only, out):
+    """Replaces (or appends) the rows of the --only data sets in the existing page."""
+    lines = open(args.doc, encoding="utf-8").read().split("\n")
+    for name in only:
+        target = os.path.join(out, name)
+        pv = pd.read_csv(os.path.join(target, "pvalues.csv"))
+        seconds = float(open(os.path.join(target, "seconds.txt")).read())
+        row = "| " + " | ".join(summary_row(name, pv, seconds, paper.get(name))) + " |"
+        details = ["| " + " | ".join(r) + " |" for r in detail_rows(name, pv)]
+        main = [i for i, l in enumerate(lines) if l.startswith("| data | All−Same")]
+        per = [i for i, l in enumerate(lines) if l.startswith("| data | test subset")]
+        if not main or not per:
+            sys.exit(f"{args.doc}: no result tables to merge into")
+        lines = [l for l in lines if not l.startswith(f"| {name} |")]
+        end = main[0] + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        lines.insert(end, row)
+        per = [i for i, l in enumerate(lines) if l.startswith("| data | test subset")][0]
+        end = per + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        lines[end:end] = details
+    table = [l for l in lines if l.startswith("| ") and not l.startswith("| data")]
+    rows = [[c.strip() for c in l.strip("|").split("|")] for l in table]
+    rows = [r for r in rows if len(r) == 12]
+    agree = sum(1 for r in rows for c in (r[5], r[10]) if c.endswith("yes"))
+    total = sum(1 for r in rows for c in (r[5], r[10]) if c != "—")
+    lines = [f"**Sign patterns agree in {agree} of {total} comparisons.**"
+             if l.startswith("**Sign patterns agree in") else l for l in lines]
+    with open(args.doc, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    print(f"merged {', '.join(sorted(only))} into {args.doc}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "assay"))
@@ -159,6 +220,8 @@ def main():
     ap.add_argument("--out", default="/tmp/assay_soak_paper")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "soak_paper.md"))
     ap.add_argument("--note", default="", help="a paragraph added under the table (markdown)")
+    ap.add_argument("--merge", action="store_true",
+                    help="update only the --only rows of the existing page from --out")
     args = ap.parse_args()
     if not os.path.isdir(DATA):
         sys.exit(f"real data not found in {os.path.abspath(DATA)} (set ASSAY_SOAK_DATA)")
@@ -167,6 +230,9 @@ def main():
     out = os.path.join(args.out, args.learner)
     os.makedirs(out, exist_ok=True)
 
+    if args.merge:
+        merge(args, paper, only, out)
+        return
     rows, details, missing = [], [], []
     for name, file, subset, group, drop in DATASETS:
         have = os.path.exists(os.path.join(out, name, "seconds.txt"))
@@ -177,24 +243,8 @@ def main():
         # Data sets outside --only keep the results of an earlier pass.
         pv, seconds = run_one(args.cli, name, file, subset, group, drop,
                               args.reuse or skipped, args, out)
-        ours = ranges(pv)
-        ref = paper.get(name)
-        row = [name]
-        for key in ("all", "other"):
-            row += [fmt_range(ours[key]), fmt_range(ref[key]) if ref else "—",
-                    fmt_range(ours[key + "_p"]), fmt_range(ref[key + "_p"]) if ref else "—"]
-            if ref:
-                a, b = pattern(*ours[key]), pattern(*ref[key])
-                row.append(f"{a} / {b} " + ("yes" if a == b else "**no**"))
-            else:
-                row.append("—")
-        row.append(f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.1f}")
-        rows.append(row)
-        full = pv[pv["n.train.groups"] == 0]
-        for _, r in full.iterrows():
-            details.append([name, str(r["test.subset"]), r["comparison"],
-                            f"{r['same_mean']:.2f}", f"{r['compared_mean']:.2f}",
-                            f"{r['mean_diff']:+.2f}", f"{r['p_paired']:.2g}"])
+        rows.append(summary_row(name, pv, seconds, paper.get(name)))
+        details += detail_rows(name, pv)
 
     header = ["data", "All−Same (assay)", "All−Same (paper)", "log10 p (assay)",
               "log10 p (paper)", "sign pattern assay / paper", "Other−Same (assay)",

@@ -12,6 +12,7 @@ packages=(
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
   python3-nibabel r-base-core r-cran-glmnet r-cran-rpart
   nodejs npm chromium
+  libopenmpi-dev openmpi-bin slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do

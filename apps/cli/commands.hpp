@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "assay/batch/distributed.hpp"
 #include "assay/core/json.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/html.hpp"
@@ -15,6 +16,16 @@ namespace assay::cli {
 
 struct GlobalOptions {
   bool quiet = false;
+  /// Started by an MPI launcher (mpirun), and the ranks' distributor when MPI support is built
+  /// in (nullptr otherwise).
+  bool launched_by_mpi = false;
+  batch::JobDistributor* distributor = nullptr;
+};
+
+/// Thrown by an action to end the program with this exit status after its output (e.g. 3 when
+/// `assay job run` recorded failed jobs).
+struct ExitCode {
+  int code = 0;
 };
 
 using Action = std::function<void()>;
@@ -65,6 +76,9 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& global);
 
 /// `assay cv DATA.csv --label y [--learners ...] --out DIR` (plain K-fold comparison of learners)
 Action add_cv_command(CLI::App& app, const GlobalOptions& global);
+
+/// `assay job run|status|collect|submit DIR` (batch registries, Slurm)
+Action add_job_command(CLI::App& app, const GlobalOptions& global);
 
 /// `assay segment --pred DIR_OR_GLOB --truth DIR_OR_GLOB ...`
 Action add_segment_command(CLI::App& app, const GlobalOptions& global);

@@ -2,13 +2,9 @@
 // (source 001 §4.1, Figure 2): results.csv, summary.csv, results.json and report.html in DIR, and
 // a table of mean ± SD test error and train time per learner on stdout.
 #include <algorithm>
-#include <cstdio>
-#include <iostream>
 
-#include "assay/core/csv.hpp"
-#include "assay/core/error.hpp"
+#include "assay/batch/experiment.hpp"
 #include "assay/learners/learner.hpp"
-#include "assay/report/cv.hpp"
 #include "assay/soak/cv.hpp"
 #include "assay/soak/tables.hpp"
 #include "commands.hpp"
@@ -16,12 +12,11 @@
 
 namespace assay::cli {
 
-Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
+Action add_cv_command(CLI::App& app, const GlobalOptions& global) {
   struct Options : LearningOptions {
-    std::string group, fold, out;
-    int folds = 10, threads = 0;
+    std::string group, fold;
+    int folds = 10;
     std::uint64_t seed = 1;
-    bool json = false;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -39,52 +34,31 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", o->seed, "seed for the folds and the learners")
       ->check(non_negative_integer())
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")
-      ->check(non_negative_integer())
-      ->capture_default_str();
-  cmd->add_option("--out", o->out, "output directory (created if missing)")->required();
+  o->add_run_options(cmd);
   cmd->add_flag("--json", o->json, "print the summary as JSON instead of the table");
 
-  return [cmd, o] {
+  return [cmd, o, &global] {
     if (!cmd->parsed()) return;
-    soak::CvParams params;
-    params.data = o->columns();
-    params.group = o->group;
-    params.fold = o->fold;
-    params.task = o->task_kind();
-    params.folds = o->folds;
-    params.learners = o->learners;
-    params.learner_params = soak::learner_params_from_assignments(o->learner_params);
-    params.seed = o->seed;
-    params.threads = o->threads;
+    batch::ExperimentDefinition def;
+    def.kind = batch::ExperimentKind::cv;
+    def.files = o->files;
+    def.spec.data = o->columns();
+    def.spec.design.group = o->group;
+    def.spec.design.fold = o->fold;
+    def.spec.task = o->task_kind();
+    def.params.splits = {.folds = o->folds, .subsets = "S", .seed = o->seed};
+    def.params.run = {.learners = o->learners,
+                      .learner_params = soak::learner_params_from_assignments(o->learner_params),
+                      .threads = o->threads,
+                      .seed = o->seed};
+    def.title = "assay cv:";
+    for (const auto& f : o->files) def.title += " " + f;
     // Unknown learner names fail before any file is read.
-    for (const auto& name : params.learners) {
+    for (const auto& name : def.params.run.learners) {
       const auto known = learners::learner_names();
       if (std::find(known.begin(), known.end(), name) == known.end()) learners::make_learner(name);
     }
-
-    const auto tables = o->read_tables();
-    const auto outcome = soak::cv_experiment(tables, params);
-
-    const auto dir = output_folder(o->out);
-    write_csv(soak::cv_results_table(outcome.results), (dir / "results.csv").string());
-    write_csv(soak::cv_summary_table(outcome), (dir / "summary.csv").string());
-    const Json json = soak::cv_json(outcome);
-    write_text_file(dir / "results.json", json.dump(1) + "\n");
-    std::string title = "assay cv:";
-    for (const auto& f : o->files) title += " " + f;
-    const std::string description = soak::describe_cv(outcome, params);
-    report::cv_html(outcome, title, description).write((dir / "report.html").string());
-
-    if (o->json) {
-      Json summary = json;
-      summary.erase("results");
-      std::cout << summary.dump(2) << "\n";
-    } else {
-      std::cout << description << "\n\n" << report::cv_text(outcome);
-    }
-    std::fprintf(stderr, "assay: wrote %s/{results.csv,summary.csv,results.json,report.html}\n",
-                 o->out.c_str());
+    run_experiment_command(def, *o, global);
   };
 }
 

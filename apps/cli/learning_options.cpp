@@ -2,6 +2,12 @@
 
 #include <fstream>
 
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "assay/batch/distributed.hpp"
+#include "assay/batch/registry.hpp"
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
@@ -50,13 +56,48 @@ learners::DatasetColumns LearningOptions::columns() const {
 }
 
 std::vector<std::pair<std::string, Table>> LearningOptions::read_tables() const {
-  CsvParams csv;
-  if (task_kind() == learners::TaskKind::classification) csv.categorical = {label};
-  std::vector<std::pair<std::string, Table>> tables;
-  for (const auto& file : files) {
-    tables.emplace_back(std::filesystem::path(file).stem().string(), read_csv(file, csv));
+  return batch::read_experiment_tables(files, label, task_kind());
+}
+
+void LearningOptions::add_run_options(CLI::App* cmd) {
+  cmd->add_option("--threads", threads, "worker threads (0 = all cores; per rank under mpirun)")
+      ->check(non_negative_integer())
+      ->capture_default_str();
+  cmd->add_option("--out", out, "output directory (created if missing)");
+  cmd->add_option("--plan", plan,
+                  "write a batch registry to this folder instead of running (jobs then run with "
+                  "`assay job run|submit`, see docs/cluster.md); under mpirun, run through it");
+}
+
+void run_experiment_command(const batch::ExperimentDefinition& def, const LearningOptions& o,
+                            const GlobalOptions& global) {
+  if (o.out.empty() && o.plan.empty()) {
+    fail("--out DIR is required (or --plan DIR to write a batch registry)");
   }
-  return tables;
+  std::optional<batch::ExperimentOutcome> outcome;
+  std::string out = o.out;
+  if (global.launched_by_mpi) {
+    if (global.distributor == nullptr) {
+      fail(
+          "assay was started by mpirun but built without MPI support; rebuild it with an MPI "
+          "library installed (Debian: libopenmpi-dev), or run it without mpirun");
+    }
+    outcome = batch::run_distributed(
+        def, *global.distributor,
+        batch::DistributedParams{.threads = o.threads, .registry = o.plan, .out = o.out});
+    if (!outcome) return;  // not rank 0
+    if (out.empty()) out = batch::Registry::open(o.plan).out();
+    if (out.empty()) fail("--out DIR is required to write the outputs of an MPI run");
+  } else if (!o.plan.empty()) {
+    const auto registry = batch::Registry::plan(o.plan, def, o.out);
+    std::cout << batch::plan_text(registry);
+    return;
+  } else {
+    outcome = batch::run_experiment(def, o.threads);
+  }
+  batch::write_outputs(def, *outcome, out);
+  std::cout << batch::outcome_text(def, *outcome, o.json) << std::flush;
+  std::fprintf(stderr, "assay: wrote %s/%s\n", out.c_str(), batch::output_names(def.kind).c_str());
 }
 
 std::filesystem::path output_folder(const std::string& out) {

@@ -9,14 +9,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "assay/batch/experiment.hpp"
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
+#include "commands.hpp"
 
 namespace assay::cli {
 
 struct LearningOptions {
   std::vector<std::string> files, learners, learner_params, features, drop;
   std::string label, weight, task = "classification";
+  /// --out, --plan, --threads and --json (registered by each command, with its own help).
+  std::string out, plan;
+  int threads = 0;
+  bool json = false;
 
   /// The positional files and --label.
   void add_data_options(CLI::App* cmd);
@@ -24,6 +30,8 @@ struct LearningOptions {
   void add_learner_options(CLI::App* cmd);
   /// --features | --drop, --weight and --task.
   void add_column_options(CLI::App* cmd);
+  /// --threads, --out and --plan.
+  void add_run_options(CLI::App* cmd);
 
   /// --task as a TaskKind; throws assay::Error for anything else.
   learners::TaskKind task_kind() const;
@@ -33,6 +41,13 @@ struct LearningOptions {
   /// "1".."11" are class names, not numbers.
   std::vector<std::pair<std::string, Table>> read_tables() const;
 };
+
+/// Runs an experiment the way `assay soak` and `assay cv` do: with --plan DIR (and not under
+/// mpirun) it only writes the batch registry and says how to run it; under mpirun the ranks
+/// share the units (with --plan through the registry, so a rerun resumes); otherwise every unit
+/// runs in this process. Writes the outputs to --out and prints the summary (rank 0 only).
+void run_experiment_command(const batch::ExperimentDefinition& def, const LearningOptions& o,
+                            const GlobalOptions& global);
 
 /// Creates `out` (and parents) if missing; throws assay::Error if it cannot.
 std::filesystem::path output_folder(const std::string& out);

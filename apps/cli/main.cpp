@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -9,6 +11,9 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/warning.hpp"
 #include "commands.hpp"
+#ifdef ASSAY_WITH_MPI
+#include "assay/mpi/distributor.hpp"
+#endif
 
 namespace assay::cli {
 
@@ -61,10 +66,26 @@ void ReportOutputs::write(const Json& document, const std::function<std::string(
 }  // namespace assay::cli
 
 int main(int argc, char** argv) {
+  assay::cli::GlobalOptions global;
+  // Under mpirun every rank runs this program; MPI starts before any thread does.
+  global.launched_by_mpi = assay::batch::launched_by_mpi();
+#ifdef ASSAY_WITH_MPI
+  std::optional<assay::mpi::Session> mpi_session;
+  std::unique_ptr<assay::batch::JobDistributor> distributor;
+  if (global.launched_by_mpi) {
+    try {
+      mpi_session.emplace(argc, argv);
+    } catch (const assay::Error& e) {
+      std::fprintf(stderr, "assay: %s\n", e.what());
+      return 2;
+    }
+    distributor = assay::mpi::world_distributor();
+    global.distributor = distributor.get();
+  }
+#endif
   CLI::App app{"assay: how good is my model, really?"};
   app.set_version_flag("--version", "assay 0.1.0");
   app.require_subcommand(1);
-  assay::cli::GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
 
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
@@ -74,6 +95,7 @@ int main(int argc, char** argv) {
       assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
       assay::cli::add_model_command(app, global),
       assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
+      assay::cli::add_job_command(app, global),
   };
 
   try {
@@ -90,6 +112,10 @@ int main(int argc, char** argv) {
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
   try {
     for (const auto& action : actions) action();  // only the parsed subcommand does anything
+  } catch (const assay::cli::ExitCode& e) {
+    return e.code;
+  } catch (const assay::batch::QuietFailure&) {
+    return 2;  // another MPI rank printed the reason
   } catch (const assay::Error& e) {
     std::fprintf(stderr, "assay: %s\n", e.what());
     return 2;

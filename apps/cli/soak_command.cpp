@@ -1,26 +1,20 @@
 // `assay soak DATA.csv... --label y --subset COL ... --out DIR`: Same/Other/All K-fold
 // cross-validation (source 001): results.csv, pvalues.csv, summaries.csv, results.json and
 // report.html in DIR, and a short summary on stdout.
-#include <cstdio>
-#include <iostream>
-
-#include "assay/core/csv.hpp"
-#include "assay/core/error.hpp"
-#include "assay/report/soak.hpp"
+#include "assay/batch/experiment.hpp"
 #include "assay/soak/tables.hpp"
 #include "commands.hpp"
 #include "learning_options.hpp"
 
 namespace assay::cli {
 
-Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
+Action add_soak_command(CLI::App& app, const GlobalOptions& global) {
   struct Options : LearningOptions {
     std::vector<std::string> strata;
-    std::string subset, group, fold, out, subsets = "SOA", measure;
-    int folds = 10, seeds = 1, sizes = -1, threads = 0;
+    std::string subset, group, fold, subsets = "SOA", measure;
+    int folds = 10, seeds = 1, sizes = -1;
     double ratio = 0.5;
     std::uint64_t seed = 1;
-    bool json = false;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -54,55 +48,31 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", o->seed, "seed for folds, down-sampling and learners")
       ->check(non_negative_integer())
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "worker threads (0 = all cores)")
-      ->check(non_negative_integer())
-      ->capture_default_str();
-  cmd->add_option("--out", o->out, "output directory (created if missing)")->required();
+  o->add_run_options(cmd);
   cmd->add_flag("--json", o->json, "print the statistics as JSON instead of the summary");
 
-  return [cmd, o] {
+  return [cmd, o, &global] {
     if (!cmd->parsed()) return;
-    soak::SoakTableSpec spec;
-    spec.data = o->columns();
-    spec.design = {o->subset, o->group, o->fold, o->strata};
-    spec.task = o->task_kind();
-    soak::SoakExperimentParams params;
-    params.splits = {.folds = o->folds,
-                     .subsets = o->subsets,
-                     .sizes = o->sizes,
-                     .ratio = o->ratio,
-                     .seeds = o->seeds,
-                     .seed = o->seed};
-    params.run = {.learners = o->learners,
-                  .learner_params = soak::learner_params_from_assignments(o->learner_params),
-                  .threads = o->threads,
-                  .seed = o->seed};
-    params.statistics.measure = o->measure;
-
-    const auto tables = o->read_tables();
-    const auto outcome = soak::soak_experiment(tables, spec, params);
-
-    const auto dir = output_folder(o->out);
-    write_csv(soak::results_table(outcome.results), (dir / "results.csv").string());
-    write_csv(soak::pvalues_table(outcome.statistics), (dir / "pvalues.csv").string());
-    write_csv(soak::summaries_table(outcome.statistics), (dir / "summaries.csv").string());
-    write_text_file(dir / "results.json", soak::results_json(outcome.results).dump(1) + "\n");
-    std::string title = "assay soak:";
-    for (const auto& f : o->files) title += " " + f;
-    report::soak_html(outcome.statistics, outcome.results, title,
-                      soak::describe_experiment(outcome, params))
-        .write((dir / "report.html").string());
-
-    if (o->json) {
-      std::cout << soak::statistics_json(outcome.statistics).dump(2) << "\n";
-    } else {
-      std::cout << soak::describe_experiment(outcome, params) << "\n\n"
-                << report::soak_text(outcome.statistics);
-    }
-    std::fprintf(
-        stderr,
-        "assay: wrote %s/{results.csv,pvalues.csv,summaries.csv,results.json,report.html}\n",
-        o->out.c_str());
+    batch::ExperimentDefinition def;
+    def.kind = batch::ExperimentKind::soak;
+    def.files = o->files;
+    def.spec.data = o->columns();
+    def.spec.design = {o->subset, o->group, o->fold, o->strata};
+    def.spec.task = o->task_kind();
+    def.params.splits = {.folds = o->folds,
+                         .subsets = o->subsets,
+                         .sizes = o->sizes,
+                         .ratio = o->ratio,
+                         .seeds = o->seeds,
+                         .seed = o->seed};
+    def.params.run = {.learners = o->learners,
+                      .learner_params = soak::learner_params_from_assignments(o->learner_params),
+                      .threads = o->threads,
+                      .seed = o->seed};
+    def.params.statistics.measure = o->measure;
+    def.title = "assay soak:";
+    for (const auto& f : o->files) def.title += " " + f;
+    run_experiment_command(def, *o, global);
   };
 }
 

@@ -31,15 +31,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// What a unit leaves for the summary warnings (written only by its own unit).
-struct UnitNotes {
-  bool auc_one_class = false;
-};
-
 // Error measures of one split's predictions; `out` is rows x n_outputs.
 void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
            const std::vector<double>& out, std::size_t n_outputs, SoakResultRow& row,
-           UnitNotes& notes) {
+           bool& auc_one_class) {
   const bool weighted = !data.weights.empty();
   auto weight = [&](std::uint32_t i) { return weighted ? data.weights[i] : 1.0; };
   double total = 0;
@@ -70,7 +65,7 @@ void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
         }
         row.auc = metrics::roc_auc(y, s, w);
       } else {
-        notes.auc_one_class = true;  // one class in the test set: AUC undefined
+        auc_one_class = true;  // one class in the test set: AUC undefined
       }
     }
   } else {
@@ -94,7 +89,7 @@ void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
 }
 
 void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_t split,
-              std::uint64_t seed, int threads, SoakResultRow& row, UnitNotes& notes) {
+              std::uint64_t seed, int threads, SoakResultRow& row, bool& auc_one_class) {
   const SplitInfo& info = task.splits.info(split);
   row.data = task.dataset.name;
   row.learner = learner.name();
@@ -139,7 +134,7 @@ void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_
   row.predict_seconds = seconds_since(t1);
   const Json description = model->description();
   if (!description.empty()) row.hyperparameters = description.dump();
-  score(task.dataset, test, out, k, row, notes);
+  score(task.dataset, test, out, k, row, auc_one_class);
 }
 
 // FNV-1a: a stable 64-bit number for a learner's name (std::hash may differ between builds).
@@ -151,9 +146,25 @@ std::uint64_t name_hash(const std::string& name) {
 
 }  // namespace
 
-SoakResults run_soak(const std::vector<SoakTask>& tasks,
-                     const std::vector<const learners::Learner*>& learners,
-                     const SoakParams& params) {
+SoakUnits::SoakUnits(const std::vector<SoakTask>& tasks, std::size_t n_learners)
+    : first_(tasks.size() + 1, 0), n_learners_(n_learners), tasks_(&tasks) {
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    first_[t + 1] = first_[t] + n_learners * tasks[t].splits.size();
+  }
+}
+
+SoakUnit SoakUnits::at(std::size_t u) const {
+  ASSAY_ASSERT(u < size());
+  const auto t =
+      static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), u) - first_.begin()) -
+      1;
+  const std::size_t local = u - first_[t];
+  const std::size_t n_splits = (*tasks_)[t].splits.size();
+  return SoakUnit{.task = t, .learner = local / n_splits, .split = local % n_splits};
+}
+
+void check_soak_inputs(const std::vector<SoakTask>& tasks,
+                       const std::vector<const learners::Learner*>& learners) {
   if (learners.empty()) fail("no learners given, expected at least one");
   for (std::size_t i = 0; i < learners.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
@@ -177,54 +188,39 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks,
       }
     }
   }
-  // Unit u = (task, learner, split) in that nesting order; first[t] = first unit of task t.
-  std::vector<std::size_t> first(tasks.size() + 1, 0);
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    first[t + 1] = first[t] + learners.size() * tasks[t].splits.size();
-  }
-  const std::size_t n_units = first.back();
-  SoakResults results;
-  results.rows.resize(n_units);
-  std::vector<UnitNotes> notes(n_units);
+}
 
-  // Threads left over when there are fewer units than workers go to the learners.
-  const int workers = resolve_threads(params.threads, n_units);
-  const int total_threads = params.threads > 0 ? params.threads : hardware_threads();
-  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
-  const Rng root(params.seed);
-  Progress progress("soak", n_units);
-  parallel_for(
-      n_units,
-      [&](std::size_t u) {
-        const std::size_t t = static_cast<std::size_t>(
-                                  std::upper_bound(first.begin(), first.end(), u) - first.begin()) -
-                              1;
-        const std::size_t local = u - first[t];
-        const std::size_t n_splits = tasks[t].splits.size();
-        const auto& learner = *learners[local / n_splits];
-        // From (data set, learner name, split): a learner's results do not depend on which
-        // other learners run beside it or in which order they are listed.
-        const std::size_t split = local % n_splits;
-        const std::uint64_t seed =
-            root.split(t).split(name_hash(learner.name())).split(split).next();
-        run_unit(tasks[t], learner, split, seed, learner_threads, results.rows[u], notes[u]);
-        progress.advance();
-      },
-      params.threads);
-  progress.finish();
+SoakUnitResult run_soak_unit(const std::vector<SoakTask>& tasks,
+                             const std::vector<const learners::Learner*>& learners, std::size_t u,
+                             std::uint64_t seed, int threads) {
+  const SoakUnit unit = SoakUnits(tasks, learners.size()).at(u);
+  const auto& learner = *learners[unit.learner];
+  // From (data set, learner name, split): a learner's results do not depend on which other
+  // learners run beside it or in which order they are listed.
+  const std::uint64_t unit_seed =
+      Rng(seed).split(unit.task).split(name_hash(learner.name())).split(unit.split).next();
+  SoakUnitResult result;
+  run_unit(tasks[unit.task], learner, unit.split, unit_seed, threads, result.row,
+           result.auc_one_class);
+  return result;
+}
 
-  // One warning per (data set, learner) with failures or undefined AUCs, in unit order.
+void warn_soak_units(const std::vector<SoakTask>& tasks,
+                     const std::vector<const learners::Learner*>& learners,
+                     const std::vector<SoakUnitResult>& units) {
+  const SoakUnits layout(tasks, learners.size());
+  ASSAY_ASSERT(units.size() == layout.size());
+  std::size_t begin = 0;
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const std::size_t n_splits = tasks[t].splits.size();
-    for (std::size_t l = 0; l < learners.size(); ++l) {
-      const std::size_t begin = first[t] + l * n_splits;
+    for (std::size_t l = 0; l < learners.size(); ++l, begin += n_splits) {
       std::size_t failed = 0, one_class = 0;
       const SoakResultRow* first_failed = nullptr;
       for (std::size_t u = begin; u < begin + n_splits; ++u) {
-        if (!results.rows[u].failure.empty()) {
-          if (failed++ == 0) first_failed = &results.rows[u];
+        if (!units[u].row.failure.empty()) {
+          if (failed++ == 0) first_failed = &units[u].row;
         }
-        if (notes[u].auc_one_class) ++one_class;
+        if (units[u].auc_one_class) ++one_class;
       }
       if (failed > 0) {
         warn(fmt::format(
@@ -243,12 +239,37 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks,
       }
     }
   }
+}
+
+SoakResults run_soak(const std::vector<SoakTask>& tasks,
+                     const std::vector<const learners::Learner*>& learners,
+                     const SoakParams& params) {
+  check_soak_inputs(tasks, learners);
+  const std::size_t n_units = SoakUnits(tasks, learners.size()).size();
+  std::vector<SoakUnitResult> units(n_units);
+
+  // Threads left over when there are fewer units than workers go to the learners.
+  const int workers = resolve_threads(params.threads, n_units);
+  const int total_threads = params.threads > 0 ? params.threads : hardware_threads();
+  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
+  Progress progress("soak", n_units);
+  parallel_for(
+      n_units,
+      [&](std::size_t u) {
+        units[u] = run_soak_unit(tasks, learners, u, params.seed, learner_threads);
+        progress.advance();
+      },
+      params.threads);
+  progress.finish();
+
+  warn_soak_units(tasks, learners, units);
+  SoakResults results;
+  results.rows.reserve(n_units);
+  for (auto& unit : units) results.rows.push_back(std::move(unit.row));
   return results;
 }
 
-SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params) {
-  std::vector<std::unique_ptr<learners::Learner>> owned;
-  std::vector<const learners::Learner*> learners;
+std::vector<std::unique_ptr<learners::Learner>> make_soak_learners(const SoakParams& params) {
   if (!params.learner_params.is_null() && !params.learner_params.is_object()) {
     fail("learner parameters must be a JSON object keyed by learner name, found {}",
          params.learner_params.dump());
@@ -260,13 +281,20 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& param
              quote_found(name), fmt::join(params.learners, ", "));
     }
   }
+  std::vector<std::unique_ptr<learners::Learner>> owned;
   for (const auto& name : params.learners) {
     const auto it = params.learner_params.is_object() ? params.learner_params.find(name)
                                                       : params.learner_params.end();
     owned.push_back(
         learners::make_learner(name, it != params.learner_params.end() ? *it : Json::object()));
-    learners.push_back(owned.back().get());
   }
+  return owned;
+}
+
+SoakResults run_soak(const std::vector<SoakTask>& tasks, const SoakParams& params) {
+  const auto owned = make_soak_learners(params);
+  std::vector<const learners::Learner*> learners;
+  for (const auto& l : owned) learners.push_back(l.get());
   return run_soak(tasks, learners, params);
 }
 

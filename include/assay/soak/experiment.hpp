@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,57 @@ struct SoakResultRow {
 struct SoakResults {
   std::vector<SoakResultRow> rows;
 };
+
+/// The result of one unit of work: its row, and whether its AUC is undefined because the test
+/// set has one class (for the summary warning).
+struct SoakUnitResult {
+  SoakResultRow row;
+  bool auc_one_class = false;
+};
+
+/// The units of an experiment: unit u (0-based) is (task, learner, split) in that nesting order,
+/// tasks outermost; run_soak's results list the units in this order. Batch runs (one job per
+/// unit, batch/registry.hpp) use the same numbering, so a unit's seed and row do not depend on
+/// where it runs.
+struct SoakUnit {
+  std::size_t task = 0, learner = 0, split = 0;
+};
+
+class SoakUnits {
+ public:
+  /// Requires: the tasks outlive this object.
+  SoakUnits(const std::vector<SoakTask>& tasks, std::size_t n_learners);
+  std::size_t size() const { return first_.back(); }
+  /// Unit u; requires u < size().
+  SoakUnit at(std::size_t u) const;
+
+ private:
+  std::vector<std::size_t> first_;  // first unit of each task, then the total
+  std::size_t n_learners_;
+  const std::vector<SoakTask>* tasks_;
+};
+
+/// The learners of params.learners with their parameters (params.learner_params). Throws
+/// assay::Error for an unknown learner or parameter, a learner listed twice, or parameters for a
+/// learner that is not listed.
+std::vector<std::unique_ptr<learners::Learner>> make_soak_learners(const SoakParams& params);
+
+/// Checks that the tasks and learners can run together (see run_soak); throws assay::Error.
+void check_soak_inputs(const std::vector<SoakTask>& tasks,
+                       const std::vector<const learners::Learner*>& learners);
+
+/// Runs unit u exactly as run_soak does (the same seed from `seed`, hence the same row); the
+/// learner gets `threads` threads (the result does not depend on it). Throws only for bugs:
+/// a learner that cannot fit gives an NA row with the reason.
+SoakUnitResult run_soak_unit(const std::vector<SoakTask>& tasks,
+                             const std::vector<const learners::Learner*>& learners, std::size_t u,
+                             std::uint64_t seed, int threads);
+
+/// The warnings run_soak gives after its units, from their results (in unit order): one per
+/// (data set, learner) with NA rows, one per (data set, learner) with undefined AUCs.
+void warn_soak_units(const std::vector<SoakTask>& tasks,
+                     const std::vector<const learners::Learner*>& learners,
+                     const std::vector<SoakUnitResult>& units);
 
 /// Runs every learner on every split of every task. Throws assay::Error for an unknown learner,
 /// a learner that does not support a task's kind, a data set that fails learners::check_dataset,

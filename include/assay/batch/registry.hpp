@@ -1,0 +1,163 @@
+// A batch registry: a folder that holds one experiment's definition, its job table and one
+// result file per finished job, so that the jobs can run anywhere (Slurm array tasks, MPI ranks,
+// several machines sharing the folder), in any order, be interrupted and resumed, and be
+// collected into exactly what the one-machine run writes.
+//
+// Layout of DIR:
+//   registry.json          format, assay version, experiment (batch/experiment.hpp), inputs with
+//                          size and SHA-256, id (SHA-256 of experiment + inputs), default --out
+//   jobs.csv               the job table: job (1-based), data, learner, test.subset,
+//                          train.subsets, test.fold, seed, n.train.groups, iteration, n_train,
+//                          n_test, cost (relative: n_train x features x classes)
+//   results/JOB.json       a finished job: the row and provenance (host, pid, Slurm/MPI ids,
+//                          start/end, seconds, peak memory, attempt); written atomically
+//   running/JOB.json       a job in progress (host, pid, start, attempt, Slurm ids)
+//   failed/JOB.json        the failed attempts of a job, each with its error
+//   slurm/, logs/          sbatch scripts and their job lists, Slurm's output files
+// Job J is unit J−1 of soak::SoakUnits: its seed and row do not depend on where it runs.
+//
+//   Registry reg = Registry::plan("reg", def, "out");   // or Registry::open("reg")
+//   LoadedExperiment loaded = reg.load();               // checks input checksums, reads data
+//   ... run jobs (batch/job_runner.hpp) ...
+//   collect(reg, "out");                                // refuses unless all done and matching
+//
+// Requires: one registry per folder; result files are only written by job runners.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/batch/experiment.hpp"
+#include "assay/core/json.hpp"
+
+namespace assay::batch {
+
+/// This build's version ("0.1.0"): a registry planned by another version is refused.
+const std::string& assay_version();
+
+/// One input file of the experiment.
+struct RegistryInput {
+  std::string path;  ///< absolute
+  std::uintmax_t bytes = 0;
+  std::string sha256;
+};
+
+/// One row of the job table.
+struct JobInfo {
+  std::size_t job = 0;  ///< 1-based
+  std::string data, learner, test_subset;
+  soak::TrainSubsets train_subsets = soak::TrainSubsets::same;
+  std::int32_t test_fold = 1, seed = 1;
+  std::int64_t n_train_groups = 0;
+  std::size_t iteration = 0, n_train = 0, n_test = 0;
+  /// Relative cost estimate: n_train x features x classes (1 for regression). Used to hand out
+  /// long jobs first.
+  double cost = 0;
+};
+
+/// Where and how a job ran (a result's or a failed attempt's provenance).
+struct JobProvenance {
+  std::string host;
+  std::int64_t pid = 0;
+  std::string started, finished;  ///< UTC, ISO 8601 with milliseconds
+  double seconds = 0;
+  /// User + system CPU seconds of the process that ran the job (its learner threads included);
+  /// NaN when unknown. On a shared machine the load-independent cost.
+  double cpu_seconds = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t peak_rss_bytes = 0;  ///< of the process that ran the job
+  std::size_t attempt = 1;
+  std::string slurm_job_id, slurm_array_task_id;
+  int mpi_rank = -1;
+};
+
+Json provenance_json(const JobProvenance& p);
+JobProvenance provenance_from_json(const Json& json, const std::string& where);
+
+/// A unit's result as stored in results/JOB.json (every double round-trips exactly).
+Json unit_result_json(const soak::SoakUnitResult& unit);
+soak::SoakUnitResult unit_result_from_json(const Json& json, const std::string& where);
+
+class Registry {
+ public:
+  /// Creates the registry in `dir` (created if missing, must be empty or hold no registry.json)
+  /// for `def`, reading its inputs to list the jobs; `out` (may be empty) is where collect
+  /// writes by default. If `dir` already holds a registry of the same experiment and inputs it
+  /// is opened instead (its results are kept: resume); one of another experiment, other inputs
+  /// or another version is an error naming what differs.
+  static Registry plan(const std::string& dir, const ExperimentDefinition& def,
+                       const std::string& out);
+
+  /// Opens an existing registry. Throws assay::Error for a missing folder, a folder without
+  /// registry.json, a file that is not an assay registry, or one planned by another version.
+  static Registry open(const std::string& dir);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  const ExperimentDefinition& definition() const { return definition_; }
+  /// SHA-256 of the experiment and its inputs: every result file carries it.
+  const std::string& id() const { return id_; }
+  const std::vector<RegistryInput>& inputs() const { return inputs_; }
+  const std::vector<JobInfo>& jobs() const { return jobs_; }
+  std::size_t n_jobs() const { return jobs_.size(); }
+  /// Default output folder of collect ("" if none was given when planning).
+  const std::string& out() const { return out_; }
+  /// The registry.json document.
+  const Json& document() const { return document_; }
+
+  /// Throws assay::Error unless 1 <= job <= n_jobs() ("job 0 is out of range: DIR has jobs 1..N").
+  void check_job(std::size_t job) const;
+  /// Throws assay::Error naming the first input whose size or SHA-256 differs from the plan's.
+  void check_inputs() const;
+  /// check_inputs(), then reads the data and builds the tasks and learners.
+  LoadedExperiment load() const;
+
+  std::filesystem::path result_path(std::size_t job) const;
+  std::filesystem::path running_path(std::size_t job) const;
+  std::filesystem::path failed_path(std::size_t job) const;
+
+  /// Whether results/JOB.json exists (not validated).
+  bool has_result(std::size_t job) const;
+  /// Reads and validates results/JOB.json: it must belong to this registry (id, job number,
+  /// version). Throws assay::Error naming the file otherwise.
+  soak::SoakUnitResult read_result(std::size_t job, JobProvenance* provenance = nullptr) const;
+  /// Writes results/JOB.json atomically and removes the job's running marker.
+  void write_result(std::size_t job, const soak::SoakUnitResult& unit,
+                    const JobProvenance& provenance) const;
+  /// Appends a failed attempt to failed/JOB.json (atomically) and removes the running marker.
+  void record_failure(std::size_t job, const std::string& error,
+                      const JobProvenance& provenance) const;
+  /// The failed attempts of a job (error and provenance), oldest first.
+  std::vector<std::pair<std::string, JobProvenance>> failures(std::size_t job) const;
+  /// Marks a job as running (running/JOB.json, atomically); clear_running removes the marker.
+  void mark_running(std::size_t job, const JobProvenance& provenance) const;
+  void clear_running(std::size_t job) const;
+  std::optional<JobProvenance> running(std::size_t job) const;
+
+ private:
+  Registry() = default;
+  void read_document();
+  std::filesystem::path dir_;
+  Json document_;
+  ExperimentDefinition definition_;
+  std::string id_, out_;
+  std::vector<RegistryInput> inputs_;
+  std::vector<JobInfo> jobs_;
+};
+
+/// What `assay soak ... --plan DIR` prints: the registry, its jobs (and how many are done when
+/// it was planned before), and the commands that run and collect them.
+std::string plan_text(const Registry& registry);
+
+/// The job table of a loaded experiment (job J = unit J−1).
+std::vector<JobInfo> job_table(const LoadedExperiment& loaded);
+
+/// Reads every result (each validated), gives the warnings of the one-process run and returns
+/// the outcome. Throws assay::Error if a job has no result (naming how many and the first ones,
+/// and pointing to `assay job status`).
+ExperimentOutcome collect(const Registry& registry);
+
+}  // namespace assay::batch

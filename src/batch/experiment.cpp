@@ -1,0 +1,315 @@
+#include "assay/batch/experiment.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "assay/core/csv.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "assay/report/cv.hpp"
+#include "assay/report/soak.hpp"
+#include "assay/soak/statistics.hpp"
+
+namespace assay::batch {
+namespace {
+
+const char* task_name(learners::TaskKind task) {
+  return task == learners::TaskKind::classification ? "classification" : "regression";
+}
+
+// Typed access to a definition's fields, naming the file and the key in messages.
+class Reader {
+ public:
+  Reader(const Json& json, std::string where) : json_(json), where_(std::move(where)) {
+    if (!json_.is_object()) fail("{}: expected a JSON object, found {}", where_, json_.dump());
+  }
+  const Json& at(const char* key) const {
+    const auto it = json_.find(key);
+    if (it == json_.end()) fail("{}: expected the field \"{}\", found none", where_, key);
+    return *it;
+  }
+  std::string text(const char* key) const {
+    const Json& v = at(key);
+    if (!v.is_string()) wrong(key, "text", v);
+    return v.get<std::string>();
+  }
+  std::vector<std::string> texts(const char* key) const {
+    const Json& v = at(key);
+    std::vector<std::string> out;
+    if (!v.is_array()) wrong(key, "a list of texts", v);
+    for (const auto& x : v) {
+      if (!x.is_string()) wrong(key, "a list of texts", v);
+      out.push_back(x.get<std::string>());
+    }
+    return out;
+  }
+  std::int64_t integer(const char* key) const {
+    const Json& v = at(key);
+    if (!v.is_number_integer()) wrong(key, "an integer", v);
+    return v.get<std::int64_t>();
+  }
+  std::uint64_t natural(const char* key) const {
+    const Json& v = at(key);
+    if (!v.is_number_unsigned()) wrong(key, "a non-negative integer", v);
+    return v.get<std::uint64_t>();
+  }
+  double number(const char* key) const {
+    const Json& v = at(key);
+    if (!v.is_number()) wrong(key, "a number", v);
+    return v.get<double>();
+  }
+  Reader object(const char* key) const { return Reader(at(key), where_ + " (" + key + ")"); }
+
+ private:
+  [[noreturn]] void wrong(const char* key, const char* expected, const Json& found) const {
+    fail("{}: field \"{}\": expected {}, found {}", where_, key, expected, found.dump());
+  }
+  const Json& json_;
+  std::string where_;
+};
+
+soak::SoakOutcome soak_outcome(const ExperimentDefinition& def, LoadedExperiment loaded,
+                               soak::SoakResults results) {
+  soak::SoakOutcome out;
+  out.tasks = std::move(loaded.tasks);
+  out.results = std::move(results);
+  out.statistics = soak::soak_statistics(out.results, def.params.statistics);
+  return out;
+}
+
+soak::CvOutcome cv_outcome(const ExperimentDefinition& def, LoadedExperiment loaded,
+                           soak::SoakResults results) {
+  soak::CvOutcome out;
+  out.tasks = std::move(loaded.tasks);
+  out.results = std::move(results);
+  out.measure = def.spec.task == learners::TaskKind::classification ? "error_percent" : "mse";
+  out.summaries = soak::cv_summaries(out.results, out.measure);
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(ExperimentKind kind) {
+  return kind == ExperimentKind::soak ? "soak" : "cv";
+}
+
+Json definition_json(const ExperimentDefinition& def) {
+  const auto& c = def.spec;
+  const auto& s = def.params.splits;
+  const auto& r = def.params.run;
+  return Json{{"kind", to_string(def.kind)},
+              {"files", def.files},
+              {"title", def.title},
+              {"columns",
+               {{"label", c.data.label},
+                {"features", c.data.features},
+                {"drop", c.data.drop},
+                {"weight", c.data.weight},
+                {"subset", c.design.subset},
+                {"group", c.design.group},
+                {"fold", c.design.fold},
+                {"strata", c.design.strata}}},
+              {"task", task_name(c.task)},
+              {"splits",
+               {{"folds", s.folds},
+                {"subsets", s.subsets},
+                {"sizes", s.sizes},
+                {"ratio", s.ratio},
+                {"seeds", s.seeds},
+                {"seed", s.seed}}},
+              {"learners", r.learners},
+              {"learner_params", r.learner_params},
+              {"seed", r.seed},
+              {"measure", def.params.statistics.measure}};
+}
+
+ExperimentDefinition definition_from_json(const Json& json, const std::string& where) {
+  const Reader in(json, where);
+  ExperimentDefinition def;
+  const std::string kind = in.text("kind");
+  if (kind == "soak") {
+    def.kind = ExperimentKind::soak;
+  } else if (kind == "cv") {
+    def.kind = ExperimentKind::cv;
+  } else {
+    fail("{}: field \"kind\": expected \"soak\" or \"cv\", found {}", where, quote_found(kind));
+  }
+  def.files = in.texts("files");
+  def.title = in.text("title");
+  const Reader columns = in.object("columns");
+  def.spec.data.label = columns.text("label");
+  def.spec.data.features = columns.texts("features");
+  def.spec.data.drop = columns.texts("drop");
+  def.spec.data.weight = columns.text("weight");
+  def.spec.design.subset = columns.text("subset");
+  def.spec.design.group = columns.text("group");
+  def.spec.design.fold = columns.text("fold");
+  def.spec.design.strata = columns.texts("strata");
+  const std::string task = in.text("task");
+  if (task != "classification" && task != "regression") {
+    fail("{}: field \"task\": expected classification or regression, found {}", where,
+         quote_found(task));
+  }
+  def.spec.task = task == "classification" ? learners::TaskKind::classification
+                                           : learners::TaskKind::regression;
+  const Reader splits = in.object("splits");
+  auto& s = def.params.splits;
+  s.folds = static_cast<int>(splits.integer("folds"));
+  s.subsets = splits.text("subsets");
+  s.sizes = static_cast<int>(splits.integer("sizes"));
+  s.ratio = splits.number("ratio");
+  s.seeds = static_cast<int>(splits.integer("seeds"));
+  s.seed = splits.natural("seed");
+  def.params.run.learners = in.texts("learners");
+  def.params.run.learner_params = in.at("learner_params");
+  def.params.run.seed = in.natural("seed");
+  def.params.statistics.measure = in.text("measure");
+  return def;
+}
+
+soak::CvParams cv_params(const ExperimentDefinition& def, int threads) {
+  soak::CvParams p;
+  p.data = def.spec.data;
+  p.group = def.spec.design.group;
+  p.fold = def.spec.design.fold;
+  p.task = def.spec.task;
+  p.folds = def.params.splits.folds;
+  p.learners = def.params.run.learners;
+  p.learner_params = def.params.run.learner_params;
+  p.seed = def.params.splits.seed;
+  p.threads = threads;
+  return p;
+}
+
+std::vector<std::pair<std::string, Table>> read_experiment_tables(
+    const std::vector<std::string>& files, const std::string& label, learners::TaskKind task) {
+  CsvParams csv;
+  if (task == learners::TaskKind::classification) csv.categorical = {label};
+  std::vector<std::pair<std::string, Table>> tables;
+  for (const auto& file : files) {
+    tables.emplace_back(std::filesystem::path(file).stem().string(), read_csv(file, csv));
+  }
+  return tables;
+}
+
+LoadedExperiment load_experiment(const ExperimentDefinition& def) {
+  const auto tables = read_experiment_tables(def.files, def.spec.data.label, def.spec.task);
+  LoadedExperiment loaded;
+  if (tables.empty()) {
+    if (def.kind == ExperimentKind::soak)
+      fail("a SOAK experiment needs at least one data set (found none)");
+    fail("cross-validation needs at least one data set (found none)");
+  }
+  std::set<std::string> names;
+  const soak::CvParams cv = cv_params(def, 1);
+  for (const auto& [name, table] : tables) {
+    if (!names.insert(name).second)
+      fail("data set names must be unique ({} appears twice)", quote_found(name));
+    loaded.tasks.push_back(
+        def.kind == ExperimentKind::soak
+            ? soak::soak_task_from_table(table, def.spec, def.params.splits, name)
+            : soak::cv_task_from_table(table, cv, name));
+  }
+  loaded.owned = soak::make_soak_learners(def.params.run);
+  for (const auto& l : loaded.owned) loaded.learners.push_back(l.get());
+  soak::check_soak_inputs(loaded.tasks, loaded.learners);
+  return loaded;
+}
+
+soak::SoakUnitResult run_unit(const ExperimentDefinition& def, const LoadedExperiment& loaded,
+                              std::size_t u, int threads) {
+  // cv seeds its learners from its one seed, soak from the run's seed (equal by default).
+  const std::uint64_t seed =
+      def.kind == ExperimentKind::soak ? def.params.run.seed : def.params.splits.seed;
+  return soak::run_soak_unit(loaded.tasks, loaded.learners, u, seed, threads);
+}
+
+ExperimentOutcome outcome_from_units(const ExperimentDefinition& def, LoadedExperiment loaded,
+                                     std::vector<soak::SoakUnitResult> units) {
+  ASSAY_ASSERT(units.size() == loaded.n_units());
+  soak::warn_soak_units(loaded.tasks, loaded.learners, units);
+  soak::SoakResults results;
+  results.rows.reserve(units.size());
+  for (auto& unit : units) results.rows.push_back(std::move(unit.row));
+  ExperimentOutcome out;
+  out.kind = def.kind;
+  if (def.kind == ExperimentKind::soak) {
+    out.soak = soak_outcome(def, std::move(loaded), std::move(results));
+  } else {
+    out.cv = cv_outcome(def, std::move(loaded), std::move(results));
+  }
+  return out;
+}
+
+ExperimentOutcome run_experiment(const ExperimentDefinition& def, int threads) {
+  LoadedExperiment loaded = load_experiment(def);
+  const std::size_t n_units = loaded.n_units();
+  std::vector<soak::SoakUnitResult> units(n_units);
+  // As run_soak: threads left over when there are fewer units than workers go to the learners.
+  const int workers = resolve_threads(threads, n_units);
+  const int total_threads = threads > 0 ? threads : hardware_threads();
+  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
+  Progress progress(to_string(def.kind), n_units);
+  parallel_for(
+      n_units,
+      [&](std::size_t u) {
+        units[u] = run_unit(def, loaded, u, learner_threads);
+        progress.advance();
+      },
+      threads);
+  progress.finish();
+  return outcome_from_units(def, std::move(loaded), std::move(units));
+}
+
+void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& outcome,
+                   const std::string& out) {
+  const std::filesystem::path dir(out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) fail("{}: cannot create directory: {}", out, ec.message());
+  auto path = [&](const char* name) { return (dir / name).string(); };
+  if (def.kind == ExperimentKind::soak) {
+    const auto& o = outcome.soak;
+    write_csv(soak::results_table(o.results), path("results.csv"));
+    write_csv(soak::pvalues_table(o.statistics), path("pvalues.csv"));
+    write_csv(soak::summaries_table(o.statistics), path("summaries.csv"));
+    write_file_atomic(path("results.json"), soak::results_json(o.results).dump(1) + "\n");
+    report::soak_html(o.statistics, o.results, def.title, soak::describe_experiment(o, def.params))
+        .write(path("report.html"));
+  } else {
+    const auto& o = outcome.cv;
+    write_csv(soak::cv_results_table(o.results), path("results.csv"));
+    write_csv(soak::cv_summary_table(o), path("summary.csv"));
+    write_file_atomic(path("results.json"), soak::cv_json(o).dump(1) + "\n");
+    report::cv_html(o, def.title, soak::describe_cv(o, cv_params(def, 0)))
+        .write(path("report.html"));
+  }
+}
+
+std::string output_names(ExperimentKind kind) {
+  return kind == ExperimentKind::soak
+             ? "{results.csv,pvalues.csv,summaries.csv,results.json,report.html}"
+             : "{results.csv,summary.csv,results.json,report.html}";
+}
+
+std::string outcome_text(const ExperimentDefinition& def, const ExperimentOutcome& outcome,
+                         bool json) {
+  if (def.kind == ExperimentKind::soak) {
+    const auto& o = outcome.soak;
+    if (json) return soak::statistics_json(o.statistics).dump(2) + "\n";
+    return soak::describe_experiment(o, def.params) + "\n\n" + report::soak_text(o.statistics);
+  }
+  const auto& o = outcome.cv;
+  if (json) {
+    Json summary = soak::cv_json(o);
+    summary.erase("results");
+    return summary.dump(2) + "\n";
+  }
+  return soak::describe_cv(o, cv_params(def, 0)) + "\n\n" + report::cv_text(o);
+}
+
+}  // namespace assay::batch
