@@ -12,6 +12,7 @@ packages=(
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
   python3-nibabel r-base-core r-cran-glmnet r-cran-rpart
   nodejs npm chromium
+  help2man man-db dpkg-dev file  # man page, `man -l`, the .deb's computed Depends
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
+#include "assay/core/version.hpp"
 #include "assay/core/warning.hpp"
 #include "commands.hpp"
 
@@ -62,7 +63,7 @@ void ReportOutputs::write(const Json& document, const std::function<std::string(
 
 int main(int argc, char** argv) {
   CLI::App app{"assay: how good is my model, really?"};
-  app.set_version_flag("--version", "assay 0.1.0");
+  app.set_version_flag("--version", "assay " + std::string(assay::version()));
   app.require_subcommand(1);
   assay::cli::GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
