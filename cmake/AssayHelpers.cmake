@@ -15,10 +15,9 @@ function(assay_layer name)
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_compile_features(assay_${name} PUBLIC cxx_std_20)
-  if(BUILD_SHARED_LIBS AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    # Calls inside a library bind directly and inline as in a static build (no interposition).
-    target_compile_options(assay_${name} PRIVATE -fno-semantic-interposition)
-  endif()
+  # No assay_<name>_EXPORTS define (nothing uses it): a layer compiles with the same command
+  # shared or static, so the two builds share the compiler cache.
+  set_target_properties(assay_${name} PROPERTIES DEFINE_SYMBOL "")
   set_property(GLOBAL APPEND PROPERTY ASSAY_LAYERS ${name})
 endfunction()
 
