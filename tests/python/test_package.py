@@ -1,7 +1,9 @@
 """`make package`: the Debian package built by CPack. Its control data and files are checked with
-dpkg-deb; when the test runs as root (as CI does) and no assay package is installed yet, the
-package is installed with apt-get, used (`assay metrics`, `import assay` without PYTHONPATH) and
-purged, leaving no file behind. ASSAY_TEST_NO_SYSTEM_INSTALL=1 skips that part."""
+dpkg-deb; the package is unpacked into a temporary folder and used from there (`assay metrics`,
+`import assay`), and apt-get checks, without installing, that its Depends resolve on this
+machine. Installing it into /usr for real (apt-get install, use, purge, nothing left behind) runs
+only with ASSAY_TEST_SYSTEM_INSTALL=1, as root, where no assay package is installed yet: the
+default run never writes outside temporary folders."""
 import os
 import re
 import subprocess
@@ -79,11 +81,44 @@ def test_files(deb):
     assert not [p for p in paths if "__pycache__" in p or not p.startswith("/usr/")]
 
 
+SAMPLE = "y,p\n0,0.1\n0,0.4\n1,0.35\n1,0.8\n"
+ROC_AUC_CODE = ("import assay, numpy as np; from assay import metrics; print(assay.__file__); "
+                "print(metrics.roc_auc_score(np.array([0, 0, 1, 1]), "
+                "np.array([.1, .4, .35, .8])))")
+
+
+def metrics_json(cli, folder):
+    sample = folder / "preds.csv"
+    sample.write_text(SAMPLE)
+    return run(cli, "metrics", sample, "--label", "y", "--score", "p", "--json",
+               cwd=folder).stdout
+
+
+def test_unpacked_package_runs(deb, tmp_path):
+    """The packaged files work together on their own (relative RPATHs, nothing from the build)."""
+    root = tmp_path / "root"
+    run("dpkg-deb", "--extract", deb, root)
+    out = metrics_json(root / "usr/bin/assay", tmp_path)
+    assert re.search(r'"roc_auc": 0\.75\b', out), out
+    python = root / "usr" / cache_value("ASSAY_PYTHON_INSTALL_DIR")
+    lines = run(sys.executable, "-c", ROC_AUC_CODE, cwd=tmp_path,
+                env=clean_env(PYTHONPATH=str(python))).stdout.splitlines()
+    assert lines[0].startswith(str(python)) and lines[1] == "0.75", lines
+
+
+def test_depends_resolve(deb):
+    """apt-get accepts the package here: every Depends is installed or installable (simulated:
+    nothing is installed)."""
+    out = run("apt-get", "install", "--simulate", "-q", "--no-install-recommends", *APT_LOCK,
+              deb, env=clean_env(DEBIAN_FRONTEND="noninteractive")).stdout
+    assert re.search(r"^(Inst|Conf) assay ", out, re.M), out
+
+
 def system_install_possible():
-    if os.environ.get("ASSAY_TEST_NO_SYSTEM_INSTALL"):
-        return "ASSAY_TEST_NO_SYSTEM_INSTALL is set"
+    if not os.environ.get("ASSAY_TEST_SYSTEM_INSTALL"):
+        return "installs into /usr: set ASSAY_TEST_SYSTEM_INSTALL=1 to run it"
     if os.geteuid() != 0:
-        return "not root: the .deb is installed only where the test runs as root (CI)"
+        return "not root: apt-get cannot install the package"
     status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", "assay"], capture_output=True,
                             text=True)
     if "installed" in status.stdout and "not-installed" not in status.stdout:
@@ -99,14 +134,10 @@ def test_install_use_purge(deb, tmp_path):
     files = contents(deb)
     run("apt-get", "install", "-y", "-q", "--no-install-recommends", *APT_LOCK, deb, env=env)
     try:
-        sample = tmp_path / "preds.csv"
-        sample.write_text("y,p\n0,0.1\n0,0.4\n1,0.35\n1,0.8\n")
-        out = run("/usr/bin/assay", "metrics", sample, "--label", "y", "--score", "p", "--json",
-                  cwd=tmp_path).stdout
+        out = metrics_json("/usr/bin/assay", tmp_path)
         assert re.search(r'"roc_auc": 0\.75\b', out), out
-        code = ("import assay, numpy as np; from assay import metrics; print(assay.__file__); "
-                "print(metrics.roc_auc_score(np.array([0, 0, 1, 1]), np.array([.1, .4, .35, .8])))")
-        lines = run("/usr/bin/python3", "-c", code, cwd=tmp_path, env=env).stdout.splitlines()
+        lines = run("/usr/bin/python3", "-c", ROC_AUC_CODE, cwd=tmp_path,
+                    env=env).stdout.splitlines()
         assert lines[0].startswith("/usr/lib/") and lines[1] == "0.75", lines
         assert run("man", "-w", "assay", env=env).stdout.strip() == "/usr/share/man/man1/assay.1.gz"
     finally:
