@@ -60,6 +60,7 @@ def test_control_fields(deb):
     for package in ("libc6", "libstdc++6", "libfmt9", "libxgboost0", "libgmp10", "libopenblas0",
                     "zlib1g"):
         assert package in names, (package, depends)
+    assert [n for n in names if n.startswith("libcryptominisat5-")], depends  # count
     assert not [n for n in names if n.endswith("-dev")], depends
     assert "assay" not in names  # its own libraries are inside
     minor = f"{sys.version_info.major}.{sys.version_info.minor}"

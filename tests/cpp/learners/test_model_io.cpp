@@ -79,7 +79,7 @@ TEST_P(SaveLoad, PredictsBitIdenticallyAfterTheRoundTrip) {
   std::vector<std::uint32_t> train;
   for (std::uint32_t i = 0; i < 90; ++i) train.push_back(i);
   const auto model =
-      make_learner(c.learner, Json::parse(c.params))->fit(data, train, {.seed = 3, .threads = 2});
+      make_learner(c.learner, Json::parse(c.params))->fit(data, train, {.seed = 3, .threads = 1});
   const std::vector<std::uint8_t> bytes = save_model(*model);
   const auto again = load_model(bytes);
   EXPECT_EQ(again->n_outputs(), model->n_outputs());
