@@ -3,8 +3,9 @@ PYTHON    ?= /usr/bin/python3
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test test-cpp test-python demo bench format clean
+.PHONY: all deps configure build test test-cpp test-python demo bench format clean install package
 
 all: build
 
@@ -22,7 +23,16 @@ build: deps configure
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python ASSAY_CLI=$(CURDIR)/$(BUILD_DIR)/assay \
-	  $(PYTHON) -m pytest -q tests/python
+	  ASSAY_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) $(PYTHON) -m pytest -q tests/python
+
+# The CLI, man page, bash completion, headers, libraries, CMake package, pkg-config file and the
+# Python package under $(PREFIX) (docs/install.md).
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# The Debian package $(BUILD_DIR)/assay_<version>_<arch>.deb: apt-get install ./$(BUILD_DIR)/assay_*.deb
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)

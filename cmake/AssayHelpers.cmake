@@ -1,10 +1,24 @@
-# assay_layer(name): static library assay_<name> from src/<name>/*.cpp, public headers in include/.
+# The layers are shared libraries (libassay_<layer>.so): the CLI, the Python module and C++
+# programs built against an installed assay share one copy, and an installed layer brings only
+# its public dependencies to a consumer's link (docs/install.md). -DBUILD_SHARED_LIBS=OFF builds
+# static libraries instead.
+option(BUILD_SHARED_LIBS "Build the layers as shared libraries" ON)
+
+# assay_layer(name): library assay_<name> (alias assay::<name>, as installed) from
+# src/<name>/*.cpp, public headers in include/. Layers are listed in the global property
+# ASSAY_LAYERS, in creation order (bottom first), for cmake/AssayInstall.cmake.
 function(assay_layer name)
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
-  add_library(assay_${name} STATIC ${srcs})
+  add_library(assay_${name} ${srcs})
+  add_library(assay::${name} ALIAS assay_${name})
   target_include_directories(assay_${name}
-    PUBLIC ${PROJECT_SOURCE_DIR}/include
+    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_features(assay_${name} PUBLIC cxx_std_20)
+  # No assay_<name>_EXPORTS define (nothing uses it): a layer compiles with the same command
+  # shared or static, so the two builds share the compiler cache.
+  set_target_properties(assay_${name} PROPERTIES DEFINE_SYMBOL "")
+  set_property(GLOBAL APPEND PROPERTY ASSAY_LAYERS ${name})
 endfunction()
 
 # assay_add_test(file): one GoogleTest executable per test file, linked to every layer; the

@@ -13,6 +13,7 @@ packages=(
   python3-nibabel r-base-core r-cran-glmnet r-cran-rpart
   nodejs npm chromium
   libopenmpi-dev openmpi-bin slurmctld slurmd slurm-client munge
+  help2man man-db dpkg-dev file  # man page, `man -l`, the .deb's computed Depends
 )
 missing=()
 for p in "${packages[@]}"; do

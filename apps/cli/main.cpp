@@ -9,6 +9,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
+#include "assay/core/version.hpp"
 #include "assay/core/warning.hpp"
 #include "commands.hpp"
 #ifdef ASSAY_WITH_MPI
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   }
 #endif
   CLI::App app{"assay: how good is my model, really?"};
-  app.set_version_flag("--version", "assay 0.1.0");
+  app.set_version_flag("--version", "assay " + std::string(assay::version()));
   app.require_subcommand(1);
   app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
 

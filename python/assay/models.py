@@ -6,17 +6,23 @@ versioned assay JSON model format (docs/count.md); ``from_xgboost(booster)`` and
 read xgboost's own JSON models (``Booster.save_model("m.json")``); ``from_torch(module)`` exports
 a PyTorch ``nn.Sequential`` of Linear / ReLU layers (when Debian's python3-torch is installed). Loaded models predict exactly as
 the original library does, including on inputs that lie exactly on a split threshold.
+
+A Model pickles (``pickle``, ``joblib``, ``copy.deepcopy``): its state is the JSON document and
+``PICKLE_FORMAT_VERSION``, and unpickling rebuilds the compiled model from the document, so it
+predicts bit-identically. A pickle of another format version is an ``AssayError`` naming both.
 """
 import json
 
 import numpy as np
 
 from . import _assay
-from ._assay import AssayError
+from ._assay import AssayError, __version__
 
 __all__ = ["Model", "from_sklearn", "from_torch", "from_xgboost", "save", "load"]
 
 FORMAT_VERSION = 1
+#: Version of the state a pickled Model holds (see Model.__getstate__).
+PICKLE_FORMAT_VERSION = 1
 
 
 class Model:
@@ -63,6 +69,21 @@ class Model:
 
     def to_json(self):
         return json.dumps(self.doc)
+
+    def __getstate__(self):
+        # The compiled model is rebuilt from the document; the version guards the layout.
+        return {"format_version": PICKLE_FORMAT_VERSION, "assay_version": __version__,
+                "doc": self.doc}
+
+    def __setstate__(self, state):
+        version = state.get("format_version") if isinstance(state, dict) else None
+        if version != PICKLE_FORMAT_VERSION:
+            by = state.get("assay_version", "unknown") if isinstance(state, dict) else "unknown"
+            raise AssayError(
+                f"this assay.models.Model was pickled in format version {version} (by assay "
+                f"{by}); this assay {__version__} reads format version {PICKLE_FORMAT_VERSION} "
+                f"only: export the model again with this assay, or unpickle it with assay {by}")
+        self.__init__(state["doc"], where="pickled assay.models.Model")
 
     def __repr__(self):
         i = self._info

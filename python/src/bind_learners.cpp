@@ -1,10 +1,12 @@
 // Learners from Python: _assay.learner_fit(name, params_json, X, y, ...) -> FittedModel with
 // predict(X) (class probabilities or values) and description (the chosen hyper-parameters as
-// JSON). assay.learners builds its scikit-learn-style estimators on these.
+// JSON); a FittedModel pickles (learners::save_model). assay.learners builds its
+// scikit-learn-style estimators on these.
 #include <cmath>
 #include <memory>
 
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/version.hpp"
 #include "assay/learners/learner.hpp"
 #include "bindings.hpp"
 
@@ -101,7 +103,8 @@ py::array_t<double> fitted_predict(const FittedModel& fitted, const Array<double
   for (std::size_t i = 0; i < data.x.size(); ++i) {
     if (!std::isfinite(data.x[i])) {
       fail("X has a non-finite value at row {}, column {}: found {}", i / data.n_features,
-           i % data.n_features, data.x[i]);
+           i % data.n_features,
+           std::isnan(data.x[i]) ? std::string("NaN") : fmt::format("{}", data.x[i]));
     }
   }
   const std::size_t k = fitted.model->n_outputs();
@@ -115,6 +118,48 @@ py::array_t<double> fitted_predict(const FittedModel& fitted, const Array<double
   return to_numpy_2d(std::move(out), data.n_rows, k);
 }
 
+// Pickling: (format version, assay version, saved model bytes, task, classes, n_features). The
+// version comes first so that a pickle from another format is refused with both versions named,
+// whatever its layout; the bytes carry the version again for learners::load_model.
+py::tuple fitted_state(const FittedModel& fitted) {
+  const std::vector<std::uint8_t> bytes = learners::save_model(*fitted.model);
+  return py::make_tuple(
+      learners::kModelFormatVersion, std::string(assay::version()),
+      py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+      fitted.task == learners::TaskKind::classification ? "classification" : "regression",
+      fitted.classes, fitted.n_features);
+}
+
+FittedModel fitted_from_state(const py::tuple& state) {
+  if (state.size() < 2 || !py::isinstance<py::int_>(state[0])) {
+    fail(
+        "expected a pickled assay FittedModel (format version first), found a tuple of {} "
+        "fields",
+        state.size());
+  }
+  const int version = state[0].cast<int>();
+  const std::string by = py::str(state[1]);
+  if (version != learners::kModelFormatVersion) {
+    fail(
+        "this model was pickled in assay learner-model format version {} (by assay {}); this "
+        "assay {} reads format version {} only: refit the estimator with this assay, or "
+        "unpickle it with assay {}",
+        version, by, assay::version(), learners::kModelFormatVersion, by);
+  }
+  if (state.size() != 6) {
+    fail("expected a pickled assay FittedModel of 6 fields, found {}", state.size());
+  }
+  const std::string bytes = state[2].cast<std::string>();
+  FittedModel fitted;
+  fitted.task = state[3].cast<std::string>() == "regression" ? learners::TaskKind::regression
+                                                             : learners::TaskKind::classification;
+  fitted.classes = state[4].cast<std::vector<std::string>>();
+  fitted.n_features = state[5].cast<std::size_t>();
+  fitted.model =
+      learners::load_model({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
+  return fitted;
+}
+
 }  // namespace
 
 void bind_learners(py::module_& m) {
@@ -123,8 +168,9 @@ void bind_learners(py::module_& m) {
            "Rows x n_outputs: class probabilities (classification) or values (regression).")
       .def_property_readonly("description",
                              [](const FittedModel& f) { return f.model->description().dump(); })
-      .def_property_readonly("n_outputs",
-                             [](const FittedModel& f) { return f.model->n_outputs(); });
+      .def_property_readonly("n_outputs", [](const FittedModel& f) { return f.model->n_outputs(); })
+      .def(py::pickle(&fitted_state, &fitted_from_state));
+  m.attr("MODEL_FORMAT_VERSION") = learners::kModelFormatVersion;
   m.def("learner_fit", &learner_fit, py::arg("name"), py::arg("params_json"), py::arg("x"),
         py::arg("y_class"), py::arg("classes"), py::arg("y_value"), py::arg("weights"),
         py::arg("task"), py::arg("seed"), py::arg("threads"),

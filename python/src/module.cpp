@@ -2,6 +2,7 @@
 #include <Python.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/version.hpp"
 #include "assay/core/warning.hpp"
 #include "bindings.hpp"
 
@@ -14,7 +15,7 @@ PyObject* g_warning_category = nullptr;
 PYBIND11_MODULE(_assay, m) {
   using namespace assay::python;
   m.doc() = "assay: compiled core (use the `assay` package, not this module directly)";
-  m.attr("__version__") = "0.1.0";
+  m.attr("__version__") = std::string(assay::version());
 
   // assay::Error -> assay.AssayError, a ValueError, so code that catches scikit-learn's
   // ValueErrors keeps working.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "assay/core/thread_pool.hpp"
+#include "learners/model_state.hpp"
 
 namespace assay::learners {
 namespace {
@@ -195,6 +196,31 @@ class CartModel : public Model {
   }
 
   Json description() const override { return description_; }
+
+  // Nodes as parallel arrays (preorder: children after their parent).
+  Json save() const override {
+    std::vector<std::int32_t> var, left, right, less_goes_left;
+    std::vector<double> threshold;
+    std::vector<std::uint64_t> prob_offset;
+    for (const FlatNode& node : nodes_) {
+      var.push_back(node.var);
+      threshold.push_back(node.threshold);
+      less_goes_left.push_back(node.less_goes_left ? 1 : 0);
+      left.push_back(node.left);
+      right.push_back(node.right);
+      prob_offset.push_back(node.prob_offset);
+    }
+    return Json{{"learner", "cart"},
+                {"n_classes", n_classes_},
+                {"var", state::pack(var)},
+                {"threshold", state::pack(threshold)},
+                {"less_goes_left", state::pack(less_goes_left)},
+                {"left", state::pack(left)},
+                {"right", state::pack(right)},
+                {"prob_offset", state::pack(prob_offset)},
+                {"probs", state::pack(probs_)},
+                {"description", description_}};
+  }
 
  private:
   std::vector<FlatNode> nodes_;
@@ -797,6 +823,39 @@ class Cart : public Learner {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> state::load_cart(const Reader& read) {
+  const std::size_t n_classes = read.count("n_classes", std::numeric_limits<std::int32_t>::max());
+  const std::vector<std::int32_t> var = read.array<std::int32_t>("var");
+  const std::size_t n = var.size();
+  const auto threshold = read.array<double>("threshold", n);
+  const auto less_goes_left = read.array<std::int32_t>("less_goes_left", n);
+  const auto left = read.array<std::int32_t>("left", n);
+  const auto right = read.array<std::int32_t>("right", n);
+  const auto prob_offset = read.array<std::uint64_t>("prob_offset", n);
+  std::vector<double> probs = read.array<double>("probs");
+  if (n == 0 || n_classes == 0) read.invalid("an empty tree");
+  std::vector<FlatNode> nodes(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    FlatNode& node = nodes[i];
+    node.var = var[i];
+    node.threshold = threshold[i];
+    node.less_goes_left = less_goes_left[i] != 0;
+    node.left = left[i];
+    node.right = right[i];
+    node.prob_offset = prob_offset[i];
+    // Children come after their parent, so walking down always ends at a leaf.
+    auto child_ok = [&](std::int32_t c) {
+      return c > static_cast<std::int64_t>(i) && c < static_cast<std::int64_t>(n);
+    };
+    const bool ok = node.var < 0
+                        ? probs.size() >= n_classes && node.prob_offset <= probs.size() - n_classes
+                        : child_ok(node.left) && child_ok(node.right);
+    if (!ok) read.invalid(fmt::format("node {} points outside the tree", i));
+  }
+  return std::make_unique<CartModel>(std::move(nodes), std::move(probs), n_classes,
+                                     read.field("description"));
+}
 
 CartParams cart_params_from_json(const Json& params) {
   ParamReader read("cart", params);

@@ -207,8 +207,9 @@ void check_dataset(const Dataset& data) {
     for (std::size_t j = 0; j < d; ++j) {
       const double v = data.x[i * d + j];
       if (!std::isfinite(v)) {
+        // "NaN" as numpy and scikit-learn write it (their estimator checks look for it).
         fail("{}: feature {} of row {} is {}, expected a finite value (learners do not impute)",
-             who, j, i, v);
+             who, j, i, std::isnan(v) ? std::string("NaN") : fmt::format("{}", v));
       }
     }
   }

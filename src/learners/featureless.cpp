@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "assay/learners/learner.hpp"
+#include "learners/model_state.hpp"
 
 namespace assay::learners {
 namespace {
@@ -20,6 +21,8 @@ class ConstantModel : public Model {
       description_ = Json{{"predicted_value", values_[0]}};
     }
   }
+  ConstantModel(std::vector<double> values, Json description)
+      : values_(std::move(values)), description_(std::move(description)) {}
 
   std::size_t n_outputs() const override { return values_.size(); }
 
@@ -32,6 +35,12 @@ class ConstantModel : public Model {
   }
 
   Json description() const override { return description_; }
+
+  Json save() const override {
+    return Json{{"learner", "featureless"},
+                {"values", state::pack(values_)},
+                {"description", description_}};
+  }
 
  private:
   std::vector<double> values_;
@@ -93,6 +102,12 @@ class Featureless : public Learner {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> state::load_featureless(const Reader& read) {
+  std::vector<double> values = read.array<double>("values");
+  if (values.empty()) read.invalid("no predicted values");
+  return std::make_unique<ConstantModel>(std::move(values), read.field("description"));
+}
 
 std::unique_ptr<Learner> make_featureless(const Json& params) {
   ParamReader("featureless", params).finish();

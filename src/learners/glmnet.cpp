@@ -17,6 +17,7 @@
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/warning.hpp"
 #include "blas.hpp"
+#include "learners/model_state.hpp"
 
 namespace assay::learners {
 namespace {
@@ -964,6 +965,16 @@ class GlmnetModel : public Model {
 
   Json description() const override { return description_; }
 
+  Json save() const override {
+    return Json{{"learner", "glmnet"},
+                {"n_classes", n_classes_},
+                {"classes", state::pack(classes_)},
+                {"k", k_},
+                {"intercepts", state::pack(intercepts_)},
+                {"coefficients", state::pack(coefficients_)},
+                {"description", description_}};
+  }
+
  private:
   std::size_t n_classes_;
   std::vector<int> classes_;
@@ -1014,6 +1025,23 @@ class Glmnet : public Learner {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> state::load_glmnet(const Reader& read) {
+  constexpr std::size_t kMost = std::numeric_limits<std::int32_t>::max();
+  const std::size_t n_classes = read.count("n_classes", kMost);
+  const std::size_t k = read.count("k", n_classes);
+  std::vector<int> classes = read.array<int>("classes");
+  for (int c : classes) {
+    if (c < 0 || static_cast<std::size_t>(c) >= n_classes) read.invalid("class code out of range");
+  }
+  std::vector<double> intercepts = read.array<double>("intercepts", k);
+  std::vector<double> coefficients = read.array<double>("coefficients");
+  if (k == 0 || coefficients.size() % k != 0) read.invalid("coefficients are not k x p");
+  // probabilities(): k == 1 is the binomial model over two present classes, else one per class.
+  if (classes.size() != (k == 1 ? 2 : k)) read.invalid("classes do not match k");
+  return std::make_unique<GlmnetModel>(n_classes, std::move(classes), k, std::move(intercepts),
+                                       std::move(coefficients), read.field("description"));
+}
 
 GlmnetPath glmnet_path(const Dataset& data, std::span<const std::uint32_t> rows,
                        const GlmnetParams& params, std::span<const double> lambdas) {

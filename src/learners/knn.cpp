@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "learners/knn_search.hpp"
+#include "learners/model_state.hpp"
 
 namespace assay::learners {
 namespace {
@@ -111,6 +113,21 @@ class KnnModel : public Model {
   }
 
   Json description() const override { return description_; }
+
+  Json save() const override {
+    return Json{{"learner", "knn"},
+                {"k", k_},
+                {"n_outputs", n_outputs_},
+                {"threads", threads_},
+                {"n_rows", ref_.n_rows},
+                {"mean", state::pack(ref_.scaler.mean)},
+                {"scale", state::pack(ref_.scaler.scale)},
+                {"x", state::pack(ref_.x)},
+                {"y_class", state::pack(ref_.y_class)},
+                {"y_value", state::pack(ref_.y_value)},
+                {"weights", state::pack(ref_.weights)},
+                {"description", description_}};
+  }
 
  private:
   Reference ref_;
@@ -255,6 +272,33 @@ class Knn : public Learner {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> state::load_knn(const Reader& read) {
+  constexpr std::size_t kMost = std::numeric_limits<std::uint32_t>::max();
+  Reference ref;
+  ref.n_rows = read.count("n_rows", kMost);
+  ref.scaler.mean = read.array<double>("mean");
+  const std::size_t p = ref.scaler.mean.size();
+  ref.scaler.scale = read.array<double>("scale", p);
+  ref.x = read.array<double>("x", ref.n_rows * p);
+  ref.y_class = read.array<std::int32_t>("y_class");
+  ref.y_value = read.array<double>("y_value");
+  ref.weights = read.array<double>("weights");
+  const std::size_t k = read.count("k", ref.n_rows);
+  const std::size_t n_outputs = read.count("n_outputs", kMost);
+  const auto threads = static_cast<int>(read.count("threads", 1 << 20));
+  const bool classification = !ref.y_class.empty();
+  if (k == 0 || n_outputs == 0) read.invalid("k and n_outputs must be positive");
+  if ((classification ? ref.y_class.size() : ref.y_value.size()) != ref.n_rows ||
+      (!ref.weights.empty() && ref.weights.size() != ref.n_rows)) {
+    read.invalid("targets or weights do not match the reference rows");
+  }
+  for (std::int32_t c : ref.y_class) {
+    if (c < 0 || static_cast<std::size_t>(c) >= n_outputs) read.invalid("class code out of range");
+  }
+  return std::make_unique<KnnModel>(std::move(ref), k, n_outputs, threads,
+                                    read.field("description"));
+}
 
 KnnParams knn_params_from_json(const Json& params) {
   ParamReader read("knn", params);

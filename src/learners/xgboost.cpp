@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/thread_pool.hpp"
+#include "learners/model_state.hpp"
 #include "learners/xgboost_capi.hpp"
 
 namespace assay::learners {
@@ -177,6 +178,21 @@ class XgboostModel : public Model {
 
   Json description() const override { return description_; }
 
+  Json save() const override {
+    std::vector<std::uint8_t> booster;
+    {
+      const std::lock_guard lock(mutex_);
+      booster = booster_->save();
+    }
+    return Json{{"learner", "xgboost"},
+                {"booster", Json::binary(std::move(booster))},
+                {"regression", target_.task == TaskKind::regression},
+                {"present", state::pack(target_.present)},
+                {"n_outputs", n_outputs_},
+                {"threads", threads_},
+                {"description", description_}};
+  }
+
  private:
   std::unique_ptr<xgb::Booster> booster_;
   Target target_;
@@ -339,6 +355,27 @@ class Xgboost : public Learner {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> state::load_xgboost(const Reader& read) {
+  constexpr std::size_t kMost = std::numeric_limits<std::int32_t>::max();
+  Target target;
+  target.task = read.flag("regression") ? TaskKind::regression : TaskKind::classification;
+  target.present = read.array<std::int32_t>("present");
+  const std::size_t n_outputs = read.count("n_outputs", kMost);
+  const auto threads = static_cast<int>(read.count("threads", 1 << 20));
+  const bool classification = target.task == TaskKind::classification;
+  if (classification ? target.present.size() < 2 : n_outputs != 1) {
+    read.invalid("its classes do not match its task");
+  }
+  for (std::int32_t c : target.present) {
+    if (c < 0 || static_cast<std::size_t>(c) >= n_outputs) read.invalid("class code out of range");
+  }
+  const Json& booster = read.field("booster");
+  if (!booster.is_binary()) read.invalid("field \"booster\": expected xgboost's model bytes");
+  return std::make_unique<XgboostModel>(std::make_unique<xgb::Booster>(booster.get_binary()),
+                                        std::move(target), n_outputs, threads,
+                                        read.field("description"));
+}
 
 XgboostParams xgboost_params_from_json(const Json& params) {
   XgboostParams p;

@@ -40,6 +40,27 @@ Booster::Booster(const Matrix& train) {
   check(XGBoosterCreate(cache, 1, &handle_), "XGBoosterCreate");
 }
 
+Booster::Booster(std::span<const std::uint8_t> saved) {
+  check(XGBoosterCreate(nullptr, 0, &handle_), "XGBoosterCreate");
+  try {
+    check(XGBoosterLoadModelFromBuffer(handle_, saved.data(), static_cast<bst_ulong>(saved.size())),
+          "XGBoosterLoadModelFromBuffer");
+  } catch (...) {
+    XGBoosterFree(handle_);  // the destructor does not run when a constructor throws
+    throw;
+  }
+}
+
+std::vector<std::uint8_t> Booster::save() const {
+  bst_ulong size = 0;
+  const char* bytes = nullptr;
+  check(XGBoosterSaveModelToBuffer(handle_, R"({"format": "ubj"})", &size, &bytes),
+        "XGBoosterSaveModelToBuffer");
+  // The buffer belongs to the booster: copy it now.
+  return std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes),
+                                   reinterpret_cast<const std::uint8_t*>(bytes) + size);
+}
+
 Booster::~Booster() {
   if (handle_) XGBoosterFree(handle_);
 }

@@ -46,6 +46,8 @@ class Matrix {
 class Booster {
  public:
   explicit Booster(const Matrix& train);
+  /// A booster read from save()'s bytes (no training matrix: it only predicts).
+  explicit Booster(std::span<const std::uint8_t> saved);
   Booster(Booster&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
   Booster& operator=(Booster&&) = delete;
   Booster(const Booster&) = delete;
@@ -58,6 +60,9 @@ class Booster {
   /// Normal prediction with the trees of rounds [0, rounds) (0 = every round): n_rows values,
   /// or n_rows x num_class row-major for multi:softprob.
   std::vector<float> predict(const Matrix& data, int rounds) const;
+  /// The model in xgboost's UBJSON model format (XGBoosterSaveModelToBuffer): trees, objective,
+  /// base score; a booster read back from it predicts the same floats.
+  std::vector<std::uint8_t> save() const;
 
  private:
   BoosterHandle handle_ = nullptr;

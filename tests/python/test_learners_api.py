@@ -190,7 +190,7 @@ def test_bad_input(rng):
     bad = X.copy()
     bad[4, 1] = np.nan
     with pytest.raises(assay.AssayError, match=re.escape(
-            'data set "X": feature 1 of row 4 is nan, expected a finite value (learners do not '
+            'data set "X": feature 1 of row 4 is NaN, expected a finite value (learners do not '
             "impute)")):
         est.fit(bad, y)
     est.fit(X, y)

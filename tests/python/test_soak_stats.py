@@ -280,7 +280,7 @@ def test_soak_run_bad_input():
         )
     bad = x.copy()
     bad[5, 2] = np.nan
-    with pytest.raises(assay.AssayError, match=r'data set "toy": feature 2 of row 5 is nan'):
+    with pytest.raises(assay.AssayError, match=r'data set "toy": feature 2 of row 5 is NaN'):
         _run(bad, y, subset, fold, w, 1)
     with pytest.raises(assay.AssayError, match="X must be a 2-D array, found 1 dimensions"):
         _run(x[:, 0].copy(), y, subset, fold, w, 1)

@@ -13,6 +13,13 @@
 // Ensures (predict): classification: row r of `out` holds the probabilities of the n_classes
 //   classes (summing to 1); regression: out[r] is the predicted value.
 //
+// Save and load: save_model(model) turns a fitted model into bytes and load_model(bytes) turns
+// them back into a model whose predictions are bit-identical (Python's pickling of the
+// assay.learners estimators rests on this).
+//
+//   std::vector<std::uint8_t> bytes = save_model(*model);
+//   std::unique_ptr<Model> again = load_model(bytes);   // again->predict == model->predict
+//
 // A learner that cannot fit one split (for example a train set with one class, where it needs
 // two) throws LearnerFailure; experiment runners record NA with that reason and go on. Any other
 // assay::Error is the caller's mistake and stops the run.
@@ -54,7 +61,20 @@ class Model {
                        std::span<double> out) const = 0;
   /// Chosen hyper-parameters and fitted sizes, recorded in the results (may be empty).
   virtual Json description() const { return Json::object(); }
+  /// Everything predict needs, as {"learner": NAME, ...}; numbers exact (see save_model).
+  virtual Json save() const = 0;
 };
+
+/// Version of the format save_model writes; load_model reads this version only.
+inline constexpr int kModelFormatVersion = 1;
+
+/// A fitted model as bytes: CBOR of {"format": "assay-learner-model", "version":
+/// kModelFormatVersion, "assay": assay::version(), "model": model.save()}.
+std::vector<std::uint8_t> save_model(const Model& model);
+
+/// The model save_model wrote. Throws assay::Error for bytes that are not a saved model, and one
+/// that names both versions (and the assay that wrote them) for another format version.
+std::unique_ptr<Model> load_model(std::span<const std::uint8_t> bytes);
 
 class Learner {
  public:

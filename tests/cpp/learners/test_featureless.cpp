@@ -202,7 +202,7 @@ TEST(CheckDataset, NamesTheProblem) {
   Dataset d = classification({0, 1, 1}, 2);
   d.x[1] = std::nan("");
   EXPECT_THROW_MSG(check_dataset(d), Error,
-                   "data set \"toy\": feature 0 of row 1 is nan, expected a finite value "
+                   "data set \"toy\": feature 0 of row 1 is NaN, expected a finite value "
                    "(learners do not impute)");
   d = classification({0, 1, 1}, 2);
   d.x.pop_back();

@@ -1,0 +1,12 @@
+// The version of assay (the project's version in CMakeLists.txt), for --version, Python's
+// assay.__version__ and saved models.
+#pragma once
+
+#include <string_view>
+
+namespace assay {
+
+/// "MAJOR.MINOR.PATCH", e.g. "0.1.0".
+std::string_view version();
+
+}  // namespace assay
