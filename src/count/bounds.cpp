@@ -76,6 +76,24 @@ struct BoundsKernel {
   // Forward symbolic equations of the current layer's activations: rows of n0 + 1 columns.
   std::vector<double> la, ua, lz, uz, al, au;  // al/au: interval bounds of activations
   std::vector<double> lam, lam2, grad;
+  // Per layer: row_mag[l][i] = sum_j |W_ij| * max |a_j| over the box (a: the layer's input).
+  std::vector<std::vector<double>> row_mag;
+
+  void compute_row_mag(std::size_t li) {
+    const auto& d = nb.layers_[li];
+    row_mag.resize(nb.layers_.size());
+    auto& r = row_mag[li];
+    r.assign(d.n_out, 0.0);
+    std::vector<double>& m = grad;
+    m.resize(d.n_in);
+    for (std::size_t j = 0; j < d.n_in; ++j) m[j] = act_mag(static_cast<std::ptrdiff_t>(li) - 1, j);
+    for (std::size_t i = 0; i < d.n_out; ++i) {
+      const double* wa = d.w_abs.data() + i * d.n_in;
+      double acc = 0.0;
+      for (std::size_t j = 0; j < d.n_in; ++j) acc += wa[j] * m[j];
+      r[i] = acc * (1 + gamma(d.n_in));  // its own rounding, upward
+    }
+  }
 
   BoundsKernel(const NetworkBounds& b, const double* lo_, const double* hi_)
       : nb(b), lo(lo_), hi(hi_), n0(b.n_inputs_) {
@@ -144,6 +162,7 @@ struct BoundsKernel {
       const auto& d = nb.layers_[li];
       auto& h = hidden[li];
       interval_layer(d, zl_iv, zu_iv);
+      compute_row_mag(li);
       symbolic_layer(d, li == 0);
       h.l.resize(d.n_out);
       h.u.resize(d.n_out);
@@ -158,6 +177,7 @@ struct BoundsKernel {
       activate_interval(d, h);
       relax_forward(d, h);
     }
+    compute_row_mag(n_hidden);
   }
 
   // Back-substitution (DeepPoly / CROWN) for the neurons that the forward bounds leave
@@ -283,25 +303,22 @@ struct BoundsKernel {
     for (std::ptrdiff_t li = top; li >= 0; --li) {
       const auto& d = layers[li];
       // Through the affine map: beta += lam . b, lam' = lam W.
+      // The rounding of lam' is at most gamma * sum_j (|lam| |W|)_j * |a_j| = gamma * sum_i
+      // |lam_i| * row_mag_i, with row_mag_i = sum_j |W_ij| |a_j| computed once per box.
       lam2.assign(d.n_in, 0.0);
-      std::vector<double>& g_abs = grad;
-      g_abs.assign(d.n_in, 0.0);
+      const double* rm = row_mag[li].data();
+      double g_abs = 0.0;
       for (std::size_t i = 0; i < d.n_out; ++i) {
         const double li_ = lam[i];
         if (li_ == 0.0) continue;
         beta += li_ * d.b[i];
         beta_abs += std::abs(li_ * d.b[i]);
+        g_abs += std::abs(li_) * rm[i];
         const double* w = d.w.data() + i * d.n_in;
-        const double* wa = d.w_abs.data() + i * d.n_in;
-        const double al_ = std::abs(li_);
-        for (std::size_t j = 0; j < d.n_in; ++j) {
-          lam2[j] += li_ * w[j];
-          g_abs[j] += al_ * wa[j];
-        }
+        for (std::size_t j = 0; j < d.n_in; ++j) lam2[j] += li_ * w[j];
       }
       beta_terms += d.n_out;
-      const double g = gamma(d.n_out);
-      for (std::size_t j = 0; j < d.n_in; ++j) err += g * g_abs[j] * act_mag(li - 1, j);
+      err += gamma(d.n_out) * g_abs * 1.0001;
       lam.swap(lam2);
       if (li == 0) break;
       // Through the previous layer's ReLU (identity keeps lam).

@@ -353,11 +353,12 @@ class Continuous {
   Continuous(const Model& m, const VnnProperty& p, const VnnJudge& judge, Run& run)
       : p_(p), judge_(judge), run_(run), n_(m.n_features) {
     mpq_class total = 0;
+    check_fixed_inputs(p);
     for (const auto& reg : p.regions) {
       mpq_class v = 1;
       std::vector<double> wd(n_), wu(n_);
       for (std::size_t i = 0; i < n_; ++i) {
-        v *= mpq_class(reg.hi[i]) - mpq_class(reg.lo[i]);
+        if (reg.lo[i] < reg.hi[i]) v *= mpq_class(reg.hi[i]) - mpq_class(reg.lo[i]);
         wd[i] = round_down(reg.hi[i] - reg.lo[i]);
         wu[i] = round_up(reg.hi[i] - reg.lo[i]);
       }
@@ -407,6 +408,20 @@ class Continuous {
   }
 
  private:
+  // Inputs fixed by their bounds are constants; every box must fix the same ones.
+  void check_fixed_inputs(const VnnProperty& p) const {
+    for (std::size_t r = 1; r < p.regions.size(); ++r) {
+      for (std::size_t i = 0; i < n_; ++i) {
+        const bool a = p.regions[0].lo[i] == p.regions[0].hi[i];
+        const bool b = p.regions[r].lo[i] == p.regions[r].hi[i];
+        if (a != b) {
+          fail("{}: X_{} is fixed in box {} but not in box {}; their volumes are not comparable",
+               p.file, i, a ? 1 : r + 1, a ? r + 1 : 1);
+        }
+      }
+    }
+  }
+
   void box(const Piece& pc, std::vector<double>& lo, std::vector<double>& hi) const {
     const auto& reg = p_.regions[pc.region];
     lo.resize(n_);
@@ -427,7 +442,10 @@ class Continuous {
     std::vector<double> lo, hi;
     box(pc, lo, hi);
     std::vector<bool> splittable(n_);
-    for (std::size_t i = 0; i < n_; ++i) splittable[i] = pc.splits[i] < kMaxSplitsPerDim;
+    const auto& reg = p_.regions[pc.region];
+    for (std::size_t i = 0; i < n_; ++i) {
+      splittable[i] = pc.splits[i] < kMaxSplitsPerDim && reg.lo[i] < reg.hi[i];
+    }
     return judge_.judge(pc.region, lo.data(), hi.data(), splittable);
   }
 

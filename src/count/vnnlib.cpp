@@ -442,10 +442,6 @@ class Elaborator {
         fail_at(where, "X_{} has no {} bound; the input region must be a bounded box", i,
                 std::isfinite(s.lo[i]) ? "upper" : "lower");
       }
-      if (!n_int_ && !(s.lo[i] < s.hi[i])) {
-        fail_at(where, "X_{} is fixed to {} (lower bound = upper bound): the box has no volume", i,
-                s.lo[i]);
-      }
     }
   }
 

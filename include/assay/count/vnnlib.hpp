@@ -13,6 +13,8 @@
 //
 //   VnnProperty.regions[r] = {box lo/hi, unsafe = OR over conjunctions of LinearAtom}
 //
+// An input fixed by its bounds (lo == hi, as X_2 in ACAS Xu's property 4) is a constant: volumes
+// are taken over the other inputs, which must be the same for every box.
 // The domain is the union of the regions' boxes (they must not overlap); a point x of region r is
 // unsafe when one conjunction holds at (x, network(x)). A solver's "sat" is an unsafe point (the
 // property is violated), "unsat" means the property holds.
