@@ -11,12 +11,12 @@
 #include "assay/count/cnf.hpp"
 #include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
-#include "assay/count/encode.hpp"
 #include "assay/count/domain_split.hpp"
+#include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/onnx.hpp"
-#include "assay/count/vnnlib.hpp"
 #include "assay/count/spec.hpp"
+#include "assay/count/vnnlib.hpp"
 #include "assay/report/count.hpp"
 #include "assay/report/count_networks.hpp"
 #include "commands.hpp"
@@ -105,8 +105,8 @@ void run_count_vnnlib(const CountOptions& o) {
   if (o.params.method != "auto" && o.params.method != "split") {
     fail("--vnnlib counts with method split, found --method {}", o.params.method);
   }
-  if (o.params.samples.size() > 1) fail("--vnnlib takes one --samples size, found {}",
-                                        o.params.samples.size());
+  if (o.params.samples.size() > 1)
+    fail("--vnnlib takes one --samples size, found {}", o.params.samples.size());
   if (o.bounds != "linear" && o.bounds != "interval") {
     fail("--bounds must be linear or interval, found {}", quote_found(o.bounds));
   }
@@ -182,10 +182,9 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", options->params.seed, "seed of the samples and of approx's hashes")
       ->capture_default_str()
       ->check(non_negative_integer());
-  options->confidence =
-      cmd->add_option("--confidence", options->params.confidence,
-                      "confidence level of intervals (--vnnlib: 0.999)")
-          ->capture_default_str();
+  options->confidence = cmd->add_option("--confidence", options->params.confidence,
+                                        "confidence level of intervals (--vnnlib: 0.999)")
+                            ->capture_default_str();
   cmd->add_option("--threads", options->params.threads,
                   "worker threads for enumeration (0 = all cores; results do not depend on it)")
       ->capture_default_str();

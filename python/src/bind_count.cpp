@@ -341,8 +341,7 @@ void bind_count_networks(py::module_& m) {
   m.def(
       "count_vnnlib",
       [](const Model& model, const count::VnnProperty& property, const py::dict& options,
-         const std::string& model_name, const std::string& property_name,
-         const std::string& html) {
+         const std::string& model_name, const std::string& property_name, const std::string& html) {
         count::SplitParams p;
         for (const auto& [key, value] : options) {
           const std::string k = py::str(key);
@@ -388,8 +387,8 @@ void bind_count_networks(py::module_& m) {
       [](const Model& model, const std::vector<double>& lo, const std::vector<double>& hi,
          const std::string& method) {
         if (lo.size() != model.n_features || hi.size() != model.n_features) {
-          fail("lower and upper need {} values (one per input), found {} and {}",
-               model.n_features, lo.size(), hi.size());
+          fail("lower and upper need {} values (one per input), found {} and {}", model.n_features,
+               lo.size(), hi.size());
         }
         for (std::size_t i = 0; i < lo.size(); ++i) {
           if (!(lo[i] <= hi[i])) fail("input {}: lower {} is above upper {}", i, lo[i], hi[i]);
@@ -399,10 +398,9 @@ void bind_count_networks(py::module_& m) {
         }
         const count::NetworkBounds nb(model);
         count::BoundResult r;
-        nb.output_bounds(lo, hi,
-                         method == "linear" ? count::BoundMethod::linear
-                                            : count::BoundMethod::interval,
-                         r);
+        nb.output_bounds(
+            lo, hi, method == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval,
+            r);
         return py::make_tuple(r.lower, r.upper);
       },
       py::arg("model"), py::arg("lower"), py::arg("upper"), py::arg("method"));

@@ -54,7 +54,7 @@ void relu_upper_line(double l, double u, double& s, double& t) {
   s = u / (u - l);
   if (!(s >= 0)) s = 0;
   if (s > 1) s = 1;
-  const double t1 = -round_down(s * l);           // >= -s l
+  const double t1 = -round_down(s * l);               // >= -s l
   const double t2 = round_up(u - round_down(s * u));  // >= u - s u
   t = std::max(t1, t2);
 }
@@ -382,7 +382,8 @@ struct BoundsKernel {
 
 NetworkBounds::NetworkBounds(const Model& m) {
   validate(m);
-  if (m.kind != ModelKind::network) fail("bounds need a network model, found {}", to_string(m.kind));
+  if (m.kind != ModelKind::network)
+    fail("bounds need a network model, found {}", to_string(m.kind));
   n_inputs_ = m.n_features;
   for (std::size_t l = 0; l < m.layers.size(); ++l) {
     const Layer& src = m.layers[l];

@@ -71,8 +71,8 @@ class VnnJudge {
                 const std::vector<bool>& splittable) const {
     const RegionAtoms& ra = regions_[r];
     Verdict v;
-    if (ra.conj.empty() || std::any_of(ra.conj.begin(), ra.conj.end(),
-                                       [](const auto& c) { return c.empty(); })) {
+    if (ra.conj.empty() ||
+        std::any_of(ra.conj.begin(), ra.conj.end(), [](const auto& c) { return c.empty(); })) {
       v.kind = Verdict::Kind::decided;  // an empty conjunction: every point is unsafe
       v.cell = kUnsafe;
       return v;
@@ -81,7 +81,8 @@ class VnnJudge {
     std::vector<double> alo, aup, infl, desc;
     atom_bounds(ra, lo, hi, alo, aup, infl, desc);
     std::vector<std::uint8_t> state(ra.atoms.size());
-    for (std::size_t a = 0; a < ra.atoms.size(); ++a) state[a] = atom_state(*ra.atoms[a], alo[a], aup[a]);
+    for (std::size_t a = 0; a < ra.atoms.size(); ++a)
+      state[a] = atom_state(*ra.atoms[a], alo[a], aup[a]);
     bool any_unknown = false;
     std::vector<std::size_t> open_conj;
     for (std::size_t c = 0; c < ra.conj.size(); ++c) {
@@ -272,7 +273,8 @@ struct Run {
     t.upper = upper;
     t.boxes = r.boxes;
     r.trace.push_back(t);
-    const auto done = static_cast<std::uint64_t>(std::clamp(1.0 - (upper - lower), 0.0, 1.0) * 1000);
+    const auto done =
+        static_cast<std::uint64_t>(std::clamp(1.0 - (upper - lower), 0.0, 1.0) * 1000);
     if (done > shown) {
       progress->advance(done - shown);
       shown = done;
@@ -393,8 +395,8 @@ class Continuous {
     if (run_.decided()) {
       run_.r.stopped_by = "decided";
     } else {
-      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes,
-                                run_.params.threads, run_.start};
+      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes, run_.params.threads,
+                                run_.start};
       run_.r.stopped_by = detail::run_waves(
           frontier, budget, run_.r.boxes, [&](const Piece& pc) { return judge(pc); },
           [&](Piece& pc, Verdict& v) { apply(frontier, pc, v); },
@@ -427,12 +429,12 @@ class Continuous {
     lo.resize(n_);
     hi.resize(n_);
     for (std::size_t i = 0; i < n_; ++i) {
-      const double a = pc.t_lo[i] == 0 ? reg.lo[i]
-                                       : round_down(reg.lo[i] + round_down(pc.t_lo[i] *
-                                                                          w_down_[pc.region][i]));
-      const double b = pc.t_hi[i] == 1 ? reg.hi[i]
-                                       : round_up(reg.lo[i] + round_up(pc.t_hi[i] *
-                                                                      w_up_[pc.region][i]));
+      const double a = pc.t_lo[i] == 0
+                           ? reg.lo[i]
+                           : round_down(reg.lo[i] + round_down(pc.t_lo[i] * w_down_[pc.region][i]));
+      const double b = pc.t_hi[i] == 1
+                           ? reg.hi[i]
+                           : round_up(reg.lo[i] + round_up(pc.t_hi[i] * w_up_[pc.region][i]));
       lo[i] = std::max(a, reg.lo[i]);
       hi[i] = std::min(b, reg.hi[i]);
     }
@@ -548,9 +550,10 @@ class Grid {
       for (std::size_t i = 0; i < n_; ++i) {
         const double w = reg.hi[i] - reg.lo[i];
         if (std::abs(reg.lo[i]) > 0x1p53 || std::abs(reg.hi[i]) > 0x1p53 || w >= 0x1p62) {
-          fail("{}: X_{} spans [{}, {}]; integer domains must lie within +-2^53 and hold fewer "
-               "than 2^62 values per input",
-               p.file, i, reg.lo[i], reg.hi[i]);
+          fail(
+              "{}: X_{} spans [{}, {}]; integer domains must lie within +-2^53 and hold fewer "
+              "than 2^62 values per input",
+              p.file, i, reg.lo[i], reg.hi[i]);
         }
         b.lo.push_back(0);
         b.hi.push_back(static_cast<std::uint64_t>(w));
@@ -580,8 +583,8 @@ class Grid {
     if (run_.decided()) {
       run_.r.stopped_by = "decided";
     } else {
-      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes,
-                                run_.params.threads, run_.start};
+      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes, run_.params.threads,
+                                run_.start};
       run_.r.stopped_by = detail::run_waves(
           frontier, budget, run_.r.boxes, [&](const GridPiece& pc) { return judge(pc); },
           [&](GridPiece& pc, Verdict& v) { apply(frontier, pc, v); },

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/ranges.h>
+
 #include "assay/core/error.hpp"
 #include "onnx_wire.hpp"
 
@@ -25,12 +27,12 @@ constexpr const char* kSupported =
 
 // The running tensor as an affine map of the last activation h: value = A h + c.
 struct Pending {
-  std::size_t n_h = 0;          // width of h
-  std::size_t m = 0;            // width of the value
-  bool diagonal = true;         // A = diag(s) (then m == n_h)
-  std::vector<double> s;        // diagonal
-  std::vector<double> a;        // dense, row-major [m][n_h]
-  std::vector<double> c;        // offset
+  std::size_t n_h = 0;    // width of h
+  std::size_t m = 0;      // width of the value
+  bool diagonal = true;   // A = diag(s) (then m == n_h)
+  std::vector<double> s;  // diagonal
+  std::vector<double> a;  // dense, row-major [m][n_h]
+  std::vector<double> c;  // offset
   bool identity() const {
     if (!diagonal) return false;
     for (std::size_t i = 0; i < m; ++i) {
@@ -86,9 +88,7 @@ class Importer {
   }
 
   static std::string shape_text(const std::vector<std::int64_t>& dims) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
-    return s + "]";
+    return fmt::format("[{}]", fmt::join(dims, "x"));
   }
 
   void find_input() {
@@ -137,7 +137,7 @@ class Importer {
 
   // The node's inputs split into the running tensor (exactly one) and constants.
   struct Operands {
-    int running = -1;  // index of the running tensor among the inputs
+    int running = -1;                     // index of the running tensor among the inputs
     std::vector<const Tensor*> constant;  // per input; nullptr for the running one or absent
   };
   Operands operands(const Node& n) const {
@@ -244,8 +244,8 @@ class Importer {
       known = total;
     }
     if (known != total) {
-      bad(n, fmt::format("reshapes {} elements into shape {} ({} elements)", total,
-                         shape_text(to), known));
+      bad(n, fmt::format("reshapes {} elements into shape {} ({} elements)", total, shape_text(to),
+                         known));
     }
     shape_ = to;
   }
@@ -336,8 +336,8 @@ class Importer {
     std::vector<double> t;
     if (o.running == 0) {  // x [.., k_in] times W [k_in, k_out]
       if (shape_.back() != static_cast<std::int64_t>(rows) || rows != width) {
-        bad(n, fmt::format("multiplies shape {} by a {}x{} matrix", shape_text(shape_), rows,
-                           cols));
+        bad(n,
+            fmt::format("multiplies shape {} by a {}x{} matrix", shape_text(shape_), rows, cols));
       }
       t.resize(rows * cols);
       for (std::size_t i = 0; i < rows; ++i) {
@@ -346,11 +346,10 @@ class Importer {
       apply_matrix(t, cols);
       shape_.back() = static_cast<std::int64_t>(cols);
     } else {  // W [k_out, k_in] times x [k_in, 1] or [k_in]
-      if (cols != width || shape_.empty() ||
-          (shape_.size() >= 2 && shape_.back() != 1) ||
+      if (cols != width || shape_.empty() || (shape_.size() >= 2 && shape_.back() != 1) ||
           (shape_.size() == 1 && shape_[0] != static_cast<std::int64_t>(cols))) {
-        bad(n, fmt::format("multiplies a {}x{} matrix by shape {}", rows, cols,
-                           shape_text(shape_)));
+        bad(n,
+            fmt::format("multiplies a {}x{} matrix by shape {}", rows, cols, shape_text(shape_)));
       }
       apply_matrix(w->values, rows);
       if (shape_.size() == 1) {
@@ -435,6 +434,12 @@ class Importer {
     return out;
   }
 
+  void negate() {
+    Pending& p = pending_;
+    for (auto& v : p.c) v = -v;
+    for (auto& v : p.diagonal ? p.s : p.a) v = -v;
+  }
+
   void scale(const std::vector<double>& k) {
     Pending& p = pending_;
     for (std::size_t r = 0; r < p.m; ++r) {
@@ -460,7 +465,7 @@ class Importer {
       if (running_first) {
         for (std::size_t r = 0; r < k.size(); ++r) pending_.c[r] -= k[r];
       } else {  // k - x
-        scale(std::vector<double>(k.size(), -1.0));
+        negate();
         for (std::size_t r = 0; r < k.size(); ++r) pending_.c[r] += k[r];
       }
     } else if (op == "Mul") {
@@ -541,7 +546,8 @@ class Importer {
   void softmax(const Node& n) {
     std::size_t big = 0;
     for (const auto d : shape_) big += d != 1;
-    if (big > 1) bad(n, fmt::format("applies to shape {}; expected one vector", shape_text(shape_)));
+    if (big > 1)
+      bad(n, fmt::format("applies to shape {}; expected one vector", shape_text(shape_)));
     close(n, Activation::softmax);
     closed_softmax_ = true;
   }
@@ -577,8 +583,7 @@ class Importer {
   void finish() {
     const auto& outs = proto_.graph.outputs;
     if (outs.size() != 1) {
-      fail("{}: the graph has {} outputs; assay imports one-output networks", where_,
-           outs.size());
+      fail("{}: the graph has {} outputs; assay imports one-output networks", where_, outs.size());
     }
     if (outs[0].name != running_) {
       fail("{}: the graph output {} is not the last computed tensor {}", where_,
@@ -594,11 +599,13 @@ class Importer {
     check_output_shape(outs[0]);
     model_.kind = ModelKind::network;
     model_.n_outputs = model_.layers.back().n_out;
-    model_.source = "onnx" + (proto_.producer.empty() ? "" : ":" + proto_.producer);
+    model_.source = proto_.producer.empty() ? std::string("onnx")
+                                            : fmt::format("onnx:{}", proto_.producer);
     const Activation last = model_.layers.back().activation;
     if (model_.n_outputs >= 2) {
       model_.classification = true;
-      for (std::size_t k = 0; k < model_.n_outputs; ++k) model_.classes.push_back(std::to_string(k));
+      for (std::size_t k = 0; k < model_.n_outputs; ++k)
+        model_.classes.push_back(std::to_string(k));
     } else if (last == Activation::logistic) {
       model_.classification = true;
       model_.classes = {"0", "1"};
@@ -640,7 +647,8 @@ std::string read_bytes(const std::string& path) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace

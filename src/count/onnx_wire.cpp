@@ -185,9 +185,10 @@ void decode_raw(const Reader& r, std::string_view raw, Tensor& t) {
       width = 8;
       break;
     default:
-      r.bad(fmt::format("tensor \"{}\": data type {} is not supported (float, double, int32 or "
-                        "int64)",
-                        t.name, t.data_type));
+      r.bad(
+          fmt::format("tensor \"{}\": data type {} is not supported (float, double, int32 or "
+                      "int64)",
+                      t.name, t.data_type));
   }
   if (raw.size() % width != 0) {
     r.bad(fmt::format("tensor \"{}\": raw_data has {} bytes, not a multiple of {}", t.name,
@@ -378,7 +379,7 @@ void decode_shape(Reader r, ValueInfo& v) {
         d.skip(w2);
       }
     }
-    if (value < 0 && param.empty()) param = "?";
+    if (value < 0 && param.empty()) param.push_back('?');
     v.dims.push_back(param.empty() ? value : -1);
     v.dim_params.push_back(param);
   }

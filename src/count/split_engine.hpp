@@ -44,9 +44,7 @@ class Frontier {
     double key;
     std::uint64_t seq;
     Piece piece;
-    bool operator<(const Item& o) const {
-      return key != o.key ? key < o.key : seq > o.seq;
-    }
+    bool operator<(const Item& o) const { return key != o.key ? key < o.key : seq > o.seq; }
   };
   std::priority_queue<Item> heap_;
   std::uint64_t seq_ = 0;

@@ -24,11 +24,11 @@ using Clock = std::chrono::steady_clock;
 // One count: its cells and how a point or a box falls into them.
 struct Check {
   enum class Kind { truth, safety, region } kind = Kind::truth;
-  std::int32_t label = 0;            // truth: the label l; region: the label L
-  const Formula* psi = nullptr;      // truth
-  bool negate = false;               // truth: the complement of another label's truth
-  const Formula* pre = nullptr;      // safety
-  const Formula* post = nullptr;     // safety
+  std::int32_t label = 0;         // truth: the label l; region: the label L
+  const Formula* psi = nullptr;   // truth
+  bool negate = false;            // truth: the complement of another label's truth
+  const Formula* pre = nullptr;   // safety
+  const Formula* post = nullptr;  // safety
   int n_cells() const { return kind == Kind::truth ? 4 : 2; }
 };
 
@@ -277,9 +277,10 @@ Guarantee split_guarantee(const CheckCounts& k) {
 void check_label_only(const Formula& f, const std::string& what) {
   for (const auto& n : f.nodes) {
     if (n.op == Formula::Op::score || n.op == Formula::Op::argmax) {
-      fail("method split reads the predicted label only; {} uses score[k] or argmax (use method "
-           "enumerate)",
-           what);
+      fail(
+          "method split reads the predicted label only; {} uses score[k] or argmax (use method "
+          "enumerate)",
+          what);
     }
   }
 }
@@ -297,11 +298,13 @@ void split_counts(const Model& m, const Spec& spec, const Checks& c, const Count
     k.kind = Check::Kind::truth;
     k.label = t.label;
     k.psi = t.formula;
+    std::int32_t written = t.label;  // the label whose formula the spec states
     if (!k.psi) {
       k.psi = c.truths[t.complement_of].formula;
       k.negate = true;
+      written = c.truths[t.complement_of].label;
     }
-    check_label_only(*k.psi, fmt::format("the truth of label {}", t.label));
+    check_label_only(*k.psi, fmt::format("the truth of label {}", written));
     const CheckCounts cc =
         split_check(m, nb, spec.domain, root, k, params, fmt::format("count: label {}", t.label));
     LabelCounts& l = r.labels[i];

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <limits>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -76,8 +76,8 @@ class Lexer {
       while (true) {
         skip();
         if (pos_ >= s_.size()) {
-          fail_at(here(), "expected ')' to close the '(' at {}:{}, found end of file",
-                  e.where.line, e.where.column);
+          fail_at(here(), "expected ')' to close the '(' at {}:{}, found end of file", e.where.line,
+                  e.where.column);
         }
         if (s_[pos_] == ')') {
           advance();
@@ -131,8 +131,8 @@ class Elaborator {
     Dnf all{Conj{}};
     for (const auto& e : top) {
       if (head(e) != "assert") continue;
-      if (e.kids.size() != 2) fail_at(e.where, "expected (assert FORMULA), found {} operands",
-                                       e.kids.size() - 1);
+      if (e.kids.size() != 2)
+        fail_at(e.where, "expected (assert FORMULA), found {} operands", e.kids.size() - 1);
       all = conjoin(all, formula(e.kids[1], true), e.where);
     }
     return regions(all);
@@ -413,9 +413,8 @@ class Elaborator {
         continue;
       }
       check_bounded(s);
-      auto it = std::find_if(p.regions.begin(), p.regions.end(), [&](const VnnRegion& r) {
-        return r.lo == s.lo && r.hi == s.hi;
-      });
+      auto it = std::find_if(p.regions.begin(), p.regions.end(),
+                             [&](const VnnRegion& r) { return r.lo == s.lo && r.hi == s.hi; });
       if (it == p.regions.end()) {
         p.regions.push_back(VnnRegion{s.lo, s.hi, {}});
         it = p.regions.end() - 1;
@@ -426,8 +425,8 @@ class Elaborator {
       const Location whole{file_, 0, 0};
       if (first_empty) {
         const std::size_t i = first_empty->empty_var;
-        fail_at(whole, "the input box is empty: X_{} >= {} and X_{} <= {}", i,
-                first_empty->lo[i], i, first_empty->hi[i]);
+        fail_at(whole, "the input box is empty: X_{} >= {} and X_{} <= {}", i, first_empty->lo[i],
+                i, first_empty->hi[i]);
       }
       fail_at(whole, "the asserts are unsatisfiable (no input box)");
     }
@@ -456,8 +455,7 @@ class Elaborator {
         }
         if (overlap) {
           fail_at(Location{file_, 0, 0},
-                  "input boxes {} and {} overlap; assay counts over disjoint boxes", a + 1,
-                  b + 1);
+                  "input boxes {} and {} overlap; assay counts over disjoint boxes", a + 1, b + 1);
         }
       }
     }

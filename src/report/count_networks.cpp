@@ -71,12 +71,13 @@ Json split_json(const SplitResult& r, const std::string& model, const std::strin
   j["seconds"] = r.seconds;
   j["decision_seconds"] = r.decision_seconds < 0 ? Json(nullptr) : Json(r.decision_seconds);
   j["stopped_by"] = r.stopped_by;
-  j["sample"] = {{"k", r.sample.k},
-                 {"n", r.sample.n},
-                 {"value", detail::json_number(r.sample.value)},
-                 {"clopper_pearson",
-                  {detail::json_number(r.sample.exact_low), detail::json_number(r.sample.exact_high)}},
-                 {"confidence", r.confidence}};
+  j["sample"] = {
+      {"k", r.sample.k},
+      {"n", r.sample.n},
+      {"value", detail::json_number(r.sample.value)},
+      {"clopper_pearson",
+       {detail::json_number(r.sample.exact_low), detail::json_number(r.sample.exact_high)}},
+      {"confidence", r.confidence}};
   Json trace = Json::array();
   for (const auto& t : r.trace) {
     trace.push_back(
@@ -88,9 +89,9 @@ Json split_json(const SplitResult& r, const std::string& model, const std::strin
 
 std::string split_text(const SplitResult& r, const std::string& model,
                        const std::string& property) {
-  std::string s = fmt::format("{} on {}: {} ({} domain, {} inputs, {} region{})\n", property, model,
-                              r.decision, r.domain, r.n_inputs, r.n_regions,
-                              r.n_regions == 1 ? "" : "s");
+  std::string s =
+      fmt::format("{} on {}: {} ({} domain, {} inputs, {} region{})\n", property, model, r.decision,
+                  r.domain, r.n_inputs, r.n_regions, r.n_regions == 1 ? "" : "s");
   s += fmt::format("unsafe share: [{}, {}]{}\n", percent(r.unsafe_lower), percent(r.unsafe_upper),
                    r.finished ? " (everything decided)" : " (certified interval)");
   if (r.domain == "grid") {
@@ -101,8 +102,8 @@ std::string split_text(const SplitResult& r, const std::string& model,
                            r.unsafe_count_upper.get_str(), r.total.get_str());
   }
   if (r.sample.n > 0) {
-    s += fmt::format("sampled: {} of {} unsafe = {}, {:g}% Clopper-Pearson [{}, {}]\n",
-                     r.sample.k, r.sample.n, percent(r.sample.value), 100 * r.confidence,
+    s += fmt::format("sampled: {} of {} unsafe = {}, {:g}% Clopper-Pearson [{}, {}]\n", r.sample.k,
+                     r.sample.n, percent(r.sample.value), 100 * r.confidence,
                      percent(r.sample.exact_low), percent(r.sample.exact_high));
   }
   if (r.counterexample) {
@@ -129,8 +130,11 @@ Json split_interval_chart(const SplitResult& r, const ChartParams& params) {
                   r.sample.n, 100 * r.confidence));
   Json band = Json::array();
   for (const auto& t : r.trace) {
-    band.push_back({{"seconds", t.seconds}, {"lower", t.lower}, {"upper", t.upper},
-                    {"width", t.upper - t.lower}, {"boxes", t.boxes}});
+    band.push_back({{"seconds", t.seconds},
+                    {"lower", t.lower},
+                    {"upper", t.upper},
+                    {"width", t.upper - t.lower},
+                    {"boxes", t.boxes}});
   }
   const double t_end = r.trace.empty() ? r.seconds : r.trace.back().seconds;
   const Json x = {{"field", "seconds"}, {"type", "quantitative"}, {"title", "seconds"}};
@@ -140,38 +144,40 @@ Json split_interval_chart(const SplitResult& r, const ChartParams& params) {
                   {"scale", {{"domain", {0, 1}}}}};
   Json layers = Json::array();
   if (r.sample.n > 0) {
-    Json est = Json::array({{{"seconds", 0.0}, {"lo", r.sample.exact_low},
-                             {"hi", r.sample.exact_high}, {"value", r.sample.value}},
-                            {{"seconds", t_end}, {"lo", r.sample.exact_low},
-                             {"hi", r.sample.exact_high}, {"value", r.sample.value}}});
+    Json est = Json::array({{{"seconds", 0.0},
+                             {"lo", r.sample.exact_low},
+                             {"hi", r.sample.exact_high},
+                             {"value", r.sample.value}},
+                            {{"seconds", t_end},
+                             {"lo", r.sample.exact_low},
+                             {"hi", r.sample.exact_high},
+                             {"value", r.sample.value}}});
     layers.push_back({{"data", {{"values", est}}},
-                      {"mark", {{"type", "area"}, {"color", detail::kGuideGrey},
-                                {"opacity", 0.3}}},
-                      {"encoding", {{"x", x}, {"y", {{"field", "lo"}, {"type", "quantitative"}}},
-                                    {"y2", {{"field", "hi"}}}}}});
-    layers.push_back({{"data", {{"values", est}}},
-                      {"mark", {{"type", "line"}, {"strokeDash", {4, 3}},
-                                {"color", detail::kGuideGrey}}},
-                      {"encoding", {{"x", x}, {"y", {{"field", "value"},
-                                                     {"type", "quantitative"}}}}}});
+                      {"mark", {{"type", "area"}, {"color", detail::kGuideGrey}, {"opacity", 0.3}}},
+                      {"encoding",
+                       {{"x", x},
+                        {"y", {{"field", "lo"}, {"type", "quantitative"}}},
+                        {"y2", {{"field", "hi"}}}}}});
+    layers.push_back(
+        {{"data", {{"values", est}}},
+         {"mark", {{"type", "line"}, {"strokeDash", {4, 3}}, {"color", detail::kGuideGrey}}},
+         {"encoding", {{"x", x}, {"y", {{"field", "value"}, {"type", "quantitative"}}}}}});
   }
-  layers.push_back(
-      {{"data", {{"values", band}}},
-       {"mark", {{"type", "area"}, {"opacity", 0.5}, {"interpolate", "step-after"}}},
-       {"encoding",
-        {{"x", x},
-         {"y", y},
-         {"y2", {{"field", "upper"}}},
-         {"tooltip", Json::array({detail::tooltip("seconds", "seconds", ".3f"),
-                                  detail::tooltip("lower", "lower", ".6f"),
-                                  detail::tooltip("upper", "upper", ".6f"),
-                                  detail::tooltip("boxes", "boxes", "d")})}}}});
+  layers.push_back({{"data", {{"values", band}}},
+                    {"mark", {{"type", "area"}, {"opacity", 0.5}, {"interpolate", "step-after"}}},
+                    {"encoding",
+                     {{"x", x},
+                      {"y", y},
+                      {"y2", {{"field", "upper"}}},
+                      {"tooltip", Json::array({detail::tooltip("seconds", "seconds", ".3f"),
+                                               detail::tooltip("lower", "lower", ".6f"),
+                                               detail::tooltip("upper", "upper", ".6f"),
+                                               detail::tooltip("boxes", "boxes", "d")})}}}});
   spec["layer"] = layers;
   return spec;
 }
 
-HtmlReport split_html(const SplitResult& r, const std::string& model,
-                      const std::string& property) {
+HtmlReport split_html(const SplitResult& r, const std::string& model, const std::string& property) {
   HtmlReport page("assay count: " + property + " on " + model);
   page.add_paragraph(fmt::format(
       "Decision: {}. The unsafe share of the input domain lies in the certified interval [{}, {}] "
@@ -182,9 +188,9 @@ HtmlReport split_html(const SplitResult& r, const std::string& model,
   std::vector<std::vector<std::string>> rows{
       {"unsafe share (certified)", percent(r.unsafe_lower), percent(r.unsafe_upper)}};
   if (r.sample.n > 0) {
-    rows.push_back({fmt::format("unsafe share (sample of {}, {:g}% interval)", r.sample.n,
-                                100 * r.confidence),
-                    percent(r.sample.exact_low), percent(r.sample.exact_high)});
+    rows.push_back(
+        {fmt::format("unsafe share (sample of {}, {:g}% interval)", r.sample.n, 100 * r.confidence),
+         percent(r.sample.exact_low), percent(r.sample.exact_high)});
   }
   page.add_table({"", "lower", "upper"}, rows);
   if (r.counterexample) {

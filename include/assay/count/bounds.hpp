@@ -89,7 +89,7 @@ class NetworkBounds {
     std::vector<double> w;      // row-major [out][in]
     std::vector<double> w_abs;  // |w|
     std::vector<double> b;
-    bool relu = false;          // activation after this layer (hidden layers)
+    bool relu = false;  // activation after this layer (hidden layers)
   };
   std::size_t n_inputs_ = 0;
   std::vector<Dense> layers_;  // the last one is the output layer

@@ -114,8 +114,8 @@ namespace detail {
 struct Checks;
 /// count()'s method "split" on a .spec domain (a grid): every truth, safety property and region
 /// of `checks` counted by splitting (exact when finished, certified bounds otherwise).
-void split_counts(const Model& m, const Spec& spec, const Checks& checks,
-                  const CountParams& params, CountResult& r);
+void split_counts(const Model& m, const Spec& spec, const Checks& checks, const CountParams& params,
+                  CountResult& r);
 }  // namespace detail
 
 }  // namespace assay::count

@@ -193,7 +193,7 @@ TEST(DomainSplit, ProvesAPropertyThatHolds) {
 
 TEST(DomainSplit, DeterministicAtAnyThreadCount) {
   const VnnProperty p = parse_vnnlib(kContinuous, "c.vnnlib");
-  const Model m = random_net({2, 16, 16, 2}, 4);
+  const Model m = random_net({2, 16, 16, 2}, 1);
   SplitParams sp;
   sp.max_boxes = 700;
   sp.samples = 3000;
@@ -201,6 +201,7 @@ TEST(DomainSplit, DeterministicAtAnyThreadCount) {
   const SplitResult a = count_unsafe(m, p, sp);
   sp.threads = 2;
   const SplitResult b = count_unsafe(m, p, sp);
+  ASSERT_EQ(a.stopped_by, "max boxes") << a.decision;  // the unsafe set has a boundary
   EXPECT_EQ(a.boxes, 700u);
   EXPECT_EQ(a.boxes, b.boxes);
   EXPECT_EQ(a.unsafe_lower, b.unsafe_lower);
@@ -234,7 +235,7 @@ TEST(DomainSplit, SpecCountsEqualEnumeration) {
   const Spec spec = parse_spec(R"(
     input x[10] : bool;
     input t : int[0, 5];
-    pred Many = sum i in 0..9 : x[i] >= 5;
+    pred Many = (sum i in 0..9 : x[i]) >= 5;
     truth 1 = Many;
     safety Small = t <= 1 => label == 0;
     region Near = ball([1,0,1,0,1,0,1,0,1,0, 2], 1) label 1;
@@ -262,7 +263,7 @@ TEST(DomainSplit, SpecCountsEqualEnumeration) {
     EXPECT_EQ(s.regions[0].count, e.regions[0].count);
     EXPECT_EQ(s.regions[0].total, e.regions[0].total);
     // A budget gives certified bounds that contain the exact counts.
-    sp.max_boxes = 3;
+    sp.max_boxes = 1;  // the root only: 6144 points are more than one enumeration
     const CountResult b = count(m, spec, sp);
     const auto& l = b.labels[1];
     EXPECT_TRUE(l.guarantee.bounded);
@@ -304,13 +305,17 @@ TEST(DomainSplit, AcasXuSlice) {
   sp.stop_when_decided = true;
   sp.time_limit = 30;
   sp.samples = 2000;
-  // Property 3 holds on network 1_1 (VNN-COMP: unsat).
-  const SplitResult holds = count_unsafe(net("1_1"), load_vnnlib((dir / "prop_3.vnnlib").string()), sp);
-  EXPECT_EQ(holds.decision, "holds");
-  EXPECT_EQ(holds.unsafe_upper, 0.0);
-  EXPECT_EQ(holds.sample.k, 0u);
+  // Properties 3 and 4 hold on network 2_9 (VNN-COMP: unsat; about 0.3 s each). Property 4
+  // fixes input X_2 (a box of zero width in it).
+  for (const char* prop : {"prop_3.vnnlib", "prop_4.vnnlib"}) {
+    const SplitResult holds = count_unsafe(net("2_9"), load_vnnlib((dir / prop).string()), sp);
+    EXPECT_EQ(holds.decision, "holds") << prop;
+    EXPECT_EQ(holds.unsafe_upper, 0.0) << prop;
+    EXPECT_EQ(holds.sample.k, 0u) << prop;
+  }
   // Property 2 is violated on network 2_1 (VNN-COMP: sat).
-  const SplitResult bad = count_unsafe(net("2_1"), load_vnnlib((dir / "prop_2.vnnlib").string()), sp);
+  const SplitResult bad =
+      count_unsafe(net("2_1"), load_vnnlib((dir / "prop_2.vnnlib").string()), sp);
   EXPECT_EQ(bad.decision, "violated");
   ASSERT_TRUE(bad.counterexample);
   const auto y = predict_scores(net("2_1"), *bad.counterexample);

@@ -94,20 +94,14 @@ TEST(Onnx, SoftmaxAndSigmoidOutputs) {
 }
 
 TEST(Onnx, FoldsBatchNormalizationAndReshapes) {
-  std::vector<testing::Pb> nodes = {
-      node("Reshape", {"x", "shape"}, "r1"),
-      node("BatchNormalization", {"r1", "sc", "bb", "mu", "var"}, "bn", "bn",
-           {{"epsilon", true, 0, 0.5f}}),
-      node("Flatten", {"bn"}, "f"),
-      node("Identity", {"f"}, "i"),
-      node("Gemm", {"i", "W", "c"}, "y")};
+  std::vector<testing::Pb> nodes = {node("Reshape", {"x", "shape"}, "r1"),
+                                    node("BatchNormalization", {"r1", "sc", "bb", "mu", "var"},
+                                         "bn", "bn", {{"epsilon", true, 0, 0.5f}}),
+                                    node("Flatten", {"bn"}, "f"), node("Identity", {"f"}, "i"),
+                                    node("Gemm", {"i", "W", "c"}, "y")};
   const std::vector<testing::Pb> inits = {
-      int_tensor("shape", {1, 2}),
-      tensor("sc", {2}, {2, 3}),
-      tensor("bb", {2}, {1, -1}),
-      tensor("mu", {2}, {0.5f, 1}),
-      tensor("var", {2}, {1.5f, 3.5f}),
-      tensor("W", {2, 1}, {1, 1}),
+      int_tensor("shape", {1, 2}),  tensor("sc", {2}, {2, 3}),        tensor("bb", {2}, {1, -1}),
+      tensor("mu", {2}, {0.5f, 1}), tensor("var", {2}, {1.5f, 3.5f}), tensor("W", {2, 1}, {1, 1}),
       tensor("c", {1}, {0})};
   const Model m = parse_onnx(
       testing::model(nodes, inits, value_info("x", {2}), value_info("y", {1, 1})), "bn.onnx");
@@ -122,16 +116,18 @@ TEST(Onnx, RefusesWhatItCannotImport) {
   std::vector<testing::Pb> nodes = {node("Conv", {"x", "W"}, "y", "conv_1")};
   const std::string conv = testing::model(nodes, {tensor("W", {1, 1, 1, 1}, {1})},
                                           value_info("x", {1, 1, 1, 1}), value_info("y", {1}));
-  EXPECT_NE(error_of([&] { parse_onnx(conv, "c.onnx"); })
-                .find("c.onnx: node \"conv_1\" (Conv): unsupported operator; assay imports Gemm"),
+  EXPECT_NE(error_of([&] {
+              parse_onnx(conv, "c.onnx");
+            }).find("c.onnx: node \"conv_1\" (Conv): unsupported operator; assay imports Gemm"),
             std::string::npos);
   // NaN weights.
   nodes = {node("MatMul", {"x", "W"}, "y")};
   const float nan = std::nanf("");
   const std::string bad = testing::model(nodes, {tensor("W", {2, 1}, {1, nan})},
                                          value_info("x", {1, 2}), value_info("y", {1, 1}));
-  EXPECT_NE(error_of([&] { parse_onnx(bad, "n.onnx"); })
-                .find("n.onnx: tensor \"W\" holds nan at index 1 (weights must be finite)"),
+  EXPECT_NE(error_of([&] {
+              parse_onnx(bad, "n.onnx");
+            }).find("n.onnx: tensor \"W\" holds nan at index 1 (weights must be finite)"),
             std::string::npos);
   // A symbolic dimension other than the batch.
   const std::string dyn = testing::model(nodes, {tensor("W", {2, 1}, {1, 2})},
@@ -141,8 +137,9 @@ TEST(Onnx, RefusesWhatItCannotImport) {
   // Mismatched shapes.
   const std::string mis = testing::model(nodes, {tensor("W", {3, 1}, {1, 2, 3})},
                                          value_info("x", {1, 2}), value_info("y", {1, 1}));
-  EXPECT_NE(error_of([&] { parse_onnx(mis, "m.onnx"); })
-                .find("node \"y\" (MatMul): multiplies shape [1x2] by a 3x1 matrix"),
+  EXPECT_NE(error_of([&] {
+              parse_onnx(mis, "m.onnx");
+            }).find("node \"y\" (MatMul): multiplies shape [1x2] by a 3x1 matrix"),
             std::string::npos);
   // A skip connection.
   nodes = {node("Relu", {"x"}, "r"), node("Add", {"r", "x"}, "y")};
@@ -234,7 +231,9 @@ TEST(Vnnlib, IntegerInputs) {
 }
 
 TEST(Vnnlib, ErrorsAreLocated) {
-  auto err = [](const std::string& text) { return error_of([&] { parse_vnnlib(text, "p.vnnlib"); }); };
+  auto err = [](const std::string& text) {
+    return error_of([&] { parse_vnnlib(text, "p.vnnlib"); });
+  };
   const std::string head = "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n";
   EXPECT_EQ(err(head + "(assert (<= X_0 1)"),
             "p.vnnlib:3:19: expected ')' to close the '(' at 3:1, found end of file");
@@ -245,13 +244,14 @@ TEST(Vnnlib, ErrorsAreLocated) {
   EXPECT_EQ(err(head + "(assert (<= X_0 1))(assert (>= X_0 2))"),
             "p.vnnlib: the input box is empty: X_0 >= 2 and X_0 <= 1");
   EXPECT_EQ(err(head + "(assert (<= X_0 1))(assert (>= X_0 0))(assert (<= (* X_0 Y_0) 1))"),
-            "p.vnnlib:3:52: expected a linear term, found a product of two variables");
+            "p.vnnlib:3:51: expected a linear term, found a product of two variables");
   EXPECT_EQ(err(head + "(assert (<= X_0 1 2))"),
             "p.vnnlib:3:9: expected (<= a b) with two operands, found 3");
   EXPECT_EQ(err("(declare-const X_0 Real)(declare-const X_2 Real)(declare-const Y_0 Real)"
                 "(assert true)"),
             "p.vnnlib:1:25: X_2 is declared but X_1 is not");
-  EXPECT_EQ(err("(declare-const X_0 Float)"), "p.vnnlib:1:20: expected sort Real or Int, found \"Float\"");
+  EXPECT_EQ(err("(declare-const X_0 Float)"),
+            "p.vnnlib:1:20: expected sort Real or Int, found \"Float\"");
   EXPECT_EQ(err(head + "(assert (or (and (<= X_0 1) (>= X_0 0)) (and (<= X_0 2) (>= X_0 0.5))))"),
             "p.vnnlib: input boxes 1 and 2 overlap; assay counts over disjoint boxes");
   EXPECT_EQ(err(head + "(define-fun f () Real 1)"),
