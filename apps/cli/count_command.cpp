@@ -1,4 +1,5 @@
 // `assay count --model M.json --spec S.spec [--property NAME] ...`, `assay count --cnf F.cnf`,
+// `assay count --model net.onnx --vnnlib P.vnnlib [--time-limit S] [--max-boxes N]`,
 // `assay encode --model M --spec S --out F.cnf` and `assay model info M.json`.
 #include <cstdio>
 #include <iostream>
@@ -10,10 +11,14 @@
 #include "assay/count/cnf.hpp"
 #include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
+#include "assay/count/domain_split.hpp"
 #include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
+#include "assay/count/onnx.hpp"
 #include "assay/count/spec.hpp"
+#include "assay/count/vnnlib.hpp"
 #include "assay/report/count.hpp"
+#include "assay/report/count_networks.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -28,6 +33,10 @@ struct CountOptions {
   ReportOutputs out;
   std::string test;
   std::string label;
+  std::string vnnlib;
+  bool stop_when_decided = false;
+  std::string bounds = "linear";
+  CLI::Option* confidence = nullptr;
 };
 
 struct EncodeOptions {
@@ -41,7 +50,8 @@ struct EncodeOptions {
 // The options of the CNF methods, shared by counting a model and counting a CNF file.
 void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
   cmd->add_option("--time-limit", p.time_limit,
-                  "exact-cnf/approx: seconds per count (0 = none; auto: 60, then approximate)")
+                  "exact-cnf/approx/split: seconds per count (0 = none; auto: 60, then "
+                  "approximate)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()
@@ -86,6 +96,39 @@ void run_count_cnf(const CountOptions& o) {
       [] { return report::HtmlReport(""); });
 }
 
+// `--vnnlib`: the unsafe share of a VNN-LIB property's input box, by domain splitting.
+void run_count_vnnlib(const CountOptions& o) {
+  if (o.model.empty()) fail("--vnnlib needs --model (an ONNX file or an assay network)");
+  if (!o.spec.empty() || !o.cnf.empty() || !o.params.property.empty() || !o.test.empty()) {
+    fail("--vnnlib states the property: --spec, --cnf, --property and --test do not apply");
+  }
+  if (o.params.method != "auto" && o.params.method != "split") {
+    fail("--vnnlib counts with method split, found --method {}", o.params.method);
+  }
+  if (o.params.samples.size() > 1)
+    fail("--vnnlib takes one --samples size, found {}", o.params.samples.size());
+  if (o.bounds != "linear" && o.bounds != "interval") {
+    fail("--bounds must be linear or interval, found {}", quote_found(o.bounds));
+  }
+  if (!o.out.html.empty()) check_writable(o.out.html);
+  const count::Model model = count::load_any_model(o.model);
+  const count::VnnProperty property = count::load_vnnlib(o.vnnlib);
+  count::SplitParams p;
+  p.time_limit = o.params.time_limit;
+  p.max_boxes = o.params.max_boxes;
+  p.stop_when_decided = o.stop_when_decided;
+  p.bounds = o.bounds == "interval" ? count::BoundMethod::interval : count::BoundMethod::linear;
+  if (!o.params.samples.empty()) p.samples = o.params.samples[0];
+  if (o.confidence->count() > 0) p.confidence = o.params.confidence;
+  p.seed = o.params.seed;
+  p.threads = o.params.threads;
+  const count::SplitResult r = count::count_unsafe(model, property, p);
+  o.out.write(
+      report::split_json(r, o.model, o.vnnlib),
+      [&] { return report::split_text(r, o.model, o.vnnlib); },
+      [&] { return report::split_html(r, o.model, o.vnnlib); });
+}
+
 struct ModelOptions {
   std::string file;
   bool json = false;
@@ -101,18 +144,26 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       "safety and robustness, beside estimates from uniform samples. With --cnf: the projected\n"
       "model count of a DIMACS CNF file (exact, or approximate with an (epsilon, delta) "
       "guarantee).");
-  cmd->add_option("--model", options->model, "model: assay JSON or xgboost JSON");
+  cmd->add_option("--model", options->model, "model: assay JSON, xgboost JSON or ONNX (.onnx)");
   cmd->add_option("--spec", options->spec, "domain and properties (.spec file)");
   cmd->add_option("--cnf", options->cnf,
                   "count a DIMACS CNF file instead (plain or .gz; projection from `c ind` / "
                   "`c p show` lines)");
+  cmd->add_option("--vnnlib", options->vnnlib,
+                  "count the unsafe share of a VNN-LIB property's input box (domain splitting)");
+  cmd->add_option("--max-boxes", options->params.max_boxes,
+                  "split: largest number of boxes bounded (0 = none; deterministic)")
+      ->check(non_negative_integer());
+  cmd->add_flag("--stop-when-decided", options->stop_when_decided,
+                "--vnnlib: stop as soon as the property is decided (holds or violated)");
+  cmd->add_option("--bounds", options->bounds, "--vnnlib: linear (default) or interval bounds");
   cmd->add_option("--projection", options->projection,
                   "with --cnf: a file of projected variables (comma or space separated)");
   cmd->add_option("--property", options->params.property,
                   "count one predicate (as the truth of label 1), safety property or region");
   cmd->add_option("--method", options->params.method,
-                  "auto, structural, enumerate, exact-cnf or approx (with --cnf: auto, exact-cnf "
-                  "or approx)")
+                  "auto, structural, enumerate, exact-cnf, approx or split (with --cnf: auto, "
+                  "exact-cnf or approx)")
       ->capture_default_str();
   add_cnf_options(cmd, options->params);
   cmd->add_option("--ambiguity-limit", options->params.ambiguity_limit,
@@ -131,8 +182,9 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--seed", options->params.seed, "seed of the samples and of approx's hashes")
       ->capture_default_str()
       ->check(non_negative_integer());
-  cmd->add_option("--confidence", options->params.confidence, "confidence level of intervals")
-      ->capture_default_str();
+  options->confidence = cmd->add_option("--confidence", options->params.confidence,
+                                        "confidence level of intervals (--vnnlib: 0.999)")
+                            ->capture_default_str();
   cmd->add_option("--threads", options->params.threads,
                   "worker threads for enumeration (0 = all cores; results do not depend on it)")
       ->capture_default_str();
@@ -141,6 +193,10 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
+    if (!o.vnnlib.empty()) {
+      run_count_vnnlib(o);
+      return;
+    }
     if (!o.cnf.empty()) {
       run_count_cnf(o);
       return;
@@ -150,7 +206,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       fail("give --model M and --spec S (or --cnf F.cnf to count a formula)");
     }
     if (!o.label.empty() && o.test.empty()) fail("--label {} needs --test T.csv", o.label);
-    const count::Model model = count::load_model(o.model);
+    const count::Model model = count::load_any_model(o.model);
     const count::Spec spec = count::load_spec(o.spec);
     if (!o.test.empty()) {
       if (o.label.empty()) fail("--test needs --label COL (the column of true class names)");
@@ -210,7 +266,7 @@ Action add_model_command(CLI::App& app, const GlobalOptions& /*global*/) {
   info->add_flag("--json", options->json, "print JSON");
   return [info, options] {
     if (!info->parsed()) return;
-    const auto model_info = count::model_info(count::load_model(options->file));
+    const auto model_info = count::model_info(count::load_any_model(options->file));
     if (options->json) {
       std::cout << count::model_info_json(model_info).dump(2) << '\n';
     } else {

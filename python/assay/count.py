@@ -7,6 +7,9 @@ an L-infinity ball around x, how many of its points keep ``label``, and their ra
 ``encode(model, spec, ...)`` writes one counting query as a DIMACS CNF (``assay encode``);
 ``count_cnf(path_or_clauses, projection)`` counts a CNF's projected models exactly or with an
 (epsilon, delta) guarantee (``assay count --cnf``).
+``count_vnnlib(model, vnnlib, ...)`` gives the certified unsafe share of a VNN-LIB property's
+input box for a network (ONNX or assay JSON), by domain splitting (``assay count --vnnlib``);
+``network_bounds(model, lower, upper)`` sound bounds of a network's outputs over a box.
 """
 import json
 import os
@@ -17,7 +20,7 @@ from . import _assay
 from .models import Model, load as _load_model
 
 __all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
-           "spec_inputs"]
+           "spec_inputs", "count_vnnlib", "load_vnnlib", "parse_vnnlib", "network_bounds"]
 
 _EXACT_FIELDS = ("domain_size", "correct", "tp", "fp", "tn", "fn", "satisfied", "violated",
                  "total", "count")
@@ -73,6 +76,8 @@ def _model(model):
     if isinstance(model, _assay.CountModel):
         return model
     if isinstance(model, (str, os.PathLike)):
+        if os.fspath(model).lower().endswith(".onnx"):
+            return _assay.count_load_onnx(os.fspath(model))
         return _load_model(model).native
     from .models import from_sklearn
     return from_sklearn(model).native
@@ -80,7 +85,8 @@ def _model(model):
 
 def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test=None,
           method="auto", confidence=0.95, threads=0, time_limit=0.0, epsilon=0.8, delta=0.2,
-          ambiguity_limit=100000, fraction_bits=0, weight_bits=12, activation_bits=12):
+          ambiguity_limit=100000, fraction_bits=0, weight_bits=12, activation_bits=12,
+          max_boxes=0):
     """Exact TP/FP/TN/FN per label, safety S/N and region robustness of `model` over the whole
     domain of `spec`, plus estimates from the test set (X_test, y_test as label indices) and
     uniform samples of each size in `samples`.
@@ -90,7 +96,9 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
     property: one predicate (the truth of label 1), safety property or region; None = all.
     method: "auto", "structural", "enumerate", "exact-cnf" or "approx" (docs/count.md); each
     count's "guarantee" says how it was obtained. time_limit (seconds per CNF count), epsilon,
-    delta, ambiguity_limit and the *_bits of the fixed-point encoding apply to the CNF methods.
+    delta, ambiguity_limit and the *_bits of the fixed-point encoding apply to the CNF methods;
+    method "split" (networks: domain splitting with sound bounds) stops at time_limit seconds or
+    max_boxes boxes per count, and its counts are then certified bounds.
     """
     xt = None if X_test is None else np.ascontiguousarray(np.asarray(X_test, dtype=np.float64))
     yt = None if y_test is None else np.ascontiguousarray(np.asarray(y_test, dtype=np.int32))
@@ -98,6 +106,8 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
                "delta": float(delta), "ambiguity_limit": int(ambiguity_limit),
                "fraction_bits": int(fraction_bits), "weight_bits": int(weight_bits),
                "activation_bits": int(activation_bits)}
+    if max_boxes:
+        options["max_boxes"] = int(max_boxes)
     text = _assay.count_count(_model(model), _spec(spec), property or "", method,
                               [int(n) for n in samples], int(seed), float(confidence),
                               int(threads), xt, yt, options)
@@ -176,3 +186,64 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
                                    float(step), [int(n) for n in samples], int(seed),
                                    float(confidence), method, int(threads))
     return _ints(json.loads(text))
+
+
+def parse_vnnlib(text, file="<vnnlib>"):
+    """Parses VNN-LIB text (declare-const X_i / Y_j, asserts); errors read "file:line:col: ..."."""
+    return _assay.vnnlib_parse(text, file)
+
+
+def load_vnnlib(path):
+    return _assay.vnnlib_load(os.fspath(path))
+
+
+def _vnnlib(prop):
+    if isinstance(prop, _assay.VnnProperty):
+        return prop, "<vnnlib>"
+    if isinstance(prop, os.PathLike) or (isinstance(prop, str) and "(" not in prop):
+        return load_vnnlib(prop), os.fspath(prop)
+    if isinstance(prop, str):
+        return parse_vnnlib(prop), "<vnnlib>"
+    raise TypeError(f"vnnlib must be a path, VNN-LIB text or a parsed property, "
+                    f"found {type(prop).__name__}")
+
+
+def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decided=False,
+                 samples=10000, confidence=0.999, seed=0, threads=0, bounds="linear",
+                 enumerate_limit=4096, html=None):
+    """The unsafe share of a VNN-LIB property's input box for a network, by domain splitting
+    (``assay count --model net.onnx --vnnlib prop.vnnlib``; docs/count_networks.md).
+
+    model: an ONNX file, an assay network (file or assay.models.Model).
+    vnnlib: a .vnnlib path, VNN-LIB text, or a parsed property (load_vnnlib).
+    time_limit (seconds, 0 = none) and max_boxes (0 = none) bound the work; with
+    stop_when_decided the run ends once the property is decided. samples uniform points give the
+    statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
+    Returns a dict: decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
+    (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
+    decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
+    html: also write the HTML page (with the chart of the interval against time).
+    """
+    prop, name = _vnnlib(vnnlib)
+    model_name = os.fspath(model) if isinstance(model, (str, os.PathLike)) else "<model>"
+    options = {"time_limit": float(time_limit), "max_boxes": int(max_boxes),
+               "stop_when_decided": bool(stop_when_decided), "samples": int(samples),
+               "confidence": float(confidence), "seed": int(seed), "threads": int(threads),
+               "bounds": str(bounds), "enumerate_limit": int(enumerate_limit)}
+    text = _assay.count_vnnlib(_model(model), prop, options, model_name, name,
+                               "" if html is None else os.fspath(html))
+    result = json.loads(text)
+    if "total" in result:
+        result["total"] = int(result["total"])
+        result["unsafe_count"] = [int(v) for v in result["unsafe_count"]]
+    return result
+
+
+def network_bounds(model, lower, upper, *, method="linear"):
+    """Sound bounds of every output of a ReLU network over the box lower <= x <= upper (one value
+    per input): returns (low, high) numpy arrays with low <= network(x) <= high for every x in
+    the box, rounding included. method: "linear" (back-substitution) or "interval"."""
+    lo = [float(v) for v in np.asarray(lower, dtype=np.float64).ravel()]
+    hi = [float(v) for v in np.asarray(upper, dtype=np.float64).ravel()]
+    low, high = _assay.count_network_bounds(_model(model), lo, hi, method)
+    return np.asarray(low), np.asarray(high)

@@ -269,7 +269,12 @@ def save(model, path):
 
 
 def load(path):
-    """Reads an assay JSON model or an xgboost JSON model; errors name the file and line:col."""
+    """Reads an assay JSON model, an xgboost JSON model or an ONNX network (``.onnx``: imported as
+    dense layers, see docs/count_networks.md); errors name the file (and line:col for JSON)."""
+    if str(path).lower().endswith(".onnx"):
+        native = _assay.count_load_onnx(str(path))
+        return Model(json.loads(_assay.count_model_to_json(native)), where=str(path),
+                     native=native)
     native = _assay.count_load_model(str(path))  # errors name the file (line:col for bad JSON)
     with open(path) as f:
         doc = json.load(f)

@@ -3,13 +3,18 @@
 // strings, turned into Python ints by assay.count). The GIL is released while counting.
 #include <optional>
 
+#include "assay/core/output_file.hpp"
 #include "assay/count/cnf.hpp"
 #include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
+#include "assay/count/domain_split.hpp"
 #include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
+#include "assay/count/onnx.hpp"
 #include "assay/count/spec.hpp"
+#include "assay/count/vnnlib.hpp"
 #include "assay/report/count.hpp"
+#include "assay/report/count_networks.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
@@ -34,6 +39,8 @@ void read_cnf_options(const py::dict& o, count::CountParams& p) {
       p.weight_bits = value.cast<int>();
     } else if (k == "activation_bits") {
       p.activation_bits = value.cast<int>();
+    } else if (k == "max_boxes") {
+      p.max_boxes = value.cast<std::uint64_t>();
     } else {
       fail("unknown counting option {}", quote_found(k));
     }
@@ -50,6 +57,8 @@ std::span<const double> rows(const Array<double>& x, std::size_t n_features, std
 }
 
 }  // namespace
+
+void bind_count_networks(py::module_& m);
 
 void bind_count(py::module_& m) {
   using count::Model;
@@ -291,6 +300,110 @@ void bind_count(py::module_& m) {
       py::arg("model"), py::arg("x"), py::arg("epsilon"), py::arg("label"), py::arg("lower"),
       py::arg("upper"), py::arg("step"), py::arg("samples"), py::arg("seed"), py::arg("confidence"),
       py::arg("method"), py::arg("threads"));
+  bind_count_networks(m);
+}
+
+// ONNX networks, VNN-LIB properties and counting by domain splitting (count part 3).
+void bind_count_networks(py::module_& m) {
+  using count::Model;
+  m.def(
+      "count_load_onnx",
+      [](const std::string& path) { return std::make_shared<Model>(count::load_onnx(path)); },
+      py::arg("path"));
+  m.def(
+      "count_parse_onnx",
+      [](const py::bytes& data, const std::string& where) {
+        return std::make_shared<Model>(count::parse_onnx(std::string(data), where));
+      },
+      py::arg("data"), py::arg("where"));
+  py::class_<count::VnnProperty, std::shared_ptr<count::VnnProperty>>(m, "VnnProperty")
+      .def_property_readonly("n_inputs", [](const count::VnnProperty& p) { return p.n_inputs; })
+      .def_property_readonly("n_outputs", [](const count::VnnProperty& p) { return p.n_outputs; })
+      .def_property_readonly("integer_inputs",
+                             [](const count::VnnProperty& p) { return p.integer_inputs; })
+      .def_property_readonly("boxes", [](const count::VnnProperty& p) {
+        py::list out;
+        for (const auto& r : p.regions) out.append(py::make_tuple(r.lo, r.hi, r.unsafe.size()));
+        return out;
+      });
+  m.def(
+      "vnnlib_parse",
+      [](const std::string& text, const std::string& file) {
+        return std::make_shared<count::VnnProperty>(count::parse_vnnlib(text, file));
+      },
+      py::arg("text"), py::arg("file"));
+  m.def(
+      "vnnlib_load",
+      [](const std::string& path) {
+        return std::make_shared<count::VnnProperty>(count::load_vnnlib(path));
+      },
+      py::arg("path"));
+  m.def(
+      "count_vnnlib",
+      [](const Model& model, const count::VnnProperty& property, const py::dict& options,
+         const std::string& model_name, const std::string& property_name, const std::string& html) {
+        count::SplitParams p;
+        for (const auto& [key, value] : options) {
+          const std::string k = py::str(key);
+          if (k == "time_limit") {
+            p.time_limit = value.cast<double>();
+          } else if (k == "max_boxes") {
+            p.max_boxes = value.cast<std::uint64_t>();
+          } else if (k == "stop_when_decided") {
+            p.stop_when_decided = value.cast<bool>();
+          } else if (k == "enumerate_limit") {
+            p.enumerate_limit = value.cast<std::uint64_t>();
+          } else if (k == "bounds") {
+            const auto b = value.cast<std::string>();
+            if (b != "linear" && b != "interval") {
+              fail("bounds must be \"linear\" or \"interval\", found {}", quote_found(b));
+            }
+            p.bounds = b == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval;
+          } else if (k == "samples") {
+            p.samples = value.cast<std::size_t>();
+          } else if (k == "confidence") {
+            p.confidence = value.cast<double>();
+          } else if (k == "seed") {
+            p.seed = value.cast<std::uint64_t>();
+          } else if (k == "threads") {
+            p.threads = value.cast<int>();
+          } else {
+            fail("unknown option {}", quote_found(k));
+          }
+        }
+        if (!html.empty()) check_writable(html);
+        count::SplitResult r;
+        {
+          py::gil_scoped_release release;
+          r = count::count_unsafe(model, property, p);
+        }
+        if (!html.empty()) report::split_html(r, model_name, property_name).write(html);
+        return report::split_json(r, model_name, property_name).dump();
+      },
+      py::arg("model"), py::arg("property"), py::arg("options"), py::arg("model_name"),
+      py::arg("property_name"), py::arg("html"));
+  m.def(
+      "count_network_bounds",
+      [](const Model& model, const std::vector<double>& lo, const std::vector<double>& hi,
+         const std::string& method) {
+        if (lo.size() != model.n_features || hi.size() != model.n_features) {
+          fail("lower and upper need {} values (one per input), found {} and {}", model.n_features,
+               lo.size(), hi.size());
+        }
+        for (std::size_t i = 0; i < lo.size(); ++i) {
+          if (!(lo[i] <= hi[i])) fail("input {}: lower {} is above upper {}", i, lo[i], hi[i]);
+        }
+        if (method != "linear" && method != "interval") {
+          fail("method must be \"linear\" or \"interval\", found {}", quote_found(method));
+        }
+        const count::NetworkBounds nb(model);
+        count::BoundResult r;
+        nb.output_bounds(
+            lo, hi, method == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval,
+            r);
+        return py::make_tuple(r.lower, r.upper);
+      },
+      py::arg("model"), py::arg("lower"), py::arg("upper"), py::arg("method"));
 }
 
 }  // namespace assay::python

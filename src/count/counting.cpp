@@ -12,6 +12,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/warning.hpp"
+#include "assay/count/domain_split.hpp"
 #include "box.hpp"
 #include "checks.hpp"
 #include "cnf_route.hpp"
@@ -27,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-enum class Method { structural, enumerate, exact_cnf, approx, exact_cnf_then_approx };
+enum class Method { structural, enumerate, exact_cnf, approx, exact_cnf_then_approx, split };
 
 const char* method_name(Method m) {
   switch (m) {
@@ -41,18 +42,24 @@ const char* method_name(Method m) {
       return "approx";
     case Method::exact_cnf_then_approx:
       return "exact-cnf";
+    case Method::split:
+      return "split";
   }
   return "";
 }
 
 void check_method(const std::string& method, const Model& m, bool cnf_allowed) {
-  const bool known = method == "auto" || method == "structural" || method == "enumerate" ||
-                     (cnf_allowed && (method == "exact-cnf" || method == "approx"));
+  const bool known =
+      method == "auto" || method == "structural" || method == "enumerate" ||
+      (cnf_allowed && (method == "exact-cnf" || method == "approx" || method == "split"));
   if (!known) {
     fail("method must be {}, found {}",
-         cnf_allowed ? "auto, structural, enumerate, exact-cnf or approx"
+         cnf_allowed ? "auto, structural, enumerate, exact-cnf, approx or split"
                      : "auto, structural or enumerate",
          quote_found(method));
+  }
+  if (method == "split" && m.kind != ModelKind::network) {
+    fail("method split counts networks; count trees with method structural");
   }
   if (method == "structural" && m.kind == ModelKind::network) {
     fail("structural counting covers trees and tree ensembles; count networks with method {}",
@@ -67,6 +74,7 @@ Method resolve_method(const std::string& method, const Model& m, const mpz_class
   if (method == "enumerate") return Method::enumerate;
   if (method == "exact-cnf") return Method::exact_cnf;
   if (method == "approx") return Method::approx;
+  if (method == "split") return Method::split;
   if (m.kind != ModelKind::network) return Method::structural;
   if (domain_size <= mpz_class(1UL << 26)) return Method::enumerate;
   return Method::exact_cnf_then_approx;
@@ -168,6 +176,9 @@ void exact_counts(const Model& m, const Spec& spec, const Checks& c, const Count
       detail::cnf_counts(m, spec, c, budget, detail::CnfBackend::exact_then_approx, r);
       return;
     }
+    case Method::split:
+      detail::split_counts(m, spec, c, params, r);
+      return;
   }
 }
 

@@ -32,6 +32,9 @@
 //               count that does not finish is reported as certified bounds [lower, upper].
 //   approx      the same formulas counted by ApproxMC (approx_counter.hpp): each count within
 //               a factor (1 + epsilon) of the true one with probability at least 1 - delta.
+//   split       networks (domain_split.hpp): the domain is split into boxes on which sound bounds
+//               of the network decide the label and the predicates; small boxes are enumerated.
+//               Exact when it finishes; with time_limit / max_boxes, certified bounds.
 //   auto        structural for tree models; for networks enumerate when |D| <= 2^26, else
 //               exact-cnf within time_limit per count (default 60 s), then approx for a count
 //               that ran out of time.
@@ -135,7 +138,7 @@ struct CountParams {
   /// (then label 1 = it, label 0 = its negation; binary models only), a safety property or a
   /// region.
   std::string property;
-  /// "auto", "structural", "enumerate", "exact-cnf" or "approx" (see above).
+  /// "auto", "structural", "enumerate", "exact-cnf", "approx" or "split" (see above).
   std::string method = "auto";
   /// exact-cnf / approx: wall-clock limit per count in seconds (0 = none; auto uses 60).
   double time_limit = 0.0;
@@ -161,6 +164,8 @@ struct CountParams {
   int threads = 0;
   /// Largest domain (or region) enumerated, in points (default 2^32).
   std::uint64_t enumeration_limit = std::uint64_t{1} << 32;
+  /// split: largest number of pieces bounded per count (0 = none; time_limit applies too).
+  std::uint64_t max_boxes = 0;
   /// Optional test set: row-major n x n_features values and true label indices.
   std::vector<double> test_x;
   std::vector<std::int32_t> test_y;

@@ -377,7 +377,7 @@ TEST(Counting, BadInput) {
                    "truth, safety or region statements, or give a property name");
   EXPECT_THROW_MSG(
       run(m, s, "Reflexive", "fast"), Error,
-      "method must be auto, structural, enumerate, exact-cnf or approx, found \"fast\"");
+      "method must be auto, structural, enumerate, exact-cnf, approx or split, found \"fast\"");
   const Spec t = parse_spec("input a : int[0, 3];\ntruth 2 = a > 1;\n", "t.spec");
   EXPECT_THROW_MSG(run(constant_model(1, 1), t, "", "auto"), Error,
                    "t.spec: truth of label 2, but the model has 2 classes");

@@ -1,0 +1,121 @@
+// Certified counting by domain splitting: how much of an input box a network maps into an
+// unsafe set, as a guaranteed interval (continuous boxes) or an exact count (integer grids).
+//
+// The box is split into pieces; on each piece the network is bounded (bounds.hpp). A piece on
+// which the unsafe condition provably holds everywhere is counted whole as unsafe, one on which
+// it provably fails everywhere as safe; an undecided piece is bisected along the input with the
+// largest influence on its undecided bounds (|coefficient| * width in the back-substituted
+// bounds), or, on an integer grid, enumerated point by point once it holds at most
+// `enumerate_limit` points. Concrete points (a uniform sample first, then the centre of every
+// undecided piece and the corner its linear bound points to) are evaluated so that a violation
+// is found early; it is reported as a counterexample.
+//
+// Measure: a continuous piece obtained by d bisections of region r has exactly 2^-d of r's
+// volume, so the safe and unsafe volumes are exact dyadic sums; the reported fractions are
+// rounded outward. unsafe in [lower, upper]: lower = proven-unsafe volume / total, upper =
+// 1 - proven-safe volume / total; upper - lower is the undecided share. On grids the counts are
+// exact integers (GMP); the count is exact when nothing is left undecided.
+//
+// Order and determinism: pieces are processed in waves of a fixed size, largest first (the
+// undecided share shrinks fastest), each wave in parallel and merged in order, so a run with
+// --max-boxes N gives the same result at any thread count. A time limit stops between waves.
+//
+//   VnnProperty p = load_vnnlib("prop_2.vnnlib");
+//   Model m = load_onnx("ACASXU_run2a_2_1_batch_2000.onnx");
+//   SplitParams sp; sp.time_limit = 10;
+//   SplitResult r = count_unsafe(m, p, sp);
+//   r.decision == "violated"; r.unsafe_lower <= true unsafe share <= r.unsafe_upper
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include "assay/count/bounds.hpp"
+#include "assay/count/counting.hpp"
+#include "assay/count/model.hpp"
+#include "assay/count/vnnlib.hpp"
+
+namespace assay::count {
+
+struct SplitParams {
+  /// Wall-clock limit in seconds (0 = none); checked between waves.
+  double time_limit = 0.0;
+  /// Largest number of pieces to bound (0 = none); deterministic at any thread count.
+  std::uint64_t max_boxes = 0;
+  /// Stop as soon as the property is decided (a counterexample, or every piece proven safe).
+  bool stop_when_decided = false;
+  /// Grids: pieces of at most this many points are enumerated instead of split.
+  std::uint64_t enumerate_limit = 4096;
+  /// "linear" (default) or "interval" bounds.
+  BoundMethod bounds = BoundMethod::linear;
+  /// Uniform sample drawn before splitting: the statistical estimate beside the certified
+  /// interval, and early counterexamples (0 = none).
+  std::size_t samples = 10000;
+  /// Confidence level of the sample's Clopper-Pearson interval.
+  double confidence = 0.999;
+  /// Seed of the sample.
+  std::uint64_t seed = 0;
+  /// Worker threads (0 = all cores; results do not depend on it).
+  int threads = 0;
+};
+
+/// One point of the certified interval's history (for the chart).
+struct SplitTrace {
+  double seconds = 0.0;
+  double lower = 0.0;
+  double upper = 1.0;
+  std::uint64_t boxes = 0;
+};
+
+struct SplitResult {
+  std::string domain;  ///< "continuous" or "grid"
+  std::size_t n_inputs = 0;
+  std::size_t n_outputs = 0;
+  std::size_t n_regions = 0;
+  /// "violated" (a counterexample or a proven-unsafe piece), "holds" (every piece proven safe)
+  /// or "unknown".
+  std::string decision = "unknown";
+  bool finished = false;  ///< nothing left undecided
+  /// Share of the domain that is unsafe: lower <= true share <= upper (rounded outward).
+  double unsafe_lower = 0.0;
+  double unsafe_upper = 1.0;
+  /// Grids: exact counts (unsafe_count_lower == unsafe_count_upper when finished).
+  mpz_class total;
+  mpz_class unsafe_count_lower, unsafe_count_upper;
+  /// Continuous: the total volume of the boxes (as a double, for display).
+  double volume = 0.0;
+  /// A point where the unsafe condition holds, and the network's outputs there.
+  std::optional<std::vector<double>> counterexample;
+  std::vector<double> counterexample_outputs;
+  std::string counterexample_source;  ///< "sample", "search" or "proven-unsafe box"
+  /// Work done.
+  std::uint64_t boxes = 0;  ///< pieces bounded
+  std::uint64_t safe_boxes = 0, unsafe_boxes = 0, enumerated_boxes = 0, open_boxes = 0;
+  double seconds = 0.0;
+  double decision_seconds = -1.0;  ///< when the decision became known (-1: never)
+  std::string stopped_by;          ///< "finished", "decided", "time limit" or "max boxes"
+  /// The statistical estimate from the uniform sample (n = 0 when none).
+  Proportion sample;
+  double confidence = 0.999;
+  std::vector<SplitTrace> trace;
+};
+
+/// Counts the unsafe share of `property`'s domain under `model`. Throws assay::Error when the
+/// network's input or output count differs from the property's, the network has hidden layers
+/// other than ReLU/identity, or parameters are out of range.
+SplitResult count_unsafe(const Model& model, const VnnProperty& property,
+                         const SplitParams& params = {});
+
+namespace detail {
+struct Checks;
+/// count()'s method "split" on a .spec domain (a grid): every truth, safety property and region
+/// of `checks` counted by splitting (exact when finished, certified bounds otherwise).
+void split_counts(const Model& m, const Spec& spec, const Checks& checks, const CountParams& params,
+                  CountResult& r);
+}  // namespace detail
+
+}  // namespace assay::count

@@ -1,0 +1,672 @@
+// ONNX graph -> dense layers. The graph is walked in order; the running tensor is kept as a
+// pending affine map of the last activation (diagonal while only element-wise operators have
+// been met, dense after the first matrix), and each activation operator closes it into a layer.
+#include "assay/count/onnx.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/ranges.h>
+
+#include "assay/core/error.hpp"
+#include "onnx_wire.hpp"
+
+namespace assay::count {
+
+namespace {
+
+using onnx::Node;
+using onnx::Tensor;
+
+constexpr const char* kSupported =
+    "Gemm, MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Softmax, Flatten, Reshape, Identity, "
+    "Squeeze, Unsqueeze, Constant, BatchNormalization";
+
+// The running tensor as an affine map of the last activation h: value = A h + c.
+struct Pending {
+  std::size_t n_h = 0;    // width of h
+  std::size_t m = 0;      // width of the value
+  bool diagonal = true;   // A = diag(s) (then m == n_h)
+  std::vector<double> s;  // diagonal
+  std::vector<double> a;  // dense, row-major [m][n_h]
+  std::vector<double> c;  // offset
+  bool identity() const {
+    if (!diagonal) return false;
+    for (std::size_t i = 0; i < m; ++i) {
+      if (s[i] != 1.0 || c[i] != 0.0) return false;
+    }
+    return true;
+  }
+  void reset(std::size_t width) {
+    n_h = m = width;
+    diagonal = true;
+    s.assign(width, 1.0);
+    a.clear();
+    c.assign(width, 0.0);
+  }
+};
+
+class Importer {
+ public:
+  Importer(const onnx::ModelProto& proto, std::string where)
+      : proto_(proto), where_(std::move(where)) {}
+
+  Model run() {
+    const auto& g = proto_.graph;
+    for (const auto& t : g.initializers) add_constant(t);
+    find_input();
+    for (const auto& node : g.nodes) step(node);
+    finish();
+    return std::move(model_);
+  }
+
+ private:
+  [[noreturn]] void bad(const Node& n, const std::string& what) const {
+    fail("{}: node {} ({}): {}", where_, quote_found(n.name.empty() ? n.outputs.front() : n.name),
+         n.op_type, what);
+  }
+
+  void add_constant(const Tensor& t) {
+    if (t.external) {
+      fail("{}: tensor {} keeps its data in an external file, which assay does not read", where_,
+           quote_found(t.name));
+    }
+    if (t.values.size() != t.size()) {
+      fail("{}: tensor {} has {} values for shape {} ({} elements)", where_, quote_found(t.name),
+           t.values.size(), shape_text(t.dims), t.size());
+    }
+    for (std::size_t i = 0; i < t.values.size(); ++i) {
+      if (!std::isfinite(t.values[i])) {
+        fail("{}: tensor {} holds {} at index {} (weights must be finite)", where_,
+             quote_found(t.name), t.values[i], i);
+      }
+    }
+    constants_[t.name] = t;
+  }
+
+  static std::string shape_text(const std::vector<std::int64_t>& dims) {
+    return fmt::format("[{}]", fmt::join(dims, "x"));
+  }
+
+  void find_input() {
+    const onnx::ValueInfo* input = nullptr;
+    for (const auto& v : proto_.graph.inputs) {
+      if (constants_.count(v.name)) continue;
+      if (input) {
+        fail("{}: the graph has two inputs, {} and {}; assay imports one-input networks", where_,
+             quote_found(input->name), quote_found(v.name));
+      }
+      input = &v;
+    }
+    if (!input) fail("{}: the graph has no input", where_);
+    if (input->elem_type != onnx::kFloat && input->elem_type != onnx::kDouble) {
+      fail("{}: input {} has element type {}, expected float or double", where_,
+           quote_found(input->name), input->elem_type);
+    }
+    if (!input->has_shape || input->dims.empty()) {
+      fail("{}: input {} has no shape; assay needs a fixed input size", where_,
+           quote_found(input->name));
+    }
+    shape_ = input->dims;
+    for (std::size_t i = 0; i < shape_.size(); ++i) {
+      if (shape_[i] >= 0) continue;
+      if (i == 0 && shape_.size() > 1) {
+        shape_[0] = 1;  // a symbolic batch size: one input at a time
+        continue;
+      }
+      fail("{}: input {} has a dynamic dimension {} ({} of shape {}); assay needs fixed sizes",
+           where_, quote_found(input->name), quote_found(input->dim_params[i]), i,
+           shape_text(input->dims));
+    }
+    std::size_t n = 1;
+    for (const auto d : shape_) n *= static_cast<std::size_t>(d);
+    if (n == 0) fail("{}: input {} has no elements", where_, quote_found(input->name));
+    running_ = input->name;
+    pending_.reset(n);
+    model_.n_features = n;
+  }
+
+  std::size_t elements() const {
+    std::size_t n = 1;
+    for (const auto d : shape_) n *= static_cast<std::size_t>(d);
+    return n;
+  }
+
+  // The node's inputs split into the running tensor (exactly one) and constants.
+  struct Operands {
+    int running = -1;                     // index of the running tensor among the inputs
+    std::vector<const Tensor*> constant;  // per input; nullptr for the running one or absent
+  };
+  Operands operands(const Node& n) const {
+    Operands o;
+    o.constant.assign(n.inputs.size(), nullptr);
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+      const std::string& name = n.inputs[i];
+      if (name.empty()) continue;  // an omitted optional input
+      if (name == running_) {
+        if (o.running >= 0) bad(n, "reads the running tensor twice");
+        o.running = static_cast<int>(i);
+        continue;
+      }
+      const auto it = constants_.find(name);
+      if (it == constants_.end()) {
+        bad(n, fmt::format("input {} is neither a constant nor the running tensor {}; assay "
+                           "imports chains of operators (no skip connections or branches)",
+                           quote_found(name), quote_found(running_)));
+      }
+      o.constant[i] = &it->second;
+    }
+    return o;
+  }
+
+  void step(const Node& n) {
+    if (!n.domain.empty() && n.domain != "ai.onnx") {
+      bad(n, fmt::format("operator domain {} is not supported", quote_found(n.domain)));
+    }
+    if (n.outputs.empty()) bad(n, "has no output");
+    if (n.op_type == "Constant") {
+      constant_node(n);
+      return;
+    }
+    const Operands o = operands(n);
+    if (o.running < 0) {
+      bad(n, fmt::format("does not read the running tensor {}; assay imports chains of "
+                         "supported operators ({})",
+                         quote_found(running_), kSupported));
+    }
+    dispatch(n, o);
+    running_ = n.outputs.front();
+  }
+
+  void dispatch(const Node& n, const Operands& o) {
+    const std::string& op = n.op_type;
+    if (op == "Relu") return close(n, Activation::relu);
+    if (op == "Sigmoid") return close(n, Activation::logistic);
+    if (op == "Softmax") return softmax(n);
+    if (op == "Identity") return;
+    if (op == "Flatten") return flatten(n);
+    if (op == "Reshape") return reshape(n, o);
+    if (op == "Squeeze" || op == "Unsqueeze") return squeeze(n, o);
+    if (op == "MatMul") return matmul(n, o);
+    if (op == "Gemm") return gemm(n, o);
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return elementwise(n, o);
+    if (op == "BatchNormalization") return batch_norm(n, o);
+    bad(n, fmt::format("unsupported operator; assay imports {}", kSupported));
+  }
+
+  void check_open(const Node& n) {
+    if (closed_softmax_) bad(n, "follows Softmax, which must be the last operator");
+  }
+
+  // --- shape-only operators --------------------------------------------------------------
+  void flatten(const Node& n) {
+    const auto* a = n.attribute("axis");
+    std::int64_t axis = a ? a->i : 1;
+    const auto r = static_cast<std::int64_t>(shape_.size());
+    if (axis < 0) axis += r;
+    if (axis < 0 || axis > r) bad(n, fmt::format("axis {} out of range for rank {}", axis, r));
+    std::int64_t outer = 1, inner = 1;
+    for (std::int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= shape_[i];
+    shape_ = {outer, inner};
+  }
+
+  void reshape(const Node& n, const Operands& o) {
+    if (o.running != 0 || n.inputs.size() < 2 || !o.constant[1]) {
+      bad(n, "expects the running tensor and a constant shape");
+    }
+    std::vector<std::int64_t> to;
+    std::int64_t known = 1;
+    int infer = -1;
+    const auto& v = o.constant[1]->values;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      auto d = static_cast<std::int64_t>(v[i]);
+      if (d == 0) {
+        if (i >= shape_.size()) bad(n, "shape copies a dimension the input does not have");
+        d = shape_[i];
+      }
+      if (d == -1) {
+        if (infer >= 0) bad(n, "shape has two -1 entries");
+        infer = static_cast<int>(i);
+        to.push_back(1);
+        continue;
+      }
+      if (d < 0) bad(n, fmt::format("shape entry {} is negative", d));
+      known *= d;
+      to.push_back(d);
+    }
+    const auto total = static_cast<std::int64_t>(elements());
+    if (infer >= 0) {
+      if (known == 0 || total % known != 0) bad(n, "cannot infer the -1 dimension");
+      to[infer] = total / known;
+      known = total;
+    }
+    if (known != total) {
+      bad(n, fmt::format("reshapes {} elements into shape {} ({} elements)", total, shape_text(to),
+                         known));
+    }
+    shape_ = to;
+  }
+
+  void squeeze(const Node& n, const Operands& o) {
+    std::vector<std::int64_t> axes;
+    if (const auto* a = n.attribute("axes")) axes = a->ints;
+    if (n.inputs.size() > 1 && o.constant[1]) {
+      for (const double d : o.constant[1]->values) axes.push_back(static_cast<std::int64_t>(d));
+    }
+    const bool un = n.op_type == "Unsqueeze";
+    if (un) {
+      const auto r = static_cast<std::int64_t>(shape_.size() + axes.size());
+      std::vector<std::int64_t> norm;
+      for (auto a : axes) norm.push_back(a < 0 ? a + r : a);
+      std::sort(norm.begin(), norm.end());
+      for (const auto a : norm) {
+        if (a < 0 || a > static_cast<std::int64_t>(shape_.size())) bad(n, "axis out of range");
+        shape_.insert(shape_.begin() + a, 1);
+      }
+      return;
+    }
+    std::vector<std::int64_t> out;
+    const auto r = static_cast<std::int64_t>(shape_.size());
+    for (std::int64_t i = 0; i < r; ++i) {
+      const bool listed = std::any_of(axes.begin(), axes.end(),
+                                      [&](std::int64_t a) { return a == i || a + r == i; });
+      if ((axes.empty() && shape_[i] == 1) || listed) {
+        if (shape_[i] != 1) bad(n, fmt::format("squeezes axis {} of size {}", i, shape_[i]));
+        continue;
+      }
+      out.push_back(shape_[i]);
+    }
+    shape_ = out;
+  }
+
+  // --- affine operators -------------------------------------------------------------------
+  // value <- W value, W row-major [k_out][k_in] (k_in == current width).
+  void apply_matrix(const std::vector<double>& w, std::size_t k_out) {
+    Pending& p = pending_;
+    const std::size_t k_in = p.m;
+    std::vector<double> a(k_out * p.n_h, 0.0), c(k_out, 0.0);
+    for (std::size_t r = 0; r < k_out; ++r) {
+      const double* wr = w.data() + r * k_in;
+      double* ar = a.data() + r * p.n_h;
+      double cr = 0.0;
+      for (std::size_t j = 0; j < k_in; ++j) {
+        const double wj = wr[j];
+        if (wj == 0.0) continue;
+        cr += wj * p.c[j];
+        if (p.diagonal) {
+          ar[j] += wj * p.s[j];
+        } else {
+          const double* aj = p.a.data() + j * p.n_h;
+          for (std::size_t i = 0; i < p.n_h; ++i) ar[i] += wj * aj[i];
+        }
+      }
+      c[r] = cr;
+    }
+    p.a = std::move(a);
+    p.c = std::move(c);
+    p.s.clear();
+    p.diagonal = false;
+    p.m = k_out;
+  }
+
+  // The running tensor as a vector: every dimension but one is 1 (the batch of one).
+  std::size_t vector_width(const Node& n) const {
+    std::size_t big = 0;
+    for (const auto d : shape_) {
+      if (d != 1) ++big;
+    }
+    if (big > 1) {
+      bad(n, fmt::format("multiplies a tensor of shape {}; assay imports networks on one input "
+                         "vector (batch size 1)",
+                         shape_text(shape_)));
+    }
+    return elements();
+  }
+
+  void matmul(const Node& n, const Operands& o) {
+    check_open(n);
+    const Tensor* w = o.constant[o.running == 0 ? 1 : 0];
+    if (!w || w->dims.size() != 2) bad(n, "expects a constant 2-D matrix operand");
+    const std::size_t width = vector_width(n);
+    const auto rows = static_cast<std::size_t>(w->dims[0]);
+    const auto cols = static_cast<std::size_t>(w->dims[1]);
+    std::vector<double> t;
+    if (o.running == 0) {  // x [.., k_in] times W [k_in, k_out]
+      if (shape_.back() != static_cast<std::int64_t>(rows) || rows != width) {
+        bad(n,
+            fmt::format("multiplies shape {} by a {}x{} matrix", shape_text(shape_), rows, cols));
+      }
+      t.resize(rows * cols);
+      for (std::size_t i = 0; i < rows; ++i) {
+        for (std::size_t j = 0; j < cols; ++j) t[j * rows + i] = w->values[i * cols + j];
+      }
+      apply_matrix(t, cols);
+      shape_.back() = static_cast<std::int64_t>(cols);
+    } else {  // W [k_out, k_in] times x [k_in, 1] or [k_in]
+      if (cols != width || shape_.empty() || (shape_.size() >= 2 && shape_.back() != 1) ||
+          (shape_.size() == 1 && shape_[0] != static_cast<std::int64_t>(cols))) {
+        bad(n,
+            fmt::format("multiplies a {}x{} matrix by shape {}", rows, cols, shape_text(shape_)));
+      }
+      apply_matrix(w->values, rows);
+      if (shape_.size() == 1) {
+        shape_ = {static_cast<std::int64_t>(rows)};
+      } else {
+        shape_[shape_.size() - 2] = static_cast<std::int64_t>(rows);
+      }
+    }
+  }
+
+  void gemm(const Node& n, const Operands& o) {
+    check_open(n);
+    if (o.running != 0) bad(n, "expects the running tensor as its first operand A");
+    if (n.inputs.size() < 2 || !o.constant[1] || o.constant[1]->dims.size() != 2) {
+      bad(n, "expects a constant 2-D matrix B");
+    }
+    auto attr_i = [&](const char* name, std::int64_t def) {
+      const auto* a = n.attribute(name);
+      return a ? a->i : def;
+    };
+    auto attr_f = [&](const char* name, double def) {
+      const auto* a = n.attribute(name);
+      return a ? static_cast<double>(a->f) : def;
+    };
+    if (attr_i("transA", 0) != 0) bad(n, "transA = 1 is not supported");
+    const bool trans_b = attr_i("transB", 0) != 0;
+    const double alpha = attr_f("alpha", 1.0), beta = attr_f("beta", 1.0);
+    const Tensor& b = *o.constant[1];
+    const auto d0 = static_cast<std::size_t>(b.dims[0]), d1 = static_cast<std::size_t>(b.dims[1]);
+    const std::size_t k_in = trans_b ? d1 : d0, k_out = trans_b ? d0 : d1;
+    const std::size_t width = vector_width(n);
+    if (shape_.size() != 2 || shape_[0] != 1 || width != k_in) {
+      bad(n, fmt::format("multiplies shape {} by B of shape {} (transB = {})", shape_text(shape_),
+                         shape_text(b.dims), trans_b ? 1 : 0));
+    }
+    std::vector<double> t(k_out * k_in);
+    for (std::size_t r = 0; r < k_out; ++r) {
+      for (std::size_t j = 0; j < k_in; ++j) {
+        t[r * k_in + j] = alpha * (trans_b ? b.values[r * d1 + j] : b.values[j * d1 + r]);
+      }
+    }
+    apply_matrix(t, k_out);
+    shape_ = {1, static_cast<std::int64_t>(k_out)};
+    if (n.inputs.size() > 2 && !n.inputs[2].empty()) {
+      const Tensor* c = o.constant[2];
+      if (!c) bad(n, "expects a constant C");
+      const auto add = broadcast(n, *c);
+      for (std::size_t r = 0; r < k_out; ++r) pending_.c[r] += beta * add[r];
+    }
+  }
+
+  // A constant broadcast (numpy rules) to the running tensor's shape; it must not grow it.
+  std::vector<double> broadcast(const Node& n, const Tensor& t) const {
+    const std::size_t r = shape_.size(), tr = t.dims.size();
+    if (tr > r) {
+      bad(n, fmt::format("constant of shape {} would grow the running tensor of shape {}",
+                         shape_text(t.dims), shape_text(shape_)));
+    }
+    for (std::size_t i = 0; i < tr; ++i) {
+      const auto d = t.dims[tr - 1 - i], s = shape_[r - 1 - i];
+      if (d != 1 && d != s) {
+        bad(n, fmt::format("constant of shape {} does not broadcast to shape {}",
+                           shape_text(t.dims), shape_text(shape_)));
+      }
+    }
+    const std::size_t total = elements();
+    std::vector<double> out(total);
+    for (std::size_t flat = 0; flat < total; ++flat) {
+      std::size_t rest = flat, index = 0, stride = 1;
+      for (std::size_t i = 0; i < r; ++i) {
+        const std::size_t s = static_cast<std::size_t>(shape_[r - 1 - i]);
+        const std::size_t coord = rest % s;
+        rest /= s;
+        if (i < tr) {
+          const auto d = static_cast<std::size_t>(t.dims[tr - 1 - i]);
+          if (d != 1) index += coord * stride;
+          stride *= d;
+        }
+      }
+      out[flat] = t.values[index];
+    }
+    return out;
+  }
+
+  void negate() {
+    Pending& p = pending_;
+    for (auto& v : p.c) v = -v;
+    for (auto& v : p.diagonal ? p.s : p.a) v = -v;
+  }
+
+  void scale(const std::vector<double>& k) {
+    Pending& p = pending_;
+    for (std::size_t r = 0; r < p.m; ++r) {
+      p.c[r] *= k[r];
+      if (p.diagonal) {
+        p.s[r] *= k[r];
+      } else {
+        for (std::size_t i = 0; i < p.n_h; ++i) p.a[r * p.n_h + i] *= k[r];
+      }
+    }
+  }
+
+  void elementwise(const Node& n, const Operands& o) {
+    check_open(n);
+    if (n.inputs.size() != 2) bad(n, "expects two operands");
+    const Tensor* t = o.constant[o.running == 0 ? 1 : 0];
+    const auto k = broadcast(n, *t);
+    const std::string& op = n.op_type;
+    const bool running_first = o.running == 0;
+    if (op == "Add") {
+      for (std::size_t r = 0; r < k.size(); ++r) pending_.c[r] += k[r];
+    } else if (op == "Sub") {
+      if (running_first) {
+        for (std::size_t r = 0; r < k.size(); ++r) pending_.c[r] -= k[r];
+      } else {  // k - x
+        negate();
+        for (std::size_t r = 0; r < k.size(); ++r) pending_.c[r] += k[r];
+      }
+    } else if (op == "Mul") {
+      scale(k);
+    } else {
+      if (!running_first) bad(n, "divides a constant by the running tensor (not affine)");
+      for (std::size_t r = 0; r < k.size(); ++r) {
+        if (k[r] == 0.0) bad(n, fmt::format("divides by zero (element {})", r));
+      }
+      // Divide rather than multiply by the reciprocal, so values match x / k exactly.
+      Pending& p = pending_;
+      for (std::size_t r = 0; r < p.m; ++r) {
+        p.c[r] /= k[r];
+        if (p.diagonal) {
+          p.s[r] /= k[r];
+        } else {
+          for (std::size_t i = 0; i < p.n_h; ++i) p.a[r * p.n_h + i] /= k[r];
+        }
+      }
+    }
+  }
+
+  void batch_norm(const Node& n, const Operands& o) {
+    check_open(n);
+    if (o.running != 0 || n.inputs.size() < 5) {
+      bad(n, "expects the running tensor, scale, B, mean and var");
+    }
+    for (int i = 1; i < 5; ++i) {
+      if (!o.constant[i]) bad(n, "scale, B, mean and var must be constants");
+    }
+    if (shape_.size() < 2) bad(n, "needs an input of rank >= 2 (batch, channels, ...)");
+    const auto* e = n.attribute("epsilon");
+    const double eps = e ? static_cast<double>(e->f) : 1e-5;
+    const auto channels = static_cast<std::size_t>(shape_[1]);
+    std::size_t inner = 1;
+    for (std::size_t i = 2; i < shape_.size(); ++i) inner *= static_cast<std::size_t>(shape_[i]);
+    for (int i = 1; i < 5; ++i) {
+      if (o.constant[i]->values.size() != channels) {
+        bad(n, fmt::format("{} has {} values for {} channels", quote_found(n.inputs[i]),
+                           o.constant[i]->values.size(), channels));
+      }
+    }
+    const auto& sc = o.constant[1]->values;
+    const auto& bias = o.constant[2]->values;
+    const auto& mean = o.constant[3]->values;
+    const auto& var = o.constant[4]->values;
+    const std::size_t total = elements();
+    std::vector<double> mul(total), add(total);
+    for (std::size_t f = 0; f < total; ++f) {
+      const std::size_t ch = (f / inner) % channels;
+      if (!(var[ch] + eps > 0)) bad(n, fmt::format("variance + epsilon <= 0 in channel {}", ch));
+      mul[f] = sc[ch] / std::sqrt(var[ch] + eps);
+      add[f] = bias[ch] - mean[ch] * mul[f];
+    }
+    scale(mul);
+    for (std::size_t r = 0; r < total; ++r) pending_.c[r] += add[r];
+  }
+
+  // --- activations ------------------------------------------------------------------------
+  void close(const Node& n, Activation act) {
+    check_open(n);
+    Pending& p = pending_;
+    Layer layer;
+    layer.n_in = p.n_h;
+    layer.n_out = p.m;
+    layer.bias = p.c;
+    layer.activation = act;
+    if (p.diagonal) {
+      layer.weights.assign(p.m * p.n_h, 0.0);
+      for (std::size_t i = 0; i < p.m; ++i) layer.weights[i * p.n_h + i] = p.s[i];
+    } else {
+      layer.weights = p.a;
+    }
+    model_.layers.push_back(std::move(layer));
+    p.reset(p.m);
+  }
+
+  void softmax(const Node& n) {
+    std::size_t big = 0;
+    for (const auto d : shape_) big += d != 1;
+    if (big > 1)
+      bad(n, fmt::format("applies to shape {}; expected one vector", shape_text(shape_)));
+    close(n, Activation::softmax);
+    closed_softmax_ = true;
+  }
+
+  void constant_node(const Node& n) {
+    Tensor t;
+    bool found = false;
+    for (const auto& a : n.attributes) {
+      if (a.name == "value" && a.has_t) {
+        t = a.t;
+        found = true;
+      } else if (a.name == "value_float") {
+        t.values = {static_cast<double>(a.f)};
+        found = true;
+      } else if (a.name == "value_floats") {
+        t.values.assign(a.floats.begin(), a.floats.end());
+        t.dims = {static_cast<std::int64_t>(a.floats.size())};
+        found = true;
+      } else if (a.name == "value_int") {
+        t.values = {static_cast<double>(a.i)};
+        found = true;
+      } else if (a.name == "value_ints") {
+        for (const auto v : a.ints) t.values.push_back(static_cast<double>(v));
+        t.dims = {static_cast<std::int64_t>(a.ints.size())};
+        found = true;
+      }
+    }
+    if (!found) bad(n, "has no value attribute assay reads (value, value_float(s), value_int(s))");
+    t.name = n.outputs.front();
+    add_constant(t);
+  }
+
+  void finish() {
+    const auto& outs = proto_.graph.outputs;
+    if (outs.size() != 1) {
+      fail("{}: the graph has {} outputs; assay imports one-output networks", where_, outs.size());
+    }
+    if (outs[0].name != running_) {
+      fail("{}: the graph output {} is not the last computed tensor {}", where_,
+           quote_found(outs[0].name), quote_found(running_));
+    }
+    if (model_.layers.empty() || !pending_.identity()) {
+      Node end;
+      end.name = "(graph output)";
+      end.op_type = "Identity";
+      end.outputs = {running_};
+      close(end, Activation::identity);
+    }
+    check_output_shape(outs[0]);
+    model_.kind = ModelKind::network;
+    model_.n_outputs = model_.layers.back().n_out;
+    model_.source = proto_.producer.empty() ? std::string("onnx")
+                                            : fmt::format("onnx:{}", proto_.producer);
+    const Activation last = model_.layers.back().activation;
+    if (model_.n_outputs >= 2) {
+      model_.classification = true;
+      for (std::size_t k = 0; k < model_.n_outputs; ++k)
+        model_.classes.push_back(std::to_string(k));
+    } else if (last == Activation::logistic) {
+      model_.classification = true;
+      model_.classes = {"0", "1"};
+    } else {
+      model_.classification = false;
+    }
+    validate(model_);
+  }
+
+  void check_output_shape(const onnx::ValueInfo& out) const {
+    if (!out.has_shape) return;
+    std::size_t n = 1;
+    for (std::size_t i = 0; i < out.dims.size(); ++i) {
+      if (out.dims[i] < 0) continue;  // symbolic (batch)
+      n *= static_cast<std::size_t>(out.dims[i]);
+    }
+    if (n != pending_.m) {
+      fail("{}: the graph output {} declares {} elements, the graph computes {}", where_,
+           quote_found(out.name), n, pending_.m);
+    }
+  }
+
+  const onnx::ModelProto& proto_;
+  std::string where_;
+  std::map<std::string, Tensor> constants_;
+  std::string running_;
+  std::vector<std::int64_t> shape_;
+  Pending pending_;
+  Model model_;
+  bool closed_softmax_ = false;
+};
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot open ONNX file {}", quote_found(path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+Model parse_onnx(std::string_view bytes, const std::string& where) {
+  const onnx::ModelProto proto = onnx::decode_model(bytes, where);
+  return Importer(proto, where).run();
+}
+
+Model load_onnx(const std::string& path) {
+  return parse_onnx(read_bytes(path), path);
+}
+
+Model load_any_model(const std::string& path) {
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return ends_with(lower, ".onnx") ? load_onnx(path) : load_model(path);
+}
+
+}  // namespace assay::count

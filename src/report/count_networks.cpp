@@ -1,0 +1,206 @@
+#include "assay/report/count_networks.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "assay/count/bounds.hpp"
+#include "report_util.hpp"
+
+namespace assay::report {
+
+namespace {
+
+using count::SplitResult;
+
+// 1 - v rounded down / up (the safe share from the unsafe share's bounds).
+double one_minus_down(double v) {
+  const double r = 1.0 - v;
+  return std::max(0.0, v >= 0.5 ? r : count::round_down(r));
+}
+double one_minus_up(double v) {
+  const double r = 1.0 - v;
+  return std::min(1.0, v >= 0.5 ? r : count::round_up(r));
+}
+
+Json numbers(const std::vector<double>& v) {
+  Json a = Json::array();
+  for (const double x : v) a.push_back(detail::json_number(x));
+  return a;
+}
+
+std::string percent(double v) {
+  if (std::isnan(v)) return "nan";
+  return fmt::format("{:.6f}%", 100 * v);
+}
+
+}  // namespace
+
+Json split_json(const SplitResult& r, const std::string& model, const std::string& property) {
+  Json j;
+  j["method"] = "split";
+  j["model"] = model;
+  j["property"] = property;
+  j["domain"] = r.domain;
+  j["inputs"] = r.n_inputs;
+  j["outputs"] = r.n_outputs;
+  j["regions"] = r.n_regions;
+  j["decision"] = r.decision;
+  j["finished"] = r.finished;
+  j["unsafe"] = {{"lower", r.unsafe_lower}, {"upper", r.unsafe_upper}};
+  j["safe"] = {{"lower", one_minus_down(r.unsafe_upper)}, {"upper", one_minus_up(r.unsafe_lower)}};
+  if (r.domain == "grid") {
+    j["total"] = r.total.get_str();
+    j["unsafe_count"] = {r.unsafe_count_lower.get_str(), r.unsafe_count_upper.get_str()};
+  } else {
+    j["volume"] = r.volume;
+  }
+  if (r.counterexample) {
+    j["counterexample"] = {{"x", numbers(*r.counterexample)},
+                           {"y", numbers(r.counterexample_outputs)},
+                           {"source", r.counterexample_source}};
+  } else {
+    j["counterexample"] = nullptr;
+  }
+  j["boxes"] = {{"bounded", r.boxes},
+                {"safe", r.safe_boxes},
+                {"unsafe", r.unsafe_boxes},
+                {"enumerated", r.enumerated_boxes},
+                {"open", r.open_boxes}};
+  j["seconds"] = r.seconds;
+  j["decision_seconds"] = r.decision_seconds < 0 ? Json(nullptr) : Json(r.decision_seconds);
+  j["stopped_by"] = r.stopped_by;
+  j["sample"] = {
+      {"k", r.sample.k},
+      {"n", r.sample.n},
+      {"value", detail::json_number(r.sample.value)},
+      {"clopper_pearson",
+       {detail::json_number(r.sample.exact_low), detail::json_number(r.sample.exact_high)}},
+      {"confidence", r.confidence}};
+  Json trace = Json::array();
+  for (const auto& t : r.trace) {
+    trace.push_back(
+        {{"seconds", t.seconds}, {"lower", t.lower}, {"upper", t.upper}, {"boxes", t.boxes}});
+  }
+  j["trace"] = trace;
+  return j;
+}
+
+std::string split_text(const SplitResult& r, const std::string& model,
+                       const std::string& property) {
+  std::string s =
+      fmt::format("{} on {}: {} ({} domain, {} inputs, {} region{})\n", property, model, r.decision,
+                  r.domain, r.n_inputs, r.n_regions, r.n_regions == 1 ? "" : "s");
+  s += fmt::format("unsafe share: [{}, {}]{}\n", percent(r.unsafe_lower), percent(r.unsafe_upper),
+                   r.finished ? " (everything decided)" : " (certified interval)");
+  if (r.domain == "grid") {
+    s += r.unsafe_count_lower == r.unsafe_count_upper
+             ? fmt::format("unsafe points: {} of {} (exact)\n", r.unsafe_count_lower.get_str(),
+                           r.total.get_str())
+             : fmt::format("unsafe points: [{}, {}] of {}\n", r.unsafe_count_lower.get_str(),
+                           r.unsafe_count_upper.get_str(), r.total.get_str());
+  }
+  if (r.sample.n > 0) {
+    s += fmt::format("sampled: {} of {} unsafe = {}, {:g}% Clopper-Pearson [{}, {}]\n", r.sample.k,
+                     r.sample.n, percent(r.sample.value), 100 * r.confidence,
+                     percent(r.sample.exact_low), percent(r.sample.exact_high));
+  }
+  if (r.counterexample) {
+    std::string x, y;
+    for (const double v : *r.counterexample) x += fmt::format("{}{:.9g}", x.empty() ? "" : ", ", v);
+    for (const double v : r.counterexample_outputs)
+      y += fmt::format("{}{:.9g}", y.empty() ? "" : ", ", v);
+    s += fmt::format("counterexample ({}): x = [{}], y = [{}]\n", r.counterexample_source, x, y);
+  }
+  s += fmt::format(
+      "boxes: {} bounded ({} safe, {} unsafe, {} enumerated, {} open); {:.3f} s, stopped: {}",
+      r.boxes, r.safe_boxes, r.unsafe_boxes, r.enumerated_boxes, r.open_boxes, r.seconds,
+      r.stopped_by);
+  if (r.decision_seconds >= 0) s += fmt::format("; decided after {:.3f} s", r.decision_seconds);
+  return s + "\n";
+}
+
+Json split_interval_chart(const SplitResult& r, const ChartParams& params) {
+  Json spec = detail::base_spec(
+      params, "Certified unsafe share against time",
+      fmt::format("The band is the certified interval [lower, upper] of the unsafe share; the "
+                  "dashed rule and grey band are the estimate from {} uniform samples and its "
+                  "{:g}% Clopper-Pearson interval.",
+                  r.sample.n, 100 * r.confidence));
+  Json band = Json::array();
+  for (const auto& t : r.trace) {
+    band.push_back({{"seconds", t.seconds},
+                    {"lower", t.lower},
+                    {"upper", t.upper},
+                    {"width", t.upper - t.lower},
+                    {"boxes", t.boxes}});
+  }
+  const double t_end = r.trace.empty() ? r.seconds : r.trace.back().seconds;
+  const Json x = {{"field", "seconds"}, {"type", "quantitative"}, {"title", "seconds"}};
+  const Json y = {{"field", "lower"},
+                  {"type", "quantitative"},
+                  {"title", "unsafe share"},
+                  {"scale", {{"domain", {0, 1}}}}};
+  Json layers = Json::array();
+  if (r.sample.n > 0) {
+    Json est = Json::array({{{"seconds", 0.0},
+                             {"lo", r.sample.exact_low},
+                             {"hi", r.sample.exact_high},
+                             {"value", r.sample.value}},
+                            {{"seconds", t_end},
+                             {"lo", r.sample.exact_low},
+                             {"hi", r.sample.exact_high},
+                             {"value", r.sample.value}}});
+    layers.push_back({{"data", {{"values", est}}},
+                      {"mark", {{"type", "area"}, {"color", detail::kGuideGrey}, {"opacity", 0.3}}},
+                      {"encoding",
+                       {{"x", x},
+                        {"y", {{"field", "lo"}, {"type", "quantitative"}}},
+                        {"y2", {{"field", "hi"}}}}}});
+    layers.push_back(
+        {{"data", {{"values", est}}},
+         {"mark", {{"type", "line"}, {"strokeDash", {4, 3}}, {"color", detail::kGuideGrey}}},
+         {"encoding", {{"x", x}, {"y", {{"field", "value"}, {"type", "quantitative"}}}}}});
+  }
+  layers.push_back({{"data", {{"values", band}}},
+                    {"mark", {{"type", "area"}, {"opacity", 0.5}, {"interpolate", "step-after"}}},
+                    {"encoding",
+                     {{"x", x},
+                      {"y", y},
+                      {"y2", {{"field", "upper"}}},
+                      {"tooltip", Json::array({detail::tooltip("seconds", "seconds", ".3f"),
+                                               detail::tooltip("lower", "lower", ".6f"),
+                                               detail::tooltip("upper", "upper", ".6f"),
+                                               detail::tooltip("boxes", "boxes", "d")})}}}});
+  spec["layer"] = layers;
+  return spec;
+}
+
+HtmlReport split_html(const SplitResult& r, const std::string& model, const std::string& property) {
+  HtmlReport page("assay count: " + property + " on " + model);
+  page.add_paragraph(fmt::format(
+      "Decision: {}. The unsafe share of the input domain lies in the certified interval [{}, {}] "
+      "(sound bounds of the network on every piece of the domain; {} pieces bounded in {:.3f} "
+      "s, stopped: {}).",
+      r.decision, percent(r.unsafe_lower), percent(r.unsafe_upper), r.boxes, r.seconds,
+      r.stopped_by));
+  std::vector<std::vector<std::string>> rows{
+      {"unsafe share (certified)", percent(r.unsafe_lower), percent(r.unsafe_upper)}};
+  if (r.sample.n > 0) {
+    rows.push_back(
+        {fmt::format("unsafe share (sample of {}, {:g}% interval)", r.sample.n, 100 * r.confidence),
+         percent(r.sample.exact_low), percent(r.sample.exact_high)});
+  }
+  page.add_table({"", "lower", "upper"}, rows);
+  if (r.counterexample) {
+    std::string x;
+    for (const double v : *r.counterexample) x += fmt::format("{}{:.9g}", x.empty() ? "" : ", ", v);
+    page.add_paragraph(fmt::format("Counterexample ({}): x = [{}]", r.counterexample_source, x));
+  }
+  page.add_chart("Certified interval against time", split_interval_chart(r));
+  page.add_json("JSON", split_json(r, model, property));
+  return page;
+}
+
+}  // namespace assay::report
