@@ -187,8 +187,17 @@ class CnfCounts {
     return settled_.emplace(region, std::move(s)).first->second;
   }
 
-  // Ensemble sums in more fractional bits, unless the user fixed them or they are at the most.
+  // A finer encoding, unless the user fixed the precision or it is at the finest: ensemble sums
+  // in more fractional bits; network weights and activations in more bits.
   bool finer_precision(EncodeParams& enc) const {
+    if (m_.kind == ModelKind::network) {
+      const bool defaults = p_.weight_bits == EncodeParams{}.weight_bits &&
+                            p_.activation_bits == EncodeParams{}.activation_bits;
+      if (!defaults || enc.weight_bits >= kFinestNetworkBits) return false;
+      enc.weight_bits += 8;
+      enc.activation_bits += 8;
+      return true;
+    }
     const bool summed = m_.kind == ModelKind::boosted || m_.kind == ModelKind::forest;
     if (!summed || p_.fraction_bits > 0 || enc.fraction_bits >= kFinestFractionBits) return false;
     enc.fraction_bits = enc.fraction_bits < 32 ? 32 : kFinestFractionBits;
@@ -207,6 +216,7 @@ class CnfCounts {
 
   static constexpr std::uint64_t kSettleDirectly = 4096;
   static constexpr int kFinestFractionBits = 52;
+  static constexpr int kFinestNetworkBits = 28;
 
   // Does the query hold at x for the model itself?
   bool holds(const Query& q, const double* x) {
