@@ -220,6 +220,12 @@ def type_name(kind, a):
     """scikit-learn's type_of_target name of a target (resolves LABELS to binary/multiclass)."""
     if kind != LABELS:
         return kind
+    if a.dtype.kind in "biuf" and a.size:
+        # At most two distinct values without sorting: O(n).
+        lo, hi = a.min(), a.max()
+        if lo == hi or np.count_nonzero(a == lo) + np.count_nonzero(a == hi) == a.size:
+            return "binary"
+        return "multiclass"
     try:
         return "multiclass" if len(np.unique(a)) > 2 else "binary"
     except TypeError:
