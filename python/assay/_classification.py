@@ -8,8 +8,8 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
-from ._labels import (AVERAGES, codes_of, encode_labels, multilabel_columns, present_labels,
-                      selected_codes, set_wise_labels, zero_division_name)
+from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
+                      present_labels, selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length, check_finite,
                           check_sample_weight, check_targets, column_or_1d, float_array,
                           indicator, integral_weights, is_text, target_kind, type_name)
@@ -182,6 +182,17 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
         return int(value) if count else np.float64(value)
     if len(a) == 0:
         return _empty_score(normalize)
+    if average == "micro" and class_weight is None:
+        counts = agreement(a, b, w)
+        if counts is not None:
+            matched, total = counts
+            if count:
+                return int(matched)
+            if not normalize:
+                return np.float64(matched)
+            if total == 0:
+                raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+            return np.float64(matched / total)
     classes, ct, cp = encode_labels(a, b)
     cw = None
     if class_weight is not None:

@@ -6,8 +6,8 @@ import numpy as np
 from . import _assay
 from ._assay import AssayError
 from ._classification import accuracy_score, confusion_matrix
-from ._labels import (AVERAGES, codes_of, encode_labels, multilabel_columns, selected_codes,
-                      set_wise_labels, zero_division_name)
+from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
+                      selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
                           check_targets, column_or_1d, float_array, num_samples, target_kind)
 
@@ -85,6 +85,12 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
         return np.float64(_assay.lm_hamming_multilabel(targets.y_true, targets.y_pred, w))
     if len(targets.y_true) == 0:
         return np.float64(np.nan)
+    counts = agreement(targets.y_true, targets.y_pred, w)
+    if counts is not None:
+        matched, total = counts
+        if total == 0:
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        return np.float64((total - matched) / total)
     _, ct, cp = encode_labels(targets.y_true, targets.y_pred)
     return np.float64(_assay.lm_mismatch_rate(ct, cp, w))
 

@@ -26,10 +26,11 @@ def _numeric(y, name, ensure_2d=False):
     return float_array(y, name, ensure_2d=ensure_2d, min_samples=1)
 
 
-def _indicator_and_scores(y_true, y_score, allowed, ensure_2d=False):
-    """(indicator, scores) of a multilabel ranking metric with scikit-learn's checks."""
-    y = _numeric(y_true, "", ensure_2d)
-    s = _numeric(y_score, "", ensure_2d)
+def _indicator_and_scores(y_true, y_score, allowed, ensure_2d=False, numeric=False):
+    """(indicator, scores) of a multilabel ranking metric with scikit-learn's checks; numeric:
+    the caller has already passed both through _numeric (so it is not repeated)."""
+    y = y_true if numeric else _numeric(y_true, "", ensure_2d)
+    s = y_score if numeric else _numeric(y_score, "", ensure_2d)
     if is_sparse(s):
         s = s.toarray()
     two_d = np.ndim(y) == 2
@@ -49,7 +50,7 @@ def coverage_error(y_true, y_score, *, sample_weight=None):
     y = _numeric(y_true, "", ensure_2d=True)
     s = _numeric(y_score, "", ensure_2d=True)
     check_consistent_length(y, s, sample_weight)
-    ind, s = _indicator_and_scores(y, s, (MULTILABEL,))
+    ind, s = _indicator_and_scores(y, s, (MULTILABEL,), numeric=True)
     w = check_sample_weight(sample_weight, ind.shape[0])
     return np.float64(_assay.lm_multilabel_ranking("coverage", ind, s, w))
 

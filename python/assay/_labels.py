@@ -55,6 +55,19 @@ def encode_labels(y_true, y_pred=None, labels=None):
     return classes, codes[0], (codes[1] if y_pred is not None else None)
 
 
+def agreement(y_true, y_pred, w):
+    """(matched weight, total weight) of two numeric 1-D label arrays compared value by value in
+    one compiled pass (no encoding); None for other dtypes."""
+    kinds = y_true.dtype.kind + y_pred.dtype.kind
+    if all(k in "biu" for k in kinds):
+        return _assay.lm_agreement_i64(np.asarray(y_true, dtype=np.int64),
+                                       np.asarray(y_pred, dtype=np.int64), w)
+    if all(k in "biuf" for k in kinds):
+        return _assay.lm_agreement_f64(np.asarray(y_true, dtype=np.float64),
+                                       np.asarray(y_pred, dtype=np.float64), w)
+    return None
+
+
 def codes_of(classes, values):
     """Positions of `values` in the sorted `classes` (all present)."""
     values = np.asarray(values)

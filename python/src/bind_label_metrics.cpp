@@ -31,6 +31,20 @@ std::pair<std::span<const T>, std::size_t> matrix(const Array<T>& a, const char*
   return {{a.data(), static_cast<std::size_t>(a.size())}, static_cast<std::size_t>(a.shape(1))};
 }
 
+// (matched weight, total weight) of two raw label arrays compared value by value.
+template <typename T>
+py::tuple agreement(const Array<T>& t, const Array<T>& p, const Weights& w) {
+  auto vt = view_1d(t, "y_true");
+  auto vp = view_1d(p, "y_pred");
+  auto vw = weights_view(w);
+  metrics::LabelAgreement r;
+  {
+    py::gil_scoped_release release;
+    r = metrics::label_agreement(vt, vp, vw);
+  }
+  return py::make_tuple(r.matched, r.total);
+}
+
 metrics::LabelCounts counts_of(const Codes& t, const Codes& p, std::int32_t k, const Codes& select,
                                const Weights& w) {
   auto counts =
@@ -132,6 +146,10 @@ void bind_label_parts(py::module_& m) {
     py::gil_scoped_release release;
     return metrics::hamming_loss(vt, vp, l, vw);
   });
+
+  // (matched weight, total weight) straight from raw numeric labels.
+  m.def("lm_agreement_i64", &agreement<std::int64_t>);
+  m.def("lm_agreement_f64", &agreement<double>);
 
   m.def("lm_mismatch_rate", [](const Codes& t, const Codes& p, const Weights& w) {
     auto vt = view_1d(t, "y_true");

@@ -59,6 +59,38 @@ double average_ignoring_nan(const std::vector<double>& v, std::span<const double
 
 }  // namespace
 
+template <typename T>
+LabelAgreement label_agreement(std::span<const T> y_true, std::span<const T> y_pred,
+                               std::span<const double> weights) {
+  check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
+  check_weights(weights, y_true.size());
+  const T* a = y_true.data();
+  const T* b = y_pred.data();
+  const std::size_t n = y_true.size();
+  LabelAgreement out;
+  if (weights.empty()) {
+    std::size_t matched = 0;  // branch-free, vectorises
+    for (std::size_t i = 0; i < n; ++i) matched += a[i] == b[i];
+    out.matched = static_cast<double>(matched);
+    out.total = static_cast<double>(n);
+    return out;
+  }
+  const double* w = weights.data();
+  double matched = 0, total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    matched += a[i] == b[i] ? w[i] : 0.0;
+    total += w[i];
+  }
+  out.matched = matched;
+  out.total = total;
+  return out;
+}
+
+template LabelAgreement label_agreement(std::span<const std::int64_t>,
+                                        std::span<const std::int64_t>, std::span<const double>);
+template LabelAgreement label_agreement(std::span<const double>, std::span<const double>,
+                                        std::span<const double>);
+
 std::vector<double> multilabel_confusion_matrix(const LabelCounts& counts,
                                                 std::span<const double> total) {
   const std::size_t m = counts.tp.size();

@@ -95,6 +95,26 @@ def test_hamming_and_zero_one(rng, kind):
         close(*both("zero_one_loss", y, p, normalize=False, **kw))
 
 
+def test_numeric_labels_compared_without_encoding(rng):
+    # accuracy / Hamming / 0-1 loss of numeric labels count equal values in one pass: every
+    # dtype pairing, weights, and weights summing to zero as scikit-learn (ZeroDivisionError).
+    yt = rng.integers(0, 5, 200)
+    yp = np.where(rng.random(200) < 0.6, yt, rng.integers(0, 5, 200))
+    w = rng.random(200)
+    pairs = [(yt, yp), (yt.astype(np.int8), yp.astype(np.uint16)), (yt, yp.astype(float)),
+             (yt.astype(float), yp.astype(float)), (yt > 2, yp > 2)]
+    for a, b in pairs:
+        for f in ("accuracy_score", "hamming_loss", "zero_one_loss"):
+            for kw in ({}, {"sample_weight": w}):
+                ours, theirs = both(f, a, b, **kw)
+                assert type(ours) is type(theirs)
+                close(ours, theirs)
+    assert am.accuracy_score(yt, yp, normalize=False) == skm.accuracy_score(yt, yp, normalize=False)
+    for f in (am.accuracy_score, am.hamming_loss, am.zero_one_loss):
+        with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+            f([1, 2], [1, 3], sample_weight=[0, 0])
+
+
 def test_sparse_and_list_indicators(rng):
     y, p = labels(rng, 30, 4, "multilabel")
     for f in ("hamming_loss", "accuracy_score", "zero_one_loss"):

@@ -95,6 +95,17 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
                       std::span<const double> weights = {},
                       std::span<const double> class_weight = {});
 
+/// Weighted count of samples whose raw labels are equal, and the total weight, in one pass over
+/// two label arrays (no encoding): accuracy = matched / total, Hamming loss = 1 - that.
+/// Instantiated for std::int64_t and double (NaN never matches).
+struct LabelAgreement {
+  double matched = 0;
+  double total = 0;
+};
+template <typename T>
+LabelAgreement label_agreement(std::span<const T> y_true, std::span<const T> y_pred,
+                               std::span<const double> weights = {});
+
 /// Subset accuracy of multilabel indicators (a row is correct when all L entries match).
 double multilabel_accuracy(std::span<const std::uint8_t> y_true,
                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,

@@ -82,6 +82,20 @@ TEST(ClassificationLosses, KappaRatiosHingeTopK) {
   EXPECT_DOUBLE_EQ(am::top_k_accuracy(Codes{2}, V{1, 1, 1}, 3, 1), 1.0);
 }
 
+TEST(ClassificationLosses, LabelAgreement) {
+  const std::vector<std::int64_t> t{3, 1, 7, 7};
+  const std::vector<std::int64_t> p{3, 2, 7, 1};
+  const auto r = am::label_agreement<std::int64_t>(t, p);
+  EXPECT_EQ(r.matched, 2.0);
+  EXPECT_EQ(r.total, 4.0);
+  const V w{0.5, 1, 2, 1};
+  const auto rw = am::label_agreement<std::int64_t>(t, p, w);
+  EXPECT_EQ(rw.matched, 2.5);
+  EXPECT_EQ(rw.total, 4.5);
+  const V nan{std::nan(""), 1.0};
+  EXPECT_EQ(am::label_agreement<double>(nan, nan).matched, 1.0);  // NaN never matches
+}
+
 TEST(ClassificationLosses, BadInputMessages) {
   EXPECT_THROW_MSG(am::parse_kappa_weights("cubic"), assay::Error,
                    "Unknown kappa weighting type. Expected None, 'linear' or 'quadratic', found "
