@@ -2,17 +2,22 @@
 n = 100 (per-call overhead) to n = 1e7 (throughput), in one process on the same inputs.
 
 Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_sklearn_metrics.py
-         [--sizes 100 1e4 1e6 1e7] [--only NAME ...] [--budget SECONDS]
+         [--sizes 100 1e4 1e6 1e7] [--only NAME ...] [--budget SECONDS] [--from-log LOG ...]
+--from-log reads the rows an earlier (e.g. interrupted) run printed and measures only the
+others, so a long run can be completed in parts.
 Writes bench/results/sklearn_metrics.md. n counts samples; functions of a score or label
 matrix use 10 columns and at most --max-matrix-rows rows (default 1e6, i.e. 1e7 values).
-Each result is checked against scikit-learn's (rtol 1e-9) before it is timed. Times are the
-best of repeated runs (at least --repeat, and small inputs repeated for about 0.2 s). When
-scikit-learn would take longer than --budget seconds (its per-sample Python loops: LRAP,
-ranking loss, DCG with ties), it is timed on a prefix of the input and its time is scaled
-linearly to n; such rows say "scaled from n=...". """
+Each result is checked against scikit-learn's (rtol 1e-9) before it is timed. Times are CPU
+time of the process (all threads; fair on a shared, loaded machine, and never in assay's favour
+when it uses several threads), the best of repeated runs (at least --repeat, and small inputs
+repeated for about 0.2 s). When scikit-learn would take longer than --budget seconds (measured,
+or predicted from the previous size: its per-sample Python loops in LRAP, ranking loss and DCG;
+most functions at 1e7), it is timed (and checked) on a prefix of the input and its time is
+scaled linearly to n; such rows say "scaled from n=...". """
 import argparse
 import os
 import platform
+import re
 import time
 import warnings
 
@@ -26,19 +31,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 K = 10  # classes / labels / columns of 2-D inputs
 
 
+clock = time.process_time  # CPU seconds of this process, all threads
+
+
 def best_time(fn, repeat, min_total=0.2):
-    """Best per-call time of fn over `repeat` rounds; each round repeats fn for ~min_total s
+    """Best per-call CPU time of fn over `repeat` rounds; each round repeats fn for ~min_total s
     when one call is short (so n = 100 measures overhead, not timer noise)."""
-    t0 = time.perf_counter()
+    t0 = clock()
     fn()
-    once = time.perf_counter() - t0
+    once = clock() - t0
     inner = max(1, int(min_total / max(once, 1e-7))) if once < min_total else 1
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(inner):
             fn()
-        times.append((time.perf_counter() - t0) / inner)
+        times.append((clock() - t0) / inner)
     return min(times)
 
 
@@ -149,23 +157,27 @@ def prefix(d, m):
     return {key: v[:m] for key, v in d.items()}
 
 
-def measure(name, matrix, call, d, size, repeat, budget):
+def measure(name, call, d, size, repeat, budget, predicted=None):
+    """(assay s, scikit-learn s, prefix length scikit-learn was timed on or None). predicted:
+    scikit-learn's time extrapolated from a smaller size; when it exceeds the budget,
+    scikit-learn runs only on a prefix (both results are checked there)."""
     ours = call(am, d)
-    t0 = time.perf_counter()
-    theirs = call(skm, d)
-    once = time.perf_counter() - t0
-    check(ours, theirs, name)
     ta = best_time(lambda: call(am, d), repeat)
-    scaled = None
-    if once * repeat <= budget:
-        ts = min(once, best_time(lambda: call(skm, d), max(1, repeat - 1)))
-    else:
-        # Time scikit-learn on a prefix small enough for the budget, scale linearly.
-        m = max(100, int(size * budget / (once * repeat) / 4))
-        part = prefix(d, m)
-        ts = best_time(lambda: call(skm, part), max(1, repeat - 1)) * size / m
-        scaled = m
-    return ta, ts, scaled
+    if predicted is None or predicted * repeat <= budget:
+        t0 = clock()
+        theirs = call(skm, d)
+        once = clock() - t0
+        check(ours, theirs, name)
+        if once * repeat <= budget:
+            ts = min(once, best_time(lambda: call(skm, d), max(1, repeat - 1)))
+            return ta, ts, None
+        predicted = once
+    # Time scikit-learn on a prefix small enough for the budget, scale linearly.
+    m = max(100, int(size * budget / (predicted * repeat) / 4))
+    part = prefix(d, m)
+    check(call(am, part), call(skm, part), name)
+    ts = best_time(lambda: call(skm, part), max(1, repeat - 1)) * size / m
+    return ta, ts, m
 
 
 def main():
@@ -175,8 +187,10 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=20.0)
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--from-log", nargs="*", default=[])
     args = parser.parse_args()
-    rows_out = []
+    rows_out = [row for log in args.from_log for row in read_log(log)]
+    done = {(row[0], row[1]) for row in rows_out}
     warnings.simplefilter("ignore")
     for size in map(int, args.sizes):
         rows = min(size, int(args.max_matrix_rows))
@@ -185,12 +199,51 @@ def main():
             if args.only and not any(o in name for o in args.only):
                 continue
             n = rows if matrix else size
-            ta, ts, scaled = measure(name, matrix, call, d, n, args.repeat, args.budget)
+            if (name, n) in done:
+                continue
+            done.add((name, n))
+            smaller = [row for row in rows_out if row[0] == name and row[1] < n]
+            predicted = smaller[-1][4] * n / smaller[-1][1] if smaller else None
+            ta, ts, scaled = measure(name, call, d, n, args.repeat, args.budget, predicted)
             rows_out.append((name, n, matrix, ta, ts, scaled))
             note = f" (scikit-learn scaled from n={scaled:,})" if scaled else ""
             print(f"{name:45s} n={n:>10,d}  assay {ta*1e3:10.3f} ms  sklearn {ts*1e3:10.3f} ms  "
                   f"x{ts/ta:7.1f}{note}", flush=True)
-    write_table(rows_out, args)
+        write_table(rows_out, args)  # after each size, so an interrupted run keeps its rows
+
+
+LINE = re.compile(r"^(?P<name>.+?)\s+n=\s*(?P<n>[\d,]+)\s+assay\s+(?P<ta>[\d.]+) ms\s+"
+                  r"sklearn\s+(?P<ts>[\d.]+) ms\s+x\s*[\d.]+"
+                  r"(?: \(scikit-learn scaled from n=(?P<m>[\d,]+)\))?$")
+
+
+def read_log(path):
+    """The rows (name, n, matrix, assay s, scikit-learn s, scaled-from) a run printed."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            m = LINE.match(line.strip())
+            if m:
+                scaled = int(m["m"].replace(",", "")) if m["m"] else None
+                rows.append((m["name"], int(m["n"].replace(",", "")), None,
+                             float(m["ta"]) / 1e3, float(m["ts"]) / 1e3, scaled))
+    return rows
+
+
+def speedup_table(rows):
+    """Speed-up (scikit-learn time / assay time) per function and n; * = scikit-learn scaled
+    from a prefix; matrix workloads stop growing at --max-matrix-rows."""
+    sizes = sorted({n for _, n, *_ in rows})
+    names = list(dict.fromkeys(name for name, *_ in rows))
+    cell = {(name, n): f"{ts / ta:.1f}x" + ("*" if scaled else "")
+            for name, n, _, ta, ts, scaled in rows}
+    out = ["Speed-up over scikit-learn (* = scikit-learn timed on a prefix, scaled linearly; "
+           "n of matrix inputs is rows of 10 columns, at most 1e6):", "",
+           "| function | " + " | ".join(f"n = {n:.0e}".replace("e+0", "e") for n in sizes) + " |",
+           "|---|" + "---:|" * len(sizes)]
+    for name in names:
+        out.append(f"| `{name}` | " + " | ".join(cell.get((name, n), "") for n in sizes) + " |")
+    return out
 
 
 def write_table(rows, args):
@@ -198,15 +251,19 @@ def write_table(rows, args):
         "# scikit-learn's metrics: assay.metrics vs sklearn.metrics",
         "",
         f"scikit-learn {sklearn.__version__}, numpy {np.__version__}, "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs; best of "
-        f"{args.repeat} runs, short calls repeated for 0.2 s. Labels: int64 with {K} classes "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs shared with other "
+        f"jobs (load average {os.getloadavg()[0]:.0f} when written), so times are CPU time of "
+        f"the process (all threads); best of {args.repeat} runs, short calls repeated for 0.2 s. "
+        f"Labels: int64 with {K} classes "
         f"(or binary); scores rounded to 3 decimals (ties); matrix inputs have {K} columns and "
         "n rows. Every result equals scikit-learn's (rtol 1e-9). Generated by "
         "bench/bench_sklearn_metrics.py.",
         "",
-        "| function | n | assay (ms) | scikit-learn (ms) | speed-up |",
-        "|---|---:|---:|---:|---:|",
     ]
+    lines += speedup_table(rows)
+    lines += ["", "All times:", "",
+              "| function | n | assay (CPU ms) | scikit-learn (CPU ms) | speed-up |",
+              "|---|---:|---:|---:|---:|"]
     for name, n, _, ta, ts, scaled in rows:
         note = f" (scaled from n={scaled:,})" if scaled else ""
         lines.append(f"| `{name}` | {n:,} | {ta*1e3:.3f} | {ts*1e3:.3f}{note} | "

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Counting demo (source 002): a decision tree trained to recognise transitive 4-node graphs looks
+# Counting demo (QuantifyML): a decision tree trained to recognise transitive 4-node graphs looks
 # fine on its test split; exact counts over all 65536 graphs, beside uniform-sample estimates,
-# show its real precision. Writes out/count_tree.json and out/count.html.
+# show its real precision; then the TP count once more through a CNF file and the exact and
+# approximate model counters. Writes out/count_tree.json, out/count.html and out/count_tp.cnf.
 #   scripts/demo_count.sh [build-dir]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,3 +17,9 @@ echo
 "$build/assay" count --model "$out/count_tree.json" --spec "$here/examples/count/graph4.spec" \
   --property Transitive --test "$out/count_test.csv" --label label \
   --samples 100,1000,10000 --seed 1 --html "$out/count.html"
+echo
+echo "== count: the same TP count through QuantifyML's CNF route (encode, then count the CNF) =="
+"$build/assay" encode --model "$out/count_tree.json" --spec "$here/examples/count/graph4.spec" \
+  --property Transitive --query tp --out "$out/count_tp.cnf"
+"$build/assay" count --cnf "$out/count_tp.cnf" --method exact-cnf
+"$build/assay" count --cnf "$out/count_tp.cnf" --method approx --seed 1

@@ -54,6 +54,9 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& global);
 /// `assay count --model M.json --spec S.spec ...`
 Action add_count_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay encode --model M.json --spec S.spec --out F.cnf ...`
+Action add_encode_command(CLI::App& app, const GlobalOptions& global);
+
 /// `assay model info M.json`
 Action add_model_command(CLI::App& app, const GlobalOptions& global);
 

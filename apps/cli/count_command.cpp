@@ -1,11 +1,16 @@
-// `assay count --model M.json --spec S.spec [--property NAME] ...` and `assay model info M.json`.
+// `assay count --model M.json --spec S.spec [--property NAME] ...`, `assay count --cnf F.cnf`,
+// `assay encode --model M --spec S --out F.cnf` and `assay model info M.json`.
 #include <cstdio>
 #include <iostream>
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
+#include "assay/core/output_file.hpp"
+#include "assay/count/cnf.hpp"
+#include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
+#include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/report/count.hpp"
@@ -17,11 +22,69 @@ namespace {
 struct CountOptions {
   std::string model;
   std::string spec;
+  std::string cnf;
+  std::string projection;
   count::CountParams params;
   ReportOutputs out;
   std::string test;
   std::string label;
 };
+
+struct EncodeOptions {
+  std::string model;
+  std::string spec;
+  std::string out;
+  count::EncodeParams params;
+  bool json = false;
+};
+
+// The options of the CNF methods, shared by counting a model and counting a CNF file.
+void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
+  cmd->add_option("--time-limit", p.time_limit,
+                  "exact-cnf/approx: seconds per count (0 = none; auto: 60, then approximate)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--delta", p.delta, "approx: the guarantee holds with probability 1-delta")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+}
+
+void add_fixed_point_options(CLI::App* cmd, int& fraction, int& weight, int& activation) {
+  cmd->add_option("--fraction-bits", fraction,
+                  "CNF encoding of ensembles: fractional bits of leaf values (0 = the fewest "
+                  "that are exact, up to 24, else 10 + log2(trees + 1))")
+      ->check(CLI::Range(0, 60));
+  cmd->add_option("--weight-bits", weight,
+                  "CNF encoding of networks: significant bits of quantised weights")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 40));
+  cmd->add_option("--activation-bits", activation,
+                  "CNF encoding of networks: fractional bits of activations")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 40));
+}
+
+void run_count_cnf(const CountOptions& o) {
+  if (!o.model.empty() || !o.spec.empty() || !o.params.property.empty() || !o.test.empty()) {
+    fail("--cnf counts a formula: --model, --spec, --property and --test do not apply");
+  }
+  if (!o.out.html.empty()) fail("--html is not available with --cnf");
+  count::Cnf f = count::read_dimacs_file(o.cnf);
+  if (!o.projection.empty()) count::read_projection_file(f, o.projection);
+  count::CnfCountParams p;
+  p.method = o.params.method;
+  p.time_limit = o.params.time_limit;
+  p.epsilon = o.params.epsilon;
+  p.delta = o.params.delta;
+  p.seed = o.params.seed;
+  p.threads = o.params.threads;
+  const count::CnfCountResult r = count::count_cnf(f, p);
+  o.out.write(
+      report::cnf_count_json(r, o.cnf), [&] { return report::cnf_count_text(r, o.cnf); },
+      [] { return report::HtmlReport(""); });
+}
 
 struct ModelOptions {
   std::string file;
@@ -34,21 +97,40 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto options = std::make_shared<CountOptions>();
   auto* cmd = app.add_subcommand(
       "count",
-      "Exact counts over a whole bounded input domain (source 002): TP/FP/TN/FN per label,\n"
-      "safety and robustness, beside estimates from uniform samples.");
-  cmd->add_option("--model", options->model, "model: assay JSON or xgboost JSON")->required();
-  cmd->add_option("--spec", options->spec, "domain and properties (.spec file)")->required();
+      "Exact counts over a whole bounded input domain (QuantifyML): TP/FP/TN/FN per label,\n"
+      "safety and robustness, beside estimates from uniform samples. With --cnf: the projected\n"
+      "model count of a DIMACS CNF file (exact, or approximate with an (epsilon, delta) "
+      "guarantee).");
+  cmd->add_option("--model", options->model, "model: assay JSON or xgboost JSON");
+  cmd->add_option("--spec", options->spec, "domain and properties (.spec file)");
+  cmd->add_option("--cnf", options->cnf,
+                  "count a DIMACS CNF file instead (plain or .gz; projection from `c ind` / "
+                  "`c p show` lines)");
+  cmd->add_option("--projection", options->projection,
+                  "with --cnf: a file of projected variables (comma or space separated)");
   cmd->add_option("--property", options->params.property,
                   "count one predicate (as the truth of label 1), safety property or region");
-  cmd->add_option("--method", options->params.method, "auto, structural or enumerate")
+  cmd->add_option("--method", options->params.method,
+                  "auto, structural, enumerate, exact-cnf or approx (with --cnf: auto, exact-cnf "
+                  "or approx)")
       ->capture_default_str();
+  add_cnf_options(cmd, options->params);
+  cmd->add_option("--ambiguity-limit", options->params.ambiguity_limit,
+                  "exact-cnf/approx: settle at most this many inputs where a fixed-point circuit "
+                  "may disagree with the model (beyond: bounds)")
+      ->capture_default_str()
+      ->check(non_negative_integer());
+  add_fixed_point_options(cmd, options->params.fraction_bits, options->params.weight_bits,
+                          options->params.activation_bits);
   cmd->add_option("--samples", options->params.samples,
                   "uniform sample sizes for the statistical view, e.g. 100,1000,10000")
       ->delimiter(',');
   cmd->add_option("--test", options->test,
                   "test set (CSV): the statistical view on it; feature columns in model order");
   cmd->add_option("--label", options->label, "column of --test with the true class names");
-  cmd->add_option("--seed", options->params.seed, "seed of the samples")->capture_default_str();
+  cmd->add_option("--seed", options->params.seed, "seed of the samples and of approx's hashes")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->add_option("--confidence", options->params.confidence, "confidence level of intervals")
       ->capture_default_str();
   cmd->add_option("--threads", options->params.threads,
@@ -59,6 +141,14 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
+    if (!o.cnf.empty()) {
+      run_count_cnf(o);
+      return;
+    }
+    if (!o.projection.empty()) fail("--projection applies to --cnf only");
+    if (o.model.empty() || o.spec.empty()) {
+      fail("give --model M and --spec S (or --cnf F.cnf to count a formula)");
+    }
     if (!o.label.empty() && o.test.empty()) fail("--label {} needs --test T.csv", o.label);
     const count::Model model = count::load_model(o.model);
     const count::Spec spec = count::load_spec(o.spec);
@@ -72,6 +162,42 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
     o.out.write(
         report::count_json(result), [&] { return report::count_text(result); },
         [&] { return report::count_html(result, "assay count: " + o.model + " on " + o.spec); });
+  };
+}
+
+Action add_encode_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  auto options = std::make_shared<EncodeOptions>();
+  auto* cmd = app.add_subcommand(
+      "encode",
+      "Write one counting query as a DIMACS CNF whose projected model count is the number of\n"
+      "inputs of the domain that satisfy it (QuantifyML's route; GANAK, d4, ApproxMC and\n"
+      "`assay count --cnf` read it).");
+  cmd->add_option("--model", options->model, "model: assay JSON or xgboost JSON")->required();
+  cmd->add_option("--spec", options->spec, "domain and properties (.spec file)")->required();
+  cmd->add_option("--property", options->params.property,
+                  "the predicate (truth of label 1), safety property or region");
+  cmd->add_option("--query", options->params.query,
+                  "tp, fp, tn, fn, truth, predicted; satisfied, violated, pre; robust, "
+                  "not-robust, region (default tp / violated / robust)");
+  cmd->add_option("--label", options->params.label,
+                  "label index of tp/fp/tn/fn/truth/predicted (default 1 for two labels, else 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--out", options->out, "the CNF file to write (.gz: compressed)")->required();
+  add_fixed_point_options(cmd, options->params.fraction_bits, options->params.weight_bits,
+                          options->params.activation_bits);
+  cmd->add_flag("--json", options->json, "print a JSON summary instead of text");
+  return [cmd, options] {
+    if (!cmd->parsed()) return;
+    const auto& o = *options;
+    check_writable(o.out);
+    const count::Encoding e =
+        count::encode(count::load_model(o.model), count::load_spec(o.spec), o.params);
+    count::write_dimacs_file(e.cnf, o.out);
+    if (o.json) {
+      std::cout << report::encoding_json(e, o.out).dump(2) << '\n';
+    } else {
+      std::cout << report::encoding_text(e, o.out);
+    }
   };
 }
 

@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
   const std::vector<assay::cli::Action> actions{
       assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
       assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
-      assay::cli::add_count_command(app, global),   assay::cli::add_model_command(app, global),
+      assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
+      assay::cli::add_model_command(app, global),
       assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
   };
 

@@ -1,9 +1,12 @@
-"""Exact counting over a bounded input domain (source 002, QuantifyML), beside the estimates
-from test sets and uniform samples. See docs/count.md.
+"""Exact counting over a bounded input domain (QuantifyML), beside the estimates from test sets
+and uniform samples. See docs/count.md.
 
 ``count(model, spec, ...)`` returns the document of ``assay count --json`` as a dict, with exact
 counts as Python ints; ``robustness(model, x, epsilon, label, lower, upper)`` the exact size of
 an L-infinity ball around x, how many of its points keep ``label``, and their ratio.
+``encode(model, spec, ...)`` writes one counting query as a DIMACS CNF (``assay encode``);
+``count_cnf(path_or_clauses, projection)`` counts a CNF's projected models exactly or with an
+(epsilon, delta) guarantee (``assay count --cnf``).
 """
 import json
 import os
@@ -13,16 +16,26 @@ import numpy as np
 from . import _assay
 from .models import Model, load as _load_model
 
-__all__ = ["count", "robustness", "parse_spec", "load_spec", "spec_inputs"]
+__all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
+           "spec_inputs"]
 
 _EXACT_FIELDS = ("domain_size", "correct", "tp", "fp", "tn", "fn", "satisfied", "violated",
                  "total", "count")
 
 
-def _ints(obj):
-    # Exact counts travel as decimal strings; give them back as Python ints.
+def _decimal_ints(obj):
+    if isinstance(obj, str):
+        return int(obj)
     if isinstance(obj, dict):
-        return {k: (int(v) if k in _EXACT_FIELDS and isinstance(v, str) else _ints(v))
+        return {k: _decimal_ints(v) for k, v in obj.items()}
+    return [_decimal_ints(v) for v in obj]
+
+
+def _ints(obj):
+    # Exact counts (and bounds) travel as decimal strings; give them back as Python ints.
+    if isinstance(obj, dict):
+        return {k: (int(v) if k in _EXACT_FIELDS and isinstance(v, str)
+                    else _decimal_ints(v) if k == "bounds" else _ints(v))
                 for k, v in obj.items()}
     if isinstance(obj, list):
         return [_ints(v) for v in obj]
@@ -66,7 +79,8 @@ def _model(model):
 
 
 def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test=None,
-          method="auto", confidence=0.95, threads=0):
+          method="auto", confidence=0.95, threads=0, time_limit=0.0, epsilon=0.8, delta=0.2,
+          ambiguity_limit=100000, fraction_bits=0, weight_bits=12, activation_bits=12):
     """Exact TP/FP/TN/FN per label, safety S/N and region robustness of `model` over the whole
     domain of `spec`, plus estimates from the test set (X_test, y_test as label indices) and
     uniform samples of each size in `samples`.
@@ -74,12 +88,75 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
     model: an assay.models.Model, a model file, or a fitted scikit-learn estimator.
     spec: a .spec path, spec text, or a parsed spec.
     property: one predicate (the truth of label 1), safety property or region; None = all.
+    method: "auto", "structural", "enumerate", "exact-cnf" or "approx" (docs/count.md); each
+    count's "guarantee" says how it was obtained. time_limit (seconds per CNF count), epsilon,
+    delta, ambiguity_limit and the *_bits of the fixed-point encoding apply to the CNF methods.
     """
     xt = None if X_test is None else np.ascontiguousarray(np.asarray(X_test, dtype=np.float64))
     yt = None if y_test is None else np.ascontiguousarray(np.asarray(y_test, dtype=np.int32))
+    options = {"time_limit": float(time_limit), "epsilon": float(epsilon),
+               "delta": float(delta), "ambiguity_limit": int(ambiguity_limit),
+               "fraction_bits": int(fraction_bits), "weight_bits": int(weight_bits),
+               "activation_bits": int(activation_bits)}
     text = _assay.count_count(_model(model), _spec(spec), property or "", method,
                               [int(n) for n in samples], int(seed), float(confidence),
-                              int(threads), xt, yt)
+                              int(threads), xt, yt, options)
+    return _ints(json.loads(text))
+
+
+def encode(model, spec, property=None, *, query=None, label=None, out=None, fraction_bits=0,
+           weight_bits=12, activation_bits=12):
+    """One counting query as a CNF whose projected model count is the number of inputs of the
+    domain that satisfy it (``assay encode``).
+
+    query: "tp", "fp", "tn", "fn", "truth", "predicted" (truths); "satisfied", "violated", "pre"
+    (safety); "robust", "not-robust", "region" (regions); None = tp / violated / robust.
+    label: the label index of the truth queries (None = 1 for two labels, else 0).
+    out: a file to write (".gz" compresses); None returns the DIMACS text as "dimacs".
+    Returns a dict: query, arithmetic, exact, ambiguous, variables, clauses, xors, projected,
+    inputs (name, size and bits of each input), and dimacs (when out is None).
+    """
+    summary, text = _assay.count_encode(
+        _model(model), _spec(spec), property or "", query or "",
+        -1 if label is None else int(label), int(fraction_bits), int(weight_bits),
+        int(activation_bits), "" if out is None else os.fspath(out))
+    result = json.loads(summary)
+    if out is None:
+        result["dimacs"] = text
+        result.pop("file", None)
+    return result
+
+
+def _cnf(path_or_clauses, projection):
+    if isinstance(path_or_clauses, (str, os.PathLike)):
+        name = os.fspath(path_or_clauses)
+        f = _assay.cnf_read(name)
+    else:
+        name = "<clauses>"
+        clauses = [[int(lit) for lit in c] for c in path_or_clauses]
+        f = _assay.cnf_from_clauses(clauses, 0)
+    if isinstance(projection, (str, os.PathLike)):
+        _assay.cnf_read_projection(f, os.fspath(projection))
+    elif projection is not None:
+        _assay.cnf_set_projection(f, [int(v) for v in projection])
+    return f, name
+
+
+def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0, epsilon=0.8,
+              delta=0.2, seed=0, threads=0):
+    """The projected model count of a CNF formula (``assay count --cnf``).
+
+    path_or_clauses: a DIMACS file (plain or .gz; its ``c ind`` / ``c p show`` lines give the
+    projection) or a list of clauses, each a list of non-zero ints (DIMACS literals).
+    projection: None (the file's, else every variable), a list of variables, or a file of them.
+    method: "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or
+    "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
+    Returns a dict: count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
+    bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
+    """
+    f, name = _cnf(path_or_clauses, projection)
+    text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
+                            int(seed), int(threads), name)
     return _ints(json.loads(text))
 
 

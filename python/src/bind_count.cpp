@@ -3,7 +3,10 @@
 // strings, turned into Python ints by assay.count). The GIL is released while counting.
 #include <optional>
 
+#include "assay/count/cnf.hpp"
+#include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
+#include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/report/count.hpp"
@@ -12,6 +15,30 @@
 namespace assay::python {
 
 namespace {
+
+// Options of the CNF methods, from a dict whose keys are CountParams' field names.
+void read_cnf_options(const py::dict& o, count::CountParams& p) {
+  for (const auto& [key, value] : o) {
+    const std::string k = py::str(key);
+    if (k == "time_limit") {
+      p.time_limit = value.cast<double>();
+    } else if (k == "epsilon") {
+      p.epsilon = value.cast<double>();
+    } else if (k == "delta") {
+      p.delta = value.cast<double>();
+    } else if (k == "ambiguity_limit") {
+      p.ambiguity_limit = value.cast<std::uint64_t>();
+    } else if (k == "fraction_bits") {
+      p.fraction_bits = value.cast<int>();
+    } else if (k == "weight_bits") {
+      p.weight_bits = value.cast<int>();
+    } else if (k == "activation_bits") {
+      p.activation_bits = value.cast<int>();
+    } else {
+      fail("unknown counting option {}", quote_found(k));
+    }
+  }
+}
 
 std::span<const double> rows(const Array<double>& x, std::size_t n_features, std::size_t& n_rows) {
   if (x.ndim() != 2) fail("X must be a 2-D array, found {} dimensions", x.ndim());
@@ -108,8 +135,9 @@ void bind_count(py::module_& m) {
       [](const Model& model, const Spec& spec, const std::string& property,
          const std::string& method, const std::vector<std::size_t>& samples, std::uint64_t seed,
          double confidence, int threads, const std::optional<Array<double>>& x_test,
-         const std::optional<Array<std::int32_t>>& y_test) {
+         const std::optional<Array<std::int32_t>>& y_test, const py::dict& options) {
         count::CountParams p;
+        read_cnf_options(options, p);
         p.property = property;
         p.method = method;
         p.samples = samples;
@@ -134,7 +162,106 @@ void bind_count(py::module_& m) {
       },
       py::arg("model"), py::arg("spec"), py::arg("property"), py::arg("method"), py::arg("samples"),
       py::arg("seed"), py::arg("confidence"), py::arg("threads"), py::arg("X_test"),
-      py::arg("y_test"));
+      py::arg("y_test"), py::arg("options"));
+
+  py::class_<count::Cnf, std::shared_ptr<count::Cnf>>(m, "Cnf")
+      .def_property_readonly("n_vars", [](const count::Cnf& f) { return f.n_vars; })
+      .def_property_readonly("n_clauses", [](const count::Cnf& f) { return f.n_clauses(); })
+      .def_property_readonly("projection", [](const count::Cnf& f) { return f.projected(); });
+  m.def(
+      "cnf_read",
+      [](const std::string& path) {
+        return std::make_shared<count::Cnf>(count::read_dimacs_file(path));
+      },
+      py::arg("path"));
+  m.def(
+      "cnf_from_clauses",
+      [](const std::vector<std::vector<std::int64_t>>& clauses, std::int64_t n_vars) {
+        auto f = std::make_shared<count::Cnf>();
+        std::int64_t top = n_vars;
+        for (const auto& c : clauses) {
+          for (const auto lit : c) {
+            if (lit == 0) fail("clauses hold non-zero literals; found 0");
+            if (lit > 0x7ffffffe || lit < -0x7ffffffe) fail("literal {} is out of range", lit);
+            top = std::max(top, lit < 0 ? -lit : lit);
+          }
+        }
+        f->n_vars = static_cast<std::int32_t>(top);
+        std::vector<count::Var> buf;
+        for (const auto& c : clauses) {
+          buf.assign(c.begin(), c.end());
+          f->add_clause(buf);
+        }
+        return f;
+      },
+      py::arg("clauses"), py::arg("n_vars"));
+  m.def(
+      "cnf_set_projection",
+      [](count::Cnf& f, const std::vector<std::int64_t>& vars) {
+        std::vector<count::Var> out;
+        for (const auto v : vars) {
+          if (v < 1 || v > f.n_vars) {
+            fail("projected variable {} out of range [1, {}]", v, f.n_vars);
+          }
+          if (std::find(out.begin(), out.end(), static_cast<count::Var>(v)) != out.end()) {
+            fail("projected variable {} is listed twice", v);
+          }
+          out.push_back(static_cast<count::Var>(v));
+        }
+        f.set_projection(std::move(out));
+      },
+      py::arg("cnf"), py::arg("vars"));
+  m.def(
+      "cnf_read_projection",
+      [](count::Cnf& f, const std::string& path) { count::read_projection_file(f, path); },
+      py::arg("cnf"), py::arg("path"));
+  m.def(
+      "cnf_count",
+      [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
+         double delta, std::uint64_t seed, int threads, const std::string& name) {
+        count::CnfCountParams p;
+        p.method = method;
+        p.time_limit = time_limit;
+        p.epsilon = epsilon;
+        p.delta = delta;
+        p.seed = seed;
+        p.threads = threads;
+        count::CnfCountResult r;
+        {
+          py::gil_scoped_release release;
+          r = count::count_cnf(f, p);
+        }
+        return report::cnf_count_json(r, name).dump();
+      },
+      py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
+      py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"));
+  m.def(
+      "count_encode",
+      [](const Model& model, const Spec& spec, const std::string& property,
+         const std::string& query, std::int32_t label, int fraction_bits, int weight_bits,
+         int activation_bits, const std::string& out) {
+        count::EncodeParams p;
+        p.property = property;
+        p.query = query;
+        p.label = label;
+        p.fraction_bits = fraction_bits;
+        p.weight_bits = weight_bits;
+        p.activation_bits = activation_bits;
+        count::Encoding e;
+        std::string text;
+        {
+          py::gil_scoped_release release;
+          e = count::encode(model, spec, p);
+          if (out.empty()) {
+            text = count::write_dimacs(e.cnf);
+          } else {
+            count::write_dimacs_file(e.cnf, out);
+          }
+        }
+        return py::make_tuple(report::encoding_json(e, out).dump(), text);
+      },
+      py::arg("model"), py::arg("spec"), py::arg("property"), py::arg("query"), py::arg("label"),
+      py::arg("fraction_bits"), py::arg("weight_bits"), py::arg("activation_bits"), py::arg("out"));
 
   m.def(
       "count_robustness",

@@ -154,7 +154,10 @@ class DimacsReader {
     if (header_seen_) fail_at(at(toks[0]), "a second \"p\" header");
     if (toks.size() != 4 || toks[1].text != "cnf") {
       std::string found;
-      for (const Token& t : toks) found += (found.empty() ? "" : " ") + std::string(t.text);
+      for (const Token& t : toks) {
+        if (!found.empty()) found += ' ';  // separate appends: GCC 12 warns falsely (-Wrestrict)
+        found += t.text;
+      }
       fail_at(at(toks[0]), "expected \"p cnf <variables> <clauses>\", found {}",
               quote_found(found));
     }

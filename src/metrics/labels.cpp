@@ -97,7 +97,11 @@ FloatLabelCheck inspect_float_labels(std::span<const double> values) {
     for (std::size_t i = b; i < e; ++i) {
       const double x = v[i];
       finite &= (x - x) == 0;
-      integral &= std::fabs(x) < kInt64Range && x == std::trunc(x);
+      // x is integral iff rounding it to an integer (adding and removing 2^52, exact below
+      // 2^52) gives x back; from 2^52 on every double is. No libm call, so this vectorises.
+      const double ax = std::fabs(x);
+      const double big = std::copysign(0x1p52, x);
+      integral &= (ax < kInt64Range) & (((x + big) - big == x) | (ax >= 0x1p52));
     }
     out.integral = out.integral && integral;
     if (finite) continue;

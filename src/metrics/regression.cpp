@@ -161,9 +161,10 @@ double numpy_percentile(std::vector<double> values, double percentile) {
     lo = static_cast<std::size_t>(previous_index);
     hi = lo + 1;
   }
-  std::sort(values.begin(), values.end());
+  // numpy partitions around the two order statistics (O(n)); so does this.
+  std::nth_element(values.begin(), values.begin() + lo, values.end());
   const double a = values[lo];
-  const double b = values[hi];
+  const double b = hi == lo ? a : *std::min_element(values.begin() + lo + 1, values.end());
   const double t = virtual_index - previous_index;
   const double diff = b - a;
   return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;

@@ -90,12 +90,73 @@ std::string signed4(double v) {
 }
 
 std::string header_line(const CountResult& r) {
-  std::string s = fmt::format("exact counting ({}) over {} points ({} inputs)", r.method,
-                              show(r.domain_size), r.n_inputs);
+  const bool approx = r.method == "approx";
+  std::string s =
+      fmt::format("{} counting ({}) over {} points ({} inputs)", approx ? "approximate" : "exact",
+                  r.method, show(r.domain_size), r.n_inputs);
   if (!r.property.empty()) s += ", property " + r.property;
-  s += fmt::format(": {:.3f} s, {} {}", r.seconds, r.boxes,
-                   r.method == "structural" ? "decided boxes" : "points");
+  if (r.method == "structural" || r.method == "enumerate") {
+    s += fmt::format(": {:.3f} s, {} {}", r.seconds, r.boxes,
+                     r.method == "structural" ? "decided boxes" : "points");
+  } else {
+    s += fmt::format(": {:.3f} s, {} CNF formulas counted", r.seconds, r.cnf_counts);
+    if (r.ambiguous > 0) s += fmt::format(", {} ambiguous inputs settled", r.ambiguous);
+  }
   return s;
+}
+
+// A count as the tables show it: exact, "~estimate" (approx) or "[lower, upper]" (bounded).
+std::string show_count(const mpz_class& v, const count::CountBounds& b, const count::Guarantee& g) {
+  if (g.bounded) return "[" + show(b.lower) + ", " + show(b.upper) + "]";
+  if (!g.exact) return "~" + show(v);
+  return show(v);
+}
+
+std::string decimal_count(const mpz_class& v, const count::CountBounds& b,
+                          const count::Guarantee& g) {
+  if (g.bounded) return "[" + count::to_decimal(b.lower) + ", " + count::to_decimal(b.upper) + "]";
+  if (!g.exact) return "~" + count::to_decimal(v);
+  return count::to_decimal(v);
+}
+
+Json guarantee_json(const count::Guarantee& g) {
+  Json j = {{"method", g.method}, {"exact", g.exact}, {"bounded", g.bounded}};
+  if (!g.exact && !g.bounded) {
+    j["epsilon"] = g.epsilon;
+    j["delta"] = g.delta;
+    j["seed"] = g.seed;
+  }
+  if (!g.note.empty()) j["note"] = g.note;
+  return j;
+}
+
+Json bounds_json(const count::CountBounds& b) {
+  return Json::array({count::to_decimal(b.lower), count::to_decimal(b.upper)});
+}
+
+// One line per check whose counts are not exact, saying what they guarantee.
+std::string guarantee_lines(const CountResult& r) {
+  std::string out;
+  auto line = [&](const std::string& what, const count::Guarantee& g) {
+    if (g.exact && g.note.empty()) return;
+    std::string s = what + ": ";
+    if (g.bounded) {
+      s += "certified bounds [lower, upper] (the count did not finish)";
+    } else if (!g.exact) {
+      s += fmt::format(
+          "approximate: each count within a factor {:g} of the true count with "
+          "probability >= {:g} (seed {})",
+          1 + g.epsilon, 1 - g.delta, g.seed);
+    } else {
+      s += "exact";
+    }
+    if (!g.note.empty()) s += "; " + g.note;
+    out += s + "\n";
+  };
+  for (const auto& l : r.labels) line("label " + l.label, l.guarantee);
+  for (const auto& x : r.safety) line("safety " + x.name, x.guarantee);
+  for (const auto& x : r.regions) line("region " + x.name, x.guarantee);
+  return out;
 }
 
 }  // namespace
@@ -108,37 +169,58 @@ Json count_json(const CountResult& r) {
   j["n_inputs"] = r.n_inputs;
   j["seconds"] = r.seconds;
   j["boxes"] = r.boxes;
+  if (r.method != "structural" && r.method != "enumerate") {
+    j["cnf_counts"] = r.cnf_counts;
+    j["ambiguous"] = r.ambiguous;
+  }
   j["correct"] = count::to_decimal(r.correct);
   j["accuracy"] = detail::json_number(r.accuracy);
   Json labels = Json::array();
   for (const auto& l : r.labels) {
-    labels.push_back({{"index", l.index},
-                      {"label", l.label},
-                      {"tp", count::to_decimal(l.tp)},
-                      {"fp", count::to_decimal(l.fp)},
-                      {"tn", count::to_decimal(l.tn)},
-                      {"fn", count::to_decimal(l.fn)},
-                      {"accuracy", detail::json_number(l.accuracy)},
-                      {"precision", detail::json_number(l.precision)},
-                      {"recall", detail::json_number(l.recall)},
-                      {"f1", detail::json_number(l.f1)}});
+    Json lj = {{"index", l.index},
+               {"label", l.label},
+               {"tp", count::to_decimal(l.tp)},
+               {"fp", count::to_decimal(l.fp)},
+               {"tn", count::to_decimal(l.tn)},
+               {"fn", count::to_decimal(l.fn)},
+               {"accuracy", detail::json_number(l.accuracy)},
+               {"precision", detail::json_number(l.precision)},
+               {"recall", detail::json_number(l.recall)},
+               {"f1", detail::json_number(l.f1)},
+               {"guarantee", guarantee_json(l.guarantee)}};
+    if (l.guarantee.bounded) {
+      lj["bounds"] = {{"tp", bounds_json(l.tp_bounds)},
+                      {"fp", bounds_json(l.fp_bounds)},
+                      {"tn", bounds_json(l.tn_bounds)},
+                      {"fn", bounds_json(l.fn_bounds)}};
+    }
+    labels.push_back(std::move(lj));
   }
   j["labels"] = std::move(labels);
   Json safety = Json::array();
   for (const auto& s : r.safety) {
-    safety.push_back({{"name", s.name},
-                      {"satisfied", count::to_decimal(s.satisfied)},
-                      {"violated", count::to_decimal(s.violated)},
-                      {"accuracy", detail::json_number(s.accuracy)}});
+    Json sj = {{"name", s.name},
+               {"satisfied", count::to_decimal(s.satisfied)},
+               {"violated", count::to_decimal(s.violated)},
+               {"accuracy", detail::json_number(s.accuracy)},
+               {"guarantee", guarantee_json(s.guarantee)}};
+    if (s.guarantee.bounded) {
+      sj["bounds"] = {{"satisfied", bounds_json(s.satisfied_bounds)},
+                      {"violated", bounds_json(s.violated_bounds)}};
+    }
+    safety.push_back(std::move(sj));
   }
   j["safety"] = std::move(safety);
   Json regions = Json::array();
   for (const auto& g : r.regions) {
-    regions.push_back({{"name", g.name},
-                       {"label", g.label},
-                       {"total", count::to_decimal(g.total)},
-                       {"count", count::to_decimal(g.count)},
-                       {"robustness", detail::json_number(g.robustness)}});
+    Json gj = {{"name", g.name},
+               {"label", g.label},
+               {"total", count::to_decimal(g.total)},
+               {"count", count::to_decimal(g.count)},
+               {"robustness", detail::json_number(g.robustness)},
+               {"guarantee", guarantee_json(g.guarantee)}};
+    if (g.guarantee.bounded) gj["bounds"] = {{"count", bounds_json(g.count_bounds)}};
+    regions.push_back(std::move(gj));
   }
   j["regions"] = std::move(regions);
   Json samples = Json::array();
@@ -174,7 +256,9 @@ std::string count_text(const CountResult& r) {
   if (!r.labels.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& l : r.labels) {
-      rows.push_back({l.label, show(l.tp), show(l.fp), show(l.tn), show(l.fn),
+      const auto& g = l.guarantee;
+      rows.push_back({l.label, show_count(l.tp, l.tp_bounds, g), show_count(l.fp, l.fp_bounds, g),
+                      show_count(l.tn, l.tn_bounds, g), show_count(l.fn, l.fn_bounds, g),
                       detail::fixed4(l.accuracy), detail::fixed4(l.precision),
                       detail::fixed4(l.recall), detail::fixed4(l.f1)});
     }
@@ -205,7 +289,8 @@ std::string count_text(const CountResult& r) {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < r.safety.size(); ++i) {
       const auto& s = r.safety[i];
-      std::vector<std::string> row{s.name, show(s.satisfied), show(s.violated),
+      std::vector<std::string> row{s.name, show_count(s.satisfied, s.satisfied_bounds, s.guarantee),
+                                   show_count(s.violated, s.violated_bounds, s.guarantee),
                                    detail::fixed4(s.accuracy)};
       std::string est;
       for (const auto& v : r.samples) {
@@ -226,7 +311,8 @@ std::string count_text(const CountResult& r) {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < r.regions.size(); ++i) {
       const auto& g = r.regions[i];
-      std::vector<std::string> row{g.name, std::to_string(g.label), show(g.total), show(g.count),
+      std::vector<std::string> row{g.name, std::to_string(g.label), show(g.total),
+                                   show_count(g.count, g.count_bounds, g.guarantee),
                                    detail::fixed4(g.robustness)};
       for (const auto& v : r.samples) {
         if (v.source == "uniform") row.push_back(detail::fixed4(v.regions[i].value));
@@ -235,6 +321,72 @@ std::string count_text(const CountResult& r) {
     }
     out += '\n';
     out += detail::text_table(header, rows);
+  }
+  const std::string guarantees = guarantee_lines(r);
+  if (!guarantees.empty()) out += "\n" + guarantees;
+  return out;
+}
+
+Json cnf_count_json(const count::CnfCountResult& r, const std::string& file) {
+  Json j = {{"file", file},
+            {"count", count::to_decimal(r.count)},
+            {"guarantee", guarantee_json(r.guarantee)}};
+  if (r.guarantee.bounded) j["bounds"] = bounds_json(r.bounds);
+  j["variables"] = r.n_vars;
+  j["clauses"] = r.n_clauses;
+  j["xors"] = r.n_xors;
+  j["projected"] = r.n_projected;
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+std::string cnf_count_text(const count::CnfCountResult& r, const std::string& file) {
+  const auto& g = r.guarantee;
+  std::string out = fmt::format("{}: {} variables ({} projected), {} clauses, {} XORs\n", file,
+                                r.n_vars, r.n_projected, r.n_clauses, r.n_xors);
+  if (g.bounded) {
+    out +=
+        fmt::format("count in [{}, {}] (certified bounds; {})\n", count::to_decimal(r.bounds.lower),
+                    count::to_decimal(r.bounds.upper), g.note);
+  } else if (!g.exact) {
+    out += fmt::format(
+        "count ~ {} (approximate: within a factor {:g} with probability >= {:g}, seed {})\n",
+        count::to_decimal(r.count), 1 + g.epsilon, 1 - g.delta, g.seed);
+  } else {
+    out += fmt::format("count = {} (exact, {})\n", count::to_decimal(r.count), g.method);
+  }
+  if (!g.bounded && !g.note.empty()) out += g.note + "\n";
+  out += fmt::format("{:.3f} s\n", r.seconds);
+  return out;
+}
+
+Json encoding_json(const count::Encoding& e, const std::string& file) {
+  Json inputs = Json::array();
+  for (const auto& in : e.inputs) {
+    inputs.push_back({{"name", in.name}, {"size", in.size}, {"bits", in.bits}});
+  }
+  return {{"query", e.query},
+          {"arithmetic", e.arithmetic},
+          {"exact", e.exact},
+          {"ambiguous", e.ambiguous},
+          {"variables", e.cnf.n_vars},
+          {"clauses", e.cnf.n_clauses()},
+          {"xors", e.cnf.xors.size()},
+          {"projected", e.cnf.projection.size()},
+          {"inputs", std::move(inputs)},
+          {"file", file}};
+}
+
+std::string encoding_text(const count::Encoding& e, const std::string& file) {
+  std::string out = fmt::format("{}: {}\n", file, e.query);
+  out += fmt::format("{} variables ({} projected input bits), {} clauses, {} XORs\n", e.cnf.n_vars,
+                     e.cnf.projection.size(), e.cnf.n_clauses(), e.cnf.xors.size());
+  out += "arithmetic: " + e.arithmetic + "\n";
+  if (!e.exact) {
+    out += fmt::format(
+        "the count of this file is the fixed-point circuit's; variable {} marks the inputs "
+        "where it may differ from the model (assay count --method exact-cnf settles them)\n",
+        e.ambiguous);
   }
   return out;
 }
@@ -251,12 +403,16 @@ HtmlReport count_html(const CountResult& r, const std::string& title) {
     page.add_heading("Exact counts per label");
     std::vector<std::vector<std::string>> rows;
     for (const auto& l : r.labels) {
-      rows.push_back({l.label, count::to_decimal(l.tp), count::to_decimal(l.fp),
-                      count::to_decimal(l.tn), count::to_decimal(l.fn), detail::fixed4(l.accuracy),
+      const auto& g = l.guarantee;
+      rows.push_back({l.label, decimal_count(l.tp, l.tp_bounds, g),
+                      decimal_count(l.fp, l.fp_bounds, g), decimal_count(l.tn, l.tn_bounds, g),
+                      decimal_count(l.fn, l.fn_bounds, g), detail::fixed4(l.accuracy),
                       detail::fixed4(l.precision), detail::fixed4(l.recall), detail::fixed4(l.f1)});
     }
     page.add_table({"label", "TP", "FP", "TN", "FN", "accuracy", "precision", "recall", "F1"},
                    rows);
+    const std::string guarantees = guarantee_lines(r);
+    if (!guarantees.empty()) page.add_paragraph("How the counts were obtained: " + guarantees);
     if (!r.samples.empty()) {
       page.add_heading("Estimates beside the exact values");
       std::vector<std::string> header{"label", "metric", "exact"};

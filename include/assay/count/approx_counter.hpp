@@ -8,20 +8,32 @@
 //   // r.exact: the formula has at most `threshold` models, counted exactly;
 //   // otherwise Pr[count/(1+eps) <= r.estimate <= count*(1+eps)] >= 1 - delta.
 //
-// The algorithm:
-// - threshold = 1 + 9.84 (1 + eps/(1+eps)) (1 + 1/eps)^2 (72 for eps = 0.8);
+// The algorithm (ApproxMC6: Yang and Meel, CAV 2023):
+// - threshold = 1 + 9.84 (1 + eps/(1+eps)) (1 + 1/eps)^2, truncated (72 for eps = 0.8);
 // - if the formula has at most `threshold` projected models (bounded enumeration with blocking
 //   clauses over the projection), that number is returned and marked exact;
-// - otherwise t measurements (t from delta, ApproxMC6's table: 3 for delta = 0.2), each with
-//   its own random hash: m XOR constraints over the projection (each variable in with probability
-//   1/2, random parity), switched on in prefixes h_1..h_m by assumption literals; the number of
-//   hashes m is found by galloping (1, 2, 4, ...) then binary search for the smallest m whose cell
-//   has fewer than `threshold` solutions (starting next to the previous measurement's m); the
-//   measurement is cell_count * 2^m;
-// - the estimate is the median of the t measurements.
-// Every random choice comes from Rng(seed).split(measurement): the same seed gives the same
-// estimate with any number of threads (measurements run in parallel, one solver each).
-// Requires: a well-formed Cnf. Native XORs are given to CryptoMiniSat as XORs.
+// - otherwise t measurements, t the smallest odd number whose error bound is <= delta with
+//   ApproxMC6's per-measurement bounds (3 for eps = 0.8, delta = 0.2; 5 for 0.1, 7 for 0.05).
+//   Each has its own random hash h_1, h_2, ...: XOR constraints over the projection (each
+//   variable in with probability 1/2, random parity), switched on in prefixes h_1..h_m by
+//   assumption literals. Its m is the smallest number of hashes whose cell holds at most
+//   `threshold` models, found by galloping then binary search (measurement 0 starts at m = 1,
+//   the others next to measurement 0's m); models found earlier in the measurement that lie in
+//   the cell are counted without a SAT call. Blocking clauses are guarded by a fresh literal
+//   per bounded count, switched off afterwards;
+// - the estimate is the median over the measurements of cell * 2^m, after ApproxMC6's rounding
+//   (for 0.414 <= eps < 1, a cell below pivot/sqrt(2) counts as pivot/sqrt(2), pivot =
+//   9.84 (1 + 1/eps)^2), rounded to an integer at the smallest m.
+// Every random choice comes from Rng(seed).split(measurement); a measurement's m depends only on
+// its hashes (cells shrink as m grows), so the same seed gives the same result with any number
+// of threads. Measurement 0 runs first; the others run in parallel, one CryptoMiniSat solver
+// each (single-threaded, its seed derived from the same stream).
+// Native XORs of the Cnf go to CryptoMiniSat as XORs (Gaussian elimination during the search).
+// Requires: nothing; a Cnf with a variable out of range or an unsorted projection, epsilon <= 0
+//   (or so small that a cell would hold over 2^24 models), delta outside (0, 1), threads < 0 or
+//   time_limit < 0 is an assay::Error naming the value.
+// Ensures: complete => (exact and estimate == the count) or the (eps, delta) guarantee above;
+//   !complete => estimate == 0 (the time limit stopped it; nothing is claimed).
 #pragma once
 
 #include <cstdint>
@@ -51,27 +63,32 @@ struct ApproxCountParams {
 };
 
 struct ApproxCountResult {
-  bool complete = false;  ///< false: stopped by the time limit (estimate meaningless)
+  bool complete = false;  ///< false: stopped by the time limit (estimate 0, meaningless)
   bool exact = false;     ///< the count is exact (at most `threshold` models)
-  mpz_class estimate;     ///< the count (exact) or the median estimate
+  mpz_class estimate;     ///< the count (exact) or the rounded median estimate
   double epsilon = 0.8;
   double delta = 0.2;
   std::uint64_t seed = 0;
   std::uint32_t threshold = 0;
-  std::uint32_t measurements = 0;     ///< t
-  std::vector<mpz_class> measured;    ///< each measurement cell_count * 2^m, in order
-  std::vector<std::uint32_t> hashes;  ///< m per measurement
+  std::uint32_t measurements = 0;     ///< t (also when exact, where none is run)
+  std::vector<mpz_class> measured;    ///< cell * 2^m per measurement, in order, unrounded
+  std::vector<std::uint32_t> hashes;  ///< m per measurement (both cut at the first unfinished)
   std::int32_t n_projected = 0;
-  std::uint64_t sat_calls = 0;
+  std::uint64_t sat_calls = 0;  ///< CryptoMiniSat solve() calls, all solvers together
   double seconds = 0.0;
 };
 
 /// Counts the projected models of `cnf` within (1 + epsilon) with probability 1 - delta.
 ApproxCountResult count_approx(const Cnf& cnf, const ApproxCountParams& params = {});
 
+/// What the result claims, for outputs: "exact", "approximate (epsilon 0.8, delta 0.2)" or
+/// "none: stopped by the time limit".
+std::string guarantee(const ApproxCountResult& result);
+
 /// Enumerates distinct projected models (assignments of the projection, as a vector of
 /// n_projected booleans in projection order) until `limit` are found or none is left; calls
-/// `visit` for each. Returns the number found (== limit means "at least limit").
+/// `visit` (may be empty) for each. Returns the number found (== limit means "at least limit").
+/// The order is the solver's (the same on every run). A malformed Cnf is an assay::Error.
 std::uint64_t enumerate_projected(const Cnf& cnf, std::uint64_t limit,
                                   const std::function<void(const std::vector<bool>&)>& visit);
 

@@ -17,14 +17,25 @@
 // radius eps: R = prod_i [x_i-eps, x_i+eps] (grid points, clipped to the domain),
 // robustness = #{x' in R : label(x') = L} / |R|.
 //
-// Methods:
+// Methods (CountParams::method):
 //   structural  trees and tree ensembles: the domain box is split along the trees' thresholds
 //               until every tree reaches one leaf (so the output is constant on the box); inside,
 //               each predicate is evaluated three-valued (true / false / undecided) over the box
 //               with interval arithmetic and the box is bisected only where it is undecided.
 //               Exact; cost grows with the number of decided boxes, not with |D|.
 //   enumerate   every point (|D| <= enumeration_limit, default 2^32), in parallel; the oracle.
-//   auto        structural for tree models, enumerate for networks.
+//   exact-cnf   QuantifyML's route: each count is a CNF formula (encode.hpp) counted by the
+//               exact projected model counter (exact_counter.hpp). Per label three counts
+//               (TP, #truth, #predicted) give all four cells. Inputs where a fixed-point circuit
+//               may disagree with the model are settled by evaluating the model on each of them
+//               (up to ambiguity_limit of them), so the counts are exact. With a time limit a
+//               count that does not finish is reported as certified bounds [lower, upper].
+//   approx      the same formulas counted by ApproxMC (approx_counter.hpp): each count within
+//               a factor (1 + epsilon) of the true one with probability at least 1 - delta.
+//   auto        structural for tree models; for networks enumerate when |D| <= 2^26, else
+//               exact-cnf within time_limit per count (default 60 s), then approx for a count
+//               that ran out of time.
+// Every count says how it was obtained (Guarantee): method, exact or not, bounds, epsilon/delta.
 // Statistical view: for each n in `samples`, n points drawn uniformly (seeded) from the domain or
 // region, with Wilson and Clopper-Pearson intervals at `confidence`; and, when given, a test set.
 #pragma once
@@ -55,10 +66,29 @@ struct Proportion {
 };
 Proportion proportion(std::uint64_t k, std::uint64_t n, double confidence = 0.95);
 
+/// How a count was obtained and what it guarantees.
+struct Guarantee {
+  std::string method;      ///< "structural", "enumerate", "exact-cnf" or "approx"
+  bool exact = true;       ///< the value is the exact count
+  bool bounded = false;    ///< not exact, but certified: lower <= count <= upper (time limit,
+                           ///< or too many ambiguous inputs to settle)
+  double epsilon = 0.0;    ///< approx: within a factor (1 + epsilon) of the count...
+  double delta = 0.0;      ///< ...with probability at least 1 - delta (each count on its own)
+  std::uint64_t seed = 0;  ///< approx: the seed of the hashes
+  std::string note;        ///< e.g. "3 ambiguous inputs settled by evaluating the model"
+};
+
+/// Certified bounds of a count that is not exact (Guarantee::bounded).
+struct CountBounds {
+  mpz_class lower, upper;
+};
+
 struct LabelCounts {
   std::int32_t index = 0;
-  std::string label;  ///< the model's class name
-  mpz_class tp, fp, tn, fn;
+  std::string label;         ///< the model's class name
+  mpz_class tp, fp, tn, fn;  ///< exact, or estimates (approx), or lower bounds (bounded)
+  Guarantee guarantee;
+  CountBounds tp_bounds, fp_bounds, tn_bounds, fn_bounds;  ///< when guarantee.bounded
   double accuracy = 0.0;
   double precision = 0.0;
   double recall = 0.0;
@@ -70,6 +100,8 @@ struct SafetyCounts {
   mpz_class satisfied;  ///< S
   mpz_class violated;   ///< N
   double accuracy = 0.0;
+  Guarantee guarantee;
+  CountBounds satisfied_bounds, violated_bounds;  ///< when guarantee.bounded
 };
 
 struct RegionCounts {
@@ -78,6 +110,8 @@ struct RegionCounts {
   mpz_class total;
   mpz_class count;
   double robustness = 0.0;
+  Guarantee guarantee;
+  CountBounds count_bounds;  ///< when guarantee.bounded
 };
 
 /// Estimates from a finite set of points (a uniform sample or a test set).
@@ -101,16 +135,29 @@ struct CountParams {
   /// (then label 1 = it, label 0 = its negation; binary models only), a safety property or a
   /// region.
   std::string property;
-  /// "auto", "structural" or "enumerate".
+  /// "auto", "structural", "enumerate", "exact-cnf" or "approx" (see above).
   std::string method = "auto";
+  /// exact-cnf / approx: wall-clock limit per count in seconds (0 = none; auto uses 60).
+  double time_limit = 0.0;
+  /// approx: tolerance and confidence of each count (ApproxMC's defaults).
+  double epsilon = 0.8;
+  double delta = 0.2;
+  /// exact-cnf / approx: inputs where a fixed-point circuit may disagree with the model are
+  /// settled one by one when there are at most this many; beyond, the counts are bounds.
+  std::uint64_t ambiguity_limit = 100000;
+  /// exact-cnf / approx: fixed point of the encoding (encode.hpp's EncodeParams).
+  int fraction_bits = 0;
+  int weight_bits = 12;
+  int activation_bits = 12;
   /// Sizes of uniform samples for the statistical view (default: none).
   std::vector<std::size_t> samples;
-  /// Seed of the samples (the same seed gives the same samples at any thread count).
+  /// Seed of the samples and of approx's hashes (the same seed gives the same results at any
+  /// thread count).
   std::uint64_t seed = 0;
   /// Confidence level of the intervals.
   double confidence = 0.95;
-  /// Worker threads for enumeration and structural counting (0 = all cores; results do not
-  /// depend on it).
+  /// Worker threads for enumeration, structural counting and approx's measurements (0 = all
+  /// cores; results do not depend on it).
   int threads = 0;
   /// Largest domain (or region) enumerated, in points (default 2^32).
   std::uint64_t enumeration_limit = std::uint64_t{1} << 32;
@@ -120,7 +167,7 @@ struct CountParams {
 };
 
 struct CountResult {
-  std::string method;  ///< "structural" or "enumeration"
+  std::string method;  ///< the method asked for after auto's choice (each count has its own)
   std::string property;
   mpz_class domain_size;
   std::size_t n_inputs = 0;
@@ -131,7 +178,9 @@ struct CountResult {
   std::vector<RegionCounts> regions;
   std::vector<SampleView> samples;  ///< test set first (if given), then uniform samples
   double confidence = 0.95;         ///< confidence level of the samples' intervals
-  std::uint64_t boxes = 0;          ///< structural: decided boxes; enumeration: points
+  std::uint64_t boxes = 0;          ///< structural: decided boxes; enumerate: points
+  std::uint64_t cnf_counts = 0;     ///< exact-cnf / approx: formulas counted
+  std::uint64_t ambiguous = 0;      ///< exact-cnf / approx: ambiguous inputs settled
   double seconds = 0.0;             ///< exact counting time (without the samples)
 };
 

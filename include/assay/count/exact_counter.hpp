@@ -47,6 +47,8 @@ struct ExactCountParams {
   std::size_t sat_oracle_clauses = 2000;
   /// Progress task name on the installed sink ("" = none).
   std::string progress_task = "count: exact";
+  /// Run the preprocessing pass (false: only normalise clauses; for tests of the search).
+  bool preprocess = true;
 };
 
 struct ExactCountStats {
@@ -55,8 +57,9 @@ struct ExactCountStats {
   std::uint64_t learned_clauses = 0;
   std::uint64_t components = 0;  ///< components counted (not from the cache)
   std::uint64_t cache_hits = 0;
-  std::uint64_t cache_entries = 0;  ///< at the end
-  std::uint64_t sat_checks = 0;     ///< components without projected variables
+  std::uint64_t cache_entries = 0;    ///< at the end
+  std::uint64_t cache_evictions = 0;  ///< entries evicted to stay within cache_mib
+  std::uint64_t sat_checks = 0;       ///< components without projected variables
   std::int32_t vars_after_preprocessing = 0;
   std::uint64_t clauses_after_preprocessing = 0;
 };

@@ -11,7 +11,9 @@
 #include <string>
 
 #include "assay/core/json.hpp"
+#include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
+#include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
 #include "assay/report/html.hpp"
 
@@ -19,10 +21,15 @@ namespace assay::report {
 
 /// {"method", "property", "domain_size", "n_inputs", "seconds", "boxes", "correct", "accuracy",
 ///  "labels": [{"index", "label", "tp", "fp", "tn", "fn", "accuracy", "precision", "recall",
-///  "f1"}], "safety": [{"name", "satisfied", "violated", "accuracy"}], "regions": [{"name",
-///  "label", "total", "count", "robustness"}], "samples": [{"source", "n", "accuracy",
+///  "f1", "guarantee", "bounds"}], "safety": [{"name", "satisfied", "violated", "accuracy",
+///  "guarantee", "bounds"}], "regions": [{"name", "label", "total", "count", "robustness",
+///  "guarantee", "bounds"}], "samples": [{"source", "n", "accuracy",
 ///  "labels": [{"index", "tp", "fp", "tn", "fn", "accuracy", "precision", "recall", "f1"}],
-///  "safety": [...], "regions": [...]}]}.
+///  "safety": [...], "regions": [...]}]}. "guarantee" is {"method", "exact", "bounded",
+///  "epsilon", "delta", "seed" (approximate counts only), "note"}; "bounds" ({"tp": [lower,
+///  upper], ...}) appears when the counts are only certified bounds. With methods exact-cnf and
+///  approx, "cnf_counts" and "ambiguous" say how many formulas were counted and how many inputs
+///  were settled by evaluating the model.
 Json count_json(const count::CountResult& result);
 
 /// Exact counts per label, the Stat / Exact / Diff table of accuracy, precision, recall and F1
@@ -32,6 +39,17 @@ std::string count_text(const count::CountResult& result);
 /// The HTML page: the same tables and a chart of each estimate with its interval beside the
 /// exact value.
 HtmlReport count_html(const count::CountResult& result, const std::string& title);
+
+/// `assay count --cnf`: {"file", "count", "guarantee": {"method", "exact", "bounded",
+///  "epsilon", "delta", "seed", "note"}, "bounds": [lower, upper] (bounded only), "variables",
+///  "clauses", "xors", "projected", "seconds"}; counts as decimal strings.
+Json cnf_count_json(const count::CnfCountResult& result, const std::string& file);
+std::string cnf_count_text(const count::CnfCountResult& result, const std::string& file);
+
+/// `assay encode`: {"query", "arithmetic", "exact", "ambiguous", "variables", "clauses", "xors",
+///  "projected", "inputs": [{"name", "size", "bits": [...]}], "file"}.
+Json encoding_json(const count::Encoding& e, const std::string& file);
+std::string encoding_text(const count::Encoding& e, const std::string& file);
 
 /// {"total", "count", "robustness", "method", "seconds", "samples": [proportion...]}.
 Json robustness_json(const count::RobustnessResult& result);

@@ -375,8 +375,9 @@ TEST(Counting, BadInput) {
                    ASSAY_SOURCE_DIR
                    "/examples/count/graph4.spec has nothing to count: declare "
                    "truth, safety or region statements, or give a property name");
-  EXPECT_THROW_MSG(run(m, s, "Reflexive", "fast"), Error,
-                   "method must be auto, structural or enumerate, found \"fast\"");
+  EXPECT_THROW_MSG(
+      run(m, s, "Reflexive", "fast"), Error,
+      "method must be auto, structural, enumerate, exact-cnf or approx, found \"fast\"");
   const Spec t = parse_spec("input a : int[0, 3];\ntruth 2 = a > 1;\n", "t.spec");
   EXPECT_THROW_MSG(run(constant_model(1, 1), t, "", "auto"), Error,
                    "t.spec: truth of label 2, but the model has 2 classes");
@@ -426,7 +427,7 @@ TEST(Counting, BadLabelsRegionsSamplesAndTestSets) {
   const Spec s = parse_spec("input a : int[0, 3];\ntruth 1 = a > 1;\n", "s.spec");
   EXPECT_THROW_MSG(run(net, s, "", "structural"), Error,
                    "structural counting covers trees and tree ensembles; count networks with "
-                   "method enumerate");
+                   "method enumerate, exact-cnf or approx");
   EXPECT_EQ(run(net, s, "", "auto").labels[1].tp, mpz_class(0));  // label 0 wherever a > 0
 
   // These fail before the exact count.

@@ -1,0 +1,316 @@
+// The ApproxMC algorithm (see approx_counter.hpp): an exact check with at most `threshold`
+// models, then t measurements, each a search for the number of hashes m at which a random cell
+// first holds at most `threshold` projected models, and ApproxMC6's rounded median.
+#include "assay/count/approx_counter.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
+#include "assay/core/rng.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "count/approx_constants.hpp"
+#include "count/projected_solver.hpp"
+
+namespace assay::count {
+
+using detail::BoundedCount;
+using detail::ProjectedBits;
+using detail::ProjectedSolver;
+using detail::SolverDeadline;
+
+namespace {
+
+/// Hash functions beyond the number of projected variables; a cell that still holds more than
+/// `threshold` models after n + 64 random XORs over n variables has probability below 2^-64.
+constexpr std::uint32_t kExtraHashes = 64;
+
+void check_params(const ApproxCountParams& p) {
+  if (!(p.epsilon > 0) || !std::isfinite(p.epsilon))
+    fail("approximate count: expected epsilon > 0, found {}", p.epsilon);
+  if (!(p.delta > 0 && p.delta < 1))
+    fail("approximate count: expected delta in (0, 1), found {}", p.delta);
+  if (p.threads < 0) fail("approximate count: expected threads >= 0, found {}", p.threads);
+  if (!(p.time_limit >= 0) || !std::isfinite(p.time_limit))
+    fail("approximate count: expected time_limit >= 0 seconds (0 = none), found {}", p.time_limit);
+  const double threshold = detail::approx_threshold_real(p.epsilon);
+  if (threshold > detail::kMaxThreshold)
+    fail(
+        "approximate count: expected an epsilon whose cells hold at most {} models, found "
+        "epsilon {} (cells of {:.3g} models)",
+        detail::kMaxThreshold, p.epsilon, threshold);
+}
+
+struct Measurement {
+  std::uint32_t hashes = 0;  ///< m
+  std::uint64_t cell = 0;    ///< models in the cell at m hashes (<= threshold)
+};
+
+/// A model found during one measurement, with the number of hashes in force when it was found
+/// (it satisfies hashes 0..found_at-1).
+struct SavedModel {
+  ProjectedBits bits;
+  std::uint32_t found_at = 0;
+};
+
+/// One measurement: its own random hashes h_0, h_1, ... (hash k from rng.split(k)), switched on
+/// in prefixes by assumptions, and a galloping + binary search for the smallest m whose cell
+/// has at most `threshold` models. Cells shrink as m grows (h_0..h_m includes h_0..h_{m-1}), so
+/// the answer depends on the hashes only, never on where the search starts.
+class MeasurementSearch {
+ public:
+  MeasurementSearch(ProjectedSolver& solver, Rng rng, std::uint32_t threshold,
+                    const std::vector<SavedModel>& models_without_hashes)
+      : solver_(solver),
+        rng_(rng),
+        threshold_(threshold),
+        cap_(static_cast<std::uint32_t>(solver.n_projected()) + kExtraHashes),
+        saved_(models_without_hashes) {}
+
+  /// The measurement, searching from `start` hashes; nullopt if the deadline interrupted it.
+  std::optional<Measurement> run(std::uint32_t start);
+
+ private:
+  /// Whether the cell at m hashes holds at most `threshold` models; nullopt: interrupted.
+  std::optional<bool> is_small(std::uint32_t m);
+  void add_hashes_up_to(std::uint32_t m);
+  bool in_cell(const SavedModel& model, std::uint32_t m) const;
+
+  ProjectedSolver& solver_;
+  Rng rng_;
+  std::uint32_t threshold_;
+  std::uint32_t cap_;
+  std::vector<ProjectedBits> masks_;
+  std::vector<bool> rhs_;
+  std::vector<std::uint32_t> activations_;
+  std::vector<SavedModel> saved_;
+  std::map<std::uint32_t, std::uint64_t> cells_;  ///< m -> models found (capped)
+};
+
+void MeasurementSearch::add_hashes_up_to(std::uint32_t m) {
+  const std::size_t n = solver_.n_projected();
+  while (masks_.size() < m) {
+    // Each projected variable is in the XOR with probability 1/2; the parity is random too.
+    Rng hash_rng = rng_.split(masks_.size());
+    ProjectedBits mask(solver_.n_words());
+    for (std::uint64_t& word : mask) word = hash_rng.next();
+    if (n % 64 != 0) mask.back() &= (std::uint64_t{1} << (n % 64)) - 1;
+    const bool rhs = hash_rng.next() & 1;
+    activations_.push_back(solver_.add_switchable_xor(mask, rhs));
+    masks_.push_back(std::move(mask));
+    rhs_.push_back(rhs);
+  }
+}
+
+bool MeasurementSearch::in_cell(const SavedModel& model, std::uint32_t m) const {
+  for (std::uint32_t k = model.found_at; k < m; ++k)
+    if (detail::parity(masks_[k], model.bits) != rhs_[k]) return false;
+  return true;
+}
+
+std::optional<bool> MeasurementSearch::is_small(std::uint32_t m) {
+  if (const auto it = cells_.find(m); it != cells_.end()) return it->second <= threshold_;
+  add_hashes_up_to(m);
+  std::vector<CMSat::Lit> assumptions;
+  for (std::uint32_t k = 0; k < m; ++k)
+    assumptions.push_back(ProjectedSolver::switch_on(activations_[k]));
+  // Models found earlier in this measurement that lie in this cell need no SAT call.
+  std::vector<const ProjectedBits*> known;
+  for (const SavedModel& model : saved_)
+    if (in_cell(model, m)) known.push_back(&model.bits);
+  std::vector<SavedModel> found;
+  const BoundedCount count = solver_.count_up_to(assumptions, std::uint64_t{threshold_} + 1, known,
+                                                 [&](const ProjectedBits& bits) {
+                                                   found.push_back({bits, m});
+                                                 });
+  if (count.interrupted) return std::nullopt;
+  for (SavedModel& model : found) saved_.push_back(std::move(model));
+  cells_[m] = count.found;
+  return count.found <= threshold_;
+}
+
+std::optional<Measurement> MeasurementSearch::run(std::uint32_t start) {
+  std::uint32_t lo = 0;         // largest m known to hold more than `threshold` models
+  std::uint32_t hi = cap_ + 1;  // smallest m known to hold at most `threshold` (cap_+1: none)
+  start = std::clamp<std::uint32_t>(start, 1, cap_);
+  const std::optional<bool> small_at_start = is_small(start);
+  if (!small_at_start) return std::nullopt;
+  if (*small_at_start) {  // gallop down: start-1, start-3, start-7, ...
+    hi = start;
+    for (std::uint32_t step = 1; hi > lo + step; step *= 2) {
+      const std::optional<bool> small = is_small(hi - step);
+      if (!small) return std::nullopt;
+      if (!*small) {
+        lo = hi - step;
+        break;
+      }
+      hi -= step;
+    }
+  } else {  // gallop up: start+1, start+3, start+7, ...
+    lo = start;
+    for (std::uint32_t step = 1; lo < cap_; step *= 2) {
+      const std::uint32_t m = std::min(lo + step, cap_);
+      const std::optional<bool> small = is_small(m);
+      if (!small) return std::nullopt;
+      if (*small) {
+        hi = m;
+        break;
+      }
+      lo = m;
+    }
+  }
+  while (hi - lo > 1) {  // binary search between a big cell (lo) and a small one (hi)
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    const std::optional<bool> small = is_small(mid);
+    if (!small) return std::nullopt;
+    (*small ? hi : lo) = mid;
+  }
+  if (hi > cap_) return Measurement{cap_, std::uint64_t{threshold_} + 1};  // see kExtraHashes
+  return Measurement{hi, cells_.at(hi)};
+}
+
+/// Everything one count_approx call shares between its measurements.
+struct Run {
+  const Cnf& cnf;
+  const ApproxCountParams& params;
+  std::uint32_t threshold = 0;
+  SolverDeadline deadline;
+  std::vector<SavedModel> models_without_hashes;  ///< from the exact check
+
+  Run(const Cnf& f, const ApproxCountParams& p)
+      : cnf(f), params(p), threshold(detail::approx_threshold(p.epsilon)), deadline(p.time_limit) {}
+
+  Rng measurement_rng(std::size_t i) const { return Rng(params.seed).split(i); }
+  std::uint32_t solver_seed(std::size_t i) const {
+    return static_cast<std::uint32_t>(measurement_rng(i).split(~std::uint64_t{0}).next());
+  }
+};
+
+/// Runs measurement i on `solver`, starting the search at `start` hashes.
+std::optional<Measurement> measure(Run& run, ProjectedSolver& solver, std::size_t i,
+                                   std::uint32_t start) {
+  MeasurementSearch search(solver, run.measurement_rng(i), run.threshold,
+                           run.models_without_hashes);
+  return search.run(start);
+}
+
+/// ApproxMC6's estimate: each cell count raised to the rounding floor of the epsilon regime,
+/// times 2^m; the median; rounded to an integer at the smallest m.
+mpz_class rounded_median(const std::vector<Measurement>& ms, double epsilon) {
+  const std::uint32_t min_m = std::min_element(ms.begin(), ms.end(), [](auto& a, auto& b) {
+                                return a.hashes < b.hashes;
+                              })->hashes;
+  std::vector<mpf_class> values;
+  for (const Measurement& m : ms) {
+    mpf_class v(detail::rounded_cell(static_cast<double>(m.cell), epsilon), 256);
+    mpf_mul_2exp(v.get_mpf_t(), v.get_mpf_t(), m.hashes - min_m);
+    values.push_back(v);
+  }
+  std::sort(values.begin(), values.end());
+  mpf_class median = values[values.size() / 2];
+  median += 0.5;
+  mpz_class estimate(floor(median));
+  mpz_mul_2exp(estimate.get_mpz_t(), estimate.get_mpz_t(), min_m);
+  return estimate;
+}
+
+/// Measurement 0 on the solver of the exact check (searching from 1 hash), then the others in
+/// parallel, each on its own solver, searching from measurement 0's m.
+bool run_measurements(Run& run, ProjectedSolver& first_solver, ApproxCountResult& result,
+                      std::optional<Progress>& progress) {
+  const std::size_t t = result.measurements;
+  std::vector<std::optional<Measurement>> ms(t);
+  std::vector<std::uint64_t> sat_calls(t, 0);
+  ms[0] = measure(run, first_solver, 0, 1);
+  if (progress) progress->advance();
+  if (ms[0]) {
+    const std::uint32_t start = ms[0]->hashes;
+    parallel_for(
+        t - 1,
+        [&](std::size_t j) {
+          const std::size_t i = j + 1;
+          if (run.deadline.expired()) return;
+          ProjectedSolver solver(run.cnf, run.solver_seed(i), &run.deadline);
+          ms[i] = measure(run, solver, i, start);
+          sat_calls[i] = solver.sat_calls();
+          if (progress) progress->advance();
+        },
+        resolve_threads(run.params.threads, t - 1));
+  }
+  for (const std::uint64_t calls : sat_calls) result.sat_calls += calls;
+  std::vector<Measurement> done;
+  for (const auto& m : ms) {
+    if (!m) break;
+    done.push_back(*m);
+    mpz_class value(static_cast<unsigned long>(m->cell));
+    mpz_mul_2exp(value.get_mpz_t(), value.get_mpz_t(), m->hashes);
+    result.measured.push_back(value);
+    result.hashes.push_back(m->hashes);
+  }
+  if (done.size() < t) return false;
+  result.estimate = rounded_median(done, run.params.epsilon);
+  return true;
+}
+
+}  // namespace
+
+ApproxCountResult count_approx(const Cnf& cnf, const ApproxCountParams& params) {
+  check_params(params);
+  detail::check_well_formed(cnf);
+  const auto started = std::chrono::steady_clock::now();
+  Run run(cnf, params);
+  ApproxCountResult result;
+  result.epsilon = params.epsilon;
+  result.delta = params.delta;
+  result.seed = params.seed;
+  result.threshold = run.threshold;
+  result.measurements = detail::approx_measurements(params.epsilon, params.delta);
+  std::optional<Progress> progress;
+  if (!params.progress_task.empty()) progress.emplace(params.progress_task, result.measurements);
+
+  ProjectedSolver first_solver(cnf, run.solver_seed(0), &run.deadline);
+  result.n_projected = static_cast<std::int32_t>(first_solver.n_projected());
+  // The exact check: does the whole formula have at most `threshold` projected models?
+  const BoundedCount all = first_solver.count_up_to(
+      {}, std::uint64_t{run.threshold} + 1, {}, [&](const ProjectedBits& bits) {
+        run.models_without_hashes.push_back({bits, 0});
+      });
+  if (!all.interrupted && all.found <= run.threshold) {
+    result.complete = result.exact = true;
+    result.estimate = static_cast<unsigned long>(all.found);
+    if (progress) progress->advance(result.measurements);
+  } else if (!all.interrupted) {
+    result.complete = run_measurements(run, first_solver, result, progress);
+  }
+  result.sat_calls += first_solver.sat_calls();
+  if (!result.complete) result.estimate = 0;
+  if (progress) progress->finish();
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+std::string guarantee(const ApproxCountResult& result) {
+  if (!result.complete) return "none: stopped by the time limit";
+  if (result.exact) return "exact";
+  return fmt::format("approximate (epsilon {}, delta {})", result.epsilon, result.delta);
+}
+
+std::uint64_t enumerate_projected(const Cnf& cnf, std::uint64_t limit,
+                                  const std::function<void(const std::vector<bool>&)>& visit) {
+  detail::check_well_formed(cnf);
+  if (limit == 0) return 0;
+  ProjectedSolver solver(cnf, /*solver_seed=*/0, nullptr);
+  std::vector<bool> assignment(solver.n_projected());
+  const BoundedCount count = solver.count_up_to({}, limit, {}, [&](const ProjectedBits& bits) {
+    for (std::size_t i = 0; i < assignment.size(); ++i) assignment[i] = detail::bit_of(bits, i);
+    if (visit) visit(assignment);
+  });
+  return count.found;
+}
+
+}  // namespace assay::count

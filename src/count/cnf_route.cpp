@@ -1,0 +1,326 @@
+#include "cnf_route.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "assay/core/error.hpp"
+#include "assay/count/approx_counter.hpp"
+#include "assay/count/encode.hpp"
+#include "assay/count/exact_counter.hpp"
+#include "box.hpp"
+#include "encode_query.hpp"
+#include "enumerate.hpp"
+
+namespace assay::count::detail {
+
+namespace {
+
+// A count known exactly (lo == hi), approximately (approx), or within certified bounds.
+struct Value {
+  mpz_class lo, hi;
+  bool approx = false;
+  bool exact() const { return !approx && lo == hi; }
+};
+
+Value operator+(const Value& a, const Value& b) {
+  return {a.lo + b.lo, a.hi + b.hi, a.approx || b.approx};
+}
+Value operator-(const Value& a, const Value& b) {
+  return {a.lo - b.hi, a.hi - b.lo, a.approx || b.approx};
+}
+// A count is never negative; bounds from differences can be.
+Value at_least_zero(Value v) {
+  if (v.lo < 0) v.lo = 0;
+  if (v.hi < 0) v.hi = 0;
+  return v;
+}
+Value exact_value(const mpz_class& n) {
+  return {n, n, false};
+}
+
+// The inputs of one context (the whole domain, or a region) where the circuit may disagree with
+// the model: their points when few enough, else only how many there are.
+struct Settled {
+  std::vector<std::vector<double>> points;
+  bool too_many = false;
+  Value how_many;
+};
+
+class CnfCounts {
+ public:
+  CnfCounts(const Model& m, const Spec& spec, const CountParams& p, CnfBackend backend)
+      : m_(m), spec_(spec), p_(p), backend_(backend) {
+    enc_.fraction_bits = p.fraction_bits;
+    enc_.weight_bits = p.weight_bits;
+    enc_.activation_bits = p.activation_bits;
+  }
+
+  /// The count of q's inputs for the model itself (not its fixed-point circuit).
+  Value count(Query q) {
+    const bool model = q.predicted >= 0 || reads_model(q);
+    q.ambiguity = model ? Query::Ambiguity::exclude : Query::Ambiguity::ignore;
+    const Encoding e = encode_query(m_, spec_, q, enc_);
+    Value v = backend_count(e.cnf);
+    ++formulas_;
+    if (!model || e.exact) return v;
+    const Settled& s = settle(q.region);
+    if (s.too_many) return v + Value{0, s.how_many.hi, s.how_many.approx};
+    std::uint64_t hits = 0;
+    for (const auto& x : s.points) hits += holds(q, x.data()) ? 1 : 0;
+    return v + exact_value(mpz_class(static_cast<unsigned long>(hits)));
+  }
+
+  Guarantee guarantee(const std::vector<Value>& parts) const {
+    Guarantee g;
+    g.method = method_name();
+    bool approx = false, bounded = false;
+    for (const Value& v : parts) {
+      approx = approx || v.approx;
+      bounded = bounded || (!v.approx && v.lo != v.hi);
+    }
+    g.exact = !approx && !bounded;
+    g.bounded = bounded;
+    if (approx) {
+      g.epsilon = p_.epsilon;
+      g.delta = p_.delta;
+      g.seed = p_.seed;
+    }
+    std::size_t settled = 0;
+    for (const auto& [region, s] : settled_) settled += s.points.size();
+    if (settled > 0) {
+      g.note = fmt::format(
+          "{} input(s) where the fixed-point circuit could disagree with the "
+          "model were settled by evaluating the model",
+          settled);
+    }
+    if (approx_used_ && backend_ == CnfBackend::exact_then_approx) {
+      if (!g.note.empty()) g.note += "; ";  // separate appends: GCC 12 warns (-Wrestrict)
+      g.note += "some counts ran out of time and were counted approximately";
+    }
+    return g;
+  }
+
+  std::uint64_t formulas() const { return formulas_; }
+  std::uint64_t settled() const {
+    std::uint64_t n = 0;
+    for (const auto& [region, s] : settled_) n += s.points.size();
+    return n;
+  }
+
+ private:
+  static bool reads_model(const Query& q) {
+    auto reads = [](const Formula* f) { return f != nullptr && f->uses_model(); };
+    return reads(q.truth) || reads(q.pre) || reads(q.post);
+  }
+
+  std::string method_name() const {
+    if (backend_ == CnfBackend::approx) return "approx";
+    return approx_used_ ? "exact-cnf+approx" : "exact-cnf";
+  }
+
+  Value exact_count(const Cnf& f, bool& complete) {
+    ExactCountParams ep;
+    ep.time_limit = p_.time_limit;
+    const ExactCountResult r = count_exact(f, ep);
+    complete = r.complete;
+    return {r.lower, r.upper, false};
+  }
+
+  Value approx_count(const Cnf& f) {
+    ApproxCountParams ap;
+    ap.epsilon = p_.epsilon;
+    ap.delta = p_.delta;
+    ap.seed = p_.seed;
+    ap.threads = p_.threads;
+    ap.time_limit = p_.time_limit;
+    const ApproxCountResult r = count_approx(f, ap);
+    if (!r.complete) {
+      fail("the approximate count did not finish within the time limit of {} s", p_.time_limit);
+    }
+    approx_used_ = approx_used_ || !r.exact;
+    return {r.estimate, r.estimate, !r.exact};
+  }
+
+  Value backend_count(const Cnf& f) {
+    if (backend_ == CnfBackend::approx) return approx_count(f);
+    bool complete = false;
+    Value v = exact_count(f, complete);
+    if (complete || backend_ == CnfBackend::exact) return v;
+    return approx_count(f);
+  }
+
+  // The ambiguous inputs of a context, enumerated once (each one a point of the domain).
+  const Settled& settle(const RegionSpec* region) {
+    auto it = settled_.find(region);
+    if (it != settled_.end()) return it->second;
+    Query q;
+    q.region = region;
+    q.ambiguity = Query::Ambiguity::only;
+    const Encoding e = encode_query(m_, spec_, q, enc_);
+    Settled s;
+    const std::uint64_t found =
+        enumerate_projected(e.cnf, p_.ambiguity_limit + 1, [&](const std::vector<bool>& projected) {
+          if (s.points.size() >= p_.ambiguity_limit) return;
+          const auto k = decode_inputs(e, projected);
+          std::vector<double> x(k.size());
+          for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
+          s.points.push_back(std::move(x));
+        });
+    if (found > p_.ambiguity_limit) {
+      s.too_many = true;
+      s.points.clear();
+      s.how_many = backend_count(e.cnf);
+    }
+    return settled_.emplace(region, std::move(s)).first->second;
+  }
+
+  // Does the query hold at x for the model itself?
+  bool holds(const Query& q, const double* x) {
+    const std::int32_t label = model_at(m_, x, leaves_, scores_);
+    auto eval = [&](const Formula* f) {
+      return evaluate(*f, x, label, scores_.data(), scores_.size()) != 0;
+    };
+    if (q.truth && eval(q.truth) == q.truth_negated) return false;
+    if (q.predicted >= 0 && (label == q.predicted) == q.predicted_negated) return false;
+    if (q.pre && !eval(q.pre)) return false;
+    if (q.post && eval(q.post) == q.post_negated) return false;
+    return true;
+  }
+
+  const Model& m_;
+  const Spec& spec_;
+  const CountParams& p_;
+  CnfBackend backend_;
+  EncodeParams enc_;
+  std::map<const RegionSpec*, Settled> settled_;
+  std::vector<std::size_t> leaves_;
+  std::vector<double> scores_;
+  std::uint64_t formulas_ = 0;
+  bool approx_used_ = false;
+};
+
+// ------------------------------------------------------------------ per check
+
+Query truth_part(const Checks& c, std::size_t l) {
+  const auto& t = c.truths[l];
+  const auto& src = t.formula ? t : c.truths[static_cast<std::size_t>(t.complement_of)];
+  Query q;
+  q.truth = src.formula;
+  q.truth_negated = t.formula == nullptr;
+  return q;
+}
+
+void set_label(LabelCounts& out, const Value& tp, const Value& fp, const Value& tn, const Value& fn,
+               const Guarantee& g) {
+  out.tp = tp.lo;
+  out.fp = fp.lo;
+  out.tn = tn.lo;
+  out.fn = fn.lo;
+  out.guarantee = g;
+  if (g.bounded) {
+    out.tp_bounds = {tp.lo, tp.hi};
+    out.fp_bounds = {fp.lo, fp.hi};
+    out.tn_bounds = {tn.lo, tn.hi};
+    out.fn_bounds = {fn.lo, fn.hi};
+  }
+}
+
+// Exact counters: TP, #truth and #predicted per label give the four cells; for two labels whose
+// truths are complements, label 0's cells are label 1's, swapped.
+void exact_labels(CnfCounts& k, const Model& m, const Checks& c, const mpz_class& domain,
+                  CountResult& r) {
+  const Value all = exact_value(domain);
+  const bool binary = c.truths.size() == 2 && m.n_classes() == 2 &&
+                      (c.truths[0].formula == nullptr || c.truths[1].formula == nullptr);
+  for (std::size_t l = 0; l < c.truths.size(); ++l) {
+    if (binary && c.truths[l].formula == nullptr) continue;
+    Query truth = truth_part(c, l);
+    Query predicted;
+    predicted.predicted = c.truths[l].label;
+    Query both = truth;
+    both.predicted = c.truths[l].label;
+    const Value p = k.count(truth), phi = k.count(predicted), tp = k.count(both);
+    const Value fp = at_least_zero(phi - tp), fn = at_least_zero(p - tp);
+    const Value tn = at_least_zero(all - (p + phi - tp));
+    const Guarantee g = k.guarantee({p, phi, tp});
+    set_label(r.labels[l], tp, fp, tn, fn, g);
+    if (binary) set_label(r.labels[1 - l], tn, fn, tp, fp, g);
+  }
+}
+
+// Approximate counters: each cell counted on its own (differences of estimates have no
+// guarantee).
+void approx_labels(CnfCounts& k, const Checks& c, CountResult& r) {
+  for (std::size_t l = 0; l < c.truths.size(); ++l) {
+    Value cell[4];
+    for (int i = 0; i < 4; ++i) {  // tp, fp, tn, fn
+      Query q = truth_part(c, l);
+      q.predicted = c.truths[l].label;
+      if (i == 1 || i == 2) q.truth_negated = !q.truth_negated;
+      q.predicted_negated = i >= 2;
+      cell[i] = k.count(q);
+    }
+    set_label(r.labels[l], cell[0], cell[1], cell[2], cell[3],
+              k.guarantee({cell[0], cell[1], cell[2], cell[3]}));
+  }
+}
+
+void safety_counts(CnfCounts& k, const Checks& c, bool approx, CountResult& r) {
+  for (std::size_t i = 0; i < c.safety.size(); ++i) {
+    Query pre;
+    pre.pre = &c.safety[i]->pre;
+    Query sat = pre;
+    sat.post = &c.safety[i]->post;
+    Query viol = sat;
+    viol.post_negated = true;
+    const Value s = k.count(sat);
+    const Value n = approx ? k.count(viol) : at_least_zero(k.count(pre) - s);
+    auto& out = r.safety[i];
+    out.satisfied = s.lo;
+    out.violated = n.lo;
+    out.guarantee = k.guarantee({s, n});
+    if (out.guarantee.bounded) {
+      out.satisfied_bounds = {s.lo, s.hi};
+      out.violated_bounds = {n.lo, n.hi};
+    }
+  }
+}
+
+void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, CountResult& r) {
+  for (const RegionSpec* reg : c.regions) {
+    RegionCounts rc;
+    rc.name = reg->name;
+    rc.label = reg->label;
+    rc.total = box_size(region_box(spec.domain, reg->center, reg->epsilon));
+    Query q;
+    q.region = reg;
+    q.predicted = reg->label;
+    const Value v = k.count(q);
+    rc.count = v.lo;
+    rc.guarantee = k.guarantee({v});
+    if (rc.guarantee.bounded) rc.count_bounds = {v.lo, v.hi};
+    r.regions.push_back(std::move(rc));
+  }
+}
+
+}  // namespace
+
+void cnf_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
+                CnfBackend backend, CountResult& r) {
+  if (!m.classification) fail("the CNF methods count classifiers; the model is a regressor");
+  CnfCounts k(m, spec, params, backend);
+  const bool approx = backend == CnfBackend::approx;
+  if (approx) {
+    approx_labels(k, c, r);
+  } else {
+    exact_labels(k, m, c, r.domain_size, r);
+  }
+  safety_counts(k, c, approx, r);
+  region_counts(k, spec, c, r);
+  r.cnf_counts = k.formulas();
+  r.ambiguous = k.settled();
+}
+
+}  // namespace assay::count::detail

@@ -1,0 +1,79 @@
+#include "assay/count/count_cnf.hpp"
+
+#include <chrono>
+
+#include "assay/core/error.hpp"
+#include "assay/count/approx_counter.hpp"
+#include "assay/count/exact_counter.hpp"
+
+namespace assay::count {
+
+namespace {
+
+void check(const CnfCountParams& p) {
+  if (p.method != "auto" && p.method != "exact-cnf" && p.method != "approx") {
+    fail("method must be auto, exact-cnf or approx for a CNF file, found {}",
+         quote_found(p.method));
+  }
+  if (!(p.time_limit >= 0)) fail("time_limit must be >= 0, found {}", p.time_limit);
+  if (!(p.epsilon > 0)) fail("epsilon must be > 0, found {}", p.epsilon);
+  if (!(p.delta > 0 && p.delta < 1)) fail("delta must lie in (0, 1), found {}", p.delta);
+}
+
+void approximate(const Cnf& f, const CnfCountParams& p, CnfCountResult& r) {
+  ApproxCountParams ap;
+  ap.epsilon = p.epsilon;
+  ap.delta = p.delta;
+  ap.seed = p.seed;
+  ap.threads = p.threads;
+  ap.time_limit = p.method == "approx" ? p.time_limit : 0.0;
+  const ApproxCountResult a = count_approx(f, ap);
+  if (!a.complete) {
+    fail("the approximate count did not finish within the time limit of {} s", p.time_limit);
+  }
+  r.count = a.estimate;
+  r.guarantee.method = "approx";
+  r.guarantee.exact = a.exact;
+  if (!a.exact) {
+    r.guarantee.epsilon = p.epsilon;
+    r.guarantee.delta = p.delta;
+    r.guarantee.seed = p.seed;
+  }
+}
+
+}  // namespace
+
+CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
+  check(p);
+  const auto start = std::chrono::steady_clock::now();
+  CnfCountResult r;
+  r.n_vars = f.n_vars;
+  r.n_clauses = f.n_clauses();
+  r.n_xors = f.xors.size();
+  r.n_projected = f.projected().size();
+  if (p.method == "approx") {
+    approximate(f, p, r);
+  } else {
+    ExactCountParams ep;
+    ep.time_limit = p.method == "auto" && p.time_limit == 0 ? 60.0 : p.time_limit;
+    const ExactCountResult e = count_exact(f, ep);
+    if (e.complete) {
+      r.count = e.count;
+      r.guarantee.method = "exact-cnf";
+    } else if (p.method == "auto") {
+      approximate(f, p, r);
+      r.guarantee.note = "the exact counter ran out of time; counted approximately";
+    } else {
+      r.count = e.lower;
+      r.bounds = {e.lower, e.upper};
+      r.guarantee.method = "exact-cnf";
+      r.guarantee.exact = false;
+      r.guarantee.bounded = true;
+      r.guarantee.note = "the time limit stopped the exact counter";
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace assay::count

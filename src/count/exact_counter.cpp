@@ -1,0 +1,93 @@
+#include "assay/count/exact_counter.hpp"
+
+#include <cmath>
+
+#include "assay/core/error.hpp"
+#include "count/exact/counter.hpp"
+#include "count/exact/preprocess.hpp"
+
+namespace assay::count {
+namespace {
+
+void check_input(const Cnf& cnf, const ExactCountParams& params) {
+  if (!(params.time_limit >= 0.0) || std::isinf(params.time_limit)) {
+    fail("count_exact: expected a time limit >= 0 seconds (0 = none), found {}", params.time_limit);
+  }
+  if (cnf.n_vars < 0) fail("count_exact: expected n_vars >= 0, found {}", cnf.n_vars);
+  if (cnf.starts.empty() || cnf.starts.back() != cnf.literals.size()) {
+    fail("count_exact: malformed Cnf: clause starts end at {}, expected {} literals",
+         cnf.starts.empty() ? 0 : cnf.starts.back(), cnf.literals.size());
+  }
+  for (std::size_t i = 0; i < cnf.n_clauses(); ++i) {
+    for (const Var l : cnf.clause(i)) {
+      if (l == 0 || l < -cnf.n_vars || l > cnf.n_vars) {
+        fail("count_exact: clause {} holds literal {}, expected a variable in 1..{}", i + 1, l,
+             cnf.n_vars);
+      }
+    }
+  }
+  for (const auto& x : cnf.xors) {
+    for (const Var v : x.vars) {
+      if (v < 1 || v > cnf.n_vars) {
+        fail("count_exact: an XOR constraint holds variable {}, expected 1..{}", v, cnf.n_vars);
+      }
+    }
+  }
+  if (!cnf.has_projection) return;
+  for (std::size_t i = 0; i < cnf.projection.size(); ++i) {
+    const Var v = cnf.projection[i];
+    if (v < 1 || v > cnf.n_vars) {
+      fail("count_exact: the projection holds variable {}, expected 1..{}", v, cnf.n_vars);
+    }
+    if (i > 0 && v <= cnf.projection[i - 1]) {
+      fail("count_exact: expected a sorted projection without repeats, found {} after {}", v,
+           cnf.projection[i - 1]);
+    }
+  }
+}
+
+}  // namespace
+
+ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
+  const auto start = exact::Clock::now();
+  check_input(cnf, params);
+  Cnf expanded;
+  const Cnf* input = &cnf;
+  if (!cnf.xors.empty()) {
+    expanded = cnf;
+    expand_xors(expanded);
+    input = &expanded;
+  }
+  std::vector<std::uint8_t> projected(static_cast<std::size_t>(input->n_vars) + 1, 0);
+  ExactCountResult result;
+  for (const Var v : input->projected()) projected[static_cast<std::size_t>(v)] = 1;
+  result.n_projected = static_cast<std::int32_t>(input->projected().size());
+
+  const exact::Formula formula = exact::preprocess(*input, projected, params.preprocess);
+  result.stats.vars_after_preprocessing = static_cast<std::int32_t>(formula.n_vars);
+  result.stats.clauses_after_preprocessing = formula.n_clauses();
+  if (formula.unsat) {
+    result.complete = true;
+  } else {
+    exact::SearchLimits limits;
+    if (params.time_limit > 0) {
+      limits.deadline = start + std::chrono::duration_cast<exact::Clock::duration>(
+                                    std::chrono::duration<double>(params.time_limit));
+    }
+    limits.cache_bytes = params.cache_mib << 20;
+    limits.sat_oracle_clauses = params.sat_oracle_clauses;
+    limits.progress_task = params.progress_task;
+    exact::Counter counter(formula, limits);
+    counter.run();
+    counter.add_stats(result.stats);
+    result.complete = counter.complete();
+    const auto free = static_cast<mp_bitcnt_t>(formula.free_projected);
+    mpz_mul_2exp(result.lower.get_mpz_t(), counter.lower().get_mpz_t(), free);
+    mpz_mul_2exp(result.upper.get_mpz_t(), counter.upper().get_mpz_t(), free);
+  }
+  result.count = result.lower;
+  result.seconds = std::chrono::duration<double>(exact::Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace assay::count

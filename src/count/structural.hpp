@@ -1,0 +1,345 @@
+// Structural counting of tree models: the domain box is split along the trees' thresholds until
+// every tree reaches one leaf (the model's output is constant there), and inside each such box
+// the predicates are counted by three-valued evaluation and bisection. Exact; the cost grows
+// with the number of decided boxes, not with the domain's size.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include "assay/core/progress.hpp"
+#include "assay/core/thread_pool.hpp"
+#include "assay/count/counting.hpp"
+#include "assay/count/model.hpp"
+#include "box.hpp"
+#include "checks.hpp"
+#include "three_valued.hpp"
+
+namespace assay::count::detail {
+
+// Box splitting along the trees' thresholds and inside predicates. N is the count type:
+// std::uint64_t when the domain is small enough, mpz_class otherwise.
+template <typename N>
+class Structural {
+ public:
+  using OnBox = std::function<void(Box&, const N&, const Outputs&)>;
+
+  Structural(const Model& m, const Domain& d) : m_(m), d_(d) {
+    // For each internal node: the number of grid indices of its feature that go left. The test
+    // is monotone in the value (float32 rounding is monotone too), so "left" is a prefix.
+    split_at_.resize(m.trees.size());
+    for (std::size_t t = 0; t < m.trees.size(); ++t) {
+      const Tree& tree = m.trees[t];
+      split_at_[t].assign(tree.size(), 0);
+      for (std::size_t i = 0; i < tree.size(); ++i) {
+        if (tree.is_leaf(i)) continue;
+        split_at_[t][i] = first_right_index(m, d.vars[tree.feature[i]], tree.threshold[i]);
+      }
+    }
+    leaves_.resize(m.trees.size());
+    prepare_bounds();
+  }
+
+  /// Ensembles: stop descending once the remaining trees cannot change the label (their
+  /// contributions are bounded per output). Then the box's Outputs carry the label but no scores,
+  /// so this is only allowed when no formula reads score[k] or argmax.
+  void set_early_stop(bool on) { early_ = on && can_stop_early_; }
+
+  /// Calls on_box for every box (a partition of `box`) on which the model's output is constant.
+  void for_each_model_box(Box& box, const N& size, const OnBox& on_box) {
+    descend(box, size, 0, 0, on_box);
+  }
+
+  /// A box on which the first tree reaches one leaf: independent units of work.
+  struct Seed {
+    Box box;
+    N size;
+    std::size_t leaf;
+  };
+
+  /// Partitions `box` by the first tree's leaves.
+  std::vector<Seed> seeds(Box& box, const N& size) {
+    std::vector<Seed> out;
+    collecting_ = &out;
+    descend(box, size, 0, 0, OnBox{});
+    collecting_ = nullptr;
+    return out;
+  }
+
+  /// for_each_model_box restricted to one seed.
+  void from_seed(Seed& seed, const OnBox& on_box) {
+    reached_leaf(seed.box, seed.size, 0, seed.leaf, on_box);
+  }
+
+  /// A conjunct of a formula: the root, or one operand of a top-level "and".
+  struct Conjunct {
+    const Formula* formula;
+    std::uint32_t node;
+  };
+
+  static std::vector<Conjunct> conjuncts(const std::vector<const Formula*>& formulas) {
+    std::vector<Conjunct> out;
+    for (const Formula* f : formulas) {
+      const auto& root = f->nodes[f->root];
+      if (root.op == Op::and_) {
+        for (std::uint32_t i = 0; i < root.n_kids; ++i)
+          out.push_back({f, f->kids[root.first_kid + i]});
+      } else {
+        out.push_back({f, f->root});
+      }
+    }
+    return out;
+  }
+
+  /// Adds to `acc` the number of points of `box` where every formula holds.
+  void count_all(Box& box, const N& size, const std::vector<const Formula*>& formulas,
+                 const Outputs& out, N& acc) {
+    count_pending(box, size, conjuncts(formulas), out, acc);
+  }
+
+  /// Same for a conjunction of conjuncts; only those still undecided are evaluated again on the
+  /// sub-boxes (a decided conjunct stays decided on every sub-box).
+  void count_pending(Box& box, const N& size, const std::vector<Conjunct>& pending,
+                     const Outputs& out, N& acc) {
+    std::int64_t split = -1;
+    std::vector<Conjunct> next;
+    for (const Conjunct& c : pending) {
+      ThreeValued ev(*c.formula, d_, box, out);
+      const std::uint8_t v = ev.run(c.node);
+      if (v == kFalse) {
+        ++decided_;
+        return;
+      }
+      if (v == kUnknown) {
+        next.push_back(c);
+        if (split < 0) split = ev.split_var;
+      }
+    }
+    if (next.empty()) {
+      ++decided_;
+      acc += size;
+      return;
+    }
+    ASSAY_ASSERT(split >= 0);
+    const std::uint64_t lo = box.lo[split], hi = box.hi[split];
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    const N base = size / N(hi - lo + 1);
+    box.hi[split] = mid;
+    count_pending(box, base * N(mid - lo + 1), next, out, acc);
+    box.hi[split] = hi;
+    box.lo[split] = mid + 1;
+    count_pending(box, base * N(hi - mid), next, out, acc);
+    box.lo[split] = lo;
+  }
+
+  /// Safety `pre => post` in one search: adds #{pre} to `pre_count` and #{pre and post} to
+  /// `satisfied`. Once one side is decided on a box, only the other is searched further.
+  void count_safety(Box& box, const N& size, const Formula& pre, const Formula& post,
+                    const Outputs& out, N& satisfied, N& pre_count) {
+    ThreeValued a(pre, d_, box, out);
+    const std::uint8_t p = a.run(pre.root);
+    if (p == kFalse) {
+      ++decided_;
+      return;
+    }
+    ThreeValued b(post, d_, box, out);
+    const std::uint8_t q = b.run(post.root);
+    if (p == kTrue) {
+      pre_count += size;
+      if (q == kUnknown) {
+        count_pending(box, size, conjuncts({&post}), out, satisfied);
+      } else {
+        ++decided_;
+        if (q == kTrue) satisfied += size;
+      }
+      return;
+    }
+    if (q != kUnknown) {
+      N n = N(0);
+      count_pending(box, size, conjuncts({&pre}), out, n);
+      pre_count += n;
+      if (q == kTrue) satisfied += n;
+      return;
+    }
+    const std::int64_t split = a.split_var;
+    ASSAY_ASSERT(split >= 0);
+    const std::uint64_t lo = box.lo[split], hi = box.hi[split];
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    const N base = size / N(hi - lo + 1);
+    box.hi[split] = mid;
+    count_safety(box, base * N(mid - lo + 1), pre, post, out, satisfied, pre_count);
+    box.hi[split] = hi;
+    box.lo[split] = mid + 1;
+    count_safety(box, base * N(hi - mid), pre, post, out, satisfied, pre_count);
+    box.lo[split] = lo;
+  }
+
+  std::uint64_t decided() const { return decided_; }
+
+ private:
+  void descend(Box& box, const N& size, std::size_t t, std::size_t node, const OnBox& on_box) {
+    const Tree& tree = m_.trees[t];
+    while (!tree.is_leaf(node)) {
+      const auto f = static_cast<std::size_t>(tree.feature[node]);
+      const std::uint64_t k = split_at_[t][node];
+      if (box.hi[f] < k) {
+        node = static_cast<std::size_t>(tree.left[node]);
+      } else if (box.lo[f] >= k) {
+        node = static_cast<std::size_t>(tree.right[node]);
+      } else {
+        const std::uint64_t lo = box.lo[f], hi = box.hi[f];
+        const N base = size / N(hi - lo + 1);
+        box.hi[f] = k - 1;
+        descend(box, base * N(k - lo), t, static_cast<std::size_t>(tree.left[node]), on_box);
+        box.hi[f] = hi;
+        box.lo[f] = k;
+        descend(box, base * N(hi - k + 1), t, static_cast<std::size_t>(tree.right[node]), on_box);
+        box.lo[f] = lo;
+        return;
+      }
+    }
+    if (collecting_) {
+      collecting_->push_back({box, size, node});
+      return;
+    }
+    reached_leaf(box, size, t, node, on_box);
+  }
+
+  // Tree t has reached `node` on this box: go on with the next tree, or report the box.
+  void reached_leaf(Box& box, const N& size, std::size_t t, std::size_t node, const OnBox& on_box) {
+    leaves_[t] = node;
+    if (t + 1 < m_.trees.size()) {
+      if (early_) {
+        for (std::size_t k = 0; k < width_; ++k) {
+          partial_[t + 1][k] = partial_[t][k] + contribution_[t][node][k];
+        }
+        const std::int32_t label = decided_label(t + 1);
+        if (label >= 0) {
+          Outputs out;
+          out.label = label;
+          on_box(box, size, out);
+          return;
+        }
+      }
+      descend(box, size, t + 1, 0, on_box);
+      return;
+    }
+    Outputs out;
+    out.label = label_from_leaves(m_, leaves_, &scores_);
+    out.scores = scores_.data();
+    out.n_scores = scores_.size();
+    on_box(box, size, out);
+  }
+
+  // Per tree and leaf, what it adds to each output (forest: normalised value or a vote; boosting:
+  // scale * value on the tree's output); suffix sums of the per-output minimum and maximum.
+  void prepare_bounds() {
+    const std::size_t n_trees = m_.trees.size();
+    can_stop_early_ = m_.classification && n_trees > 1 &&
+                      (m_.kind == ModelKind::forest || m_.kind == ModelKind::boosted);
+    if (!can_stop_early_) return;
+    width_ = m_.n_outputs;
+    contribution_.resize(n_trees);
+    std::vector<std::vector<double>> lo(n_trees, std::vector<double>(width_, 0.0));
+    std::vector<std::vector<double>> hi = lo;
+    double magnitude = 0.0;
+    for (std::size_t t = 0; t < n_trees; ++t) {
+      const Tree& tree = m_.trees[t];
+      contribution_[t].assign(tree.size(), std::vector<double>(width_, 0.0));
+      bool first = true;
+      double biggest = 0.0;
+      for (std::size_t i = 0; i < tree.size(); ++i) {
+        if (!tree.is_leaf(i)) continue;
+        auto& c = contribution_[t][i];
+        const auto& v = tree.value[i];
+        if (m_.kind == ModelKind::boosted) {
+          c[tree.output] = tree.scale * v[0];
+        } else if (m_.aggregation == Aggregation::average) {
+          double sum = 0.0;
+          for (double x : v) sum += x;
+          if (sum == 0.0) sum = 1.0;
+          for (std::size_t k = 0; k < width_; ++k) c[k] = v[k] / sum;
+        } else {
+          c[std::max_element(v.begin(), v.end()) - v.begin()] = 1.0;
+        }
+        for (std::size_t k = 0; k < width_; ++k) {
+          lo[t][k] = first ? c[k] : std::min(lo[t][k], c[k]);
+          hi[t][k] = first ? c[k] : std::max(hi[t][k], c[k]);
+          biggest = std::max(biggest, std::abs(c[k]));
+        }
+        first = false;
+      }
+      magnitude += biggest;
+    }
+    suffix_lo_.assign(n_trees + 1, std::vector<double>(width_, 0.0));
+    suffix_hi_ = suffix_lo_;
+    for (std::size_t t = n_trees; t-- > 0;) {
+      for (std::size_t k = 0; k < width_; ++k) {
+        suffix_lo_[t][k] = suffix_lo_[t + 1][k] + lo[t][k];
+        suffix_hi_[t][k] = suffix_hi_[t + 1][k] + hi[t][k];
+      }
+    }
+    partial_.assign(n_trees + 1, std::vector<double>(width_, 0.0));
+    if (m_.kind == ModelKind::boosted) {
+      partial_[0] = m_.base;
+      for (double b : m_.base) magnitude += std::abs(b);
+    }
+    // A margin above rounding error: the final sums, however rounded, keep the order. Summing
+    // n terms (each rounded once more in float32) errs by at most about (n + 1) * u * sum|term|,
+    // so the margin grows with the number of trees.
+    const double unit = m_.sum_float32 ? 0x1p-24 : 0x1p-53;
+    const double rounding = 4.0 * static_cast<double>(n_trees + 2) * unit;
+    tolerance_ = std::max(m_.sum_float32 ? 1e-5 : 1e-9, rounding) * (1.0 + magnitude);
+  }
+
+  // The label when trees t.. cannot change it, else -1.
+  std::int32_t decided_label(std::size_t t) const {
+    const auto& p = partial_[t];
+    if (m_.kind == ModelKind::boosted && width_ == 1) {
+      // Binary: label 1 iff the margin is positive (both logistic rules agree away from 0).
+      if (p[0] + suffix_lo_[t][0] > tolerance_) return 1;
+      if (p[0] + suffix_hi_[t][0] < -tolerance_) return 0;
+      return -1;
+    }
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < width_; ++k) {
+      if (p[k] + suffix_lo_[t][k] > p[best] + suffix_lo_[t][best]) best = k;
+    }
+    const double low = p[best] + suffix_lo_[t][best];
+    for (std::size_t k = 0; k < width_; ++k) {
+      if (k != best && p[k] + suffix_hi_[t][k] + tolerance_ >= low) return -1;
+    }
+    return static_cast<std::int32_t>(best);
+  }
+
+  const Model& m_;
+  const Domain& d_;
+  bool can_stop_early_ = false;
+  bool early_ = false;
+  std::vector<Seed>* collecting_ = nullptr;
+  std::size_t width_ = 0;
+  std::vector<std::vector<std::vector<double>>> contribution_;
+  std::vector<std::vector<double>> suffix_lo_, suffix_hi_, partial_;
+  double tolerance_ = 0.0;
+  std::vector<std::vector<std::uint64_t>> split_at_;
+  std::vector<std::size_t> leaves_;
+  std::vector<double> scores_;
+  std::uint64_t decided_ = 0;
+};
+
+/// Exact TP/FP/TN/FN per truth and S/N per safety property of `c`, into r (structural method).
+template <typename N>
+void structural_counts(const Model& m, const Spec& spec, const Checks& c, int threads,
+                       CountResult& r);
+extern template void structural_counts<std::uint64_t>(const Model&, const Spec&, const Checks&, int,
+                                                      CountResult&);
+extern template void structural_counts<mpz_class>(const Model&, const Spec&, const Checks&, int,
+                                                  CountResult&);
+
+/// Points of `region` predicted as `label`; adds the decided boxes to `boxes`.
+mpz_class structural_region_count(const Model& m, const Domain& d, const Box& region,
+                                  std::int32_t label, std::uint64_t& boxes);
+
+}  // namespace assay::count::detail
