@@ -192,6 +192,14 @@ void check_single_output(const RegressionData& d, const char* what) {
   if (d.n_outputs != 1) fail("Multioutput not supported in {}", what);
 }
 
+// The unit deviance of a general power from its two powers of p (p^(1-power), p^(2-power)):
+// d2_tweedie_score passes them once for its constant p; the same operations in the same order.
+double tweedie_general(double y, double power, double p_1, double p_2) {
+  const double first = power < 0 ? std::max(y, 0.0) : y;
+  return 2 * (std::pow(first, 2 - power) / ((1 - power) * (2 - power)) - y * p_1 / (1 - power) +
+              p_2 / (2 - power));
+}
+
 double tweedie_term(double y, double p, double power) {
   if (power == 0) return (y - p) * (y - p);
   if (power == 1) {
@@ -199,9 +207,7 @@ double tweedie_term(double y, double p, double power) {
     return 2 * (xlogy - y + p);
   }
   if (power == 2) return 2 * (std::log(p / y) + y / p - 1);
-  const double first = power < 0 ? std::max(y, 0.0) : y;
-  return 2 * (std::pow(first, 2 - power) / ((1 - power) * (2 - power)) -
-              y * std::pow(p, 1 - power) / (1 - power) + std::pow(p, 2 - power) / (2 - power));
+  return tweedie_general(y, power, std::pow(p, 1 - power), std::pow(p, 2 - power));
 }
 
 void check_tweedie_domain(const RegressionData& d, double power) {
@@ -465,8 +471,12 @@ std::vector<double> assemble_score(const ScoreParts& parts, bool force_finite) {
 double d2_tweedie_score(const RegressionData& d, double power) {
   const double numerator = mean_tweedie_deviance(d, power);
   const double mean = weighted_means(d, [](double y, double, std::size_t) { return y; })[0];
-  const double denominator = weighted_means(
-      d, [mean, power](double y, double, std::size_t) { return tweedie_term(y, mean, power); })[0];
+  const bool general = power != 0 && power != 1 && power != 2;
+  const double mean_1 = general ? std::pow(mean, 1 - power) : 0.0;
+  const double mean_2 = general ? std::pow(mean, 2 - power) : 0.0;
+  const double denominator = weighted_means(d, [=](double y, double, std::size_t) {
+    return general ? tweedie_general(y, power, mean_1, mean_2) : tweedie_term(y, mean, power);
+  })[0];
   return 1 - numerator / denominator;
 }
 
