@@ -1,20 +1,26 @@
-"""Ranking metrics: PR / ROC curves, average precision under every convention, ROC AUC, mAP,
-DeLong's paired test and PR-curve dominance. scikit-learn's names, arguments and return shapes;
-the computation is in C++ (src/metrics/ranking.cpp). These wrappers only convert arguments:
+"""Ranking metrics: PR / ROC / DET curves, average precision under every convention, ROC AUC,
+mAP, top-k accuracy, the trapezoid area, DeLong's paired test and PR-curve dominance.
+scikit-learn's names, arguments and return shapes; the computation is in C++
+(src/metrics/ranking.cpp). These wrappers check inputs as scikit-learn does and convert them:
 labels to 0/1 bytes or class codes, scores to float64.
 
-Differences from scikit-learn 1.2.1 (documented in docs/metrics_ranking.md):
+Differences from scikit-learn 1.2.1 (docs/conventions.md):
 - ``roc_curve`` puts ``thresholds[0] = inf`` (scikit-learn >= 1.3), not ``max(y_score) + 1``.
-- ``roc_auc_score`` with one class present returns NaN with an ``AssayWarning`` (scikit-learn
-  raises).
+- ``roc_auc_score`` with one class present returns NaN with an ``UndefinedMetricWarning``
+  (scikit-learn raises).
 - ``precision_recall_curve`` has ``drop_intermediate`` (scikit-learn >= 1.3).
 - ``average_precision_score`` accepts 1-D multiclass ``y_true`` with a 2-D ``y_score`` (one-vs-
   rest, as scikit-learn >= 1.3) and the extra ``method``, ``grid``, ``tie_mode``, ``n_pos``.
 """
+import warnings
+
 import numpy as np
 
 from . import _assay
-from ._assay import AssayError
+from ._assay import AssayError, UndefinedMetricWarning
+from ._labels import encode_labels
+from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
+                          column_or_1d, float_array, indicator, target_kind, type_name)
 
 __all__ = [
     "precision_recall_curve",
@@ -23,10 +29,15 @@ __all__ = [
     "mean_average_precision",
     "roc_curve",
     "roc_auc_score",
+    "det_curve",
+    "auc",
+    "top_k_accuracy_score",
     "delong_roc_test",
     "compare_pr_curves",
     "RankedScores",
 ]
+
+_SCORE_AVERAGES = (None, "micro", "macro", "weighted", "samples")
 
 
 def _classes(y):
@@ -75,35 +86,80 @@ def _positives(y, present, pos_label):
     return _is_in(y, pos_label)
 
 
-def _binary_labels(y_true, pos_label):
-    """scikit-learn's _check_pos_label_consistency, then y_true == pos_label as 0/1 bytes."""
-    y = _1d(y_true, "y_true")
-    classes = _classes(y)
-    if len(classes) > 2:
+def _check_pos_label(classes, pos_label):
+    """scikit-learn's _check_pos_label_consistency: pos_label, or 1 for {0, 1} / {-1, 1}."""
+    if pos_label is not None:
+        return pos_label
+    ok = ([0, 1], [-1, 1], [0], [-1], [1])
+    if classes.dtype.kind in "OUS" or not any(np.array_equal(classes, c) for c in ok):
+        shown = ", ".join(repr(c) for c in classes)
         raise AssayError(
-            f"y_true has {len(classes)} classes; a binary metric needs at most 2 "
-            "(multiclass format is not supported)")
-    if pos_label is None:
-        ok = [[0, 1], [-1, 1], [0], [-1], [1], []]
-        if y.dtype.kind in "OUS" or not any(
-                np.array_equal(classes, np.asarray(c)) for c in ok):
-            shown = "{" + ", ".join(map(str, classes.tolist())) + "}"
-            raise AssayError(
-                f"y_true takes value in {shown} and pos_label is not specified: either make "
-                "y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
-        pos_label = 1
+            f"y_true takes value in {{{shown}}} and pos_label is not specified: either make "
+            "y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
+    return 1
+
+
+def _label_classes(y_true):
+    """(kind, labels, sorted classes or None, scikit-learn type name) of a y_true."""
+    kind, y = target_kind(y_true, "y_true")
+    if kind != LABELS:
+        return kind, y, None, type_name(kind, y)
+    classes = _classes(y) if y.dtype.kind in "biuf" else encode_labels(y)[0]
+    return kind, y, classes, "multiclass" if len(classes) > 2 else "binary"
+
+
+def _binary_labels(y_true, pos_label):
+    """y_true == pos_label as 0/1 bytes, after scikit-learn's checks (binary, or multiclass with
+    an explicit pos_label)."""
+    kind, y, classes, name = _label_classes(y_true)
+    if not (name == "binary" or (name == "multiclass" and pos_label is not None)):
+        raise AssayError(f"{name} format is not supported")
+    pos_label = _check_pos_label(classes, pos_label)
     if y.dtype == bool:
         return y.view(np.uint8) if pos_label in (1, True) else (~y).view(np.uint8)
-    return _is_in(y, pos_label)
+    return _positives(y, classes.tolist(), pos_label)
 
 
-def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
-                           drop_intermediate=False):
+def _indicator(y_true):
+    y = np.asarray(y_true)
+    if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
+        raise AssayError("a 2-D y_true must be a 0/1 multilabel indicator matrix")
+    return np.ascontiguousarray(y, dtype=np.uint8)
+
+
+def _curve_inputs(y_true, y_score, pos_label, sample_weight):
+    """scikit-learn's _binary_clf_curve checks: binary y_true (or multiclass with pos_label),
+    finite labels and scores, consistent lengths; pos_label resolved on the samples with
+    non-zero weight. Returns (y == pos_label as bytes, float64 scores, weights or None)."""
+    kind, y, classes, name = _label_classes(y_true)
+    if not (name == "binary" or (name == "multiclass" and pos_label is not None)):
+        raise AssayError(f"{name} format is not supported")
+    check_consistent_length(y_true, y_score, sample_weight)
+    s = float_array(column_or_1d(y_score, "y_score"), "", min_samples=0)
+    w = check_sample_weight(sample_weight, len(y))
+    if w is not None and not w.all():
+        classes = np.unique(y[w != 0])
+    pos_label = _check_pos_label(classes, pos_label)
+    if y.dtype == bool:
+        labels = y.view(np.uint8) if pos_label in (1, True) else (~y).view(np.uint8)
+    else:
+        labels = _positives(y, classes.tolist(), pos_label)
+    return labels, s, w
+
+
+def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False, probas_pred=None):
     """Precision-recall pairs for every distinct threshold (scikit-learn's output): precision,
-    recall in increasing-threshold order followed by (1, 0); thresholds one shorter."""
-    y = _binary_labels(y_true, pos_label)
-    return _assay.ranking_precision_recall_curve(y, _scores(y_score), _weights(sample_weight),
-                                                 bool(drop_intermediate))
+    recall in increasing-threshold order followed by (1, 0); thresholds one shorter.
+    ``probas_pred`` is scikit-learn 1.2.1's name of ``y_score``."""
+    if probas_pred is not None:
+        if y_score is not None:
+            raise AssayError("pass y_score or probas_pred, not both")
+        y_score = probas_pred
+    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if len(y) == 0:
+        raise AssayError("y_true and y_score are empty")
+    return _assay.ranking_precision_recall_curve(y, s, w, bool(drop_intermediate))
 
 
 def interpolated_precision(precision, recall):
@@ -114,20 +170,39 @@ def interpolated_precision(precision, recall):
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """(fpr, tpr, thresholds) as scikit-learn, with thresholds[0] = inf (scikit-learn >= 1.3)."""
-    y = _binary_labels(y_true, pos_label)
-    return _assay.ranking_roc_curve(y, _scores(y_score), _weights(sample_weight),
-                                    bool(drop_intermediate))
+    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if len(y) == 0:
+        raise AssayError("y_true and y_score are empty")
+    return _assay.ranking_roc_curve(y, s, w, bool(drop_intermediate))
+
+
+def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
+    """scikit-learn's det_curve: (fpr, fnr, thresholds) in decreasing-threshold order... from
+    the point with the fewest false positives to the first with every positive found."""
+    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
+        raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
+                         "not defined in that case.")
+    return _assay.lm_det_curve(y, s, w)
+
+
+def auc(x, y):
+    """scikit-learn's auc: trapezoid area under the points (x, y); x must be monotonic
+    (decreasing x gives the positive area)."""
+    check_consistent_length(x, y)
+    xs = np.ascontiguousarray(column_or_1d(x, "x"), dtype=np.float64)
+    ys = np.ascontiguousarray(column_or_1d(y, "y"), dtype=np.float64)
+    if xs.shape[0] < 2:
+        raise AssayError("At least 2 points are needed to compute area under curve, but "
+                         "x.shape = %s" % (xs.shape,))
+    area = _assay.lm_trapezoid_area(xs, ys)
+    if area is None:
+        raise AssayError("x is neither increasing nor decreasing : {}.".format(np.asarray(x)))
+    return np.float64(area)
 
 
 def _average_name(average):
     return "none" if average is None else str(average)
-
-
-def _indicator(y_true):
-    y = np.asarray(y_true)
-    if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
-        raise AssayError("a 2-D y_true must be a 0/1 multilabel indicator matrix")
-    return np.ascontiguousarray(y, dtype=np.uint8)
 
 
 def _scores_2d(y_score):
@@ -144,6 +219,18 @@ def _one_vs_rest(y, classes):
     return out
 
 
+def _check_score_average(average):
+    if average not in _SCORE_AVERAGES:
+        raise AssayError("average has to be one of {0}".format(_SCORE_AVERAGES))
+
+
+def _score_matrix(y_score, n_rows):
+    s = float_array(y_score, "", min_samples=0)
+    if s.ndim == 1:
+        s = s.reshape(-1, 1)
+    return s
+
+
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
                             sample_weight=None, method="step", grid="exact", tie_mode="group",
                             n_pos=None):
@@ -151,31 +238,44 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     "trapezoid"; grid: "exact" | "numpy"; tie_mode: "group" | "sequential"; n_pos: recall
     denominator overriding the number of positives (binary only). 2-D y_true: multilabel with
     average "macro" | "micro" | "weighted" | "samples" | None."""
-    y = np.asarray(y_true)
-    w = _weights(sample_weight)
+    kind, y = target_kind(y_true, "y_true")
     n_pos = None if n_pos is None else float(n_pos)
-    if y.ndim == 2 or np.ndim(y_score) == 2:
-        if y.ndim == 2:
-            if pos_label != 1:
-                raise AssayError(
-                    "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not "
-                    "set pos_label or set pos_label to 1.")
-            ind = _indicator(y)
-        else:  # 1-D multiclass labels with a score matrix: one-vs-rest
-            ind = _one_vs_rest(_1d(y, "y_true"), np.unique(y))
+    if kind == MULTILABEL and pos_label != 1:
+        raise AssayError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do "
+                         "not set pos_label or set pos_label to 1.")
+    if kind == LABELS:
+        present = encode_labels(y)[0].tolist() if y.dtype.kind not in "biuf" else \
+            _classes(y).tolist()
+        if len(present) == 2 and pos_label not in present:
+            raise AssayError(f"pos_label={pos_label} is not a valid label. It should be one of "
+                             f"{present}")
+    _check_score_average(average)
+    score_dims = np.ndim(y_score)
+    if kind == LABELS and len(present) > 2 and score_dims == 2:
+        # 1-D multiclass labels with a score matrix: one-vs-rest (scikit-learn >= 1.3)
+        check_consistent_length(y, y_score, sample_weight)
+        ind = _one_vs_rest(y, np.unique(y))
+        kind = MULTILABEL
+    elif kind == MULTILABEL:
+        check_consistent_length(y, y_score, sample_weight)
+        ind = indicator(y)
+    elif kind != LABELS or len(present) > 2:
+        name = type_name(kind, y)
+        raise AssayError(f"{name} format is not supported")
+    if kind == MULTILABEL:
+        s = _score_matrix(y_score, len(ind))
+        w = check_sample_weight(sample_weight, len(ind))
+        if s.shape != ind.shape:
+            raise AssayError(f"y_true and y_score have different shape ({ind.shape} vs "
+                             f"{s.shape})")
         out = _assay.ranking_average_precision_multilabel(
-            ind, _scores_2d(y_score), w, _average_name(average), method, grid, tie_mode, n_pos)
-        return out if average is None else float(out[0])
-    y = _1d(y, "y_true")
-    present = _classes(y).tolist()
-    if len(present) == 2 and pos_label not in present:
-        raise AssayError(
-            f"pos_label={pos_label} is not a valid label. It should be one of {present}")
-    if len(present) > 2:
-        raise AssayError(f"y_true has {len(present)} classes but y_score is 1-D: pass a score "
-                         "matrix with one column per class")
-    return _assay.ranking_average_precision(_positives(y, present, pos_label), _scores(y_score),
-                                            w, method, grid, tie_mode, n_pos)
+            ind, s, w, _average_name(average), method, grid, tie_mode, n_pos)
+        return out if average is None else np.float64(out[0])
+    labels, s, w = _curve_inputs(y, y_score, pos_label, sample_weight)
+    if len(labels) == 0:
+        raise AssayError("y_true and y_score are empty")
+    return np.float64(_assay.ranking_average_precision(labels, s, w, method, grid, tie_mode,
+                                                      n_pos))
 
 
 def mean_average_precision(y_true, y_score, *, labels=None, sample_weight=None, method="step",
@@ -220,51 +320,160 @@ def mean_average_precision(y_true, y_score, *, labels=None, sample_weight=None, 
                          for j in excluded]}
 
 
+def _multiclass_labels(y, s, labels):
+    """scikit-learn's checks of `labels` for multiclass ROC AUC; returns the classes."""
+    if labels is None:
+        classes = encode_labels(y)[0]
+        if len(classes) != s.shape[1]:
+            raise AssayError("Number of classes in y_true not equal to the number of columns in "
+                             "'y_score'")
+        return classes
+    classes = np.asarray(column_or_1d(labels, "labels"))
+    unique = np.unique(classes)
+    if len(unique) != len(classes):
+        raise AssayError("Parameter 'labels' must be unique")
+    if not np.array_equal(unique, classes):
+        raise AssayError("Parameter 'labels' must be ordered")
+    if len(classes) != s.shape[1]:
+        raise AssayError(f"Number of given labels, {len(classes)}, not equal to the number of "
+                         f"columns in 'y_score', {s.shape[1]}")
+    if len(np.setdiff1d(y, classes)):
+        raise AssayError("'y_true' contains labels not in parameter 'labels'")
+    return classes
+
+
+def _multiclass_roc_auc(y, s, w, average, multi_class, labels):
+    if s.ndim != 2 or not np.allclose(1, s.sum(axis=1)):
+        raise AssayError("Target scores need to be probabilities for multiclass roc_auc, i.e. "
+                         "they should sum up to 1.0 over classes")
+    options = ("macro", "weighted", None)
+    if multi_class == "ovr":
+        options = ("micro",) + options
+    if average not in options:
+        raise AssayError("average must be one of {0} for multiclass problems".format(options))
+    if multi_class not in ("ovo", "ovr"):
+        raise AssayError("multi_class='{0}' is not supported for multiclass ROC AUC, "
+                         "multi_class must be in ('ovo', 'ovr')".format(multi_class))
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    classes = _multiclass_labels(y, s, labels)
+    if multi_class == "ovo" and w is not None:
+        raise AssayError("sample_weight is not supported for multiclass one-vs-one ROC AUC, "
+                         "'sample_weight' must be None in this case.")
+    check_consistent_length(y, s, w)
+    w = check_sample_weight(w, len(y))
+    all_classes, codes, _ = encode_labels(y, None, labels=classes)
+    codes = np.searchsorted(classes, all_classes)[codes].astype(np.int32)
+    out = _assay.ranking_roc_auc_multiclass(codes, s, w, _average_name(average), multi_class)
+    return out if average is None else np.float64(out[0])
+
+
 def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
                   multi_class="raise", labels=None):
     """ROC AUC as scikit-learn 1.2.1: binary, multilabel (2-D y_true) and multiclass (ovr, ovo).
-    One class present: NaN + AssayWarning (scikit-learn raises)."""
-    y = np.asarray(y_true)
-    w = _weights(sample_weight)
-    max_fpr = None if max_fpr is None else float(max_fpr)
-    s = np.asarray(y_score, dtype=np.float64)
-    if y.ndim == 2:
-        out = _assay.ranking_roc_auc_multilabel(_indicator(y), _scores_2d(s), w,
-                                                _average_name(average), max_fpr)
-        return out if average is None else float(out[0])
-    y = _1d(y, "y_true")
-    classes = _classes(y)
-    if len(classes) > 2 or (s.ndim == 2 and s.shape[1] > 2):
+    One class present: NaN + UndefinedMetricWarning (scikit-learn raises)."""
+    kind, y = target_kind(y_true, "y_true")
+    s = float_array(y_score, "", min_samples=0)
+    check_consistent_length(y, s)
+    classes = None
+    if kind == LABELS:
+        classes = _classes(y) if y.dtype.kind in "biuf" else encode_labels(y)[0]
+    if kind == LABELS and (len(classes) > 2 or (s.ndim == 2 and s.shape[1] > 2)):
         if max_fpr is not None and max_fpr != 1.0:
             raise AssayError(
                 "Partial AUC computation not available in multiclass setting, 'max_fpr' must be "
                 f"set to `None`, received `max_fpr={max_fpr}` instead")
         if multi_class == "raise":
             raise AssayError("multi_class must be in ('ovo', 'ovr')")
-        if labels is not None:
-            classes = np.asarray(labels)
-            if len(np.unique(classes)) != len(classes):
-                raise AssayError("Parameter 'labels' must be unique")
-            if not np.array_equal(np.sort(classes), classes):
-                raise AssayError("Parameter 'labels' must be ordered")
-            if len(classes) != s.shape[1]:
-                raise AssayError(
-                    f"Number of given labels, {len(classes)}, not equal to the number of "
-                    f"columns in 'y_score', {s.shape[1]}")
-            if len(np.setdiff1d(y, classes)):
-                raise AssayError("'y_true' contains labels not in parameter 'labels'")
-        elif len(classes) != _scores_2d(s).shape[1]:
-            raise AssayError("Number of classes in y_true not equal to the number of columns in "
-                             "'y_score'")
-        codes = np.searchsorted(classes, y).astype(np.int32)
-        out = _assay.ranking_roc_auc_multiclass(codes, _scores_2d(s), w, _average_name(average),
-                                                multi_class)
-        return out if average is None else float(out[0])
+        return _multiclass_roc_auc(y, s, sample_weight, average, multi_class, labels)
+    _check_score_average(average)
+    check_consistent_length(y, s, sample_weight)
+    w = check_sample_weight(sample_weight, len(y))
+    if max_fpr is not None and (max_fpr <= 0 or max_fpr > 1):
+        raise AssayError("Expected max_fpr in range (0, 1], got: %r" % max_fpr)
+    max_fpr = None if max_fpr is None else float(max_fpr)
+    if kind == MULTILABEL:
+        ind = indicator(y)
+        s = _score_matrix(s, len(ind))
+        if s.shape != ind.shape:
+            raise AssayError(f"y_true and y_score have different shape ({ind.shape} vs "
+                             f"{s.shape})")
+        out = _assay.ranking_roc_auc_multilabel(ind, s, w, _average_name(average), max_fpr)
+        return out if average is None else np.float64(out[0])
+    if kind != LABELS:
+        raise AssayError(f"{type_name(kind, y)} format is not supported")
+    s = column_or_1d(s, "y_score")
     if len(classes) == 2:
         y_bin = _positives(y, classes.tolist(), classes[-1])
     else:
         y_bin = np.zeros(y.size, dtype=np.uint8)
-    return _assay.ranking_roc_auc(y_bin, _scores(s), w, max_fpr)
+    if len(y_bin) == 0:
+        raise AssayError("y_true and y_score are empty")
+    return np.float64(_assay.ranking_roc_auc(y_bin, np.ascontiguousarray(s), w, max_fpr))
+
+
+def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
+                         labels=None):
+    """scikit-learn's top_k_accuracy_score: the fraction of samples whose class is among the k
+    highest scores (ties: the higher class index first). Binary y_true takes 1-D scores; k = 1
+    thresholds them at 0.5 for probabilities, else 0."""
+    y = column_or_1d(y_true, "y_true")
+    kind, y = target_kind(y, "y_true")
+    classes_true = encode_labels(y)[0] if kind == LABELS else None
+    name = type_name(kind, y) if kind != LABELS else (
+        "multiclass" if len(classes_true) > 2 else "binary")
+    if name == "binary" and labels is not None and len(labels) > 2:
+        name = "multiclass"
+    if name not in ("binary", "multiclass"):
+        raise AssayError(f"y type must be 'binary' or 'multiclass', got '{name}' instead.")
+    s = float_array(y_score, "", min_samples=0)
+    if name == "binary":
+        if s.ndim == 2 and s.shape[1] != 1:
+            raise AssayError(f"`y_true` is binary while y_score is 2d with {s.shape[1]} classes. "
+                             "If `y_true` does not contain all the labels, `labels` must be "
+                             "provided.")
+        s = column_or_1d(s, "y_score")
+    check_consistent_length(y, s, sample_weight)
+    w = check_sample_weight(sample_weight, len(y))
+    score_classes = s.shape[1] if s.ndim == 2 else 2
+    if labels is None:
+        classes = classes_true
+        if len(classes) != score_classes:
+            raise AssayError(
+                f"Number of classes in 'y_true' ({len(classes)}) not equal to the number of "
+                f"classes in 'y_score' ({score_classes}).You can provide a list of all known "
+                "classes by assigning it to the `labels` parameter.")
+    else:
+        listed = column_or_1d(labels, "labels")
+        classes = np.unique(listed)
+        if len(classes) != len(listed):
+            raise AssayError("Parameter 'labels' must be unique.")
+        if not np.array_equal(classes, listed):
+            raise AssayError("Parameter 'labels' must be ordered.")
+        if len(classes) != score_classes:
+            raise AssayError(f"Number of given labels ({len(classes)}) not equal to the number "
+                             f"of classes in 'y_score' ({score_classes}).")
+        if len(np.setdiff1d(y, classes)):
+            raise AssayError("'y_true' contains labels not in parameter 'labels'.")
+    if k >= len(classes):
+        warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) will "
+                      "result in a perfect score and is therefore meaningless.",
+                      UndefinedMetricWarning, stacklevel=2)
+    all_classes, codes, _ = encode_labels(y, None, labels=classes)
+    codes = np.searchsorted(classes, all_classes)[codes].astype(np.int32)
+    count = not normalize and w is None
+    if len(codes) == 0:
+        return 0 if not normalize else np.float64(np.nan)
+    if name == "binary":
+        if k == 1:
+            threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
+            value = _assay.lm_top_1_accuracy_binary(codes, np.ascontiguousarray(s), threshold,
+                                                    bool(normalize), w)
+        else:
+            value = (1.0 if normalize else (float(len(codes)) if w is None else float(w.sum())))
+    else:
+        value = _assay.lm_top_k_accuracy(codes, s, int(k), bool(normalize), w)
+    return int(value) if count else np.float64(value)
 
 
 def delong_roc_test(y_true, score_a, score_b, *, pos_label=None):

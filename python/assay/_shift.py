@@ -173,43 +173,9 @@ def _weights(sample_weight):
     return np.empty(0) if sample_weight is None else _f64(sample_weight)
 
 
-def _check_single_output(multioutput):
-    if not (isinstance(multioutput, str) and multioutput in ("uniform_average", "raw_values")):
-        raise _assay.AssayError(
-            f"multioutput must be \"uniform_average\" or \"raw_values\" for 1-D targets, found "
-            f"{multioutput!r}")
-
-
-def _regression(name, y_true, y_pred, sample_weight, multioutput):
-    _check_single_output(multioutput)
-    value = _assay._regression_metric(name, _f64(y_true), _f64(y_pred), _weights(sample_weight))
-    return np.array([value]) if multioutput == "raw_values" else value
-
-
-def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-                       squared=True):
-    """scikit-learn's mean_squared_error (1-D targets); ``squared=False`` gives RMSE."""
-    return _regression("mse" if squared else "rmse", y_true, y_pred, sample_weight, multioutput)
-
-
-def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
-    """scikit-learn's mean_absolute_error (1-D targets)."""
-    return _regression("mae", y_true, y_pred, sample_weight, multioutput)
-
-
-def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
-                                   multioutput="uniform_average"):
-    """scikit-learn's MAPE: mean |y - ŷ| / max(|y|, 2^-52), a fraction (1-D targets)."""
-    return _regression("mape", y_true, y_pred, sample_weight, multioutput)
-
-
-def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-             force_finite=True):
-    """scikit-learn's r2_score (1-D targets, force_finite=True: constant y_true gives 1.0 for
-    perfect predictions, else 0.0)."""
-    if not force_finite:
-        raise _assay.AssayError("r2_score supports force_finite=True only, found False")
-    return _regression("r2", y_true, y_pred, sample_weight, multioutput)
+# The regression metrics are assay.metrics' (scikit-learn's signatures, several outputs).
+from ._regression import (mean_absolute_error, mean_absolute_percentage_error,  # noqa: E402
+                          mean_squared_error, r2_score)
 
 
 def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confidence=0.95,

@@ -203,21 +203,6 @@ void bind_shift(py::module_& m) {
       py::arg("y"), py::arg("preds"), py::arg("epsilon"));
 
   m.def(
-      "_regression_metric",
-      [](const std::string& name, const Array<double>& y_true, const Array<double>& y_pred,
-         const Array<double>& sample_weight) {
-        auto y = view_1d(y_true, "y_true");
-        auto p = view_1d(y_pred, "y_pred");
-        auto w = optional_1d(sample_weight, "sample_weight");
-        if (name == "mse") return shift::mean_squared_error(y, p, w);
-        if (name == "rmse") return shift::root_mean_squared_error(y, p, w);
-        if (name == "mae") return shift::mean_absolute_error(y, p, w);
-        if (name == "mape") return shift::mean_absolute_percentage_error(y, p, w);
-        if (name == "r2") return shift::r2_score(y, p, w);
-        fail("unknown regression metric {}", quote_found(name));
-      },
-      py::arg("name"), py::arg("y_true"), py::arg("y_pred"), py::arg("sample_weight"));
-  m.def(
       "_regression_metrics",
       [](const Array<double>& y_true, const Array<double>& y_pred,
          const Array<double>& sample_weight, std::size_t n_resamples, double confidence,

@@ -82,6 +82,8 @@ py::array_t<T> to_numpy_2d(std::vector<T>&& values, std::size_t rows, std::size_
 void bind_core(py::module_& m);
 void bind_ranking(py::module_& m);
 void bind_classification(py::module_& m);
+void bind_label_metrics(py::module_& m);
+void bind_regression(py::module_& m);
 void bind_uncertainty(py::module_& m);
 void bind_report(py::module_& m);
 void bind_evaluate(py::module_& m);

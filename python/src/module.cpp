@@ -9,6 +9,7 @@
 namespace assay::python {
 namespace {
 PyObject* g_warning_category = nullptr;
+PyObject* g_undefined_metric_category = nullptr;
 }  // namespace
 }  // namespace assay::python
 
@@ -30,14 +31,24 @@ PYBIND11_MODULE(_assay, m) {
 
   g_warning_category = PyErr_NewException("assay.AssayWarning", PyExc_UserWarning, nullptr);
   m.attr("AssayWarning") = py::handle(g_warning_category);
+  // scikit-learn's name for "this metric is ill-defined here": code that filters or expects it
+  // by name keeps working, and it is still an AssayWarning.
+  g_undefined_metric_category =
+      PyErr_NewException("assay.metrics.UndefinedMetricWarning", g_warning_category, nullptr);
+  m.attr("UndefinedMetricWarning") = py::handle(g_undefined_metric_category);
   assay::set_warning_handler([](const std::string& message) {
     py::gil_scoped_acquire gil;
-    if (PyErr_WarnEx(g_warning_category, message.c_str(), 2) < 0) throw py::error_already_set();
+    PyObject* category = assay::current_warning_kind() == assay::WarningKind::undefined_metric
+                             ? g_undefined_metric_category
+                             : g_warning_category;
+    if (PyErr_WarnEx(category, message.c_str(), 2) < 0) throw py::error_already_set();
   });
 
   bind_core(m);
   bind_ranking(m);
   bind_classification(m);
+  bind_label_metrics(m);
+  bind_regression(m);
   bind_uncertainty(m);
   bind_report(m);
   bind_evaluate(m);

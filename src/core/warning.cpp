@@ -12,6 +12,8 @@ WarningHandler& installed_handler() {
   static WarningHandler h;
   return h;
 }
+// Written and read only while handler_mutex() is held.
+WarningKind g_current_kind = WarningKind::general;
 }  // namespace
 
 WarningHandler set_warning_handler(WarningHandler handler) {
@@ -21,8 +23,24 @@ WarningHandler set_warning_handler(WarningHandler handler) {
 }
 
 void warn(const std::string& message) {
+  warn(WarningKind::general, message);
+}
+
+void warn(WarningKind kind, const std::string& message) {
   std::lock_guard lock(handler_mutex());
-  if (installed_handler()) installed_handler()(message);
+  if (!installed_handler()) return;
+  g_current_kind = kind;
+  try {
+    installed_handler()(message);
+  } catch (...) {
+    g_current_kind = WarningKind::general;
+    throw;
+  }
+  g_current_kind = WarningKind::general;
+}
+
+WarningKind current_warning_kind() {
+  return g_current_kind;
 }
 
 }  // namespace assay

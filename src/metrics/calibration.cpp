@@ -238,4 +238,35 @@ double log_loss(std::span<const std::int32_t> y_true, std::int32_t n_classes,
   return num / den;
 }
 
+double log_loss_indicator(std::span<const std::uint8_t> y_true, std::span<const double> y_prob,
+                          std::size_t n_cols, double eps, bool normalize,
+                          std::span<const double> weights) {
+  check_same_length(y_true.size(), y_prob.size(), "y_true", "y_pred");
+  if (n_cols == 0 || y_true.size() % n_cols != 0) {
+    fail("y_true must have n x {} entries, found {}", n_cols, y_true.size());
+  }
+  const std::size_t n = y_true.size() / n_cols;
+  if (n == 0) fail("y_true and y_pred are empty");
+  check_weights(weights, n);
+  if (!(eps >= 0 && eps < 0.5)) fail("eps must be in [0, 0.5), found {}", eps);
+  auto clip = [eps](double p) { return std::clamp(p, eps, 1 - eps); };
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* p = y_prob.data() + i * n_cols;
+    const std::uint8_t* y = y_true.data() + i * n_cols;
+    double sum = 0;
+    for (std::size_t c = 0; c < n_cols; ++c) sum += clip(p[c]);
+    double loss = 0;
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      if (y[c] != 0) loss -= std::log(clip(p[c]) / sum);
+    }
+    const double w = weights.empty() ? 1.0 : weights[i];
+    num += w * loss;
+    den += w;
+  }
+  if (!normalize) return num;
+  if (den == 0) fail("weights sum to zero, can't be normalized");
+  return num / den;
+}
+
 }  // namespace assay::metrics

@@ -10,6 +10,7 @@
 #include "assay/core/warning.hpp"
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
+#include "metrics/indicator_rows.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -41,10 +42,11 @@ void warn_prf(Average average, const char* modifier, const std::string& msg_star
   std::string axis1 = "label";
   if (average == Average::samples) std::swap(axis0, axis1);
   const std::string where = result_size == 1 ? "due to" : fmt::format("in {}s with", axis1);
-  warn(fmt::format(
-      "{} ill-defined and being set to 0.0 {} no {} {}s. Use `zero_division` parameter to "
-      "control this behavior.",
-      msg_start, where, modifier, axis0));
+  warn(WarningKind::undefined_metric,
+       fmt::format(
+           "{} ill-defined and being set to 0.0 {} no {} {}s. Use `zero_division` parameter to "
+           "control this behavior.",
+           msg_start, where, modifier, axis0));
 }
 
 // numerator/denominator elementwise, x/0 = zero_division value; warns like _prf_divide.
@@ -110,7 +112,9 @@ ZeroDivision parse_zero_division(const std::string& name) {
 
 LabelCounts label_counts(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                          std::int32_t n_classes, std::span<const double> weights) {
-  check_pair(y_true, y_pred, weights);
+  // No samples is allowed here: every count is 0 (scikit-learn's empty-input reports).
+  check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
+  check_weights(weights, y_true.size());
   const auto k = static_cast<std::uint32_t>(std::max(n_classes, 0));
   LabelCounts c{std::vector<double>(k, 0.0), std::vector<double>(k, 0.0),
                 std::vector<double>(k, 0.0)};
@@ -139,26 +143,23 @@ LabelCounts label_counts_from_confusion(std::span<const double> matrix, std::siz
   return c;
 }
 
-namespace {
-// Rows of a pair of n x n_labels indicator matrices; checks shapes and weights.
-std::size_t multilabel_rows(std::span<const std::uint8_t> y_true,
-                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
-                            std::span<const double> weights) {
+std::size_t detail::indicator_rows(std::span<const std::uint8_t> y_true,
+                                   std::span<const std::uint8_t> y_pred, std::size_t n_labels,
+                                   std::span<const double> weights, bool allow_empty) {
   check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
   if (n_labels == 0 || y_true.size() % n_labels != 0) {
     fail("multilabel indicators must have n x {} entries, found {}", n_labels, y_true.size());
   }
   const std::size_t n = y_true.size() / n_labels;
-  if (n == 0) fail("y_true and y_pred are empty");
+  if (n == 0 && !allow_empty) fail("y_true and y_pred are empty");
   check_weights(weights, n);
   return n;
 }
-}  // namespace
 
 LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
                               std::span<const std::uint8_t> y_pred, std::size_t n_labels,
                               std::span<const double> weights, bool samplewise) {
-  const std::size_t n = multilabel_rows(y_true, y_pred, n_labels, weights);
+  const std::size_t n = detail::indicator_rows(y_true, y_pred, n_labels, weights);
   const std::size_t m = samplewise ? n : n_labels;
   LabelCounts c{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0),
                 std::vector<double>(m, 0.0)};
@@ -300,7 +301,7 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
 double multilabel_accuracy(std::span<const std::uint8_t> y_true,
                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
                            bool normalize, std::span<const double> weights) {
-  const std::size_t n = multilabel_rows(y_true, y_pred, n_labels, weights);
+  const std::size_t n = detail::indicator_rows(y_true, y_pred, n_labels, weights);
   double correct = 0, total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -339,7 +340,8 @@ double balanced_accuracy_score(std::span<const std::int32_t> y_true,
   double score = sum / static_cast<double>(present);
   if (adjusted) {
     if (present == 1) {
-      warn("adjusted balanced accuracy is undefined with one class in y_true");
+      warn(WarningKind::undefined_metric,
+           "adjusted balanced accuracy is undefined with one class in y_true");
       return kNaN;
     }
     const double chance = 1.0 / static_cast<double>(present);
@@ -364,7 +366,8 @@ double matthews_corrcoef(std::span<const std::int32_t> y_true, std::span<const s
   const double cov_ypyp = n * n - pp;
   const double cov_ytyt = n * n - tt;
   if (cov_ypyp * cov_ytyt == 0) {
-    warn("Matthews correlation coefficient is undefined: y_true or y_pred has one class only");
+    warn(WarningKind::undefined_metric,
+         "Matthews correlation coefficient is undefined: y_true or y_pred has one class only");
     return kNaN;
   }
   return cov_ytyp / std::sqrt(cov_ytyt * cov_ypyp);

@@ -253,4 +253,28 @@ std::vector<double> grouped_confusion_matrix(std::span<const std::int32_t> y_tru
   return m;
 }
 
+std::vector<std::int64_t> confusion_matrix_integer(std::span<const std::int32_t> y_true,
+                                                   std::span<const std::int32_t> y_pred,
+                                                   std::int32_t n_classes,
+                                                   std::span<const std::int64_t> weights) {
+  check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
+  check_same_length(y_true.size(), weights.size(), "y_true", "sample_weight");
+  const auto k = static_cast<std::uint32_t>(std::max(n_classes, 0));
+  std::vector<std::int64_t> out(std::size_t{k} * k, 0);
+  for (std::size_t i = 0; i < y_true.size(); ++i) {
+    if (weights[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", weights[i], i);
+    const auto a = static_cast<std::uint32_t>(y_true[i]);
+    const auto c = static_cast<std::uint32_t>(y_pred[i]);
+    if (a >= k || c >= k) continue;
+    std::int64_t& cell = out[std::size_t{a} * k + c];
+    if (__builtin_add_overflow(cell, weights[i], &cell)) {
+      fail(
+          "integer sample weights of true class {} predicted as class {} sum beyond int64's "
+          "range (at index {}): pass float weights",
+          a, c, i);
+    }
+  }
+  return out;
+}
+
 }  // namespace assay::metrics

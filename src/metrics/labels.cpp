@@ -83,6 +83,36 @@ void check_weights(std::span<const double> weights, std::size_t n, const char* n
   }
 }
 
+FloatLabelCheck inspect_float_labels(std::span<const double> values) {
+  FloatLabelCheck out;
+  constexpr double kInt64Range = 9.2233720368547758e18;  // 2^63
+  const double* v = values.data();
+  const std::size_t n = values.size();
+  // Branch-free over blocks (vectorises); the rare non-finite block is rescanned for indices.
+  constexpr std::size_t kBlock = 1024;
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    const std::size_t e = std::min(n, b + kBlock);
+    bool finite = true;
+    bool integral = true;
+    for (std::size_t i = b; i < e; ++i) {
+      const double x = v[i];
+      finite &= (x - x) == 0;
+      // x is integral iff rounding it to an integer (adding and removing 2^52, exact below
+      // 2^52) gives x back; from 2^52 on every double is. No libm call, so this vectorises.
+      const double ax = std::fabs(x);
+      const double big = std::copysign(0x1p52, x);
+      integral &= (ax < kInt64Range) & (((x + big) - big == x) | (ax >= 0x1p52));
+    }
+    out.integral = out.integral && integral;
+    if (finite) continue;
+    for (std::size_t i = b; i < e; ++i) {
+      if (std::isnan(v[i]) && out.first_nan < 0) out.first_nan = static_cast<std::int64_t>(i);
+      if (std::isinf(v[i]) && out.first_inf < 0) out.first_inf = static_cast<std::int64_t>(i);
+    }
+  }
+  return out;
+}
+
 template <typename T>
 EncodedLabels<T> encode_labels(std::span<const T> values, std::span<const T> values2,
                                const char* name, const char* name2) {
@@ -112,14 +142,19 @@ EncodedLabels<T> encode_labels(std::span<const T> values, std::span<const T> val
     constexpr std::size_t kBlock = std::size_t{1} << 20;
     const std::size_t blocks1 = (values.size() + kBlock - 1) / kBlock;
     const std::size_t blocks2 = (values2.size() + kBlock - 1) / kBlock;
-    parallel_for(blocks1 + blocks2, [&](std::size_t b) {
-      const bool first = b < blocks1;
-      auto src = first ? values : values2;
-      auto* dst = first ? out.codes.data() : out.codes2.data();
-      const std::size_t begin = (first ? b : b - blocks1) * kBlock;
-      const std::size_t len = std::min(kBlock, src.size() - begin);
-      map_codes<T>(src.subspan(begin, len), table.data(), lo, dst + begin);
-    });
+    // A worker thread costs more than mapping one block: small inputs stay on this thread.
+    const int threads = values.size() + values2.size() > kBlock ? 0 : 1;
+    parallel_for(
+        blocks1 + blocks2,
+        [&](std::size_t b) {
+          const bool first = b < blocks1;
+          auto src = first ? values : values2;
+          auto* dst = first ? out.codes.data() : out.codes2.data();
+          const std::size_t begin = (first ? b : b - blocks1) * kBlock;
+          const std::size_t len = std::min(kBlock, src.size() - begin);
+          map_codes<T>(src.subspan(begin, len), table.data(), lo, dst + begin);
+        },
+        threads);
     return out;
   }
   // Sort-based: distinct sorted values, then a binary search per sample.

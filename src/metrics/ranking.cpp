@@ -323,7 +323,8 @@ struct StepApRule {
 };
 
 double auc_single_class_nan() {
-  warn("Only one class present in y_true: ROC AUC is not defined, returning NaN");
+  warn(WarningKind::undefined_metric,
+       "Only one class present in y_true: ROC AUC is not defined, returning NaN");
   return kNaN;
 }
 
@@ -688,8 +689,14 @@ RocCurve roc_curve(std::span<const std::uint8_t> y_true, std::span<const double>
   const std::size_t m = pts.tp.size();
   const double N = pts.total_neg;
   const double P = pts.total_pos;
-  if (!(N > 0)) warn("No negative samples in y_true, false positive value should be meaningless");
-  if (!(P > 0)) warn("No positive samples in y_true, true positive value should be meaningless");
+  if (!(N > 0)) {
+    warn(WarningKind::undefined_metric,
+         "No negative samples in y_true, false positive value should be meaningless");
+  }
+  if (!(P > 0)) {
+    warn(WarningKind::undefined_metric,
+         "No positive samples in y_true, true positive value should be meaningless");
+  }
   std::vector<double>& tp = pts.tp;  // becomes tpr
   std::vector<double>& fp = pts.fp;  // becomes fpr
   std::size_t w = 0;
@@ -721,10 +728,54 @@ RocCurve roc_curve(std::span<const std::uint8_t> y_true, std::span<const double>
   out.fpr.resize(w);
   out.tpr.resize(w);
   out.thresholds.resize(w);
-  out.fpr.insert(out.fpr.begin(), 0.0);
-  out.tpr.insert(out.tpr.begin(), 0.0);
+  // Without negatives (positives) every fpr (tpr) is undefined, the first point's too.
+  out.fpr.insert(out.fpr.begin(), N > 0 ? 0.0 : kNaN);
+  out.tpr.insert(out.tpr.begin(), P > 0 ? 0.0 : kNaN);
   out.thresholds.insert(out.thresholds.begin(), kInf);
   return out;
+}
+
+DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
+                   std::span<const double> sample_weight) {
+  const OperatingPoints pts = operating_points(y_true, y_score, sample_weight);
+  if (!(pts.total_pos > 0) || !(pts.total_neg > 0)) {
+    fail(
+        "Only one class present in y_true. Detection error tradeoff curve is not defined in that "
+        "case.");
+  }
+  // Points are in decreasing-threshold order with nondecreasing tp and fp.
+  const std::size_t m = pts.tp.size();
+  std::size_t first = 0;
+  while (first + 1 < m && pts.fp[first + 1] == pts.fp[0]) ++first;
+  std::size_t last = 0;
+  while (pts.tp[last] != pts.tp[m - 1]) ++last;
+  DetCurve out;
+  for (std::size_t k = last + 1; k-- > first;) {
+    out.fpr.push_back(pts.fp[k] / pts.total_neg);
+    out.fnr.push_back((pts.total_pos - pts.tp[k]) / pts.total_pos);
+    out.thresholds.push_back(pts.threshold[k]);
+  }
+  return out;
+}
+
+std::optional<double> trapezoid_area(std::span<const double> x, std::span<const double> y) {
+  if (x.size() != y.size()) {
+    fail("Found input variables with inconsistent numbers of samples: [{}, {}]", x.size(),
+         y.size());
+  }
+  if (x.size() < 2) {
+    fail("At least 2 points are needed to compute area under curve, but x.shape = ({},)", x.size());
+  }
+  bool decreasing = false;
+  bool increasing = false;
+  for (std::size_t i = 1; i < x.size(); ++i) {
+    decreasing |= x[i] - x[i - 1] < 0;
+    increasing |= x[i] - x[i - 1] > 0;
+  }
+  if (decreasing && increasing) return std::nullopt;
+  CompensatedSum area;
+  for (std::size_t i = 1; i < x.size(); ++i) area.add((x[i] - x[i - 1]) * (y[i] + y[i - 1]) / 2.0);
+  return decreasing ? -area.value() : area.value();
 }
 
 double average_precision(const OperatingPoints& pts, const ApParams& params) {

@@ -9,6 +9,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/ranking.hpp"
+#include "assay/metrics/regression.hpp"
 #include "shift/sorted.hpp"
 
 namespace assay::shift {
@@ -38,43 +39,27 @@ void check_inputs(std::span<const double> y_true, std::span<const double> y_pred
   }
 }
 
-// Weighted mean of f(i) (unweighted when w is empty); no input checks.
-template <typename F>
-double weighted_mean(std::size_t n, std::span<const double> w, F&& f) {
-  CompensatedSum num, den;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double wi = w.empty() ? 1.0 : w[i];
-    if (wi == 0) continue;
-    num.add(wi * f(i));
-    den.add(wi);
-  }
-  return num.value() / den.value();
+// The metrics themselves are assay::metrics' (scikit-learn's definitions); inputs were checked.
+metrics::RegressionData data(std::span<const double> y, std::span<const double> p,
+                             std::span<const double> w) {
+  metrics::RegressionData d;
+  d.y_true = y;
+  d.y_pred = p;
+  d.sample_weight = w;
+  return d;
 }
 
 double mse_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
-  return weighted_mean(y.size(), w, [&](std::size_t i) { return (y[i] - p[i]) * (y[i] - p[i]); });
+  return metrics::mean_squared_error(data(y, p, w))[0];
 }
 double mae_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
-  return weighted_mean(y.size(), w, [&](std::size_t i) { return std::abs(y[i] - p[i]); });
+  return metrics::mean_absolute_error(data(y, p, w))[0];
 }
 double mape_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
-  constexpr double eps = std::numeric_limits<double>::epsilon();
-  return weighted_mean(y.size(), w, [&](std::size_t i) {
-    return std::abs(y[i] - p[i]) / std::max(std::abs(y[i]), eps);
-  });
+  return metrics::mean_absolute_percentage_error(data(y, p, w))[0];
 }
 double r2_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
-  const double mean = weighted_mean(y.size(), w, [&](std::size_t i) { return y[i]; });
-  CompensatedSum num, den;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const double wi = w.empty() ? 1.0 : w[i];
-    if (wi == 0) continue;
-    num.add(wi * (y[i] - p[i]) * (y[i] - p[i]));
-    den.add(wi * (y[i] - mean) * (y[i] - mean));
-  }
-  const double n = num.value(), d = den.value();
-  if (d == 0) return n == 0 ? 1.0 : 0.0;  // scikit-learn's force_finite
-  return 1 - n / d;
+  return metrics::assemble_score(metrics::r2_parts(data(y, p, w)))[0];  // force_finite
 }
 
 }  // namespace

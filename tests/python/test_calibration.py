@@ -143,7 +143,7 @@ BAD = [
      r"y_prob must be in \[0, 1\], found 1.5 at index 1"),
     (lambda: am.calibration_error([0, 1, 1], [0.2, np.nan, 0.3]), "y_prob contains NaN at index 1"),
     (lambda: am.calibration_error([0, 1, 1], [0.2, 0.3]),
-     r"y_true and y_prob differ in length \(3 vs 2\)"),
+     r"Found input variables with inconsistent numbers of samples: \[3, 2\]"),
     (lambda: am.calibration_error([0, 1], [0.2, 0.3], bins=0), "bins must be >= 1, found 0"),
     (lambda: am.calibration_error([0, 1], [0.2, 0.3], norm="l3"), "norm must be 'l1', 'l2' or 'max'"),
     (lambda: am.calibration_error([0, 1], [0.2, 0.3], strategy="kmeans"),
@@ -155,7 +155,8 @@ BAD = [
      r"y_prob must be in \[0, 1\], found -0.2 at row 1, column 0"),
     (lambda: am.calibration_error([0, 1], [0.2, 0.3], sample_weight=[1, -2]),
      "sample_weight must be >= 0, found -2 at index 1"),
-    (lambda: am.brier_score_loss([0, 1], [0.2, 1.3]), r"y_prob must be in \[0, 1\], found 1.3"),
+    (lambda: am.brier_score_loss([0, 1], [0.2, 1.3]), r"y_prob contains values greater than 1."),
+    (lambda: am.brier_score_loss([0, 1], [-0.2, 1]), r"y_prob contains values less than 0."),
     (lambda: am.brier_score_loss([0, 1, 2], [0.2, 0.3, 0.1]),
      "Only binary classification is supported"),
     (lambda: am.brier_score_loss(["a", "b"], [0.2, 0.3]), "pos_label is not specified"),
@@ -164,8 +165,9 @@ BAD = [
     (lambda: am.log_loss([0, 1, 2], [[0.5, 0.5]] * 3),
      "y_true and y_pred contain different number of classes 3, 2"),
     (lambda: am.log_loss([0, 1], [[0.5, np.nan], [0.5, 0.5]]),
-     "y_pred contains NaN at row 0, column 1"),
-    (lambda: am.log_loss([0, 1, 1], [0.5, 0.5]), r"y_true and y_pred differ in length \(3 vs 2\)"),
+     r"Input contains NaN. First at index \(0, 1\)."),
+    (lambda: am.log_loss([0, 1, 1], [0.5, 0.5]),
+     r"Found input variables with inconsistent numbers of samples: \[2, 3\]"),
 ]
 
 

@@ -531,11 +531,12 @@ def test_bad_input_messages():
         shift.gaussian_nll([1, 2], [1, 2], [1, -2])
     with pytest.raises(E, match=r"y and preds differ in number of samples \(2 vs 3\)"):
         shift.ensemble_nll([1, 2], np.ones((2, 3, 2)))
-    with pytest.raises(E, match=r"y_true and y_pred differ in length \(2 vs 1\)"):
+    # The regression metrics are assay.metrics' (scikit-learn's messages).
+    with pytest.raises(E, match=r"inconsistent numbers of samples: \[2, 1\]"):
         shift.mean_absolute_error([1, 2], [1])
-    with pytest.raises(E, match=r"sample_weight sums to 0"):
+    with pytest.raises(E, match=r"Weights sum to zero, can't be normalized"):
         shift.mean_absolute_error([1, 2], [1, 2], sample_weight=[0, 0])
-    with pytest.raises(E, match=r"y_pred contains nan at index 0"):
+    with pytest.raises(E, match=r"Input contains NaN: y_pred\[0\] is NaN"):
         shift.r2_score([1, 2], [np.nan, 2])
     with pytest.raises(E, match=r"shifted must be 0 or 1, found 2 at index 1"):
         shift.ood_detection([0, 2], [1, 2])
@@ -543,5 +544,4 @@ def test_bad_input_messages():
         shift.ood_detection([0, 0.5], [1, 2])
     with pytest.raises(E, match=r"shifted must be 0 or 1, found nan at index 0"):
         shift.ood_detection([np.nan, 1], [1, 2])
-    with pytest.raises(E, match=r"force_finite=True only"):
-        shift.r2_score([1, 2], [1, 2], force_finite=False)
+    assert shift.r2_score([1, 1], [1, 2], force_finite=False) == -np.inf

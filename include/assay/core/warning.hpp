@@ -19,6 +19,17 @@ WarningHandler set_warning_handler(WarningHandler handler);
 /// Reports a warning to the installed handler.
 void warn(const std::string& message);
 
+/// What a warning is about. Python maps undefined_metric (a metric ill-defined on this input,
+/// scikit-learn's UndefinedMetricWarning) to assay.metrics.UndefinedMetricWarning, a subclass of
+/// assay.AssayWarning; general warnings are AssayWarning.
+enum class WarningKind { general, undefined_metric };
+
+/// Reports a warning of the given kind to the installed handler.
+void warn(WarningKind kind, const std::string& message);
+
+/// The kind of the warning being handled (read it inside a handler; general outside one).
+WarningKind current_warning_kind();
+
 /// Installs `handler` for the lifetime of this object, then restores the previous one (e.g. an
 /// empty handler to silence warnings that every bootstrap resample would repeat).
 class ScopedWarningHandler {

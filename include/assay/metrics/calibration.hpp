@@ -85,4 +85,10 @@ double log_loss(std::span<const std::int32_t> y_true, std::int32_t n_classes,
                 std::span<const double> y_prob, std::size_t n_cols, double eps,
                 bool normalize = true, std::span<const double> weights = {});
 
+/// Log loss of a 0/1 indicator y_true (n x n_cols, multilabel): p clipped to [eps, 1-eps], rows
+/// renormalised, loss_i = -sum over the columns c with y[i, c] = 1 of log p[i, c].
+double log_loss_indicator(std::span<const std::uint8_t> y_true, std::span<const double> y_prob,
+                          std::size_t n_cols, double eps, bool normalize,
+                          std::span<const double> weights = {});
+
 }  // namespace assay::metrics

@@ -95,6 +95,17 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
                       std::span<const double> weights = {},
                       std::span<const double> class_weight = {});
 
+/// Weighted count of samples whose raw labels are equal, and the total weight, in one pass over
+/// two label arrays (no encoding): accuracy = matched / total, Hamming loss = 1 - that.
+/// Instantiated for std::int64_t and double (NaN never matches).
+struct LabelAgreement {
+  double matched = 0;
+  double total = 0;
+};
+template <typename T>
+LabelAgreement label_agreement(std::span<const T> y_true, std::span<const T> y_pred,
+                               std::span<const double> weights = {});
+
 /// Subset accuracy of multilabel indicators (a row is correct when all L entries match).
 double multilabel_accuracy(std::span<const std::uint8_t> y_true,
                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
@@ -110,6 +121,74 @@ double balanced_accuracy_score(std::span<const std::int32_t> y_true,
 /// or in y_pred).
 double matthews_corrcoef(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                          std::int32_t n_classes, std::span<const double> weights = {});
+
+/// Per-label 2x2 confusion matrices from counts (scikit-learn's multilabel_confusion_matrix):
+/// out[4j..4j+3] = tn, fp, fn, tp of label j, where total[j] is the weight of all samples for
+/// that label (one value for all labels, or one per label).
+std::vector<double> multilabel_confusion_matrix(const LabelCounts& counts,
+                                                std::span<const double> total);
+
+/// Sample-wise 2x2 matrices of multilabel indicators (n x L): per sample i the counts over its
+/// labels, each times the sample weight; tn = w_i L - tp - fp - fn (scikit-learn's samplewise).
+std::vector<double> samplewise_confusion_matrix(std::span<const std::uint8_t> y_true,
+                                                std::span<const std::uint8_t> y_pred,
+                                                std::size_t n_labels,
+                                                std::span<const double> weights = {});
+
+/// Jaccard index tp / (tp + fp + fn) per label; x/0 takes zero_division (warn = 0 plus
+/// scikit-learn's "Jaccard is ill-defined" warning). average as precision_recall_fscore, except
+/// that weighted averaging with zero total support is the plain mean (scikit-learn 1.2.1).
+/// Returns one value per label (Average::none) or one value.
+std::vector<double> jaccard_score(const LabelCounts& counts, Average average,
+                                  ZeroDivision zero_division,
+                                  std::span<const double> sample_weight = {});
+
+/// Hamming loss of multilabel indicators: weighted fraction of wrong (sample, label) entries.
+double hamming_loss(std::span<const std::uint8_t> y_true, std::span<const std::uint8_t> y_pred,
+                    std::size_t n_labels, std::span<const double> weights = {});
+
+/// Weighted fraction of samples whose codes differ (Hamming loss of multi-class labels).
+double mismatch_rate(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                     std::span<const double> weights = {});
+
+enum class KappaWeights { none, linear, quadratic };
+/// Parses "none" / "linear" / "quadratic" (else scikit-learn's "Unknown kappa weighting type.").
+KappaWeights parse_kappa_weights(const std::string& name);
+
+/// Cohen's kappa of a K x K confusion matrix (row-major): 1 - sum(W C) / sum(W E), with E the
+/// outer product of the marginals over the total and W the disagreement weights.
+double cohen_kappa(std::span<const double> confusion, std::size_t n_classes,
+                   KappaWeights weights = KappaWeights::none);
+
+/// Positive and negative likelihood ratios of a binary confusion matrix (2x2 row-major, class 1
+/// positive; a 1x1 matrix = one class seen): LR+ = (tp / (tp + fn)) / (fp / (fp + tn)),
+/// LR- = (fn / (tp + fn)) / (tn / (fp + tn)). Undefined ratios are NaN with scikit-learn's
+/// warnings (when `warn_undefined`).
+struct LikelihoodRatios {
+  double positive = 0;
+  double negative = 0;
+};
+LikelihoodRatios class_likelihood_ratios(std::span<const double> confusion,
+                                         bool warn_undefined = true);
+
+/// Binary hinge loss: mean of max(0, 1 - y f) with y = +1 for `positive` codes, -1 otherwise.
+double hinge_loss_binary(std::span<const std::int32_t> y_true, std::int32_t positive,
+                         std::span<const double> decision, std::span<const double> weights = {});
+/// Crammer-Singer multi-class hinge loss: mean of max(0, 1 - f_y + max_{k != y} f_k) over an
+/// n x K decision matrix; codes index its columns.
+double hinge_loss_multiclass(std::span<const std::int32_t> y_true, std::span<const double> decision,
+                             std::size_t n_classes, std::span<const double> weights = {});
+
+/// Top-k accuracy over an n x K score matrix: a sample is a hit when its class is among the k
+/// columns ranked first by score descending, ties broken towards the higher column index
+/// (scikit-learn's reversed stable argsort). normalize=false gives the weighted hit count.
+double top_k_accuracy(std::span<const std::int32_t> y_true, std::span<const double> scores,
+                      std::size_t n_classes, std::size_t k, bool normalize = true,
+                      std::span<const double> weights = {});
+/// Binary top-1 accuracy from one score column: predicted class 1 when score > threshold.
+double top_1_accuracy_binary(std::span<const std::int32_t> y_true, std::span<const double> scores,
+                             double threshold, bool normalize = true,
+                             std::span<const double> weights = {});
 
 /// Binary operating point for the class `positive` (a code) against all others.
 struct BinaryRates {

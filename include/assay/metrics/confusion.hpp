@@ -27,6 +27,13 @@ std::vector<double> confusion_matrix(std::span<const std::int32_t> y_true,
                                      std::span<const double> weights = {},
                                      Normalize normalize = Normalize::none);
 
+/// Exact K x K confusion matrix for integer sample weights (>= 0): int64 sums; a sum beyond
+/// int64's range is an assay::Error naming the cell (counts never wrap around).
+std::vector<std::int64_t> confusion_matrix_integer(std::span<const std::int32_t> y_true,
+                                                   std::span<const std::int32_t> y_pred,
+                                                   std::int32_t n_classes,
+                                                   std::span<const std::int64_t> weights);
+
 /// Fast path for raw integer labels (no label list): when max - min < 256 over both arrays, counts
 /// straight from the values in one parallel pass without materialising codes (memory-bandwidth
 /// bound). Fills `classes` (sorted values present in either array, zero-weight samples included)

@@ -38,6 +38,16 @@ template <typename T>
 std::vector<std::int32_t> encode_with_classes(std::span<const T> values, std::span<const T> classes,
                                               const char* name = "y_true");
 
+/// What a float label array holds, in one pass: the first NaN and the first infinity (-1 when
+/// none) and whether every value is an integer in int64's range (scikit-learn calls a float
+/// target "continuous" otherwise).
+struct FloatLabelCheck {
+  std::int64_t first_nan = -1;
+  std::int64_t first_inf = -1;
+  bool integral = true;
+};
+FloatLabelCheck inspect_float_labels(std::span<const double> values);
+
 /// Checks sample weights: empty (= all 1) or length n, finite and >= 0. Throws otherwise.
 void check_weights(std::span<const double> weights, std::size_t n, const char* name = "y_true");
 

@@ -192,6 +192,22 @@ double roc_auc(std::span<const std::uint8_t> y_true, std::span<const double> y_s
                std::span<const double> sample_weight = {},
                std::optional<double> max_fpr = std::nullopt);
 
+/// scikit-learn's det_curve: false positive and false negative rates in decreasing-fpr order,
+/// from the last tie block with the lowest fp to the first with all positives found.
+/// Requires both classes with positive weight (else assay::Error).
+struct DetCurve {
+  std::vector<double> fpr;
+  std::vector<double> fnr;
+  std::vector<double> thresholds;
+};
+DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
+                   std::span<const double> sample_weight = {});
+
+/// Trapezoid area under the points (x[i], y[i]) (scikit-learn's auc), positive when x is
+/// non-increasing; nullopt when x is neither non-decreasing nor non-increasing. Needs >= 2
+/// points of equal-length x and y (else assay::Error).
+std::optional<double> trapezoid_area(std::span<const double> x, std::span<const double> y);
+
 /// Source 000 eq. 172: out[i] = max{precision[j] : recall[j] >= recall[i]}; any order.
 std::vector<double> interpolated_precision(std::span<const double> precision,
                                            std::span<const double> recall);

@@ -1,0 +1,172 @@
+"""The rest of scikit-learn 1.2.1's label metrics: per-label confusion matrices, Jaccard,
+Hamming and zero-one losses, Cohen's kappa, likelihood ratios and the hinge loss. Thin wrappers
+(checks and conversions here, numbers in src/metrics/classification_losses.cpp)."""
+import numpy as np
+
+from . import _assay
+from ._assay import AssayError
+from ._classification import accuracy_score, confusion_matrix
+from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
+                      selected_codes, set_wise_labels, zero_division_name)
+from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
+                          check_targets, column_or_1d, float_array, num_samples, target_kind)
+
+__all__ = [
+    "multilabel_confusion_matrix",
+    "jaccard_score",
+    "hamming_loss",
+    "zero_one_loss",
+    "cohen_kappa_score",
+    "class_likelihood_ratios",
+    "hinge_loss",
+]
+
+
+def _total_weight(w, n):
+    return float(n) if w is None else float(np.sum(w))
+
+
+def _as_counts(mcm, sample_weight):
+    return mcm.astype(np.int64) if sample_weight is None else mcm
+
+
+def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None,
+                                samplewise=False):
+    """scikit-learn's multilabel_confusion_matrix: one [[tn, fp], [fn, tp]] per label (or per
+    sample with samplewise=True, multilabel input only); int64 counts without weights."""
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if sample_weight is not None:
+        sample_weight = column_or_1d(sample_weight, "sample_weight")
+    w = check_sample_weight(sample_weight, len(targets.y_true))
+    if targets.kind == LABELS:
+        if samplewise:
+            raise AssayError("Samplewise metrics are not available outside of multilabel "
+                             "classification.")
+        classes, ct, cp, select = selected_codes(targets, labels)
+        mcm = _assay.lm_multiclass_confusion_2x2(ct, cp, len(classes), select, w,
+                                                 _total_weight(w, len(ct)))
+        return _as_counts(mcm, sample_weight)
+    a, b = multilabel_columns(targets, labels)
+    mcm = _assay.lm_multilabel_confusion_2x2(a, b, w, bool(samplewise),
+                                             _total_weight(w, a.shape[0]))
+    return _as_counts(mcm, sample_weight)
+
+
+def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+                  sample_weight=None, zero_division="warn"):
+    """scikit-learn's jaccard_score: tp / (tp + fp + fn) per label, averaged like f1_score
+    (weighted with zero total support: the plain mean, as scikit-learn 1.2.1)."""
+    zd = zero_division_name(zero_division)
+    if average not in AVERAGES and average != "binary":
+        raise AssayError("average has to be one of " + str(AVERAGES))
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = check_sample_weight(sample_weight, len(targets.y_true))
+    avg_name = "none" if average is None else average
+    if targets.kind == MULTILABEL:
+        labels = set_wise_labels(targets, None, average, labels, pos_label)
+        a, b = multilabel_columns(targets, labels)
+        score = _assay.lm_jaccard_multilabel(a, b, w, avg_name, zd)
+    else:
+        classes = encode_labels(targets.y_true, targets.y_pred)[0]
+        labels = set_wise_labels(targets, classes, average, labels, pos_label)
+        if average == "samples":
+            raise AssayError("Samplewise metrics are not available outside of multilabel "
+                             "classification.")
+        classes, ct, cp, select = selected_codes(targets, labels)
+        score = _assay.lm_jaccard_multiclass(ct, cp, len(classes), select, w, avg_name, zd)
+    return score if average is None else np.float64(score[0])
+
+
+def hamming_loss(y_true, y_pred, *, sample_weight=None):
+    """scikit-learn's hamming_loss: the (weighted) fraction of wrong labels."""
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = check_sample_weight(sample_weight, len(targets.y_true))
+    if targets.kind == MULTILABEL:
+        return np.float64(_assay.lm_hamming_multilabel(targets.y_true, targets.y_pred, w))
+    if len(targets.y_true) == 0:
+        return np.float64(np.nan)
+    counts = agreement(targets.y_true, targets.y_pred, w)
+    if counts is not None:
+        matched, total = counts
+        if total == 0:
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        return np.float64((total - matched) / total)
+    _, ct, cp = encode_labels(targets.y_true, targets.y_pred)
+    return np.float64(_assay.lm_mismatch_rate(ct, cp, w))
+
+
+def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
+    """scikit-learn's zero_one_loss: 1 - accuracy_score (normalize=False: the (weighted) number
+    of misclassified samples)."""
+    score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
+    if normalize:
+        return 1 - score
+    if sample_weight is not None:
+        return np.sum(sample_weight) - score
+    return num_samples(y_true) - score
+
+
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
+    """scikit-learn's cohen_kappa_score: (p_o - p_e) / (1 - p_e) from the confusion matrix of
+    the two annotators; weights None, 'linear' or 'quadratic'."""
+    if weights is not None and weights not in ("linear", "quadratic"):
+        raise AssayError("Unknown kappa weighting type.")
+    confusion = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+    return np.float64(_assay.lm_cohen_kappa(np.ascontiguousarray(confusion, dtype=np.float64),
+                                            "none" if weights is None else weights))
+
+
+def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
+                            raise_warning=True):
+    """scikit-learn's class_likelihood_ratios: (LR+, LR-) of a binary problem; undefined ratios
+    are NaN with scikit-learn's warnings."""
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.kind == MULTILABEL or len(encode_labels(targets.y_true, targets.y_pred)[0]) > 2:
+        kind = targets.kind if targets.kind == MULTILABEL else "multiclass"
+        raise AssayError("class_likelihood_ratios only supports binary classification "
+                         f"problems, got targets of type: {kind}")
+    cm = confusion_matrix(targets.y_true, targets.y_pred, sample_weight=sample_weight,
+                          labels=labels)
+    lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
+                                                 bool(raise_warning))
+    return lr_pos, lr_neg
+
+
+def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
+    """scikit-learn's hinge_loss: binary max(0, 1 - y f) with y in {-1, +1} (the greater label
+    +1), multi-class Crammer-Singer max(0, 1 - f_y + max_{k != y} f_k); mean over samples."""
+    check_consistent_length(y_true, pred_decision, sample_weight)
+    decision = float_array(pred_decision, "pred_decision", min_samples=1)
+    a = column_or_1d(y_true, "y_true")
+    kind, a = target_kind(a, "y_true")
+    w = check_sample_weight(sample_weight, len(a))
+    listed = None if labels is None else np.asarray(labels)
+    classes = encode_labels(a if listed is None else listed)[0]
+    if len(classes) > 2:
+        if decision.ndim <= 1:
+            # (scikit-learn's message has no space after "array")
+            raise AssayError("The shape of pred_decision cannot be 1d arraywith a multiclass "
+                             "target. pred_decision shape must be (n_samples, n_classes), that "
+                             f"is ({len(a)}, {len(classes)}). Got: {decision.shape}")
+        if len(classes) != decision.shape[1]:
+            if labels is None:
+                raise AssayError("Please include all labels in y_true or pass labels as third "
+                                 "argument")
+            raise AssayError("The shape of pred_decision is not consistent with the number of "
+                             "classes. With a multiclass target, pred_decision shape must be "
+                             f"(n_samples, n_classes), that is ({len(a)}, {len(classes)}). "
+                             f"Got: {decision.shape}")
+        all_classes, ct, _ = encode_labels(a, None, labels=classes)
+        if len(all_classes) != len(classes):
+            unseen = np.setdiff1d(np.unique(a), classes)
+            raise AssayError(f"y contains previously unseen labels: {unseen.tolist()}")
+        codes = codes_of(classes, all_classes)[ct]
+        return np.float64(_assay.lm_hinge_multiclass(codes, decision, w))
+    if decision.ndim == 2 and decision.shape[1] == 1:
+        decision = np.ascontiguousarray(decision[:, 0])
+    if decision.ndim != 1:
+        raise AssayError("y should be a 1d array, got an array of shape {} instead.".format(
+            decision.shape))
+    seen, ct, _ = encode_labels(a)
+    positive = 1 if len(seen) == 2 else -2  # one class: every sample is -1 (LabelBinarizer)
+    return np.float64(_assay.lm_hinge_binary(ct, positive, decision, w))

@@ -1,0 +1,114 @@
+"""scikit-learn 1.2.1's multilabel ranking metrics (coverage error, label ranking average
+precision, ranking loss) and (normalised) discounted cumulative gain. Thin wrappers: checks here,
+numbers in src/metrics/label_ranking.cpp."""
+import warnings
+
+import numpy as np
+
+from . import _assay
+from ._assay import AssayError
+from ._validation import (MULTILABEL, check_consistent_length, check_sample_weight, float_array,
+                          indicator, is_sparse, target_kind, type_name)
+
+__all__ = [
+    "coverage_error",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
+    "dcg_score",
+    "ndcg_score",
+]
+
+
+def _numeric(y, name, ensure_2d=False):
+    """check_array(y): a float64 array (sparse indicators kept), NaN / infinity refused."""
+    if is_sparse(y):
+        return y
+    return float_array(y, name, ensure_2d=ensure_2d, min_samples=1)
+
+
+def _indicator_and_scores(y_true, y_score, allowed, ensure_2d=False, numeric=False):
+    """(indicator, scores) of a multilabel ranking metric with scikit-learn's checks; numeric:
+    the caller has already passed both through _numeric (so it is not repeated)."""
+    y = y_true if numeric else _numeric(y_true, "", ensure_2d)
+    s = y_score if numeric else _numeric(y_score, "", ensure_2d)
+    if is_sparse(s):
+        s = s.toarray()
+    two_d = np.ndim(y) == 2
+    kind, y = target_kind(y, "y_true")
+    name = type_name(kind, y)
+    if not (kind == MULTILABEL or ("binary_2d" in allowed and name == "binary" and two_d)):
+        raise AssayError("{0} format is not supported".format(name))
+    ind = indicator(y if np.ndim(y) == 2 or is_sparse(y) else y.reshape(-1, 1))
+    if ind.shape != s.shape:
+        raise AssayError("y_true and y_score have different shape")
+    return ind, np.ascontiguousarray(s, dtype=np.float64)
+
+
+def coverage_error(y_true, y_score, *, sample_weight=None):
+    """scikit-learn's coverage_error: how far down the ranking one must go, on average, to cover
+    every relevant label (ties count at their largest rank)."""
+    y = _numeric(y_true, "", ensure_2d=True)
+    s = _numeric(y_score, "", ensure_2d=True)
+    check_consistent_length(y, s, sample_weight)
+    ind, s = _indicator_and_scores(y, s, (MULTILABEL,), numeric=True)
+    w = check_sample_weight(sample_weight, ind.shape[0])
+    return np.float64(_assay.lm_multilabel_ranking("coverage", ind, s, w))
+
+
+def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None):
+    """scikit-learn's label_ranking_average_precision_score (LRAP)."""
+    check_consistent_length(y_true, y_score, sample_weight)
+    ind, s = _indicator_and_scores(y_true, y_score, (MULTILABEL, "binary_2d"))
+    w = check_sample_weight(sample_weight, ind.shape[0])
+    return np.float64(_assay.lm_multilabel_ranking("lrap", ind, s, w))
+
+
+def label_ranking_loss(y_true, y_score, *, sample_weight=None):
+    """scikit-learn's label_ranking_loss: the fraction of (relevant, irrelevant) label pairs
+    ranked wrongly (ties count as wrong), averaged over samples."""
+    check_consistent_length(y_true, y_score, sample_weight)
+    ind, s = _indicator_and_scores(y_true, y_score, (MULTILABEL,))
+    w = check_sample_weight(sample_weight, ind.shape[0])
+    return np.float64(_assay.lm_multilabel_ranking("ranking_loss", ind, s, w))
+
+
+_DCG_TYPES = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
+
+
+def _relevance_and_scores(y_true, y_score, sample_weight):
+    y = float_array(y_true.toarray() if is_sparse(y_true) else y_true, "", min_samples=1)
+    s = float_array(y_score, "", min_samples=1)
+    check_consistent_length(y, s, sample_weight)
+    kind, _ = target_kind(y, "y_true")
+    if kind not in _DCG_TYPES:
+        raise AssayError("Only {} formats are supported. Got {} instead".format(
+            _DCG_TYPES, type_name(kind, y)))
+    if s.shape != y.shape:
+        raise AssayError("y_true and y_score have different shape")
+    return y, s, check_sample_weight(sample_weight, y.shape[0])
+
+
+def _k(k):
+    if k is None:
+        return None
+    if k < 0:
+        raise AssayError(f"k must be >= 0, found {k}")
+    return int(k)
+
+
+def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
+    """scikit-learn's dcg_score: mean over samples of sum_r gain_r / log_base(r + 1) in the order
+    of y_score (tied scores share their average gain unless ignore_ties)."""
+    y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
+    return np.float64(_assay.lm_dcg(y, s, _k(k), float(log_base), bool(ignore_ties), False, w))
+
+
+def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
+    """scikit-learn's ndcg_score: DCG over the ideal DCG per sample (0 when all gains are 0),
+    averaged over samples."""
+    y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
+    if y.min() < 0:
+        warnings.warn("ndcg_score should not be used on negative y_true values. ndcg_score will "
+                      "raise a ValueError on negative y_true values starting from version 1.4.",
+                      FutureWarning, stacklevel=2)
+    return np.float64(_assay.lm_dcg(y, s, _k(k), 2.0, bool(ignore_ties), True, w))

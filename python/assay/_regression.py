@@ -1,0 +1,213 @@
+"""Regression metrics with scikit-learn 1.2.1's names, arguments, defaults and return shapes:
+1-D and multi-output (n, m) targets, sample weights, `multioutput` ('raw_values',
+'uniform_average', 'variance_weighted' or output weights) and `force_finite`. Checks and
+conversions here; every number is computed by src/metrics/regression.cpp, which also refuses
+NaN and infinity (scikit-learn's message, with the index)."""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _assay
+from ._assay import AssayError, UndefinedMetricWarning
+from ._validation import check_consistent_length, check_sample_weight, float_array
+
+__all__ = [
+    "mean_absolute_error",
+    "mean_squared_error",
+    "mean_squared_log_error",
+    "median_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_pinball_loss",
+    "max_error",
+    "explained_variance_score",
+    "r2_score",
+    "mean_tweedie_deviance",
+    "mean_poisson_deviance",
+    "mean_gamma_deviance",
+    "d2_tweedie_score",
+    "d2_pinball_score",
+    "d2_absolute_error_score",
+]
+
+_MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
+
+
+def _target(y, name):
+    if type(y) is np.ndarray and y.dtype == np.float64 and y.ndim <= 2 and y.size and \
+            y.flags.c_contiguous:
+        return y
+    return float_array(y, name, finite=False)
+
+
+def _check_reg_targets(y_true, y_pred, multioutput, sample_weight):
+    """scikit-learn's _check_reg_targets plus the sample_weight length: float64 targets of the
+    same number of outputs, the multioutput spec checked. Returns (y_true, y_pred, n_outputs,
+    multioutput, weights)."""
+    check_consistent_length(y_true, y_pred)
+    y = _target(y_true, "y_true")
+    p = _target(y_pred, "y_pred")
+    out_true = 1 if y.ndim == 1 else y.shape[1]
+    out_pred = 1 if p.ndim == 1 else p.shape[1]
+    if out_true != out_pred:
+        raise AssayError("y_true and y_pred have different number of output ({0}!={1})".format(
+            out_true, out_pred))
+    if y.ndim != p.ndim:  # (n,) against (n, 1)
+        y, p = y.reshape(-1), p.reshape(-1)
+    if isinstance(multioutput, str):
+        if multioutput not in _MULTIOUTPUT:
+            raise AssayError("Allowed 'multioutput' string values are {}. You provided "
+                             "multioutput={!r}".format(_MULTIOUTPUT, multioutput))
+    elif multioutput is not None:
+        multioutput = float_array(multioutput, "multioutput")
+        if out_true == 1:
+            raise AssayError("Custom weights are useful only in multi-output cases.")
+        if out_true != len(multioutput):
+            raise AssayError("There must be equally many custom weights (%d) as outputs (%d)."
+                             % (len(multioutput), out_true))
+    check_consistent_length(y, p, sample_weight)
+    w = check_sample_weight(sample_weight, y.shape[0])
+    return y, p, out_true, multioutput, w
+
+
+def _average(values, multioutput, denominators=None):
+    """scikit-learn's use of multioutput on per-output values."""
+    if isinstance(multioutput, str) and multioutput == "raw_values":
+        return values
+    return np.float64(_assay.reg_average_outputs(values, multioutput, denominators))
+
+
+def _error_metric(name, y_true, y_pred, sample_weight, multioutput, alpha=0.5):
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    return _average(_assay.reg_per_output(name, y, p, w, float(alpha)), multioutput)
+
+
+def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+    """scikit-learn's mean_absolute_error."""
+    return _error_metric("mae", y_true, y_pred, sample_weight, multioutput)
+
+
+def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
+                       squared=True):
+    """scikit-learn's mean_squared_error; squared=False gives the RMSE of each output."""
+    return _error_metric("mse" if squared else "rmse", y_true, y_pred, sample_weight,
+                         multioutput)
+
+
+def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
+                           multioutput="uniform_average", squared=True):
+    """scikit-learn's mean_squared_log_error (MSE of log1p); negative targets are refused."""
+    return _error_metric("msle" if squared else "rmsle", y_true, y_pred, sample_weight,
+                         multioutput)
+
+
+def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
+    """scikit-learn's median_absolute_error (weighted: scikit-learn's weighted percentile)."""
+    return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
+
+
+def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
+                                   multioutput="uniform_average"):
+    """scikit-learn's MAPE: mean |y - ŷ| / max(|y|, 2^-52), a fraction, not a percentage."""
+    return _error_metric("mape", y_true, y_pred, sample_weight, multioutput)
+
+
+def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5,
+                      multioutput="uniform_average"):
+    """scikit-learn's mean_pinball_loss: alpha (y - ŷ) where y >= ŷ, else (1 - alpha)(ŷ - y)."""
+    return _error_metric("pinball", y_true, y_pred, sample_weight, multioutput, alpha)
+
+
+def max_error(y_true, y_pred):
+    """scikit-learn's max_error: max |y - ŷ| (single output only)."""
+    y, p, outputs, _, _ = _check_reg_targets(y_true, y_pred, None, None)
+    if outputs > 1:
+        raise AssayError("Multioutput not supported in max_error")
+    return np.float64(_assay.reg_max_error(y, p))
+
+
+def _score(name, y_true, y_pred, sample_weight, multioutput, force_finite, alpha=0.5):
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if y.shape[0] < 2 and name != "explained_variance":
+        what = "R^2" if name == "r2" else "D^2"
+        warnings.warn(f"{what} score is not well-defined with less than two samples.",
+                      UndefinedMetricWarning, stacklevel=3)
+        return np.float64(np.nan)
+    if name == "d2_pinball" and isinstance(multioutput, str) and \
+            multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    numerator, denominator = _assay.reg_score_parts(name, y, p, w, float(alpha))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scores = _assay.reg_assemble_score(numerator, denominator, bool(force_finite))
+    if name == "d2_pinball":
+        denominator = None
+    return _average(scores, multioutput, denominator)
+
+
+def explained_variance_score(y_true, y_pred, *, sample_weight=None,
+                             multioutput="uniform_average", force_finite=True):
+    """scikit-learn's explained_variance_score: 1 - Var(y - ŷ) / Var(y) per output."""
+    return _score("explained_variance", y_true, y_pred, sample_weight, multioutput,
+                  force_finite)
+
+
+def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
+             force_finite=True):
+    """scikit-learn's r2_score: 1 - SS_res / SS_tot per output. force_finite: a constant y_true
+    gives 1 for perfect predictions, else 0 (force_finite=False: NaN / -inf). Fewer than two
+    samples: NaN with an UndefinedMetricWarning."""
+    return _score("r2", y_true, y_pred, sample_weight, multioutput, force_finite)
+
+
+def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
+                     multioutput="uniform_average"):
+    """scikit-learn's d2_pinball_score: 1 - pinball(y, ŷ) / pinball(y, alpha-quantile of y)."""
+    return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
+
+
+def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,
+                            multioutput="uniform_average"):
+    """scikit-learn's d2_absolute_error_score (D² pinball at alpha = 0.5)."""
+    return d2_pinball_score(y_true, y_pred, sample_weight=sample_weight, alpha=0.5,
+                            multioutput=multioutput)
+
+
+def _power(power):
+    if not isinstance(power, numbers.Real):
+        raise TypeError(f"power must be an instance of Real, not {type(power).__qualname__}.")
+    return float(power)
+
+
+def mean_tweedie_deviance(y_true, y_pred, *, sample_weight=None, power=0):
+    """scikit-learn's mean_tweedie_deviance (power 0 normal, 1 Poisson, 2 Gamma; 0 < power < 1
+    is undefined) with its domain checks; single output only."""
+    y, p, outputs, _, w = _check_reg_targets(y_true, y_pred, None, sample_weight)
+    if outputs > 1:
+        raise AssayError("Multioutput not supported in mean_tweedie_deviance")
+    return np.float64(_assay.reg_tweedie(y, p, w, _power(power), False))
+
+
+def mean_poisson_deviance(y_true, y_pred, *, sample_weight=None):
+    """scikit-learn's mean_poisson_deviance (Tweedie power 1)."""
+    return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=1)
+
+
+def mean_gamma_deviance(y_true, y_pred, *, sample_weight=None):
+    """scikit-learn's mean_gamma_deviance (Tweedie power 2)."""
+    return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=2)
+
+
+def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
+    """scikit-learn's d2_tweedie_score: 1 - deviance(y, ŷ) / deviance(y, mean of y)."""
+    y, p, outputs, _, w = _check_reg_targets(y_true, y_pred, None, sample_weight)
+    if outputs > 1:
+        raise AssayError("Multioutput not supported in d2_tweedie_score")
+    if y.shape[0] < 2:
+        warnings.warn("D^2 score is not well-defined with less than two samples.",
+                      UndefinedMetricWarning, stacklevel=2)
+        return np.float64(np.nan)
+    return np.float64(_assay.reg_tweedie(y, p, w, _power(power), True))

@@ -1,0 +1,483 @@
+#include "assay/metrics/regression.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "assay/core/compensated_sum.hpp"
+#include "assay/core/error.hpp"
+#include "assay/core/thread_pool.hpp"
+
+namespace assay::metrics {
+namespace {
+
+// Rows per parallel chunk; fixed, so the summation order depends on n only (not on threads).
+constexpr std::size_t kChunkRows = std::size_t{1} << 16;
+constexpr std::size_t kParallelRows = std::size_t{1} << 20;
+constexpr std::size_t kBlockRows = 256;
+
+std::string element_name(const char* name, std::size_t k, std::size_t m) {
+  if (m == 1) return fmt::format("{}[{}]", name, k);
+  return fmt::format("{}[{}, {}]", name, k / m, k % m);
+}
+
+void check_finite(std::span<const double> a, const char* name, std::size_t m) {
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (std::isnan(a[k])) fail("Input contains NaN: {} is NaN", element_name(name, k, m));
+    if (std::isinf(a[k])) {
+      fail("Input contains infinity or a value too large for dtype('float64'): {} is {}",
+           element_name(name, k, m), a[k]);
+    }
+  }
+}
+
+// Non-finite results come from non-finite inputs (refused) or from overflow (kept): checking
+// after the computation saves a pass over the data in the common case.
+void check_finite_if_needed(const RegressionData& d, std::span<const double> results) {
+  for (double r : results) {
+    if (!std::isfinite(r)) {
+      check_finite(d.y_true, "y_true", d.n_outputs);
+      check_finite(d.y_pred, "y_pred", d.n_outputs);
+      return;
+    }
+  }
+}
+
+// Adds term(i, j) for rows [begin, end) into acc[j]: plain sums within blocks of kBlockRows rows
+// (four lanes for one output, so the loop vectorises), compensated across blocks.
+template <typename Term>
+void sum_rows(std::size_t begin, std::size_t end, std::size_t m, const Term& term,
+              std::vector<CompensatedSum>& acc) {
+  std::vector<double> block(m);
+  for (std::size_t b = begin; b < end; b += kBlockRows) {
+    const std::size_t e = std::min(end, b + kBlockRows);
+    if (m == 1) {
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      std::size_t i = b;
+      for (; i + 4 <= e; i += 4) {
+        s0 += term(i, 0);
+        s1 += term(i + 1, 0);
+        s2 += term(i + 2, 0);
+        s3 += term(i + 3, 0);
+      }
+      for (; i < e; ++i) s0 += term(i, 0);
+      acc[0].add((s0 + s1) + (s2 + s3));
+      continue;
+    }
+    std::fill(block.begin(), block.end(), 0.0);
+    for (std::size_t i = b; i < e; ++i) {
+      for (std::size_t j = 0; j < m; ++j) block[j] += term(i, j);
+    }
+    for (std::size_t j = 0; j < m; ++j) acc[j].add(block[j]);
+  }
+}
+
+// Per output j: sum over rows of term(i, j).
+template <typename Term>
+std::vector<double> column_sums(std::size_t n, std::size_t m, const Term& term) {
+  std::vector<double> out(m);
+  if (n < kParallelRows) {
+    std::vector<CompensatedSum> acc(m);
+    sum_rows(0, n, m, term, acc);
+    for (std::size_t j = 0; j < m; ++j) out[j] = acc[j].value();
+    return out;
+  }
+  const std::size_t chunks = (n + kChunkRows - 1) / kChunkRows;
+  std::vector<std::vector<CompensatedSum>> partial(chunks, std::vector<CompensatedSum>(m));
+  parallel_for(chunks, [&](std::size_t c) {
+    sum_rows(c * kChunkRows, std::min(n, (c + 1) * kChunkRows), m, term, partial[c]);
+  });
+  for (std::size_t j = 0; j < m; ++j) {
+    CompensatedSum total;
+    for (const auto& p : partial) total.add(p[j].value());
+    out[j] = total.value();
+  }
+  return out;
+}
+
+double total_weight(const RegressionData& d) {
+  if (d.sample_weight.empty()) return static_cast<double>(d.n_samples());
+  const auto w = d.sample_weight;
+  return column_sums(w.size(), 1, [&](std::size_t i, std::size_t) { return w[i]; })[0];
+}
+
+// Per output: sum_i w_i f(y_ij, p_ij, j).
+template <typename F>
+std::vector<double> weighted_sums(const RegressionData& d, const F& f) {
+  const std::size_t n = d.n_samples();
+  const std::size_t m = d.n_outputs;
+  const double* y = d.y_true.data();
+  const double* p = d.y_pred.data();
+  std::vector<double> sums;
+  if (d.sample_weight.empty()) {
+    sums = column_sums(
+        n, m, [&](std::size_t i, std::size_t j) { return f(y[i * m + j], p[i * m + j], j); });
+  } else {
+    const double* w = d.sample_weight.data();
+    sums = column_sums(n, m, [&](std::size_t i, std::size_t j) {
+      return w[i] * f(y[i * m + j], p[i * m + j], j);
+    });
+  }
+  return sums;
+}
+
+// Per output: sum_i w_i f(y_ij, p_ij, j) / sum_i w_i (numpy.average with weights along axis 0).
+template <typename F>
+std::vector<double> weighted_means(const RegressionData& d, const F& f) {
+  auto sums = weighted_sums(d, f);
+  const double total = total_weight(d);
+  if (!(total > 0)) fail("Weights sum to zero, can't be normalized");
+  for (double& s : sums) s /= total;
+  return sums;
+}
+
+// Values of output j in sample order.
+std::vector<double> column(std::span<const double> a, std::size_t m, std::size_t j) {
+  const std::size_t n = a.size() / m;
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = a[i * m + j];
+  return out;
+}
+
+// numpy.percentile(values, q * 100) with the default linear method, step by step as numpy 1.24
+// computes it (virtual index, floor, gamma, then its two-sided lerp).
+double numpy_percentile(std::vector<double> values, double percentile) {
+  const std::size_t n = values.size();
+  const double q = percentile / 100;
+  const double virtual_index = static_cast<double>(n) * q + (1 + q * (1 - 1 - 1)) - 1;
+  double previous_index = std::floor(virtual_index);
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  if (virtual_index >= static_cast<double>(n) - 1) {
+    lo = hi = n - 1;
+    previous_index = -1;
+  } else if (virtual_index < 0) {
+    lo = hi = 0;
+    previous_index = 0;
+  } else {
+    lo = static_cast<std::size_t>(previous_index);
+    hi = lo + 1;
+  }
+  // numpy partitions around the two order statistics (O(n)); so does this.
+  std::nth_element(values.begin(), values.begin() + lo, values.end());
+  const double a = values[lo];
+  const double b = hi == lo ? a : *std::min_element(values.begin() + lo + 1, values.end());
+  const double t = virtual_index - previous_index;
+  const double diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+// scikit-learn's _weighted_percentile: the first value in sorted order whose cumulative weight
+// (a sequential cumsum, as numpy's) reaches percentile/100 of the total.
+double weighted_percentile(std::span<const double> values, std::span<const double> weights,
+                           double percentile) {
+  const std::size_t n = values.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::vector<double> cdf(n);
+  double running = 0;
+  for (std::size_t k = 0; k < n; ++k) cdf[k] = running += weights[order[k]];
+  double target = percentile / 100 * cdf[n - 1];
+  if (target == 0) target = std::nextafter(0.0, 1.0);
+  const std::size_t k = std::lower_bound(cdf.begin(), cdf.end(), target) - cdf.begin();
+  return values[order[std::min(k, n - 1)]];
+}
+
+void check_single_output(const RegressionData& d, const char* what) {
+  if (d.n_outputs != 1) fail("Multioutput not supported in {}", what);
+}
+
+// The unit deviance of a general power from its two powers of p (p^(1-power), p^(2-power)):
+// d2_tweedie_score passes them once for its constant p; the same operations in the same order.
+double tweedie_general(double y, double power, double p_1, double p_2) {
+  const double first = power < 0 ? std::max(y, 0.0) : y;
+  return 2 * (std::pow(first, 2 - power) / ((1 - power) * (2 - power)) - y * p_1 / (1 - power) +
+              p_2 / (2 - power));
+}
+
+double tweedie_term(double y, double p, double power) {
+  if (power == 0) return (y - p) * (y - p);
+  if (power == 1) {
+    const double xlogy = y == 0 ? 0.0 : y * std::log(y / p);
+    return 2 * (xlogy - y + p);
+  }
+  if (power == 2) return 2 * (std::log(p / y) + y / p - 1);
+  return tweedie_general(y, power, std::pow(p, 1 - power), std::pow(p, 2 - power));
+}
+
+void check_tweedie_domain(const RegressionData& d, double power) {
+  const std::string start =
+      fmt::format("Mean Tweedie deviance error with power={} can only be used on ", power);
+  const auto any = [](std::span<const double> a, auto pred) {
+    return std::any_of(a.begin(), a.end(), pred);
+  };
+  const auto non_positive = [](double v) { return v <= 0; };
+  if (power < 0) {
+    if (any(d.y_pred, non_positive)) fail("{}strictly positive y_pred.", start);
+  } else if (power > 0 && power < 1) {
+    fail("Tweedie deviance is only defined for power<=0 and power>=1.");
+  } else if (power >= 1 && power < 2) {
+    if (any(d.y_true, [](double v) { return v < 0; }) || any(d.y_pred, non_positive)) {
+      fail("{}non-negative y and strictly positive y_pred.", start);
+    }
+  } else if (power >= 2) {
+    if (any(d.y_true, non_positive) || any(d.y_pred, non_positive)) {
+      fail("{}strictly positive y and y_pred.", start);
+    }
+  }
+}
+
+}  // namespace
+
+OutputAverage::Kind parse_output_average(std::string_view name) {
+  if (name == "raw_values") return OutputAverage::Kind::raw_values;
+  if (name == "uniform_average") return OutputAverage::Kind::uniform_average;
+  if (name == "variance_weighted") return OutputAverage::Kind::variance_weighted;
+  fail(
+      "Allowed 'multioutput' string values are ('raw_values', 'uniform_average', "
+      "'variance_weighted'). You provided multioutput={}",
+      quote_found(name));
+}
+
+void check_regression_data(const RegressionData& d) {
+  if (d.n_outputs == 0) fail("y_true has no outputs: expected at least one column");
+  if (d.y_true.size() != d.y_pred.size()) {
+    fail("Found input variables with inconsistent numbers of samples: [{}, {}]",
+         d.y_true.size() / d.n_outputs, d.y_pred.size() / d.n_outputs);
+  }
+  if (d.y_true.size() % d.n_outputs != 0) {
+    fail("y_true has {} values, not a multiple of its {} outputs", d.y_true.size(), d.n_outputs);
+  }
+  const std::size_t n = d.n_samples();
+  if (n == 0) {
+    fail("Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required.");
+  }
+  const auto w = d.sample_weight;
+  if (w.empty()) return;
+  if (w.size() != n) {
+    fail("Found input variables with inconsistent numbers of samples: [{}, {}, {}]", n, n,
+         w.size());
+  }
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!std::isfinite(w[i])) fail("sample_weight must be finite, found {} at index {}", w[i], i);
+    if (w[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", w[i], i);
+  }
+}
+
+std::vector<double> average_outputs(const std::vector<double>& values, const OutputAverage& how,
+                                    std::span<const double> denominators) {
+  using Kind = OutputAverage::Kind;
+  if (how.kind == Kind::raw_values) return values;
+  std::span<const double> weights;
+  if (how.kind == Kind::weights) {
+    if (how.weights.size() != values.size()) {
+      fail("There must be equally many custom weights ({}) as outputs ({}).", how.weights.size(),
+           values.size());
+    }
+    weights = how.weights;
+  } else if (how.kind == Kind::variance_weighted) {
+    const bool any =
+        std::any_of(denominators.begin(), denominators.end(), [](double v) { return v != 0; });
+    if (any) weights = denominators;
+  }
+  if (weights.empty()) {
+    double sum = 0;
+    for (double v : values) sum += v;
+    return {sum / static_cast<double>(values.size())};
+  }
+  double num = 0;
+  double den = 0;
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    num += values[j] * weights[j];
+    den += weights[j];
+  }
+  if (den == 0) fail("Weights sum to zero, can't be normalized");
+  return {num / den};
+}
+
+std::vector<double> mean_squared_error(const RegressionData& d, bool squared) {
+  check_regression_data(d);
+  auto out = weighted_means(d, [](double y, double p, std::size_t) { return (y - p) * (y - p); });
+  check_finite_if_needed(d, out);
+  if (!squared) {
+    for (double& v : out) v = std::sqrt(v);
+  }
+  return out;
+}
+
+std::vector<double> mean_absolute_error(const RegressionData& d) {
+  check_regression_data(d);
+  auto out = weighted_means(d, [](double y, double p, std::size_t) { return std::abs(y - p); });
+  check_finite_if_needed(d, out);
+  return out;
+}
+
+std::vector<double> mean_absolute_percentage_error(const RegressionData& d) {
+  check_regression_data(d);
+  auto out = weighted_means(d, [](double y, double p, std::size_t) {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    return std::abs(p - y) / std::max(std::abs(y), eps);
+  });
+  check_finite_if_needed(d, out);
+  return out;
+}
+
+std::vector<double> mean_squared_log_error(const RegressionData& d, bool squared) {
+  check_regression_data(d);
+  check_finite(d.y_true, "y_true", d.n_outputs);
+  check_finite(d.y_pred, "y_pred", d.n_outputs);
+  const auto negative = [](double v) { return v < 0; };
+  if (std::any_of(d.y_true.begin(), d.y_true.end(), negative) ||
+      std::any_of(d.y_pred.begin(), d.y_pred.end(), negative)) {
+    fail("Mean Squared Logarithmic Error cannot be used when targets contain negative values.");
+  }
+  auto out = weighted_means(d, [](double y, double p, std::size_t) {
+    const double diff = std::log1p(y) - std::log1p(p);
+    return diff * diff;
+  });
+  if (!squared) {
+    for (double& v : out) v = std::sqrt(v);
+  }
+  return out;
+}
+
+std::vector<double> median_absolute_error(const RegressionData& d) {
+  check_regression_data(d);
+  check_finite(d.y_true, "y_true", d.n_outputs);
+  check_finite(d.y_pred, "y_pred", d.n_outputs);
+  const std::size_t n = d.n_samples();
+  const std::size_t m = d.n_outputs;
+  std::vector<double> out(m);
+  std::vector<double> errors(n);
+  for (std::size_t j = 0; j < m; ++j) {
+    for (std::size_t i = 0; i < n; ++i)
+      errors[i] = std::abs(d.y_pred[i * m + j] - d.y_true[i * m + j]);
+    if (!d.sample_weight.empty()) {
+      out[j] = weighted_percentile(errors, d.sample_weight, 50);
+      continue;
+    }
+    // numpy.median: the middle value, or the mean of the two middle values.
+    const std::size_t half = n / 2;
+    std::nth_element(errors.begin(), errors.begin() + half, errors.end());
+    const double upper = errors[half];
+    if (n % 2 == 1) {
+      out[j] = upper;
+    } else {
+      const double lower = *std::max_element(errors.begin(), errors.begin() + half);
+      out[j] = (lower + upper) / 2;
+    }
+  }
+  return out;
+}
+
+double max_error(const RegressionData& d) {
+  check_regression_data(d);
+  check_single_output(d, "max_error");
+  check_finite(d.y_true, "y_true", 1);
+  check_finite(d.y_pred, "y_pred", 1);
+  double worst = 0;
+  for (std::size_t i = 0; i < d.y_true.size(); ++i) {
+    worst = std::max(worst, std::abs(d.y_true[i] - d.y_pred[i]));
+  }
+  return worst;
+}
+
+std::vector<double> mean_pinball_loss(const RegressionData& d, double alpha) {
+  check_regression_data(d);
+  auto out = weighted_means(d, [alpha](double y, double p, std::size_t) {
+    const double diff = y - p;
+    return diff >= 0 ? alpha * diff : -((1 - alpha) * diff);
+  });
+  check_finite_if_needed(d, out);
+  return out;
+}
+
+double mean_tweedie_deviance(const RegressionData& d, double power) {
+  check_regression_data(d);
+  check_single_output(d, "mean_tweedie_deviance");
+  check_finite(d.y_true, "y_true", 1);
+  check_finite(d.y_pred, "y_pred", 1);
+  check_tweedie_domain(d, power);
+  return weighted_means(
+      d, [power](double y, double p, std::size_t) { return tweedie_term(y, p, power); })[0];
+}
+
+ScoreParts r2_parts(const RegressionData& d) {
+  check_regression_data(d);
+  const auto mean = weighted_means(d, [](double y, double, std::size_t) { return y; });
+  check_finite_if_needed(d, mean);
+  ScoreParts parts;
+  parts.numerator =
+      weighted_sums(d, [](double y, double p, std::size_t) { return (y - p) * (y - p); });
+  check_finite_if_needed(d, parts.numerator);
+  parts.denominator = weighted_sums(
+      d, [&mean](double y, double, std::size_t j) { return (y - mean[j]) * (y - mean[j]); });
+  return parts;
+}
+
+ScoreParts explained_variance_parts(const RegressionData& d) {
+  check_regression_data(d);
+  const auto diff_mean = weighted_means(d, [](double y, double p, std::size_t) { return y - p; });
+  check_finite_if_needed(d, diff_mean);
+  const auto mean = weighted_means(d, [](double y, double, std::size_t) { return y; });
+  ScoreParts parts;
+  parts.numerator = weighted_means(d, [&diff_mean](double y, double p, std::size_t j) {
+    const double r = y - p - diff_mean[j];
+    return r * r;
+  });
+  parts.denominator = weighted_means(
+      d, [&mean](double y, double, std::size_t j) { return (y - mean[j]) * (y - mean[j]); });
+  return parts;
+}
+
+ScoreParts d2_pinball_parts(const RegressionData& d, double alpha) {
+  ScoreParts parts;
+  parts.numerator = mean_pinball_loss(d, alpha);
+  const std::size_t m = d.n_outputs;
+  std::vector<double> quantile(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    auto y = column(d.y_true, m, j);
+    quantile[j] = d.sample_weight.empty() ? numpy_percentile(std::move(y), alpha * 100)
+                                          : weighted_percentile(y, d.sample_weight, alpha * 100);
+  }
+  parts.denominator = weighted_means(d, [&quantile, alpha](double y, double, std::size_t j) {
+    const double diff = y - quantile[j];
+    return diff >= 0 ? alpha * diff : -((1 - alpha) * diff);
+  });
+  return parts;
+}
+
+std::vector<double> assemble_score(const ScoreParts& parts, bool force_finite) {
+  std::vector<double> out(parts.numerator.size());
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const double num = parts.numerator[j];
+    const double den = parts.denominator[j];
+    if (!force_finite) {
+      out[j] = 1 - num / den;
+    } else if (num == 0) {
+      out[j] = 1;
+    } else {
+      out[j] = den != 0 ? 1 - num / den : 0.0;
+    }
+  }
+  return out;
+}
+
+double d2_tweedie_score(const RegressionData& d, double power) {
+  const double numerator = mean_tweedie_deviance(d, power);
+  const double mean = weighted_means(d, [](double y, double, std::size_t) { return y; })[0];
+  const bool general = power != 0 && power != 1 && power != 2;
+  const double mean_1 = general ? std::pow(mean, 1 - power) : 0.0;
+  const double mean_2 = general ? std::pow(mean, 2 - power) : 0.0;
+  const double denominator = weighted_means(d, [=](double y, double, std::size_t) {
+    return general ? tweedie_general(y, power, mean_1, mean_2) : tweedie_term(y, mean, power);
+  })[0];
+  return 1 - numerator / denominator;
+}
+
+}  // namespace assay::metrics
