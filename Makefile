@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure build test test-cpp test-python demo bench format clean
+.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean
 
 all: build
 
@@ -26,6 +26,10 @@ test: build
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
+
+# Refreshes docs/cli.md (the command-line reference) from the CLI's --help.
+docs: build
+	cp $(BUILD_DIR)/docs/cli.md docs/cli.md
 
 bench: build
 	bench/run_all.sh $(BUILD_DIR)

@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
       assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
       assay::cli::add_model_command(app, global),
       assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
+      assay::cli::add_report_command(app, global),
   };
 
   try {
