@@ -54,7 +54,7 @@ void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
 void add_fixed_point_options(CLI::App* cmd, int& fraction, int& weight, int& activation) {
   cmd->add_option("--fraction-bits", fraction,
                   "CNF encoding of ensembles: fractional bits of leaf values (0 = the fewest "
-                  "that are exact, else 32)")
+                  "that are exact, up to 24, else 10 + log2(trees + 1))")
       ->check(CLI::Range(0, 60));
   cmd->add_option("--weight-bits", weight,
                   "CNF encoding of networks: significant bits of quantised weights")

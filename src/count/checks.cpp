@@ -13,7 +13,10 @@ namespace {
 
 std::string available_names(const Spec& spec) {
   std::string out;
-  auto add = [&](const std::string& n) { out += (out.empty() ? "" : ", ") + n; };
+  auto add = [&](const std::string& n) {
+    if (!out.empty()) out += ", ";  // separate appends: GCC 12 warns falsely (-Wrestrict)
+    out += n;
+  };
   for (const auto& p : spec.predicates) add(p.name);
   for (const auto& p : spec.safety) add(p.name);
   for (const auto& r : spec.regions) add(r.name);
@@ -65,7 +68,9 @@ Checks select_checks(const Model& m, const Spec& spec, const std::string& proper
         for (std::int32_t l = 0; l < k; ++l) {
           bool found = false;
           for (const auto& t : spec.truths) found = found || t.first == l;
-          if (!found) missing += (missing.empty() ? "" : ", ") + std::to_string(l);
+          if (found) continue;
+          if (!missing.empty()) missing += ", ";
+          missing += std::to_string(l);
         }
         fail("{}: no truth for label(s) {} (the model has {} classes)", spec.file, missing, k);
       }

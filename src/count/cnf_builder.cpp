@@ -164,6 +164,7 @@ Var CnfBuilder::ite(Var c, Var a, Var b) {
   if (a == kFalse) return and2(-c, b);
   if (b == kTrue) return or2(-c, a);
   if (b == kFalse) return and2(c, a);
+  if (a == -b) return -xor2(c, a);  // c ? a : not a
   if (c == a) return or2(c, b);
   if (c == -a) return and2(-c, b);
   if (c == b) return and2(c, a);

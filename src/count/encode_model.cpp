@@ -70,13 +70,49 @@ std::size_t normalised_class(const std::vector<double>& v) {
   return first_max(normalised(v));
 }
 
+// "The tree predicts class c" as a decision diagram: each internal node is ite(test, left,
+// right), and subtrees whose leaves all agree fold to constants. Smaller than the leaves'
+// reach literals, which only ensembles need (to sum the leaves' values).
+Var class_diagram(CnfBuilder& b, DomainBits& d, const Model& m, const Tree& tree, std::size_t c,
+                  std::size_t (*class_of)(const std::vector<double>&)) {
+  std::vector<Var> lit(tree.size(), kFalse);
+  for (std::size_t i = tree.size(); i-- > 0;) {  // children have larger indices than parents
+    if (tree.is_leaf(i)) {
+      lit[i] = class_of(tree.value[i]) == c ? kTrue : kFalse;
+      continue;
+    }
+    const Var left = lit[static_cast<std::size_t>(tree.left[i])];
+    const Var right = lit[static_cast<std::size_t>(tree.right[i])];
+    if (left == right) {
+      lit[i] = left;
+      continue;
+    }
+    const auto f = static_cast<std::size_t>(tree.feature[i]);
+    const Var test = d.index_below(f, first_right_index(m, d.domain().vars[f], tree.threshold[i]));
+    lit[i] = b.ite(test, left, right);
+  }
+  return lit[0];
+}
+
+// One-hot over k classes; with two classes, class 0 is the negation of class 1.
+std::vector<Var> tree_classes(CnfBuilder& b, DomainBits& d, const Model& m, std::size_t k,
+                              std::size_t (*class_of)(const std::vector<double>&)) {
+  if (k == 2) {
+    const Var one = class_diagram(b, d, m, m.trees[0], 1, class_of);
+    return {-one, one};
+  }
+  std::vector<Var> out;
+  for (std::size_t c = 0; c < k; ++c)
+    out.push_back(class_diagram(b, d, m, m.trees[0], c, class_of));
+  return out;
+}
+
 ModelCircuit single_tree(CnfBuilder& b, DomainBits& d, const Model& m) {
-  const auto reach = tree_reach(b, d, m, m.trees[0]);
   ModelCircuit c;
   // scikit-learn predicts the argmax of the raw leaf values; the scores are normalised, and
   // rounding can move their first maximum, so argmax gets its own literals.
-  c.label = leaf_classes(b, m.trees[0], reach, m.n_classes(), raw_class);
-  c.argmax = leaf_classes(b, m.trees[0], reach, m.n_outputs, normalised_class);
+  c.label = tree_classes(b, d, m, m.n_classes(), raw_class);
+  c.argmax = tree_classes(b, d, m, m.n_outputs, normalised_class);
   c.arithmetic = "exact";
   return c;
 }
@@ -148,10 +184,12 @@ bool exact_at(double v, int bits) {
   return std::abs(scaled) < 0x1p100 && std::nearbyint(scaled) == scaled;
 }
 
-// The fewest fractional bits that make every contribution exact, up to 40; else 32.
+// The fewest fractional bits that make every contribution exact, up to 24; else 10 bits plus
+// enough for the number of trees (the error band grows with it). Fewer bits make smaller adders;
+// the inputs they leave ambiguous are settled one by one.
 int choose_fraction_bits(const Contributions& c, int requested) {
   if (requested > 0) return requested;
-  for (int bits = 0; bits <= 40; ++bits) {
+  for (int bits = 0; bits <= 24; ++bits) {
     bool all = true;
     for (double v : c.base) all = all && exact_at(v, bits);
     for (const auto& tree : c.value) {
@@ -161,7 +199,7 @@ int choose_fraction_bits(const Contributions& c, int requested) {
     }
     if (all) return bits;
   }
-  return 32;
+  return 10 + static_cast<int>(std::ceil(std::log2(static_cast<double>(c.value.size()) + 1.0)));
 }
 
 Int quantise(double v, int bits) {

@@ -66,7 +66,7 @@ struct EncodeParams {
   /// The label index of tp/fp/tn/fn/truth/predicted (-1 = label 1 for two labels, else 0).
   std::int32_t label = -1;
   /// Fixed point of ensemble sums: fractional bits (0 = the fewest that make every leaf value
-  /// exact, up to 40, else 32).
+  /// exact, up to 24, else 10 + log2(trees + 1)).
   int fraction_bits = 0;
   /// Networks: significant bits of each layer's quantised weights.
   int weight_bits = 12;
