@@ -40,7 +40,7 @@ pre { background: #f6f8fa; padding: 12px; overflow: auto; font-size: 13px; max-h
                 border: 1px solid #f3b8b5; border-radius: 4px; white-space: pre-wrap; }
 footer { margin-top: 40px; color: #6e7781; font-size: 13px; }
 figcaption { max-width: 560px; font-size: 13px; color: #444c56; margin-top: 2px; }
-.table-block { margin: 12px 0; }
+.table-block { margin: 12px 0; overflow-x: auto; }  /* wide tables scroll, not the page */
 .table-block table { margin: 4px 0; }
 .table-caption { font-size: 14px; color: #444c56; max-width: 90ch; }
 a.assay-csv { font-size: 13px; }

@@ -245,11 +245,10 @@ void render_top(HtmlReport& page, const ReportConfig& c,
   const auto entry = [&](bool present, const char* title, const char* anchor) {
     if (present) toc.push_back({detail::section_link(title, anchor)});
   };
-  entry(c.metrics.has_value(), "Metrics: what the predictions say, with intervals",
-        detail::kMetricsAnchor);
+  entry(c.metrics.has_value(), "Metrics: what the predictions say", detail::kMetricsAnchor);
   entry(c.soak.has_value(), "Same/Other/All: can the data's subsets be pooled?",
         detail::kSoakAnchor);
-  entry(c.cv.has_value(), "Cross-validation: which learner", detail::kCvAnchor);
+  entry(c.cv.has_value(), "Cross-validation: which learner?", detail::kCvAnchor);
   entry(c.shift.has_value(), "Shift: errors and uncertainty under distribution shift",
         detail::kShiftAnchor);
   entry(c.segment.has_value(), "Segmentation: lesions under shift", detail::kSegmentAnchor);

@@ -139,10 +139,15 @@ std::string dominance_text(const PairComparison& c) {
   if (c.pr.dominant == "b")
     return fmt::format("{}'s PR curve dominates {}'s (at least as high at every recall)", c.b, c.a);
   if (c.pr.dominant == "equal") return fmt::format("{} and {} have the same PR curve", c.a, c.b);
+  // Crossings as shown (two decimals), each once: close crossings would repeat a value.
+  std::vector<std::string> shown;
+  for (double r : c.pr.crossings) {
+    std::string text = fmt::format("{:.2f}", r);
+    if (std::find(shown.begin(), shown.end(), text) == shown.end()) shown.push_back(text);
+  }
   std::string where;
-  for (std::size_t i = 0; i < c.pr.crossings.size() && i < 3; ++i)
-    where += fmt::format("{}{:.2f}", i ? ", " : "", c.pr.crossings[i]);
-  if (c.pr.crossings.size() > 3) where += ", ...";
+  for (std::size_t i = 0; i < shown.size() && i < 3; ++i) where += (i ? ", " : "") + shown[i];
+  if (shown.size() > 3) where += ", ...";
   return fmt::format(
       "the PR curves of {} and {} cross (at recall {}): which is better depends on "
       "the operating point",

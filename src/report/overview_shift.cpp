@@ -179,7 +179,10 @@ std::vector<Sentence> summarize_shift(const ShiftEvaluation& ev) {
     for (const auto& r : ev.rows) {
       if (r.model == model && r.kind == "all" && std::isfinite(r.ood_auroc))
         text += fmt::format(
-            "; its uncertainty tells shifted from in-domain inputs with AUROC {:.3f}", r.ood_auroc);
+            "; its uncertainty tells shifted from in-domain inputs with AUROC {:.3f}{}",
+            r.ood_auroc,
+            r.ood_auroc < 0.5 ? " (below 0.5: it is more certain on shifted inputs, a warning sign)"
+                              : "");
     }
     out.push_back({text + ".", kShiftAnchor});
   }
