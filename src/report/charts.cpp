@@ -644,7 +644,8 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
                       {"title", params.interval_name + " high"}}};
   Json x2 = {{"field", "high"}};
   Json rule = {{"transform", {{{"filter", finite("low") + " && " + finite("high")}}}},
-               {"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
+               // Clipped to a fixed domain: a mean ± SD can pass a bound the values never do.
+               {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"clip", !params.domain.empty()}}},
                {"encoding",
                 {{"x", {{"field", "low"}, {"type", "quantitative"}}},
                  {"x2", x2},
