@@ -5,7 +5,7 @@ JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test test-cpp test-python demo bench format clean install package
+.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean install package
 
 all: build
 
@@ -36,6 +36,10 @@ package: build
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
+
+# Refreshes docs/cli.md (the command-line reference) from the CLI's --help.
+docs: build
+	cp $(BUILD_DIR)/docs/cli.md docs/cli.md
 
 bench: build
 	bench/run_all.sh $(BUILD_DIR)

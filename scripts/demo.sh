@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on generated data: metrics of a binary and a 4-class classifier (table, JSON and
 # HTML pages with charts), a SOAK experiment on data with regions and polygons, a shift
-# evaluation, a counting report and a segmentation evaluation on generated 3-D volumes.
+# evaluation, a counting report and a segmentation evaluation on generated 3-D volumes; then the
+# tour: `assay report` puts all of them on one page (examples/report/tour.toml).
 set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +38,11 @@ echo "== Segmentation: 8 generated subjects, a 3-member ensemble, in-domain vs s
   --partition "$out/segment/partition.csv" --html "$out/segment.html" \
   --json-out "$out/segment.json"
 echo
+echo "== The tour: every analysis above on one page (assay report, examples/report/tour.toml) =="
+PYTHONPATH="$here/$build/python" /usr/bin/python3 "$here/examples/report/make_report_demo.py" "$out"
+cp "$here/examples/report/tour.toml" "$out/tour.toml"
+"$here/$build/assay" report "$out/tour.toml"
+echo
 echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"
 echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
@@ -45,3 +51,6 @@ echo "  shift:   $out/shift.html (retention curves under distribution shift)"
 echo "  count:   $out/count.html (exact counts over the whole input space)"
 echo "  segment: $out/segment.html (nDSC, lesion F1 and retention per subject)"
 echo "  data:    $out/binary.json, $out/soak/*.csv, $out/shift.json"
+echo
+echo "The tour, every capability on one page: $out/report.html"
+echo "  (its tables: $out/report_tables/*.csv; every number: $out/report.json)"

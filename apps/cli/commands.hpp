@@ -83,4 +83,7 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global);
 /// `assay segment --pred DIR_OR_GLOB --truth DIR_OR_GLOB ...`
 Action add_segment_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay report CONFIG.toml [--out PAGE.html]` (every analysis on one page)
+Action add_report_command(CLI::App& app, const GlobalOptions& global);
+
 }  // namespace assay::cli

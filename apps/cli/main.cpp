@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
       assay::cli::add_model_command(app, global),
       assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
       assay::cli::add_job_command(app, global),
+      assay::cli::add_report_command(app, global),
   };
 
   try {

@@ -1,4 +1,5 @@
-"""Charts and self-contained HTML pages from Python (the same builders the CLI uses).
+"""Charts and self-contained HTML pages from Python (the same builders the CLI uses), and
+``build``: the whole report of ``assay report`` from a configuration file or dict.
 
 Chart functions return Vega-Lite specs as dicts; ``Page`` collects headings, paragraphs, tables,
 charts and JSON blocks and writes one HTML file with the chart library inlined (works offline).
@@ -8,17 +9,53 @@ charts and JSON blocks and writes one HTML file with the chart library inlined (
     page = report.Page("My model")
     page.chart("PR curve", report.pr_curve_chart([("model", r, p)]))
     page.write("model.html")
+
+    report.build("report.toml")                 # = assay report report.toml
+    report.build({"metrics": {"file": "preds.csv", "label": "y",
+                              "models": {"a": "p_a", "b": "p_b"}}}, out="ab.html")
 """
 import json
+import os
 
 import numpy as np
 
 from . import _assay
 
-__all__ = ["pr_curve_chart", "roc_curve_chart", "confusion_matrix_chart", "reliability_chart",
+__all__ = ["build", "pr_curve_chart", "roc_curve_chart", "confusion_matrix_chart", "reliability_chart",
            "trend_chart", "Page"]
 
 _NAN = float("nan")
+
+
+def build(config, out=None, *, check=False):
+    """Builds the report of ``assay report``: one offline HTML page over every analysis the
+    configuration names (metrics, soak, cv, shift, segment, count; any subset), its tables as CSV
+    in ``<page stem>_tables/`` and every number in ``<page stem>.json``.
+
+    config: the path of a TOML file (relative paths in it are relative to its folder), or a dict
+    of the same schema (docs/report-config.md; relative paths from the current folder).
+    out: the page's path (default: the configuration's ``out``, else report.html).
+    check: only read and check the configuration and every input; run nothing.
+
+    Returns the JSON document (the dict ``<stem>.json`` holds: "title", "summary" and one entry
+    per analysis, each as its subcommand's --json prints it) with "page" and "files" added; with
+    check=True, {"checked": True, "page": ...}. Raises assay.AssayError with the configuration's
+    file:line:col (or key path) for bad configuration and input, before any analysis runs.
+    """
+    if isinstance(config, dict):
+        text, is_path = json.dumps(config), False
+    elif isinstance(config, (str, os.PathLike)):
+        text, is_path = os.fspath(config), True
+    else:
+        raise TypeError(f"config must be a path or a dict, found {type(config).__name__}")
+    result = json.loads(_assay.report_build(text, is_path, os.getcwd(),
+                                            "" if out is None else os.fspath(out), bool(check)))
+    if check:
+        return result
+    document = result["document"]
+    document["page"] = result["page"]
+    document["files"] = result["files"]
+    return document
 
 
 def _col(values):

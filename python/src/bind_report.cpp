@@ -1,8 +1,11 @@
 // Bindings for the report layer: chart builders return Vega-Lite specs as JSON text, and
 // render_html builds a whole page from a list of blocks. Series arrive as tuples of sequences
 // (numpy arrays convert); a Python wrapper can json.loads the specs.
+#include "assay/core/output_file.hpp"
 #include "assay/report/charts.hpp"
+#include "assay/report/config.hpp"
 #include "assay/report/html.hpp"
+#include "assay/report/overview.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
@@ -68,7 +71,31 @@ std::string render_html(const std::string& title, const py::list& blocks) {
 
 }  // namespace
 
+/// The overview report (`assay report`): `config` is a TOML file's path (is_path) or a JSON
+/// object's text (relative paths from `base_dir`); returns {"page", "files", "document"} as JSON
+/// text, or {"checked": true} with `check_only`.
+std::string report_build(const std::string& config, bool is_path, const std::string& base_dir,
+                         const std::string& out, bool check_only) {
+  report::ReportConfig c = is_path ? report::read_report_config(config)
+                                   : report::report_config_from_json(
+                                         parse_json(config, "report configuration"), base_dir);
+  if (!out.empty()) c.out = out;
+  Json result;
+  {
+    py::gil_scoped_release release;
+    check_writable(c.out);
+    const report::PreparedOverview prepared = report::prepare_overview(c);
+    if (check_only) return Json{{"checked", true}, {"page", c.out}}.dump();
+    const report::Overview overview = report::run_overview(prepared);
+    const auto files = report::write_overview(overview, c.out);
+    result = {{"page", c.out}, {"files", files}, {"document", overview.document}};
+  }
+  return result.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 void bind_report(py::module_& m) {
+  m.def("report_build", &report_build, py::arg("config"), py::arg("is_path"), py::arg("base_dir"),
+        py::arg("out"), py::arg("check_only"));
   m.def(
       "pr_curve_chart",
       [](const std::vector<std::tuple<std::string, Column, Column, Column, double>>& series,

@@ -18,8 +18,7 @@ const char* const kGuideGrey = "#8c8c8c";
 using detail::kGuideGrey;
 namespace {
 
-// Tableau 10: the series colours of every chart, in order.
-const char* const kSeriesScheme = "tableau10";
+Json string_array(const std::vector<std::string>& values);
 
 std::string schema_url() {
   // The spec names the Vega-Lite major version that the page embeds (vega-embed warns when the
@@ -42,7 +41,7 @@ Json chart_config() {
       {"axis",
        {{"labelFontSize", 11}, {"titleFontSize", 12}, {"gridColor", "#e6e6e6"}, {"tickCount", 6}}},
       {"legend", {{"labelFontSize", 11}, {"titleFontSize", 12}, {"labelLimit", 280}}},
-      {"range", {{"category", {{"scheme", kSeriesScheme}}}}},
+      {"range", {{"category", string_array(series_palette())}}},
       {"view", {{"stroke", "#d0d0d0"}}},
   };
 }
@@ -188,7 +187,56 @@ double half_pixel(const ChartParams& params) {
   return 0.5 / std::max(1, std::max(params.width, params.height));
 }
 
+// The operating point of one series (NaN coordinates = none) and the axes it is drawn on.
+struct OperatingPoint {
+  double x, y;
+  std::string rule;
+};
+struct Axes {
+  const char *x_field, *y_field, *x_title, *y_title;
+};
+
+// Ringed dots at each series' operating point (the threshold in use), coloured like its curve;
+// no layer when no series has a finite operating point.
+void add_operating_layer(Json& spec, const Axes& axes, const std::vector<std::string>& labels,
+                         const std::vector<OperatingPoint>& points) {
+  Json values = Json::array();
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    const auto& p = points[k];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+    values.push_back({{"series", labels[k]},
+                      {axes.x_field, p.x},
+                      {axes.y_field, p.y},
+                      {"rule", p.rule.empty() ? "operating point" : p.rule}});
+  }
+  if (values.empty()) return;
+  spec["layer"].push_back({{"data", {{"values", std::move(values)}}},
+                           {"mark",
+                            {{"type", "point"},
+                             {"filled", true},
+                             {"size", 110},
+                             {"stroke", "#000000"},
+                             {"strokeWidth", 1.5},
+                             {"opacity", 1}}},
+                           {"encoding",
+                            {{"x", {{"field", axes.x_field}, {"type", "quantitative"}}},
+                             {"y", {{"field", axes.y_field}, {"type", "quantitative"}}},
+                             // No legend of its own: it shares the curves' colour legend (a
+                             // "legend": null here conflicts with theirs and Vega-Lite warns).
+                             {"color", {{"field", "series"}, {"type", "nominal"}}},
+                             {"tooltip",
+                              {tooltip("series", "Model"), tooltip("rule", "Operating point"),
+                               tooltip(axes.x_field, axes.x_title, ".4f"),
+                               tooltip(axes.y_field, axes.y_title, ".4f")}}}}});
+}
+
 }  // namespace
+
+const std::vector<std::string>& series_palette() {
+  static const std::vector<std::string> palette = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                                   "#56B4E9", "#D55E00", "#F0E442", "#000000"};
+  return palette;
+}
 
 Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& params) {
   check_series_count(series.size(), "pr_curve_chart");
@@ -258,6 +306,10 @@ Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& para
       hover_points("recall", "precision",
                    {tooltip("series", "Model"), tooltip("curve", "Curve"),
                     tooltip("recall", "Recall", ".4f"), tooltip("precision", "Precision", ".4f")})};
+  std::vector<OperatingPoint> points;
+  for (const auto& s : series)
+    points.push_back({s.operating_recall, s.operating_precision, s.operating_label});
+  add_operating_layer(spec, {"recall", "precision", "Recall", "Precision"}, labels, points);
   return spec;
 }
 
@@ -299,6 +351,10 @@ Json roc_curve_chart(const std::vector<RocSeries>& series, const ChartParams& pa
                         "True positive rate against false positive rate per model; dashed: "
                         "chance (a random ranking).");
   spec["layer"] = {diagonal_layer("fpr", "tpr"), std::move(curves)};
+  std::vector<OperatingPoint> points;
+  for (const auto& s : series)
+    points.push_back({s.operating_fpr, s.operating_tpr, s.operating_label});
+  add_operating_layer(spec, {"fpr", "tpr", "FPR", "TPR"}, labels, points);
   return spec;
 }
 
@@ -539,6 +595,71 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
                 "Mean (line) and mean \u00b1 SD (band) at each value of the meta-parameter.");
   spec["data"] = {{"values", std::move(values)}};
   spec["layer"] = std::move(layers);
+  return spec;
+}
+
+Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChartParams& params) {
+  std::vector<std::string> rows, series;
+  Json values = Json::array();
+  for (const auto& p : points) {
+    if (!std::isfinite(p.value)) continue;
+    if (std::find(rows.begin(), rows.end(), p.row) == rows.end()) rows.push_back(p.row);
+    if (std::find(series.begin(), series.end(), p.series) == series.end())
+      series.push_back(p.series);
+    const bool interval = std::isfinite(p.low) && std::isfinite(p.high);
+    values.push_back({{"row", p.row},
+                      {"series", p.series},
+                      {"value", p.value},
+                      {"low", interval ? Json(p.low) : Json(nullptr)},
+                      {"high", interval ? Json(p.high) : Json(nullptr)}});
+  }
+  if (values.empty())
+    fail("interval_chart needs at least one point with a finite value (found none)");
+  if (!params.domain.empty() && params.domain.size() != 2)
+    fail("interval_chart domain must be [low, high] (found {} values)", params.domain.size());
+  ChartParams chart = params.chart;
+  chart.height =
+      std::max<int>(chart.height, static_cast<int>(rows.size() * (14 * series.size() + 10)));
+  Json x = {{"field", "value"}, {"type", "quantitative"}, {"title", params.x_title}};
+  if (!params.domain.empty())
+    x["scale"] = {
+        {"domain", {params.domain[0], params.domain[1]}}, {"nice", false}, {"zero", false}};
+  else
+    x["scale"] = {{"zero", false}};
+  const Json y = {
+      {"field", "row"}, {"type", "nominal"}, {"title", nullptr}, {"sort", string_array(rows)}};
+  const Json offset = {{"field", "series"}, {"type", "nominal"}, {"sort", string_array(series)}};
+  const Json color =
+      series_color("series", params.series_title.c_str(), string_array(series), false);
+  const Json tips = {tooltip("row", "Row"),
+                     tooltip("series", params.series_title.c_str()),
+                     tooltip("value", "Value", ".4~g"),
+                     {{"field", "low"},
+                      {"type", "quantitative"},
+                      {"format", ".4~g"},
+                      {"title", params.interval_name + " low"}},
+                     {{"field", "high"},
+                      {"type", "quantitative"},
+                      {"format", ".4~g"},
+                      {"title", params.interval_name + " high"}}};
+  Json x2 = {{"field", "high"}};
+  Json rule = {{"transform", {{{"filter", finite("low") + " && " + finite("high")}}}},
+               // Clipped to a fixed domain: a mean ± SD can pass a bound the values never do.
+               {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"clip", !params.domain.empty()}}},
+               {"encoding",
+                {{"x", {{"field", "low"}, {"type", "quantitative"}}},
+                 {"x2", x2},
+                 {"y", y},
+                 {"yOffset", offset},
+                 {"color", color},
+                 {"tooltip", tips}}}};
+  Json dot = {
+      {"mark", {{"type", "point"}, {"filled", true}, {"size", 60}, {"opacity", 1}}},
+      {"encoding", {{"x", x}, {"y", y}, {"yOffset", offset}, {"color", color}, {"tooltip", tips}}}};
+  Json spec = base_spec(chart, params.x_title,
+                        "Each estimate as a dot with its interval as a line; rows share one axis.");
+  spec["data"] = {{"values", std::move(values)}};
+  spec["layer"] = {std::move(rule), std::move(dot)};
   return spec;
 }
 

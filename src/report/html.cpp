@@ -1,12 +1,15 @@
 #include "assay/report/html.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
 
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
 
@@ -36,6 +39,15 @@ pre { background: #f6f8fa; padding: 12px; overflow: auto; font-size: 13px; max-h
 #assay-errors { margin: 12px 0; padding: 8px 12px; background: #fdecea; color: #a4161a;
                 border: 1px solid #f3b8b5; border-radius: 4px; white-space: pre-wrap; }
 footer { margin-top: 40px; color: #6e7781; font-size: 13px; }
+figcaption { max-width: 560px; font-size: 13px; color: #444c56; margin-top: 2px; }
+.table-block { margin: 12px 0; overflow-x: auto; }  /* wide tables scroll, not the page */
+.table-block table { margin: 4px 0; }
+.table-caption { font-size: 14px; color: #444c56; max-width: 90ch; }
+a.assay-csv { font-size: 13px; }
+ul.summary { background: #f0f6ff; border: 1px solid #c5dafa; border-radius: 6px;
+             padding: 10px 14px 10px 34px; max-width: 110ch; }
+ul.summary li { margin: 4px 0; }
+a { color: #0b5cad; }
 )css";
 
 // Runs before the chart library loads, so that errors while loading it are caught too.
@@ -131,6 +143,9 @@ const char* const kRenderScript = R"js(
   });
   Promise.all(jobs).then(function () {
     state.finish("ok:" + specs.length);
+    // A link to a section or chart (page.html#id) lands on it once the charts have their size.
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target) target.scrollIntoView();
   }, function (e) {
     state.error(e.message);
   });
@@ -170,7 +185,62 @@ bool is_number(const std::string& cell) {
   return ec == std::errc() && end == last;
 }
 
+bool is_name(const std::string& text, const char* extra) {
+  if (text.empty()) return false;
+  for (unsigned char c : text) {
+    if (!std::isalnum(c) && !std::strchr(extra, c)) return false;
+  }
+  return true;
+}
+
+std::string base64(std::string_view bytes) {
+  static const char* const digits =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    for (int s : {18, 12, 6, 0}) out += digits[(v >> s) & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += digits[(v >> 18) & 63];
+    out += digits[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? digits[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string spans_html(const std::vector<TextSpan>& spans) {
+  std::string html;
+  for (const auto& span : spans) {
+    if (span.href.empty()) {
+      html += html_escape(span.text);
+    } else {
+      html += fmt::format("<a href=\"{}\">{}</a>", html_escape(span.href), html_escape(span.text));
+    }
+  }
+  return html;
+}
+
+std::string cell_text(const Column& column, std::size_t row) {
+  return column.is_numeric() ? display_number(column.values[row]) : column.label(row);
+}
+
 }  // namespace
+
+std::string display_number(double v) {
+  if (std::isnan(v)) return "\u2014";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == std::floor(v) && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
+  if (std::abs(v) < 1e-3) return fmt::format("{:.2e}", v);
+  return fmt::format("{:.4f}", v);
+}
 
 std::string html_escape(std::string_view text) {
   std::string out;
@@ -201,11 +271,72 @@ std::string html_escape(std::string_view text) {
 
 HtmlReport::HtmlReport(std::string title) : title_(std::move(title)) {}
 
-void HtmlReport::add_heading(const std::string& text, int level) {
+void HtmlReport::add_heading(const std::string& text, int level, const std::string& anchor) {
   last_was_chart_ = false;
   if (level < 2 || level > 4)
     fail("heading level must be 2, 3 or 4 (found {}; level 1 is the page title)", level);
-  body_ += fmt::format("<h{0}>{1}</h{0}>\n", level, html_escape(text));
+  if (!anchor.empty() && !is_name(anchor, "-_"))
+    fail("heading anchor must be letters, digits, '-' and '_' (found {})", quote_found(anchor));
+  const std::string id = anchor.empty() ? "" : fmt::format(" id=\"{}\"", anchor);
+  body_ += fmt::format("<h{0}{2}>{1}</h{0}>\n", level, html_escape(text), id);
+}
+
+void HtmlReport::add_paragraph(const std::vector<TextSpan>& spans) {
+  last_was_chart_ = false;
+  body_ += "<p>" + spans_html(spans) + "</p>\n";
+}
+
+void HtmlReport::add_list(const std::vector<std::vector<TextSpan>>& items, bool highlight) {
+  last_was_chart_ = false;
+  body_ += highlight ? "<ul class=\"summary\">\n" : "<ul>\n";
+  for (const auto& item : items) body_ += "<li>" + spans_html(item) + "</li>\n";
+  body_ += "</ul>\n";
+}
+
+void HtmlReport::add_data_table(const Table& table, const TableOptions& options) {
+  if (table.n_columns() == 0) fail("table has no columns (expected at least one)");
+  if (!options.csv_name.empty()) {
+    if (!is_name(options.csv_name, "-_."))
+      fail("table CSV name must be letters, digits, '-', '_' and '.' (found {})",
+           quote_found(options.csv_name));
+    for (const auto& f : csv_files_) {
+      if (f.file_name == options.csv_name + ".csv")
+        fail("table CSV name {} is used twice on this page", quote_found(options.csv_name));
+    }
+  }
+  last_was_chart_ = false;
+  std::string html =
+      options.folded ? "<details class=\"table-block\"><summary>" : "<div class=\"table-block\">";
+  if (!options.caption.empty()) {
+    html += options.folded
+                ? html_escape(options.caption)
+                : "<div class=\"table-caption\">" + html_escape(options.caption) + "</div>";
+  } else if (options.folded) {
+    html += "Table";
+  }
+  if (options.folded) html += fmt::format(" ({} rows)</summary>", table.n_rows());
+  html += "\n<table>\n<thead><tr>";
+  for (const auto& c : table.columns()) html += "<th>" + html_escape(c.name) + "</th>";
+  html += "</tr></thead>\n<tbody>\n";
+  for (std::size_t r = 0; r < table.n_rows(); ++r) {
+    html += "<tr>";
+    for (const auto& c : table.columns()) {
+      html += c.is_numeric() ? "<td class=\"num\">" : "<td>";
+      html += html_escape(cell_text(c, r)) + "</td>";
+    }
+    html += "</tr>\n";
+  }
+  html += "</tbody>\n</table>\n";
+  if (!options.csv_name.empty()) {
+    CsvFile file{options.csv_name + ".csv", format_csv(table)};
+    html += fmt::format(
+        "<a class=\"assay-csv\" download=\"{0}\" "
+        "href=\"data:text/csv;charset=utf-8;base64,{1}\">Download {0}</a>\n",
+        html_escape(file.file_name), base64(file.text));
+    csv_files_.push_back(std::move(file));
+  }
+  html += options.folded ? "</details>\n" : "</div>\n";
+  body_ += html;
 }
 
 void HtmlReport::add_paragraph(const std::string& text) {
@@ -247,6 +378,10 @@ void HtmlReport::add_table(const std::vector<std::string>& header,
 }
 
 void HtmlReport::add_chart(const std::string& title, const Json& spec) {
+  add_chart(title, spec, "");
+}
+
+void HtmlReport::add_chart(const std::string& title, const Json& spec, const std::string& caption) {
   if (!spec.is_object()) fail("chart spec must be a JSON object (found {})", spec.type_name());
   Json titled = spec;
   if (!title.empty()) titled["title"] = title;  // one title, drawn by the chart itself
@@ -261,11 +396,11 @@ void HtmlReport::add_chart(const std::string& title, const Json& spec) {
   }
   body_ += fmt::format(
       "<figure class=\"chart\" role=\"img\" aria-label=\"{0}\"><div id=\"assay-chart-{1}\" "
-      "data-title=\"{0}\"></div></figure>\n",
+      "data-title=\"{0}\"></div>{2}</figure>\n",
       html_escape(title.empty() && spec.contains("title") && spec["title"].is_string()
                       ? spec["title"].get<std::string>()
                       : title),
-      i);
+      i, caption.empty() ? "" : "<figcaption>" + html_escape(caption) + "</figcaption>");
   body_ += close;
   chart_specs_.push_back(std::move(titled));
   last_was_chart_ = true;

@@ -195,7 +195,7 @@ Json shift_retention_chart(const shift::ShiftEvaluation& ev, bool f1) {
        {{"field", "series"},
         {"type", "nominal"},
         {"title", "Model"},
-        {"scale", {{"domain", labels}, {"scheme", "tableau10"}}}}},
+        {"scale", {{"domain", labels}, {"range", detail::string_array(series_palette())}}}}},
       {"strokeDash",
        {{"field", "kind"},
         {"type", "nominal"},

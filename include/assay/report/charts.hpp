@@ -8,7 +8,8 @@
 //
 // Conventions shared by all charts:
 // - Fixed size (ChartParams::width x height, 400 x 300 by default), tooltips on data marks, one
-//   colour scheme (Tableau 10 for series, "blues" for the heat map).
+//   colour-blind-safe palette for series (Okabe & Ito's eight colours, series_palette()) and
+//   "blues" for the heat map.
 // - NaN and infinities are allowed in the data: assay::Json writes them as null and every chart
 //   filters such points out (a curve point with a non-finite coordinate is not drawn, a trend
 //   point with a non-finite SD is drawn without its band).
@@ -52,6 +53,11 @@ struct PrSeries {
   std::vector<double> interpolated_precision = {};
   /// Average precision shown in the legend as "name (AP = 0.873)"; NaN = not shown.
   double average_precision = std::numeric_limits<double>::quiet_NaN();
+  /// The operating point (the decision threshold in use), drawn as a ringed dot; NaN = none.
+  double operating_recall = std::numeric_limits<double>::quiet_NaN();
+  double operating_precision = std::numeric_limits<double>::quiet_NaN();
+  /// Tooltip text of the operating point, e.g. "score >= 0.5".
+  std::string operating_label = {};
 };
 
 /// Precision-recall chart: each series as a step line (the precision at a point holds over the
@@ -70,6 +76,11 @@ struct RocSeries {
   std::vector<double> tpr;
   /// Area under the curve shown in the legend as "name (AUC = 0.912)"; NaN = not shown.
   double auc = std::numeric_limits<double>::quiet_NaN();
+  /// The operating point (the decision threshold in use), drawn as a ringed dot; NaN = none.
+  double operating_fpr = std::numeric_limits<double>::quiet_NaN();
+  double operating_tpr = std::numeric_limits<double>::quiet_NaN();
+  /// Tooltip text of the operating point, e.g. "score >= 0.5".
+  std::string operating_label = {};
 };
 
 /// ROC chart: each series as a line through its points ordered by (fpr, tpr), plus the dashed
@@ -127,5 +138,40 @@ struct TrendSeries {
 /// rate; then every x must be > 0). Requires at least one series.
 Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_title,
                  const std::string& y_title, bool log_x = false, const ChartParams& params = {});
+
+/// The series colours of every chart, in order: Okabe & Ito's colour-blind-safe palette (blue,
+/// orange, bluish green, reddish purple, sky blue, vermillion, yellow, black).
+const std::vector<std::string>& series_palette();
+
+/// One estimate with its interval, for interval_chart.
+struct IntervalPoint {
+  /// Row of the chart (y axis), e.g. a metric or a partition.
+  std::string row;
+  /// Series (colour), e.g. a model; series of one row are drawn side by side.
+  std::string series;
+  double value = 0;
+  /// Interval bounds; NaN = no interval (only the point is drawn).
+  double low = std::numeric_limits<double>::quiet_NaN();
+  double high = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Options of interval_chart on top of ChartParams.
+struct IntervalChartParams {
+  ChartParams chart = {};
+  /// Title of the value axis (with its unit).
+  std::string x_title = "value";
+  /// Fixed value-axis range [low, high] (e.g. 0..1 for fractions, so that panels compare);
+  /// empty = fitted to the data.
+  std::vector<double> domain = {};
+  /// Title of the colour legend.
+  std::string series_title = "Model";
+  /// Tooltip name of the interval, e.g. "95% bootstrap interval".
+  std::string interval_name = "interval";
+};
+
+/// Dot-and-whisker chart (a forest plot): per row one dot per series at its value with a line
+/// over [low, high]; rows in first-seen order, series dodged within a row in first-seen order.
+/// Non-finite values are left out. Requires at least one point with a finite value.
+Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChartParams& params);
 
 }  // namespace assay::report

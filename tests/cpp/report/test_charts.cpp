@@ -48,7 +48,8 @@ TEST(Charts, CommonSpecFields) {
   EXPECT_EQ(spec["title"], "ROC curve");
   EXPECT_EQ(spec["width"], 400);
   EXPECT_EQ(spec["height"], 300);
-  EXPECT_EQ(spec["config"]["range"]["category"]["scheme"], "tableau10");
+  EXPECT_EQ(spec["config"]["range"]["category"][0], "#0072B2");  // Okabe-Ito blue
+  EXPECT_EQ(spec["config"]["range"]["category"].size(), 8u);
 
   const Json custom = roc_curve_chart({{"m", {0, 1}, {0, 1}}}, {"My ROC", 250, 200});
   EXPECT_EQ(custom["title"], "My ROC");
@@ -273,4 +274,42 @@ TEST(Charts, LongCurvesAreThinnedToHalfPixels) {
   // Points within half a pixel of each other in both coordinates collapse, ends kept.
   const Json pr = pr_curve_chart({{"p", {0, 0.0001, 0.0002, 0.5}, {1, 0.9999, 0.5, 0.5}}});
   EXPECT_EQ(column(pr["data"]["values"], "recall"), (std::vector<double>{0, 0.0002, 0.5}));
+}
+
+TEST(Charts, OperatingPointsAreRingedDots) {
+  PrSeries pr{"m", {0, 0.5, 1}, {1, 0.8, 0.5}};
+  pr.operating_recall = 0.5;
+  pr.operating_precision = 0.8;
+  pr.operating_label = "score >= 0.5";
+  const Json spec = pr_curve_chart({pr, PrSeries{"n", {0, 1}, {1, 0.4}}});
+  ASSERT_EQ(spec["layer"].size(), 3u);  // curves, hover points, operating points
+  const Json& points = spec["layer"][2];
+  ASSERT_EQ(points["data"]["values"].size(), 1u);  // "n" has none
+  EXPECT_EQ(points["data"]["values"][0]["rule"], "score >= 0.5");
+  EXPECT_EQ(points["data"]["values"][0]["recall"], 0.5);
+  EXPECT_EQ(points["mark"]["stroke"], "#000000");
+  RocSeries roc{"m", {0, 1}, {0, 1}};
+  EXPECT_EQ(roc_curve_chart({roc})["layer"].size(), 2u);  // no operating point, no layer
+}
+
+TEST(Charts, IntervalChart) {
+  IntervalChartParams p;
+  p.x_title = "value (0..1)";
+  p.domain = {0, 1};
+  const Json spec = interval_chart({{"AP", "a", 0.8, 0.75, 0.85},
+                                    {"AP", "b", 0.7, std::nan(""), std::nan("")},
+                                    {"F1", "a", std::nan(""), 0, 1},
+                                    {"F1", "b", 0.6, 0.5, 0.7}},
+                                   p);
+  const Json& values = spec["data"]["values"];
+  ASSERT_EQ(values.size(), 3u);  // the NaN value is left out
+  EXPECT_TRUE(values[1]["low"].is_null());
+  EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["scale"]["domain"], Json({0, 1}));
+  EXPECT_EQ(spec["layer"][1]["encoding"]["y"]["sort"], Json({"AP", "F1"}));
+  EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["title"], "value (0..1)");
+  EXPECT_THROW_MSG(interval_chart({{"AP", "a", std::nan("")}}, p), assay::Error,
+                   "interval_chart needs at least one point with a finite value (found none)");
+  p.domain = {0};
+  EXPECT_THROW_MSG(interval_chart({{"AP", "a", 1}}, p), assay::Error,
+                   "interval_chart domain must be [low, high] (found 1 values)");
 }

@@ -9,6 +9,9 @@
 #include <regex>
 #include <sstream>
 
+#include <cmath>
+
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/report/charts.hpp"
 #include "assay/report/html.hpp"
@@ -170,4 +173,67 @@ TEST(Html, WriteRoundTrips) {
   page.write(path.string());
   EXPECT_EQ(read_file(path), page.render());
   fs::remove(path);
+}
+
+TEST(Html, DisplayNumbers) {
+  EXPECT_EQ(display_number(std::nan("")), "\u2014");
+  EXPECT_EQ(display_number(12), "12");
+  EXPECT_EQ(display_number(0.87346), "0.8735");
+  EXPECT_EQ(display_number(3.1e-6), "3.10e-06");
+  EXPECT_EQ(display_number(-1.0 / 0.0), "-inf");
+}
+
+TEST(Html, DataTablesOfferTheirCsv) {
+  assay::Table t;
+  t.add_column(assay::Column::categorical("model", {"a, quoted \"b\"", "c"}));
+  t.add_column(assay::Column::numeric("AP", {0.123456789, std::nan("")}));
+  HtmlReport page("tables");
+  page.add_heading("Section", 2, "sec-1");
+  page.add_paragraph({{"see "}, {"the section", "#sec-1"}, {" <now>"}});
+  page.add_list({{{"one"}}, {{"two", "#x"}}}, true);
+  page.add_data_table(t, {"metrics-summary", "Caption & more"});
+  page.add_data_table(t, {"", "", true});  // shown, folded, no download
+  ASSERT_EQ(page.csv_files().size(), 1u);
+  EXPECT_EQ(page.csv_files()[0].file_name, "metrics-summary.csv");
+  EXPECT_EQ(page.csv_files()[0].text, assay::format_csv(t));
+  const std::string html = page.render();
+  EXPECT_NE(html.find("<h2 id=\"sec-1\">Section</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<p>see <a href=\"#sec-1\">the section</a> &lt;now&gt;</p>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<ul class=\"summary\">\n<li>one</li>\n<li><a href=\"#x\">two</a></li>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">0.1235</td></tr>"), std::string::npos);  // rounded
+  EXPECT_NE(html.find("<td class=\"num\">\u2014</td>"), std::string::npos);       // NaN
+  EXPECT_NE(html.find("Caption &amp; more"), std::string::npos);
+  EXPECT_NE(html.find("<details class=\"table-block\"><summary>Table (2 rows)</summary>"),
+            std::string::npos);
+  // The download holds the full-precision CSV, base64-encoded.
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(html, m,
+                        std::regex("download=\"metrics-summary.csv\" "
+                                   "href=\"data:text/csv;charset=utf-8;base64,([^\"]*)\"")));
+  const std::string b64 = m[1];
+  std::string decoded;
+  const std::string digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  unsigned bits = 0;
+  int n = 0;
+  for (char c : b64) {
+    if (c == '=') break;
+    bits = (bits << 6) | static_cast<unsigned>(digits.find(c));
+    n += 6;
+    if (n >= 8) {
+      n -= 8;
+      decoded += static_cast<char>((bits >> n) & 0xFF);
+    }
+  }
+  EXPECT_EQ(decoded, assay::format_csv(t));
+  EXPECT_NE(decoded.find("0.123456789"), std::string::npos);
+
+  EXPECT_THROW_MSG(page.add_data_table(t, {"metrics-summary"}), assay::Error,
+                   "table CSV name \"metrics-summary\" is used twice on this page");
+  EXPECT_THROW_MSG(page.add_data_table(t, {"a/b"}), assay::Error,
+                   "table CSV name must be letters, digits, '-', '_' and '.' (found \"a/b\")");
+  EXPECT_THROW_MSG(page.add_heading("x", 2, "a b"), assay::Error,
+                   "heading anchor must be letters, digits, '-' and '_' (found \"a b\")");
 }

@@ -163,6 +163,10 @@ HtmlReport full_report() {
     prs.push_back(pr);
     rocs.push_back(roc);
   }
+  prs[0].operating_recall = 0.6;  // ringed dots at the operating threshold
+  prs[0].operating_precision = 0.8;
+  rocs[0].operating_fpr = 0.2;
+  rocs[0].operating_tpr = 0.6;
   prs[1].precision.push_back(std::nan(""));  // a NaN point must not break the chart
   prs[1].recall.push_back(0.5);
   prs[1].interpolated_precision.push_back(std::nan(""));
@@ -196,6 +200,14 @@ HtmlReport full_report() {
                 {0.02, 0.02, 0.01, 0.015, 0.03}};
   page.add_chart(
       "", trend_chart({a, b}, "C (regularization)", "score (mean \u00b1 SD over 5 seeds)", true));
+  IntervalChartParams ip;
+  ip.domain = {0, 1};
+  page.add_chart("Intervals",
+                 interval_chart({{"AP", "strong", 0.9, 0.85, 0.95},
+                                 {"AP", "weak", 0.6, 0.5, 0.7},
+                                 {"F1", "strong", 0.8, std::nan(""), std::nan("")}},
+                                ip),
+                 "A caption under the chart.");
   page.add_json("Metrics as JSON", Json{{"ap", 0.912}, {"note", "</script><!--"}});
   return page;
 }
@@ -212,11 +224,11 @@ std::string insert_before(std::string html, const std::string& marker, const std
 TEST(Render, AllChartTypesRenderWithoutErrors) {
   const HtmlReport page = full_report();
   const Rendered r = render_in_chromium("all_charts", page.render());
-  EXPECT_EQ(r.status, "ok:5") << r.log;
+  EXPECT_EQ(r.status, "ok:6") << r.log;
   EXPECT_EQ(r.warnings, "0") << "vega logged warnings; see " << ASSAY_BINARY_DIR
                              << "/test-output/report/all_charts.chromium.log\n"
                              << r.log;
-  ASSERT_EQ(r.marks.size(), 5u);
+  ASSERT_EQ(r.marks.size(), 6u);
   for (int n : r.marks) EXPECT_GT(n, 0);
   // Text stayed text: the escaped paragraph and the title, not markup.
   EXPECT_NE(r.dom.find("Text with &lt;/script&gt; and &lt;b&gt;tags&lt;/b&gt; is escaped."),

@@ -1,0 +1,55 @@
+// `assay report CONFIG.toml [--out PAGE.html] [--check] [--json]`: every analysis the
+// configuration names on one offline HTML page, its tables as CSV next to it and all numbers as
+// JSON (report/overview.hpp). The configuration and every input are checked before any work.
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/output_file.hpp"
+#include "assay/report/config.hpp"
+#include "assay/report/overview.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+
+Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
+  struct Options {
+    std::string config, out;
+    bool check = false, json = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand(
+      "report",
+      "One self-contained HTML page over every analysis a configuration names (metrics, soak,\n"
+      "cv, shift, segment, count: any subset; schema in docs/report-config.md): a summary in\n"
+      "plain words, a section per analysis, models side by side. Writes PAGE.html,\n"
+      "PAGE_tables/*.csv and PAGE.json.");
+  cmd->add_option("config", o->config, "configuration file (TOML)")->required();
+  cmd->add_option("--out", o->out, "the page to write (default: the configuration's `out`)");
+  cmd->add_flag("--check", o->check,
+                "only read the configuration and every input and check them; run nothing");
+  cmd->add_flag("--json", o->json, "print every number as JSON instead of the summary");
+
+  return [cmd, o] {
+    if (!cmd->parsed()) return;
+    report::ReportConfig config = report::read_report_config(o->config);
+    if (!o->out.empty()) config.out = o->out;
+    check_writable(config.out);
+    const report::PreparedOverview prepared = report::prepare_overview(config);
+    if (o->check) {
+      std::cout << o->config << ": configuration and inputs are fine\n";
+      return;
+    }
+    const report::Overview overview = report::run_overview(prepared);
+    const auto written = report::write_overview(overview, config.out);
+    if (o->json) {
+      std::cout << overview.document.dump(2) << '\n';
+    } else {
+      for (const auto& sentence : overview.summary) std::cout << "- " << sentence << '\n';
+      std::cout << "\nreport: " << config.out << '\n';
+    }
+    std::fprintf(stderr, "assay: wrote %s (and %zu tables as CSV, all numbers as JSON)\n",
+                 config.out.c_str(), written.size() - 2);
+  };
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,86 @@
+// The overview report: every analysis a configuration (config.hpp) asks for, run through the
+// same library entry points as its subcommand, on one self-contained HTML page — the entry point
+// of `assay report` and Python's assay.report.build.
+//
+//   ReportConfig config = read_report_config("report.toml");
+//   PreparedOverview prepared = prepare_overview(config);  // reads and checks every input
+//   Overview overview = run_overview(prepared);            // runs the analyses, builds the page
+//   write_overview(overview, config.out);                  // page, CSV tables, JSON
+//
+// One computation path: each section calls what its subcommand calls — metrics::evaluate per
+// model (`assay metrics`), soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
+// cv`), shift::evaluate_table (`assay shift`), shift::evaluate_segmentation_files per model
+// (`assay segment`) and count::count per model (`assay count`) — with the parameters the
+// configuration gives, and the JSON document holds each result as that subcommand's --json
+// prints it (evaluation_json, statistics_json, cv_json, shift_json, segment_json, count_json).
+//
+// The page, in order: a summary in plain words (one or more sentences per analysis, each linking
+// to its section), a table of contents, then one section per analysis (metrics, soak, cv, shift,
+// segment, count, in that order) with its tables and charts. Models are compared side by side in
+// every section (one chart with all models, tables with one row per model). Every table can be
+// downloaded from the page as CSV; write_overview also writes each one next to the page.
+//
+// Failure policy: prepare_overview throws assay::Error before any analysis runs when a file is
+// missing, a column is absent or of the wrong kind, a model does not fit its spec, or the data
+// do not fit an analysis (e.g. one subset for [soak]); the message starts at the section's place
+// in the configuration ("report.toml:7:1: [soak] data.csv: no column ..."). An analysis that fails
+// while running throws the same way.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "assay/core/json.hpp"
+#include "assay/core/table.hpp"
+#include "assay/count/model.hpp"
+#include "assay/count/spec.hpp"
+#include "assay/metrics/evaluate.hpp"
+#include "assay/report/config.hpp"
+#include "assay/report/html.hpp"
+
+namespace assay::report {
+
+/// Every input of a configuration, read and checked (prepare_overview's result).
+struct PreparedOverview {
+  ReportConfig config;
+  /// [metrics]: one input per model, in the configuration's order.
+  std::vector<metrics::EvaluationInput> metrics_inputs;
+  /// [soak] and [cv]: the data sets, named by file stem.
+  std::vector<std::pair<std::string, Table>> soak_tables, cv_tables;
+  /// [shift]: the table.
+  Table shift_table;
+  /// [count]: the models (configuration order) and the spec.
+  std::vector<count::Model> count_models;
+  count::Spec count_spec;
+};
+
+/// The built report.
+struct Overview {
+  /// The page (write it with write_overview, which also writes its tables).
+  HtmlReport page{""};
+  /// {"title", "summary": [sentences], "metrics": {"models": {name: evaluation_json}},
+  ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
+  ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}}};
+  ///  only the analyses that ran.
+  Json document;
+  /// The summary sentences, in page order.
+  std::vector<std::string> summary;
+};
+
+/// Reads every file the configuration names and checks that the data fit each analysis (see the
+/// failure policy above). Nothing is computed yet.
+PreparedOverview prepare_overview(const ReportConfig& config);
+
+/// Runs the analyses and builds the page and the JSON document.
+Overview run_overview(const PreparedOverview& prepared);
+
+/// prepare_overview, then run_overview.
+Overview build_overview(const ReportConfig& config);
+
+/// Writes the page to `path`, every table's CSV into the folder "<stem>_tables" next to it (the
+/// same bytes as the page's download links) and the JSON document to "<stem>.json". Checks that
+/// the outputs are writable first. Returns the files written, the page first.
+std::vector<std::string> write_overview(const Overview& overview, const std::string& path);
+
+}  // namespace assay::report

@@ -1,0 +1,88 @@
+// Private to the report layer: the sections of the overview report (overview.hpp). Each
+// analysis has three steps — run (the library entry point of its subcommand), summarize (plain
+// sentences for the top of the page) and render (its section) — so that the summary, which comes
+// first on the page, can be written after every analysis has run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/count/counting.hpp"
+#include "assay/metrics/evaluate.hpp"
+#include "assay/report/config.hpp"
+#include "assay/report/html.hpp"
+#include "assay/report/overview.hpp"
+#include "assay/shift/partition.hpp"
+#include "assay/shift/segment_experiment.hpp"
+#include "assay/soak/cv.hpp"
+#include "assay/soak/tables.hpp"
+
+namespace assay::report::detail {
+
+/// Section anchors (the ids of their headings), for cross-links.
+inline constexpr const char* kMetricsAnchor = "metrics";
+inline constexpr const char* kSoakAnchor = "soak";
+inline constexpr const char* kCvAnchor = "cv";
+inline constexpr const char* kShiftAnchor = "shift";
+inline constexpr const char* kSegmentAnchor = "segment";
+inline constexpr const char* kCountAnchor = "count";
+
+/// One sentence of the summary, linking to the section it comes from.
+struct Sentence {
+  std::string text;
+  std::string anchor;
+};
+
+/// Everything that ran, in the configuration's model order.
+struct Results {
+  std::vector<metrics::Evaluation> metrics;
+  std::optional<soak::SoakOutcome> soak;
+  std::optional<soak::CvOutcome> cv;
+  std::optional<shift::ShiftEvaluation> shift;
+  std::vector<shift::SegmentEvaluation> segment;
+  std::vector<count::CountResult> count;
+};
+
+// metrics (overview_metrics.cpp)
+std::vector<Sentence> summarize_metrics(const MetricsSection& config,
+                                        const std::vector<metrics::Evaluation>& results,
+                                        const std::vector<metrics::EvaluationInput>& inputs);
+void render_metrics(HtmlReport& page, const MetricsSection& config,
+                    const std::vector<metrics::Evaluation>& results,
+                    const std::vector<metrics::EvaluationInput>& inputs);
+
+// soak and cv (overview_learning.cpp)
+std::vector<Sentence> summarize_soak(const soak::SoakOutcome& outcome);
+void render_soak(HtmlReport& page, const SoakSection& config, const soak::SoakOutcome& outcome);
+std::vector<Sentence> summarize_cv(const soak::CvOutcome& outcome);
+void render_cv(HtmlReport& page, const CvSection& config, const soak::CvOutcome& outcome);
+
+// shift and segment (overview_shift.cpp)
+std::vector<Sentence> summarize_shift(const shift::ShiftEvaluation& evaluation);
+void render_shift(HtmlReport& page, const ShiftSection& config,
+                  const shift::ShiftEvaluation& evaluation);
+std::vector<Sentence> summarize_segment(const SegmentSection& config,
+                                        const std::vector<shift::SegmentEvaluation>& results);
+void render_segment(HtmlReport& page, const SegmentSection& config,
+                    const std::vector<shift::SegmentEvaluation>& results);
+
+// count (overview_count.cpp)
+std::vector<Sentence> summarize_count(const CountSection& config,
+                                      const std::vector<count::CountResult>& results);
+/// `metrics_threshold`: the [metrics] operating threshold when that section ran (cross-link).
+void render_count(HtmlReport& page, const CountSection& config,
+                  const std::vector<count::CountResult>& results,
+                  std::optional<double> metrics_threshold);
+
+// Shared wording.
+/// "12.3 %" style: 100 * fraction with `decimals`.
+std::string percent(double fraction, int decimals = 1);
+/// A p-value: "p = 0.012", "p = 3.1e-06", "p < 1e-300", "p undefined".
+std::string p_value_text(double p);
+/// "0.873 [0.851, 0.894]" (the interval only when both bounds are finite).
+std::string with_interval(double value, double low, double high, int decimals = 3);
+/// A link span to a section.
+TextSpan section_link(const std::string& text, const std::string& anchor);
+
+}  // namespace assay::report::detail

@@ -1,0 +1,186 @@
+// The report configuration: the schema's keys, types and defaults, and the located error of every
+// kind of mistake (TOML text and in-memory JSON), then the input checks of prepare_overview.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "assay/core/error.hpp"
+#include "assay/report/config.hpp"
+#include "assay/report/overview.hpp"
+#include "test_util.hpp"
+
+namespace fs = std::filesystem;
+using assay::Error;
+using assay::Json;
+using namespace assay::report;
+
+namespace {
+
+ReportConfig parse(const std::string& text) {
+  return parse_report_config(text, "r.toml", "/data");
+}
+
+const char* const kMetrics = R"(title = "T"
+[metrics]
+file = "p.csv"
+label = "y"
+[metrics.models]
+zeta = "p_z"
+alpha = ["p0", "p1"]
+mid = { pred = "guess" }
+)";
+
+}  // namespace
+
+TEST(ReportConfig, ReadsMetricsWithDefaultsAndModelOrder) {
+  const ReportConfig c = parse(kMetrics);
+  EXPECT_EQ(c.title, "T");
+  EXPECT_EQ(c.out, "/data/report.html");
+  ASSERT_TRUE(c.metrics.has_value());
+  EXPECT_FALSE(c.soak.has_value());
+  const auto& m = *c.metrics;
+  EXPECT_EQ(m.file, "/data/p.csv");
+  EXPECT_EQ(m.columns.label, "y");
+  ASSERT_EQ(m.models.size(), 3u);  // in the order written, not sorted
+  EXPECT_EQ(m.models[0].name, "zeta");
+  EXPECT_EQ(m.models[0].scores, std::vector<std::string>{"p_z"});
+  EXPECT_EQ(m.models[1].scores, (std::vector<std::string>{"p0", "p1"}));
+  EXPECT_EQ(m.models[2].pred, "guess");
+  EXPECT_EQ(m.params.bootstrap.n_resamples, 1000u);  // the report's default: intervals
+  EXPECT_EQ(m.params.bootstrap.seed, 1u);
+  EXPECT_EQ(m.params.threshold, 0.5);
+}
+
+TEST(ReportConfig, EverySection) {
+  const ReportConfig c = parse(R"(seed = 7
+threads = 2
+[soak]
+files = ["a.csv", "/abs/b.csv"]
+label = "y"
+subset = "region"
+learners = ["featureless"]
+learner_params = { glmnet = { alpha = 0.5 } }
+[cv]
+file = "a.csv"
+label = "y"
+drop = ["region"]
+[shift]
+file = "s.csv"
+target = "t"
+pred = "m"
+uncertainty = "u"
+acceptable = 9
+[segment]
+truth = "gt"
+pred = ["m0", "m1"]
+[count]
+spec = "g.spec"
+models = { tree = "t.json" }
+samples = [100, 1000]
+)");
+  ASSERT_TRUE(c.soak && c.cv && c.shift && c.segment && c.count);
+  EXPECT_EQ(c.soak->files, (std::vector<std::string>{"/data/a.csv", "/abs/b.csv"}));
+  EXPECT_EQ(c.soak->params.splits.seed, 7u);
+  EXPECT_EQ(c.soak->params.run.threads, 2);
+  EXPECT_EQ(c.soak->params.run.learner_params["glmnet"]["alpha"], 0.5);
+  EXPECT_EQ(c.cv->params.data.drop, std::vector<std::string>{"region"});
+  EXPECT_EQ(*c.shift->params.acceptable, 9);
+  EXPECT_EQ(c.shift->params.bootstrap.n_resamples, 200u);
+  ASSERT_EQ(c.segment->models.size(), 1u);
+  EXPECT_EQ(c.segment->models[0].pred, (std::vector<std::string>{"/data/m0", "/data/m1"}));
+  EXPECT_EQ(c.count->models[0].file, "/data/t.json");
+  EXPECT_EQ(c.count->params.samples, (std::vector<std::size_t>{100, 1000}));
+}
+
+TEST(ReportConfig, LocatedErrors) {
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\ntreshold = 0.3\n"), Error,
+                   "r.toml:3:1: [metrics] unknown key \"treshold\" (did you mean \"threshold\"? "
+                   "allowed: file, label, models, weight, threshold, pos_label, ap_method, "
+                   "ap_grid, bins, bin_strategy, bootstrap, confidence, seed)");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nthreshold = \"high\"\n"
+                         "models = { a = \"p\" }\n"),
+                   Error, "r.toml:4:13: [metrics] threshold: expected a number, found \"high\"");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nmodels = { a = \"p\" }\n"), Error,
+                   "r.toml:1:1: [metrics] missing key \"label\"");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\n"), Error,
+                   "r.toml:1:1: [metrics] missing key \"models\"");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nmodels = { a = 3 }\n"), Error,
+                   "r.toml:4:16: [metrics.models] a: expected a score column, an array of score "
+                   "columns or a table, found 3");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nbootstrap = -1\n"
+                         "models = { a = \"p\" }\n"),
+                   Error,
+                   "r.toml:4:13: [metrics] bootstrap: expected an integer from 0 to 1000000, "
+                   "found -1");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nap_method = \"voc\"\n"
+                         "models = { a = \"p\" }\n"),
+                   Error,
+                   "r.toml:4:13: [metrics] ap_method: method must be one of \"step\", \"voc07\", "
+                   "\"voc_allpoint\", \"coco101\", \"trapezoid\", found \"voc\"");
+  EXPECT_THROW_MSG(parse("title = \"x\"\n"), Error,
+                   "r.toml: no analysis to run: add at least one of [metrics], [soak], [cv], "
+                   "[shift], [segment], [count]");
+  EXPECT_THROW_MSG(parse("[metric]\nfile = 1\n"), Error,
+                   "r.toml:1:2: unknown key \"metric\" (did you mean \"metrics\"? allowed: title, "
+                   "out, seed, threads, metrics, soak, cv, shift, segment, count)");
+  EXPECT_THROW_MSG(parse("[soak]\nfile = \"a.csv\"\nfiles = [\"b.csv\"]\n"), Error,
+                   "r.toml:3:9: [soak] files: give \"file\" or \"files\", not both");
+  EXPECT_THROW_MSG(parse("[shift]\nfile = \"s.csv\"\ntarget = \"t\"\npred = [\"a\", \"b\"]\n"
+                         "uncertainty = \"u\"\n"),
+                   Error,
+                   "r.toml:5:15: [shift] uncertainty: give one uncertainty column per pred column "
+                   "(found 2 pred, 1 uncertainty)");
+}
+
+TEST(ReportConfig, TomlSyntaxErrorsAreLocated) {
+  try {
+    parse("[metrics]\nfile = \"p.csv\nlabel = \"y\"\n");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    ASSERT_TRUE(e.location().has_value());
+    EXPECT_EQ(e.location()->file, "r.toml");
+    EXPECT_EQ(e.location()->line, 2);
+    EXPECT_EQ(std::string(e.what()).rfind("r.toml:2:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("TOML syntax: "), std::string::npos) << e.what();
+  }
+  EXPECT_THROW_MSG(read_report_config("/nonexistent/r.toml"), Error,
+                   "/nonexistent/r.toml: cannot open: No such file or directory");
+}
+
+TEST(ReportConfig, JsonErrorsNameTheKeyPath) {
+  const Json config = {{"metrics", {{"file", "p.csv"}, {"label", "y"}, {"models", {{"a", true}}}}}};
+  EXPECT_THROW_MSG(report_config_from_json(config, "/data"), Error,
+                   "config: [metrics.models] a: expected a score column, an array of score "
+                   "columns or a table, found true");
+  EXPECT_THROW_MSG(report_config_from_json(Json{{"count", {{"spek", "g.spec"}}}}, "/data"), Error,
+                   "config: [count] unknown key \"spek\" (did you mean \"spec\"? allowed: models, "
+                   "spec, property, method, time_limit, epsilon, delta, ambiguity_limit, "
+                   "fraction_bits, weight_bits, activation_bits, samples, test, label, seed, "
+                   "confidence)");
+  const ReportConfig c = report_config_from_json(
+      Json{
+          {"metrics", {{"file", "p.csv"}, {"label", "y"}, {"models", {{"b", "pb"}, {"a", "pa"}}}}}},
+      "/data");
+  EXPECT_EQ(c.metrics->models[0].name, "b");  // a dict keeps its order
+}
+
+TEST(ReportConfig, InputsAreCheckedBeforeAnyWork) {
+  const fs::path dir = fs::path(ASSAY_BINARY_DIR) / "test-output" / "report-config";
+  fs::create_directories(dir);
+  std::ofstream(dir / "p.csv") << "y,p\n0,0.1\n1,0.9\n";
+  const std::string toml =
+      "[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nmodels = { a = \"q\" }\n"
+      "[count]\nspec = \"missing.spec\"\nmodels = { t = \"t.json\" }\n";
+  const ReportConfig c = parse_report_config(toml, "r.toml", dir.string());
+  EXPECT_THROW_MSG(prepare_overview(c), Error,
+                   fmt::format("r.toml:1:1: [metrics] {}/p.csv: no column \"q\"; "
+                               "columns are: y, p",
+                               dir.string()));
+  const ReportConfig counting = parse_report_config(
+      "[count]\nspec = \"missing.spec\"\nmodels = { t = \"t.json\" }\n", "r.toml", dir.string());
+  EXPECT_THROW_MSG(
+      prepare_overview(counting), Error,
+      fmt::format("r.toml:1:1: [count] spec file {}/missing.spec: no such file", dir.string()));
+}
