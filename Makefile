@@ -23,7 +23,8 @@ build: deps configure
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python ASSAY_CLI=$(CURDIR)/$(BUILD_DIR)/assay \
-	  ASSAY_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) $(PYTHON) -m pytest -q tests/python
+	  ASSAY_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) $(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile \
+	  --durations=25 tests/python
 
 # The CLI, man page, bash completion, headers, libraries, CMake package, pkg-config file and the
 # Python package under $(PREFIX) (docs/install.md).

@@ -37,8 +37,11 @@ def _fit(kind, name, seed):
     return MLPClassifier(hidden_layer_sizes=(8,), max_iter=60, random_state=0).fit(X, y)
 
 
+# Networks through the CNF route are checked against enumeration in the C++ suite on a 10-bit
+# domain (tests/cpp/count/test_encode.cpp); on these 16 inputs the exact counter visits every
+# input assignment of a bit-blasted network (minutes), so they are left to bench/.
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.parametrize("kind", ["tree", "forest", "boosted", "mlp"])
+@pytest.mark.parametrize("kind", ["tree", "forest", "boosted"])
 @pytest.mark.parametrize("name", PROPERTIES)
 def test_exact_cnf_equals_enumeration_on_4_node_graphs(kind, name):
     if kind != "tree" and PROPERTIES.index(name) % 3 != 0:
