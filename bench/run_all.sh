@@ -13,4 +13,7 @@ for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootst
   echo "== $script"
   /usr/bin/python3 "$here/bench/$script"
 done
+# Approximate counting: 100 seeded runs per instance against known counts (no peer package).
+echo "== bench_count_approx.py"
+/usr/bin/python3 "$here/bench/bench_count_approx.py" --build "$build"
 /usr/bin/python3 "$here/bench/update_performance_doc.py"

@@ -25,8 +25,9 @@ using detail::SolverDeadline;
 
 namespace {
 
-/// Hash functions beyond the number of projected variables; a cell that still holds more than
-/// `threshold` models after n + 64 random XORs over n variables has probability below 2^-64.
+/// Hashes allowed beyond the number n of projected variables: n + 64 random XORs over n
+/// variables have rank n (so every cell holds at most one model) except with probability
+/// below 2^n * 2^-(n+64) = 2^-64, so the search practically never reaches the cap.
 constexpr std::uint32_t kExtraHashes = 64;
 
 void check_params(const ApproxCountParams& p) {
