@@ -266,6 +266,15 @@ struct Run {
     r.decision = "violated";
     if (r.decision_seconds < 0) r.decision_seconds = seconds_since(start);
   }
+  // The final bounds: a finished run with nothing unsafe proves the property holds.
+  void conclude(bool finished, bool nothing_unsafe) {
+    r.finished = finished;
+    if (finished && nothing_unsafe && r.decision == "unknown") {
+      r.decision = "holds";
+      r.decision_seconds = seconds_since(start);
+    }
+    trace(r.unsafe_lower, r.unsafe_upper);
+  }
   void trace(double lower, double upper) {
     SplitTrace t;
     t.seconds = seconds_since(start);
@@ -512,12 +521,7 @@ class Continuous {
     const mpq_class upper = 1 - measure[kSafe] / total_;
     run_.r.unsafe_lower = mpq_down(unsafe);
     run_.r.unsafe_upper = mpq_up(upper);
-    run_.r.finished = finished;
-    if (finished && measure[kUnsafe] == 0 && run_.r.decision == "unknown") {
-      run_.r.decision = "holds";
-      run_.r.decision_seconds = seconds_since(run_.start);
-    }
-    run_.trace(run_.r.unsafe_lower, run_.r.unsafe_upper);
+    run_.conclude(finished, measure[kUnsafe] == 0);
   }
 
   const VnnProperty& p_;
@@ -687,12 +691,7 @@ class Grid {
     run_.r.unsafe_count_upper = total_ - count_[kSafe];
     run_.r.unsafe_lower = mpq_down(mpq_class(count_[kUnsafe], total_));
     run_.r.unsafe_upper = mpq_up(mpq_class(total_ - count_[kSafe], total_));
-    run_.r.finished = finished;
-    if (finished && count_[kUnsafe] == 0 && run_.r.decision == "unknown") {
-      run_.r.decision = "holds";
-      run_.r.decision_seconds = seconds_since(run_.start);
-    }
-    run_.trace(run_.r.unsafe_lower, run_.r.unsafe_upper);
+    run_.conclude(finished, count_[kUnsafe] == 0);
   }
 
   const VnnProperty& p_;
