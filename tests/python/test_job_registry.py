@@ -201,15 +201,15 @@ def test_a_killed_job_is_failed_with_its_signal_and_retried(run_cli, slow_region
 def test_time_limit_fails_the_job_and_retries_count(run_cli, slow_regions, tmp_path):
     reg = tmp_path / "reg"
     assert run_cli(*slow_args(slow_regions), "--plan", reg).returncode == 0
-    r = run_cli("job", "run", reg, "--job", "1", "--job-time-limit", "0.05", "--retries", "1")
+    r = run_cli("job", "run", reg, "--job", "1", "--job-time-limit", "0.001", "--retries", "1")
     assert r.returncode == 3
-    assert "job 1 failed: exceeded the job time limit of 0.05 s" in r.stderr
+    assert "job 1 failed: exceeded the job time limit of 0.001 s" in r.stderr
     failed = json.load(open(reg / "failed" / "000001.json"))["attempts"]
     assert [a["provenance"]["attempt"] for a in failed] == [1, 2]
     assert not os.listdir(reg / "running")
     text = run_cli("job", "status", reg).stdout
     assert "failed: job 1 (glmnet on slow, all train, test subset A, fold 1), 2 attempts: " \
-           "exceeded the job time limit of 0.05 s" in text
+           "exceeded the job time limit of 0.001 s" in text
 
 
 def test_sigterm_leaves_the_job_missing(run_cli, slow_regions, tmp_path):
