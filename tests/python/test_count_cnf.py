@@ -44,8 +44,6 @@ def _fit(kind, name, seed):
 @pytest.mark.parametrize("kind", ["tree", "forest", "boosted"])
 @pytest.mark.parametrize("name", PROPERTIES)
 def test_exact_cnf_equals_enumeration_on_4_node_graphs(kind, name):
-    if kind != "tree" and PROPERTIES.index(name) % 3 != 0:
-        pytest.skip("ensembles and networks: every third property keeps the suite short")
     m = models.from_sklearn(_fit(kind, name, PROPERTIES.index(name)))
     want = count.count(m, GRAPH4, name, method="enumerate")
     got = count.count(m, GRAPH4, name, method="exact-cnf")
