@@ -204,14 +204,16 @@ class CnfCounts {
     return true;
   }
 
+  // Up to ambiguity_limit points kept; returns how many there are (up to the limit + 1).
   std::uint64_t enumerate_points(const Encoding& e, Settled& s) const {
-    return enumerate_projected(e.cnf, p_.ambiguity_limit + 1, [&](const std::vector<bool>& projected) {
+    auto keep = [&](const std::vector<bool>& projected) {
       if (s.points.size() >= p_.ambiguity_limit) return;
       const auto k = decode_inputs(e, projected);
       std::vector<double> x(k.size());
       for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
       s.points.push_back(std::move(x));
-    });
+    };
+    return enumerate_projected(e.cnf, p_.ambiguity_limit + 1, keep);
   }
 
   static constexpr std::uint64_t kSettleDirectly = 4096;
