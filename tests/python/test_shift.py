@@ -1,5 +1,5 @@
 """assay.shift against the reference formulas of the Shifts repository and fd-shifts
-(re-implemented here in numpy as oracles, CONVENTIONS.md "shift") and scikit-learn 1.2.1."""
+(re-implemented here in numpy as oracles, docs/shift.md) and scikit-learn 1.2.1."""
 import warnings
 
 import numpy as np

@@ -8,14 +8,13 @@
 //   p.samples = {100, 1000, 10000};
 //   CountResult r = count(m, s, p);      // r.labels[1].tp ... exact; r.samples: estimates
 //
-// Definitions (CONVENTIONS.md "count"): for label l with ground truth psi_l and model output
-// phi_l = (predicted label == l), TP = #{psi_l and phi_l}, FP = #{not psi_l and phi_l},
-// TN = #{not psi_l and not phi_l}, FN = #{psi_l and not phi_l}, counted over every point of the
-// domain. accuracy = (TP+TN)/|D|, precision = TP/(TP+FP), recall = TP/(TP+FN),
-// F1 = 2TP/(2TP+FP+FN); an empty denominator gives NaN and a warning. Safety `pre => post`:
-// S = #{pre and post}, N = #{pre and not post}, accuracy = S/(S+N). Robustness around x with
-// radius eps: R = prod_i [x_i-eps, x_i+eps] (grid points, clipped to the domain),
-// robustness = #{x' in R : label(x') = L} / |R|.
+// Definitions (docs/count.md "What is counted"): for label l with ground truth psi_l and model
+// output phi_l = (predicted label == l), TP = #{psi_l and phi_l}, FP = #{not psi_l and phi_l}, TN =
+// #{not psi_l and not phi_l}, FN = #{psi_l and not phi_l}, counted over every point of the domain.
+// accuracy = (TP+TN)/|D|, precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN); an
+// empty denominator gives NaN and a warning. Safety `pre => post`: S = #{pre and post}, N = #{pre
+// and not post}, accuracy = S/(S+N). Robustness around x with radius eps: R = prod_i [x_i-eps,
+// x_i+eps] (grid points, clipped to the domain), robustness = #{x' in R : label(x') = L} / |R|.
 //
 // Methods (CountParams::method):
 //   structural  trees and tree ensembles: the domain box is split along the trees' thresholds

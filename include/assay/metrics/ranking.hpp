@@ -28,7 +28,7 @@
 // max_fpr, the other AP methods and tie_mode=sequential go through RankedScores, which sorts
 // (key, index) records (about 32 bytes per sample while sorting, 17 kept).
 //
-// Degenerate statistics give NaN plus assay::warn (ARCHITECTURE.md): ROC AUC with one class
+// Degenerate statistics give NaN plus assay::warn (docs/architecture.md): ROC AUC with one class
 // present (scikit-learn raises), ROC fpr/tpr without negatives/positives. Average precision
 // with no positives follows scikit-learn 1.2.1: recall is set to 1, AP is 0, with a warning.
 #pragma once
@@ -43,7 +43,7 @@
 
 namespace assay::metrics {
 
-/// Average-precision conventions (CONVENTIONS.md "Average precision").
+/// Average-precision conventions (docs/metrics_ranking.md "Average precision conventions").
 enum class ApMethod {
   step,          ///< scikit-learn: sum over tie blocks of (R_n - R_{n-1}) P_n
   voc07,         ///< PASCAL VOC 2007 11-point: mean over t in {0,.1,..,1} of max{P(r): r >= t}

@@ -11,7 +11,7 @@
 // array).
 // Masks are 0/1: uint8 in the low-level functions, doubles in score_subject and binary_mask
 // (anything but 0 or 1 is an assay::Error naming the voxel). Conventions and defaults follow
-// ../shared/design/CONVENTIONS.md "Segmentation" and the Shifts MS code (mswml/metrics.py,
+// docs/segmentation.md "Conventions" and the Shifts MS code (mswml/metrics.py,
 // uncertainty.py, data_load.py, test.py); docs/segmentation.md states each one:
 // - predicted mask = probability >= threshold (Shifts' test.py: seg[seg >= th] = 1);
 // - post-processing drops predicted components with fewer than min_lesion_size voxels (Shifts'
@@ -134,7 +134,7 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
 /// Voxel-wise measures of an ensemble of M binary (lesion / background) probability maps, each
 /// vector grid.size() long. Per voxel, with p_m the member's lesion probability, q_m = 1 - p_m,
 /// p̄ = mean_m p_m, q̄ = mean_m q_m, eps = 1e-10 and L(x) = log(x + eps) (Shifts' uncertainty.py
-/// on the stacked [p, 1 - p] distribution; CONVENTIONS.md "Ensemble uncertainty"):
+/// on the stacked [p, 1 - p] distribution; docs/shift.md "Ensemble uncertainty"):
 ///   entropy_of_expected = -(p̄ L(p̄) + q̄ L(q̄))
 ///   expected_entropy    = mean_m -(p_m L(p_m) + q_m L(q_m))
 ///   mutual_information  = entropy_of_expected - expected_entropy
