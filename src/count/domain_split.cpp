@@ -290,6 +290,23 @@ struct Run {
     }
   }
   bool decided() const { return params.stop_when_decided && r.decision != "unknown"; }
+  // Bounds and splits the frontier's pieces in waves until the property is decided (when asked
+  // to stop then) or the budget runs out; `bounds` traces the current [lower, upper].
+  template <class Piece, class Judge, class Apply, class Bounds>
+  void split(detail::Frontier<Piece>& frontier, Judge judge, Apply apply, Bounds bounds) {
+    trace(0.0, 1.0);
+    if (decided()) {
+      r.stopped_by = "decided";
+    } else {
+      detail::WaveBudget budget{params.time_limit, params.max_boxes, params.threads, start};
+      r.stopped_by = detail::run_waves(frontier, budget, r.boxes, judge, apply, [&] {
+        const auto [lower, upper] = bounds();
+        trace(lower, upper);
+        return decided();
+      });
+    }
+    r.open_boxes += frontier.size();
+  }
 };
 
 // Keeps at most ~400 trace points (evenly spaced, the last one kept).
@@ -400,21 +417,12 @@ class Continuous {
       pc.region = r;
       frontier.push(std::log2(share_[r]), std::move(pc));
     }
-    run_.trace(0.0, 1.0);
-    if (run_.decided()) {
-      run_.r.stopped_by = "decided";
-    } else {
-      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes, run_.params.threads,
-                                run_.start};
-      run_.r.stopped_by = detail::run_waves(
-          frontier, budget, run_.r.boxes, [&](const Piece& pc) { return judge(pc); },
-          [&](Piece& pc, Verdict& v) { apply(frontier, pc, v); },
-          [&] {
-            run_.trace(approx_[kUnsafe], 1.0 - approx_[kSafe]);
-            return run_.decided();
-          });
-    }
-    run_.r.open_boxes += frontier.size();
+    run_.split(
+        frontier, [&](const Piece& pc) { return judge(pc); },
+        [&](Piece& pc, Verdict& v) { apply(frontier, pc, v); },
+        [&] {
+          return std::pair{approx_[kUnsafe], 1.0 - approx_[kSafe]};
+        });
     finish(frontier.empty() && open_ == 0);
   }
 
@@ -583,22 +591,13 @@ class Grid {
     for (std::uint32_t r = 0; r < p_.regions.size(); ++r) {
       frontier.push(std::log2(sizes_[r].get_d()), GridPiece{roots_[r], r});
     }
-    run_.trace(0.0, 1.0);
-    if (run_.decided()) {
-      run_.r.stopped_by = "decided";
-    } else {
-      detail::WaveBudget budget{run_.params.time_limit, run_.params.max_boxes, run_.params.threads,
-                                run_.start};
-      run_.r.stopped_by = detail::run_waves(
-          frontier, budget, run_.r.boxes, [&](const GridPiece& pc) { return judge(pc); },
-          [&](GridPiece& pc, Verdict& v) { apply(frontier, pc, v); },
-          [&] {
-            const double t = total_.get_d();
-            run_.trace(count_[kUnsafe].get_d() / t, 1.0 - count_[kSafe].get_d() / t);
-            return run_.decided();
-          });
-    }
-    run_.r.open_boxes += frontier.size();
+    run_.split(
+        frontier, [&](const GridPiece& pc) { return judge(pc); },
+        [&](GridPiece& pc, Verdict& v) { apply(frontier, pc, v); },
+        [&] {
+          const double t = total_.get_d();
+          return std::pair{count_[kUnsafe].get_d() / t, 1.0 - count_[kSafe].get_d() / t};
+        });
     finish(frontier.empty());
   }
 
