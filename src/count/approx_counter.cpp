@@ -301,9 +301,9 @@ std::string guarantee(const ApproxCountResult& result) {
   return fmt::format("approximate (epsilon {}, delta {})", result.epsilon, result.delta);
 }
 
-ProjectedEnumeration enumerate_projected(
-    const Cnf& cnf, std::uint64_t limit,
-    const std::function<void(const std::vector<bool>&)>& visit, double time_limit) {
+ProjectedEnumeration enumerate_projected(const Cnf& cnf, std::uint64_t limit,
+                                         const std::function<void(const std::vector<bool>&)>& visit,
+                                         double time_limit) {
   detail::check_well_formed(cnf);
   if (time_limit < 0) fail("enumerate_projected: expected time_limit >= 0, found {}", time_limit);
   if (limit == 0) return {};

@@ -95,8 +95,8 @@ struct ProjectedEnumeration {
 /// n_projected booleans in projection order) until `limit` are found, none is left or
 /// `time_limit` seconds have passed (0 = none); calls `visit` (may be empty) for each. The order
 /// is the solver's (the same on every run). A malformed Cnf is an assay::Error.
-ProjectedEnumeration enumerate_projected(
-    const Cnf& cnf, std::uint64_t limit,
-    const std::function<void(const std::vector<bool>&)>& visit, double time_limit = 0.0);
+ProjectedEnumeration enumerate_projected(const Cnf& cnf, std::uint64_t limit,
+                                         const std::function<void(const std::vector<bool>&)>& visit,
+                                         double time_limit = 0.0);
 
 }  // namespace assay::count

@@ -21,6 +21,7 @@ using assay::count::ApproxCountResult;
 using assay::count::Cnf;
 using assay::count::count_approx;
 using assay::count::enumerate_projected;
+using assay::count::ProjectedEnumeration;
 using assay::count::Var;
 
 // ---- formulas and brute force
