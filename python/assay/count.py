@@ -76,9 +76,7 @@ def _model(model):
     if isinstance(model, _assay.CountModel):
         return model
     if isinstance(model, (str, os.PathLike)):
-        if os.fspath(model).lower().endswith(".onnx"):
-            return _assay.count_load_onnx(os.fspath(model))
-        return _load_model(model).native
+        return _load_model(model).native  # JSON or ONNX, by content
     from .models import from_sklearn
     return from_sklearn(model).native
 

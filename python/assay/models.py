@@ -268,10 +268,24 @@ def save(model, path):
     _assay._write_file_atomic(os.fspath(path), json.dumps(model.doc, indent=1).encode())
 
 
+def _is_onnx(path):
+    # By content, as the CLI does: JSON text starts with "{" (after spaces), an ONNX model with
+    # the tag byte of its ir_version field; the ".onnx" name decides only when neither shows.
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip(b" \t\r\n")
+    except OSError:
+        head = b""  # a folder or a missing file: the loader gives the message
+    if head[:1] in (b"{", b"["):
+        return False
+    return head[:1] == b"\x08" or str(path).lower().endswith(".onnx")
+
+
 def load(path):
-    """Reads an assay JSON model, an xgboost JSON model or an ONNX network (``.onnx``: imported as
-    dense layers, see docs/count_networks.md); errors name the file (and line:col for JSON)."""
-    if str(path).lower().endswith(".onnx"):
+    """Reads an assay JSON model, an xgboost JSON model or an ONNX network (recognised by content,
+    whatever the name; imported as dense layers, see docs/count_networks.md); errors name the
+    file (and line:col for JSON)."""
+    if _is_onnx(path):
         native = _assay.count_load_onnx(str(path))
         return Model(json.loads(_assay.count_model_to_json(native)), where=str(path),
                      native=native)

@@ -21,6 +21,30 @@ namespace assay::python {
 
 namespace {
 
+// The DIMACS reader's limit (src/count/cnf.cpp): the counters keep per-variable state.
+constexpr std::int64_t kMaxCnfVariables = 10'000'000;
+
+// A count, size or seed argument: refused with its name when negative (or above 2^64 - 1),
+// where a plain conversion to an unsigned type would fail without naming it.
+std::uint64_t non_negative(const py::handle& value, const char* name) {
+  const py::int_ i(py::reinterpret_borrow<py::object>(value));
+  if (PyObject_RichCompareBool(i.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
+    fail("{} must be >= 0, found {}", name, py::repr(i).cast<std::string>());
+  }
+  const unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    fail("{} must be at most {}, found {}", name, UINT64_MAX, py::repr(i).cast<std::string>());
+  }
+  return v;
+}
+
+std::vector<std::size_t> sample_sizes(const py::iterable& samples) {
+  std::vector<std::size_t> out;
+  for (const auto& n : samples) out.push_back(non_negative(n, "samples"));
+  return out;
+}
+
 // Options of the CNF methods, from a dict whose keys are CountParams' field names.
 void read_cnf_options(const py::dict& o, count::CountParams& p) {
   for (const auto& [key, value] : o) {
@@ -32,7 +56,7 @@ void read_cnf_options(const py::dict& o, count::CountParams& p) {
     } else if (k == "delta") {
       p.delta = value.cast<double>();
     } else if (k == "ambiguity_limit") {
-      p.ambiguity_limit = value.cast<std::uint64_t>();
+      p.ambiguity_limit = non_negative(value, "ambiguity_limit");
     } else if (k == "fraction_bits") {
       p.fraction_bits = value.cast<int>();
     } else if (k == "weight_bits") {
@@ -40,7 +64,7 @@ void read_cnf_options(const py::dict& o, count::CountParams& p) {
     } else if (k == "activation_bits") {
       p.activation_bits = value.cast<int>();
     } else if (k == "max_boxes") {
-      p.max_boxes = value.cast<std::uint64_t>();
+      p.max_boxes = non_negative(value, "max_boxes");
     } else {
       fail("unknown counting option {}", quote_found(k));
     }
@@ -142,15 +166,15 @@ void bind_count(py::module_& m) {
   m.def(
       "count_count",
       [](const Model& model, const Spec& spec, const std::string& property,
-         const std::string& method, const std::vector<std::size_t>& samples, std::uint64_t seed,
+         const std::string& method, const py::iterable& samples, const py::int_& seed,
          double confidence, int threads, const std::optional<Array<double>>& x_test,
          const std::optional<Array<std::int32_t>>& y_test, const py::dict& options) {
         count::CountParams p;
         read_cnf_options(options, p);
         p.property = property;
         p.method = method;
-        p.samples = samples;
-        p.seed = seed;
+        p.samples = sample_sizes(samples);
+        p.seed = non_negative(seed, "seed");
         p.confidence = confidence;
         p.threads = threads;
         if (x_test.has_value() != y_test.has_value())
@@ -191,7 +215,9 @@ void bind_count(py::module_& m) {
         for (const auto& c : clauses) {
           for (const auto lit : c) {
             if (lit == 0) fail("clauses hold non-zero literals; found 0");
-            if (lit > 0x7ffffffe || lit < -0x7ffffffe) fail("literal {} is out of range", lit);
+            if (lit > kMaxCnfVariables || lit < -kMaxCnfVariables) {
+              fail("literal {} is out of range (at most {} variables)", lit, kMaxCnfVariables);
+            }
             top = std::max(top, lit < 0 ? -lit : lit);
           }
         }
@@ -227,13 +253,13 @@ void bind_count(py::module_& m) {
   m.def(
       "cnf_count",
       [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
-         double delta, std::uint64_t seed, int threads, const std::string& name) {
+         double delta, const py::int_& seed, int threads, const std::string& name) {
         count::CnfCountParams p;
         p.method = method;
         p.time_limit = time_limit;
         p.epsilon = epsilon;
         p.delta = delta;
-        p.seed = seed;
+        p.seed = non_negative(seed, "seed");
         p.threads = threads;
         count::CnfCountResult r;
         {
@@ -276,7 +302,7 @@ void bind_count(py::module_& m) {
       "count_robustness",
       [](const Model& model, const Array<double>& x, double epsilon, std::int32_t label,
          const std::vector<double>& lower, const std::vector<double>& upper, double step,
-         const std::vector<std::size_t>& samples, std::uint64_t seed, double confidence,
+         const py::iterable& samples, const py::int_& seed, double confidence,
          const std::string& method, int threads) {
         const auto xv = view_1d(x, "x");
         count::RobustnessParams p;
@@ -285,8 +311,8 @@ void bind_count(py::module_& m) {
         p.lower = lower;
         p.upper = upper;
         p.step = step;
-        p.samples = samples;
-        p.seed = seed;
+        p.samples = sample_sizes(samples);
+        p.seed = non_negative(seed, "seed");
         p.confidence = confidence;
         p.method = method;
         p.threads = threads;
@@ -348,11 +374,11 @@ void bind_count_networks(py::module_& m) {
           if (k == "time_limit") {
             p.time_limit = value.cast<double>();
           } else if (k == "max_boxes") {
-            p.max_boxes = value.cast<std::uint64_t>();
+            p.max_boxes = non_negative(value, "max_boxes");
           } else if (k == "stop_when_decided") {
             p.stop_when_decided = value.cast<bool>();
           } else if (k == "enumerate_limit") {
-            p.enumerate_limit = value.cast<std::uint64_t>();
+            p.enumerate_limit = non_negative(value, "enumerate_limit");
           } else if (k == "bounds") {
             const auto b = value.cast<std::string>();
             if (b != "linear" && b != "interval") {
@@ -360,11 +386,11 @@ void bind_count_networks(py::module_& m) {
             }
             p.bounds = b == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval;
           } else if (k == "samples") {
-            p.samples = value.cast<std::size_t>();
+            p.samples = non_negative(value, "samples");
           } else if (k == "confidence") {
             p.confidence = value.cast<double>();
           } else if (k == "seed") {
-            p.seed = value.cast<std::uint64_t>();
+            p.seed = non_negative(value, "seed");
           } else if (k == "threads") {
             p.threads = value.cast<int>();
           } else {

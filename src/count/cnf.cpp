@@ -17,6 +17,12 @@
 
 namespace assay::count {
 
+namespace {
+// Variables of a CNF: the counters keep per-variable state (about 100-200 bytes each), so
+// larger headers are refused before anything is sized by them.
+constexpr std::int32_t kMaxCnfVariables = 10'000'000;
+}  // namespace
+
 void Cnf::add_clause(std::span<const Var> clause) {
   literals.insert(literals.end(), clause.begin(), clause.end());
   starts.push_back(static_cast<std::uint32_t>(literals.size()));
@@ -163,8 +169,10 @@ class DimacsReader {
     }
     const std::int64_t v = integer(toks[2], "the number of variables");
     const std::int64_t c = integer(toks[3], "the number of clauses");
-    if (v < 0 || v > 0x7ffffffe) {
-      fail_at(at(toks[2]), "the number of variables must lie in [0, 2147483646], found {}", v);
+    // Checked before the per-variable tables (here and in the counters) are sized by it.
+    if (v < 0 || v > kMaxCnfVariables) {
+      fail_at(at(toks[2]), "the number of variables must lie in [0, {}], found {}",
+              kMaxCnfVariables, v);
     }
     if (c < 0) fail_at(at(toks[3]), "the number of clauses must be >= 0, found {}", c);
     header_seen_ = true;

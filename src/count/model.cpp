@@ -1,17 +1,24 @@
 #include "assay/count/model.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "assay/core/error.hpp"
+#include "input_file.hpp"
 
 namespace assay::count {
 
 namespace {
 
 constexpr int kFormatVersion = 1;
+// Largest feature, output or class count read from a file (sizes above it are damage, and would
+// size allocations).
+constexpr std::int64_t kMaxWidth = INT32_MAX;
 
 const char* split_rule_name(SplitRule r) {
   return r == SplitRule::less_equal ? "<=" : "<";
@@ -104,6 +111,14 @@ struct Reader {
     }
     return static_cast<std::int64_t>(v);
   }
+  // A count or size: refused when negative or absurd, before anything is sized by it.
+  std::size_t size(const Json& j, const std::string& path, std::int64_t max) const {
+    const std::int64_t v = integer(j, path);
+    if (v < 0 || v > max) {
+      bad(path, fmt::format("expected an integer in [0, {}], found {}", max, v));
+    }
+    return static_cast<std::size_t>(v);
+  }
   bool boolean(const Json& j, const std::string& path) const {
     if (!j.is_boolean()) bad(path, fmt::format("expected true or false, found {}", j.type_name()));
     return j.get<bool>();
@@ -122,7 +137,12 @@ struct Reader {
   std::vector<std::int32_t> ints(const Json& j, const std::string& path) const {
     std::vector<std::int32_t> out;
     for (std::size_t i = 0; i < array(j, path).size(); ++i) {
-      out.push_back(static_cast<std::int32_t>(integer(j[i], fmt::format("{}[{}]", path, i))));
+      const std::string at = fmt::format("{}[{}]", path, i);
+      const std::int64_t v = integer(j[i], at);
+      if (v < INT32_MIN || v > INT32_MAX) {
+        bad(at, fmt::format("expected an integer in [{}, {}], found {}", INT32_MIN, INT32_MAX, v));
+      }
+      out.push_back(static_cast<std::int32_t>(v));
     }
     return out;
   }
@@ -158,8 +178,8 @@ Model from_assay_json(const Json& j, const Reader& r) {
           fmt::format("expected classification or regression, found {}", quote_found(task)));
   }
   m.classification = task == "classification";
-  m.n_features = static_cast<std::size_t>(r.integer(r.at(j, "", "n_features"), "n_features"));
-  m.n_outputs = static_cast<std::size_t>(r.integer(r.at(j, "", "n_outputs"), "n_outputs"));
+  m.n_features = r.size(r.at(j, "", "n_features"), "n_features", kMaxWidth);
+  m.n_outputs = r.size(r.at(j, "", "n_outputs"), "n_outputs", kMaxWidth);
   if (j.contains("source")) m.source = r.str(j["source"], "source");
   if (j.contains("classes")) {
     const Json& c = r.array(j["classes"], "classes");
@@ -229,7 +249,7 @@ Model from_assay_json(const Json& j, const Reader& r) {
       tree.value.push_back(r.nums(values[i], fmt::format("{}.value[{}]", p, i)));
     }
     if (trees[t].contains("output")) {
-      tree.output = static_cast<std::int32_t>(r.integer(trees[t]["output"], p + ".output"));
+      tree.output = static_cast<std::int32_t>(r.size(trees[t]["output"], p + ".output", kMaxWidth));
     }
     if (trees[t].contains("scale")) tree.scale = r.num(trees[t]["scale"], p + ".scale");
     m.trees.push_back(std::move(tree));
@@ -265,9 +285,9 @@ Model from_xgboost_json(const Json& j, const Reader& r) {
     }
   }
   const float base_score = static_cast<float>(r.num(base_json, lp + ".base_score"));
-  const auto num_class = r.integer(r.at(param, lp, "num_class"), lp + ".num_class");
-  m.n_features =
-      static_cast<std::size_t>(r.integer(r.at(param, lp, "num_feature"), lp + ".num_feature"));
+  const auto num_class =
+      static_cast<std::int64_t>(r.size(r.at(param, lp, "num_class"), lp + ".num_class", kMaxWidth));
+  m.n_features = r.size(r.at(param, lp, "num_feature"), lp + ".num_feature", kMaxWidth);
   const std::string objective =
       r.str(r.at(r.at(learner, "learner", "objective"), "learner.objective", "name"),
             "learner.objective.name");
@@ -363,6 +383,59 @@ std::pair<std::int64_t, std::int64_t> line_col(const std::string& text, std::siz
   return {line, col};
 }
 
+// Leaf values are finite; a classifier tree's leaves hold class counts or fractions, so a
+// negative one (it would flip the argmax) is damage.
+void check_leaf(const Model& m, const std::vector<double>& value, std::size_t t, std::size_t i) {
+  const bool counts =
+      m.classification && (m.kind == ModelKind::tree || m.kind == ModelKind::forest);
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    if (!std::isfinite(value[k])) {
+      fail("tree {} node {}: value[{}] is {}, expected a finite number", t, i, k, value[k]);
+    }
+    if (counts && value[k] < 0) {
+      fail("tree {} node {}: value[{}] is {}, expected a class count or fraction >= 0", t, i, k,
+           value[k]);
+    }
+  }
+}
+
+void check_classes(const Model& m) {
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t k = 0; k < m.classes.size(); ++k) {
+    const auto [it, added] = seen.emplace(m.classes[k], k);
+    if (!added) {
+      fail("classes: {} is listed twice (classes[{}] and classes[{}])", quote_found(m.classes[k]),
+           it->second, k);
+    }
+  }
+}
+
+void check_finite(const std::vector<double>& values, const std::string& what) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!std::isfinite(values[k])) {
+      fail("{}[{}] is {}, expected a finite number", what, k, values[k]);
+    }
+  }
+}
+
+// Byte offset of `number` as a whole JSON number token in `text` (0 when not found).
+std::size_t find_number(const std::string& text, const std::string& number) {
+  if (number.empty()) return 0;
+  auto part_of_number = [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+           c == '+' || c == '-';
+  };
+  for (std::size_t at = text.find(number); at != std::string::npos;
+       at = text.find(number, at + 1)) {
+    const std::size_t end = at + number.size();
+    if ((at == 0 || !part_of_number(text[at - 1])) &&
+        (end == text.size() || !part_of_number(text[end]))) {
+      return at;
+    }
+  }
+  return 0;
+}
+
 void check_tree(const Model& m, const Tree& tree, std::size_t t) {
   const std::size_t n = tree.left.size();
   if (n == 0) fail("tree {}: no nodes", t);
@@ -377,6 +450,7 @@ void check_tree(const Model& m, const Tree& tree, std::size_t t) {
   for (std::size_t i = 0; i < n; ++i) {
     if (tree.left[i] < 0) {
       if (tree.value[i].empty()) fail("tree {} node {}: leaf without a value", t, i);
+      check_leaf(m, tree.value[i], t, i);
       if (width == 0) width = tree.value[i].size();
       if (tree.value[i].size() != width) {
         fail("tree {} node {}: leaf has {} values, expected {}", t, i, tree.value[i].size(), width);
@@ -433,6 +507,7 @@ void validate(const Model& m) {
       fail("the model has {} classes, expected {} for {} outputs", m.classes.size(), need,
            m.n_outputs);
     }
+    check_classes(m);
   }
   if (m.kind == ModelKind::network) {
     if (m.layers.empty()) fail("the network has no layers");
@@ -446,6 +521,8 @@ void validate(const Model& m) {
         fail("layer {}: {} weights and {} biases for {} x {}", l, layer.weights.size(),
              layer.bias.size(), layer.n_out, layer.n_in);
       }
+      check_finite(layer.weights, fmt::format("layer {}: weights", l));
+      check_finite(layer.bias, fmt::format("layer {}: bias", l));
       width = layer.n_out;
     }
     if (width != m.n_outputs) {
@@ -459,6 +536,12 @@ void validate(const Model& m) {
   }
   if (m.kind == ModelKind::boosted && m.base.size() != m.n_outputs) {
     fail("base has {} values, expected one per output ({})", m.base.size(), m.n_outputs);
+  }
+  check_finite(m.base, "base");
+  for (std::size_t t = 0; t < m.trees.size(); ++t) {
+    if (!std::isfinite(m.trees[t].scale)) {
+      fail("tree {}: scale is {}, expected a finite number", t, m.trees[t].scale);
+    }
   }
   for (std::size_t t = 0; t < m.trees.size(); ++t) check_tree(m, m.trees[t], t);
 }
@@ -696,9 +779,26 @@ Model model_from_json(const Json& j, const std::string& where) {
 }
 
 Model parse_model(const std::string& text, const std::string& where) {
+  if (detail::looks_like_onnx(text)) {
+    fail(
+        "{}: expected a JSON model, found an ONNX model (binary protobuf): read it as ONNX (a file "
+        "name ending in .onnx)",
+        where);
+  }
   Json j;
   try {
     j = Json::parse(text);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // nlohmann's "number overflow parsing '1e400'" has no position: find the number in the text.
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    std::string number;
+    if (open != std::string::npos && close > open) number = what.substr(open + 1, close - open - 1);
+    const auto [line, col] = line_col(text, find_number(text, number));
+    fail_at(Location{where, line, col},
+            "expected a number within the range of a double (about 1.8e308), found {}",
+            number.empty() ? std::string("a larger one") : number);
   } catch (const nlohmann::json::parse_error& e) {
     const auto [line, col] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
@@ -711,11 +811,9 @@ Model parse_model(const std::string& text, const std::string& where) {
 }
 
 Model load_model(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open model file \"{}\"", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_model(ss.str(), path);
+  return parse_model(detail::read_input_file(path, "a model file",
+                                             fmt::format("cannot open model file \"{}\"", path)),
+                     path);
 }
 
 void save_model(const Model& model, const std::string& path) {

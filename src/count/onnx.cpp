@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
+#include "input_file.hpp"
 #include "onnx_wire.hpp"
 
 namespace assay::count {
@@ -20,6 +21,10 @@ namespace {
 
 using onnx::Node;
 using onnx::Tensor;
+
+// Inputs of an imported network (its input tensor's elements); larger ones are refused before
+// anything is allocated for them.
+constexpr std::size_t kMaxInputs = 10'000'000;
 
 constexpr const char* kSupported =
     "Gemm, MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Softmax, Flatten, Reshape, Identity, "
@@ -74,9 +79,18 @@ class Importer {
       fail("{}: tensor {} keeps its data in an external file, which assay does not read", where_,
            quote_found(t.name));
     }
-    if (t.values.size() != t.size()) {
-      fail("{}: tensor {} has {} values for shape {} ({} elements)", where_, quote_found(t.name),
-           t.values.size(), shape_text(t.dims), t.size());
+    // The element count in floating point: dims from a damaged file can overflow a size_t.
+    double elements = 1.0;
+    for (const auto d : t.dims) {
+      if (d < 0) {
+        fail("{}: tensor {} has shape {}; expected dimensions >= 0", where_, quote_found(t.name),
+             shape_text(t.dims));
+      }
+      elements *= static_cast<double>(d);
+    }
+    if (static_cast<double>(t.values.size()) != elements) {
+      fail("{}: tensor {} has {} values for shape {} ({:.0f} elements)", where_,
+           quote_found(t.name), t.values.size(), shape_text(t.dims), elements);
     }
     for (std::size_t i = 0; i < t.values.size(); ++i) {
       if (!std::isfinite(t.values[i])) {
@@ -121,9 +135,15 @@ class Importer {
            where_, quote_found(input->name), quote_found(input->dim_params[i]), i,
            shape_text(input->dims));
     }
-    std::size_t n = 1;
-    for (const auto d : shape_) n *= static_cast<std::size_t>(d);
-    if (n == 0) fail("{}: input {} has no elements", where_, quote_found(input->name));
+    double elements = 1.0;
+    for (const auto d : shape_) elements *= static_cast<double>(d);
+    if (elements == 0) fail("{}: input {} has no elements", where_, quote_found(input->name));
+    // Checked before anything is sized by it.
+    if (elements > static_cast<double>(kMaxInputs)) {
+      fail("{}: input {} has shape {} ({:.0f} elements); expected at most {} inputs", where_,
+           quote_found(input->name), shape_text(input->dims), elements, kMaxInputs);
+    }
+    const auto n = static_cast<std::size_t>(elements);
     running_ = input->name;
     pending_.reset(n);
     model_.n_features = n;
@@ -599,8 +619,8 @@ class Importer {
     check_output_shape(outs[0]);
     model_.kind = ModelKind::network;
     model_.n_outputs = model_.layers.back().n_out;
-    model_.source = proto_.producer.empty() ? std::string("onnx")
-                                            : fmt::format("onnx:{}", proto_.producer);
+    model_.source =
+        proto_.producer.empty() ? std::string("onnx") : fmt::format("onnx:{}", proto_.producer);
     const Activation last = model_.layers.back().activation;
     if (model_.n_outputs >= 2) {
       model_.classification = true;
@@ -639,11 +659,8 @@ class Importer {
 };
 
 std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open ONNX file {}", quote_found(path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return detail::read_input_file(path, "an ONNX file",
+                                 fmt::format("cannot open ONNX file {}", quote_found(path)));
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -662,11 +679,19 @@ Model load_onnx(const std::string& path) {
   return parse_onnx(read_bytes(path), path);
 }
 
+// By content: ONNX's protobuf and JSON text cannot be mistaken for each other, so a network
+// saved as "net.json" or a JSON model named ".onnx" still loads.
 Model load_any_model(const std::string& path) {
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return ends_with(lower, ".onnx") ? load_onnx(path) : load_model(path);
+  const std::string bytes = detail::read_input_file(
+      path, "a model file", fmt::format("cannot open model file \"{}\"", path));
+  const std::size_t text = bytes.find_first_not_of(" \t\r\n");
+  const bool json = text != std::string::npos && (bytes[text] == '{' || bytes[text] == '[');
+  if (!json && (detail::looks_like_onnx(bytes) || ends_with(lower, ".onnx")))
+    return parse_onnx(bytes, path);
+  return parse_model(bytes, path);
 }
 
 }  // namespace assay::count

@@ -4,11 +4,14 @@
 #include "assay/count/spec.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "assay/core/error.hpp"
+#include "input_file.hpp"
 #include "spec_elaborate.hpp"
 #include "spec_lexer.hpp"
 
@@ -135,9 +138,7 @@ class Parser {
     } else if (accept("truth")) {
       const AstPtr l = expression();
       const Val lv = elab_.elaborate_const(*l, "a label index");
-      if (!lv.is_int || lv.value < 0)
-        fail_at(loc(*l), "expected a label index >= 0, found {}", lv.value);
-      const auto label = static_cast<std::int32_t>(lv.value);
+      const auto label = label_index(*l, lv);
       for (const auto& [k, _] : spec_.truths) {
         if (k == label) fail_at(loc(*l), "truth of label {} is already defined", label);
       }
@@ -155,8 +156,9 @@ class Parser {
       SafetyProperty p;
       p.name = name;
       if (e->kind == Ast::Kind::binary && e->op == "=>") {
+        // a => b => c is a => (b => c): the precondition is a.
         p.pre = elab_.ground(*e->kids[0], "a precondition");
-        p.post = elab_.ground(*e->kids[1], "a postcondition");
+        p.post = elab_.ground(*implication_tail(*e), "a postcondition");
       } else {
         Ast t;
         t.kind = Ast::Kind::boolean;
@@ -175,6 +177,24 @@ class Parser {
     expect(";");
   }
 
+  std::int32_t label_index(const Ast& at, const Val& v) const {
+    if (!v.is_int || v.value < 0 || v.value > INT32_MAX) {
+      fail_at(loc(at), "expected a label index in [0, {}], found {}", INT32_MAX, v.value);
+    }
+    return static_cast<std::int32_t>(v.value);
+  }
+
+  // The right operand of the first "=>" of a chain a => b => c ...: b => c ....
+  static AstPtr implication_tail(const Ast& e) {
+    if (e.kids.size() == 2) return e.kids[1];
+    auto tail = std::make_shared<Ast>(e);
+    tail->kids.erase(tail->kids.begin());
+    tail->ops.erase(tail->ops.begin());
+    tail->line = tail->ops[0].line;
+    tail->col = tail->ops[0].col;
+    return tail;
+  }
+
   void input() {
     const Token& at = peek();
     const std::string name = expect_name("an input name");
@@ -186,9 +206,20 @@ class Parser {
       const Val v = elab_.elaborate_const(*n, "an array length");
       if (!v.is_int || v.value < 1)
         fail_at(loc(*n), "expected an array length >= 1, found {}", v.value);
+      // Checked before anything is allocated: each scalar input is a domain entry.
+      const auto declared = static_cast<double>(spec_.domain.vars.size());
+      if (v.value + declared > static_cast<double>(detail::kMaxInputs)) {
+        fail_at(loc(*n),
+                "expected at most {} scalar inputs in all, found an array of {:.0f} ({} declared "
+                "before it)",
+                detail::kMaxInputs, v.value, spec_.domain.vars.size());
+      }
       decl.count = static_cast<std::size_t>(v.value);
       decl.is_array = true;
       expect("]");
+    }
+    if (!decl.is_array && spec_.domain.vars.size() >= detail::kMaxInputs) {
+      fail_at(loc(at), "expected at most {} scalar inputs in all, found more", detail::kMaxInputs);
     }
     expect(":");
     VarDomain dom;
@@ -275,10 +306,7 @@ class Parser {
     expect(")");
     expect("label");
     const AstPtr l = expression();
-    const Val lv = elab_.elaborate_const(*l, "a label index");
-    if (!lv.is_int || lv.value < 0)
-      fail_at(loc(*l), "expected a label index >= 0, found {}", lv.value);
-    r.label = static_cast<std::int32_t>(lv.value);
+    r.label = label_index(*l, elab_.elaborate_const(*l, "a label index"));
     spec_.regions.push_back(std::move(r));
   }
 
@@ -291,44 +319,70 @@ class Parser {
     return a;
   }
 
-  AstPtr expression() { return implies(); }
+  // Parser recursion (and so Ast depth) is bounded: every nesting step holds a Nest.
+  class Nest {
+   public:
+    Nest(Parser& p, const Token& at) : p_(p) {
+      if (++p_.depth_ > detail::kMaxNesting) {
+        fail_at(p_.loc(at),
+                "expected expressions nested at most {} levels deep, found deeper nesting",
+                detail::kMaxNesting);
+      }
+    }
+    ~Nest() { --p_.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
+  AstPtr expression() {
+    const Nest nest(*this, peek());
+    return implies();
+  }
+
+  // One precedence level: operands joined by any of `ops`, as one flat binary node (a chain of
+  // 25,000 "or" is a list, not a tree 25,000 deep).
+  template <typename Operand>
+  AstPtr chain(std::initializer_list<const char*> ops, Operand operand) {
+    AstPtr first = operand();
+    std::shared_ptr<Ast> a;
+    for (;;) {
+      const Token& at = peek();
+      const char* found = nullptr;
+      for (const char* op : ops) {
+        if (!found && accept(op)) found = op;
+      }
+      if (!found) break;
+      if (!a) {
+        a = make(Ast::Kind::binary, at);
+        a->kids.push_back(first);
+      }
+      std::string op = found;
+      if (op == "||") op = "or";
+      if (op == "&&") op = "and";
+      a->ops.push_back({op, at.line, at.col});
+      a->kids.push_back(operand());
+    }
+    if (!a) return first;
+    a->op = a->ops[0].op;
+    return a;
+  }
 
   AstPtr implies() {
-    AstPtr lhs = disjunction();
-    const Token& at = peek();
-    if (accept("=>")) {
-      auto a = make(Ast::Kind::binary, at);
-      a->op = "=>";
-      a->kids = {lhs, implies()};
-      return a;
-    }
-    return lhs;
+    return chain({"=>"}, [this] { return disjunction(); });
   }
   AstPtr disjunction() {
-    AstPtr lhs = conjunction();
-    for (;;) {
-      const Token& at = peek();
-      if (!accept("or") && !accept("||")) return lhs;
-      auto a = make(Ast::Kind::binary, at);
-      a->op = "or";
-      a->kids = {lhs, conjunction()};
-      lhs = a;
-    }
+    return chain({"or", "||"}, [this] { return conjunction(); });
   }
   AstPtr conjunction() {
-    AstPtr lhs = negation();
-    for (;;) {
-      const Token& at = peek();
-      if (!accept("and") && !accept("&&")) return lhs;
-      auto a = make(Ast::Kind::binary, at);
-      a->op = "and";
-      a->kids = {lhs, negation()};
-      lhs = a;
-    }
+    return chain({"and", "&&"}, [this] { return negation(); });
   }
   AstPtr negation() {
     const Token& at = peek();
     if (accept("not") || accept("!")) {
+      const Nest nest(*this, at);
       auto a = make(Ast::Kind::unary, at);
       a->op = "not";
       a->kids = {negation()};
@@ -344,6 +398,7 @@ class Parser {
       if (accept(op)) {
         auto a = make(Ast::Kind::binary, at);
         a->op = op;
+        a->ops = {{op, at.line, at.col}};
         a->kids = {lhs, additive()};
         return a;
       }
@@ -351,46 +406,15 @@ class Parser {
     return lhs;
   }
   AstPtr additive() {
-    AstPtr lhs = multiplicative();
-    for (;;) {
-      const Token& at = peek();
-      std::string op;
-      if (accept("+")) {
-        op = "+";
-      } else if (accept("-")) {
-        op = "-";
-      } else {
-        return lhs;
-      }
-      auto a = make(Ast::Kind::binary, at);
-      a->op = op;
-      a->kids = {lhs, multiplicative()};
-      lhs = a;
-    }
+    return chain({"+", "-"}, [this] { return multiplicative(); });
   }
   AstPtr multiplicative() {
-    AstPtr lhs = unary();
-    for (;;) {
-      const Token& at = peek();
-      std::string op;
-      if (accept("*")) {
-        op = "*";
-      } else if (accept("/")) {
-        op = "/";
-      } else if (accept("%")) {
-        op = "%";
-      } else {
-        return lhs;
-      }
-      auto a = make(Ast::Kind::binary, at);
-      a->op = op;
-      a->kids = {lhs, unary()};
-      lhs = a;
-    }
+    return chain({"*", "/", "%"}, [this] { return unary(); });
   }
   AstPtr unary() {
     const Token& at = peek();
     if (accept("-")) {
+      const Nest nest(*this, at);
       auto a = make(Ast::Kind::unary, at);
       a->op = "-";
       a->kids = {unary()};
@@ -496,6 +520,7 @@ class Parser {
   Spec spec_;
   Elaborator elab_;  // after spec_: it refers to spec_.domain
   std::vector<std::vector<std::string>> scopes_;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -508,11 +533,9 @@ Spec parse_spec(const std::string& text, const std::string& file) {
 }
 
 Spec load_spec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open spec file \"{}\"", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_spec(ss.str(), path);
+  const std::string text = detail::read_input_file(
+      path, "a spec file", fmt::format("cannot open spec file \"{}\"", path));
+  return parse_spec(text, path);
 }
 
 }  // namespace assay::count

@@ -1,5 +1,7 @@
 #include "spec_elaborate.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "assay/core/error.hpp"
@@ -8,9 +10,34 @@ namespace assay::count::detail {
 
 using Op = Formula::Op;
 
+// The limits are reported at the statement being expanded: the Ast where a limit is crossed
+// is usually deep inside some predicate's body.
+Elaborator::Step::Step(Elaborator& e) : e_(e) {
+  if (e_.depth_ >= kMaxExpansionDepth) {
+    fail_at(e_.start(*e_.statement_),
+            "expected expressions nested at most {} levels deep once predicate calls are "
+            "expanded, found deeper nesting",
+            kMaxExpansionDepth);
+  }
+  if (e_.steps_ >= kMaxSteps) {
+    fail_at(e_.start(*e_.statement_),
+            "expanding the spec's predicates and quantifiers needs more than {} steps (the limit)",
+            kMaxSteps);
+  }
+  ++e_.depth_;
+  ++e_.steps_;
+}
+
+void Elaborator::begin(Formula& f) {
+  formula_ = &f;
+  node_depth_.clear();
+}
+
 Formula Elaborator::ground(const Ast& a, const char* what) {
   Formula f;
-  formula_ = &f;
+  begin(f);
+  statement_ = &a;
+  const Step step(*this);
   Env env;
   const Val v = elaborate(a, env);
   if (!v.boolean) fail_at(loc(a), "type mismatch: {} must be a boolean, found a number", what);
@@ -22,10 +49,16 @@ Formula Elaborator::ground(const Ast& a, const char* what) {
 Val Elaborator::elaborate_const(const Ast& a, const char* what) {
   Formula scratch;
   Formula* saved = formula_;
-  formula_ = &scratch;
+  std::vector<std::uint32_t> saved_depth = std::move(node_depth_);
+  const Ast* saved_statement = statement_;
+  begin(scratch);
+  statement_ = &a;
+  const Step step(*this);
   Env env;
   const Val v = elaborate(a, env);
   formula_ = saved;
+  node_depth_ = std::move(saved_depth);
+  statement_ = saved_statement;
   if (!v.is_const) fail_at(loc(a), "expected {} (a constant expression)", what);
   if (v.boolean) fail_at(loc(a), "type mismatch: expected {}, found a boolean", what);
   return v;
@@ -41,6 +74,20 @@ Val Elaborator::constant(double value, bool boolean, bool is_int) {
 }
 
 std::uint32_t Elaborator::node(Formula::Node n, const std::vector<std::uint32_t>& kids) {
+  std::uint32_t depth = 1;
+  for (const std::uint32_t k : kids) depth = std::max(depth, node_depth_[k] + 1);
+  if (depth > static_cast<std::uint32_t>(kMaxExpansionDepth)) {
+    fail_at(start(*statement_),
+            "expected a ground formula nested at most {} levels deep, found deeper nesting",
+            kMaxExpansionDepth);
+  }
+  if (formula_->nodes.size() >= kMaxNodes) {
+    fail_at(start(*statement_),
+            "the ground formula needs more than {} nodes (the limit): quantifiers and predicate "
+            "calls expand into it",
+            kMaxNodes);
+  }
+  node_depth_.push_back(depth);
   n.first_kid = static_cast<std::uint32_t>(formula_->kids.size());
   n.n_kids = static_cast<std::uint32_t>(kids.size());
   formula_->kids.insert(formula_->kids.end(), kids.begin(), kids.end());
@@ -62,8 +109,8 @@ Val Elaborator::of_node(std::uint32_t id) {
   return v;
 }
 
-Val Elaborator::need_bool(const Val& v, const Ast& at, const char* op) {
-  if (!v.boolean) fail_at(loc(at), "type mismatch: \"{}\" needs booleans, found a number", op);
+Val Elaborator::need_bool(const Val& v, const Location& at, const char* op) {
+  if (!v.boolean) fail_at(at, "type mismatch: \"{}\" needs booleans, found a number", op);
   return v;
 }
 
@@ -106,10 +153,15 @@ std::int64_t Elaborator::const_int(const Ast& a, Env& env, const char* what) {
   if (!v.is_const || !v.is_int || v.boolean) {
     fail_at(loc(a), "expected {} (a constant integer)", what);
   }
+  if (std::abs(v.value) > 9e15) {
+    fail_at(start(a), "expected {} (a constant integer) of at most 9e15 in magnitude, found {}",
+            what, v.value);
+  }
   return static_cast<std::int64_t>(v.value);
 }
 
 Val Elaborator::elaborate(const Ast& a, Env& env) {
+  const Step step(*this);
   switch (a.kind) {
     case Ast::Kind::number:
       return constant(a.number, false, a.is_int);
@@ -124,6 +176,9 @@ Val Elaborator::elaborate(const Ast& a, Env& env) {
     case Ast::Kind::score: {
       const std::int64_t k = const_int(*a.kids[0], env, "an output index");
       if (k < 0) fail_at(loc(*a.kids[0]), "output index {} is negative", k);
+      if (k > INT32_MAX) {
+        fail_at(loc(*a.kids[0]), "expected an output index of at most {}, found {}", INT32_MAX, k);
+      }
       Formula::Node n;
       n.op = Op::score;
       n.index = static_cast<std::uint32_t>(k);
@@ -149,7 +204,7 @@ Val Elaborator::elaborate(const Ast& a, Env& env) {
       return of_node(node(n, {materialise(v)}));
     }
     case Ast::Kind::binary:
-      return binary(a, env);
+      return chain(a, env);
     case Ast::Kind::quant:
       return quantifier(a, env);
     case Ast::Kind::ite:
@@ -190,22 +245,32 @@ Val Elaborator::index(const Ast& a, Env& env) {
   return var(in->second.first + static_cast<std::size_t>(i));
 }
 
-// forall / exists become flat and/or lists, sum a chain of additions.
+// forall / exists become flat and/or lists, sum a balanced sum. The number of instances is
+// checked before any is built.
 Val Elaborator::quantifier(const Ast& a, Env& env) {
   const std::int64_t lo = const_int(*a.kids[0], env, "a range bound");
   const std::int64_t hi = const_int(*a.kids[1], env, "a range bound");
-  if (hi - lo > 10'000'000) fail_at(loc(a), "range {}..{} is too long", lo, hi);
+  const std::uint64_t n = hi < lo ? 0 : static_cast<std::uint64_t>(hi - lo) + 1;
+  const double need = static_cast<double>(instances_) * static_cast<double>(n);
+  if (need > static_cast<double>(kMaxInstances)) {
+    const std::string inside =
+        instances_ > 1 ? fmt::format(" ({} values inside {} instances of enclosing quantifiers)", n,
+                                     instances_)
+                       : "";
+    fail_at(loc(a),
+            "expected at most {} instances of a quantifier's body, found {:.0f}: {} {} in {}..{}{}",
+            kMaxInstances, need, a.op, a.name, lo, hi, inside);
+  }
+  const std::uint64_t saved = instances_;
+  instances_ *= std::max<std::uint64_t>(n, 1);
   std::vector<Val> parts;
   for (std::int64_t i = lo; i <= hi; ++i) {
     env.emplace_back(a.name, i);
     parts.push_back(elaborate(*a.kids[2], env));
     env.pop_back();
   }
-  if (a.op == "sum") {
-    Val acc = constant(0, false, true);
-    for (const Val& p : parts) acc = arith(a, "+", acc, p);
-    return acc;
-  }
+  instances_ = saved;
+  if (a.op == "sum") return sum(loc(a), parts, std::vector<bool>(parts.size(), false));
   for (const Val& p : parts) need_bool(p, a, a.op.c_str());
   return junction(a.op == "forall" ? Op::and_ : Op::or_, parts);
 }
@@ -243,22 +308,30 @@ Val Elaborator::call(const Ast& at, const PredDecl& p, const std::vector<std::in
   return elaborate(*p.body, inner);
 }
 
-Val Elaborator::arith(const Ast& at, const std::string& op, const Val& x, const Val& y) {
+Val Elaborator::arith(const Location& at, const std::string& op, const Val& x, const Val& y) {
   if (x.is_const && y.is_const) {
     const bool is_int = x.is_int && y.is_int;
-    if (op == "+") return constant(x.value + y.value, false, is_int);
-    if (op == "-") return constant(x.value - y.value, false, is_int);
-    if (op == "*") return constant(x.value * y.value, false, is_int);
-    if (y.value == 0) fail_at(loc(at), "division by zero");
-    if (op == "/") {
-      return is_int ? constant(std::trunc(x.value / y.value), false, true)
-                    : constant(x.value / y.value, false, false);
+    double v = 0.0;
+    if (op == "+") {
+      v = x.value + y.value;
+    } else if (op == "-") {
+      v = x.value - y.value;
+    } else if (op == "*") {
+      v = x.value * y.value;
+    } else {
+      if (y.value == 0) fail_at(at, "division by zero");
+      if (op == "%" && !is_int) fail_at(at, "type mismatch: \"%\" needs integers");
+      v = op == "%" ? std::fmod(x.value, y.value)
+          : is_int  ? std::trunc(x.value / y.value)
+                    : x.value / y.value;
     }
-    if (!is_int) fail_at(loc(at), "type mismatch: \"%\" needs integers");
-    return constant(std::fmod(x.value, y.value), false, true);
+    if (!std::isfinite(v)) {
+      fail_at(at, "expected a finite number, found {} {} {} = {}", x.value, op, y.value, v);
+    }
+    return constant(v, false, is_int);
   }
   if (op == "/" || op == "%") {
-    fail_at(loc(at), "\"{}\" needs constant operands (the formula must stay linear)", op);
+    fail_at(at, "\"{}\" needs constant operands (the formula must stay linear)", op);
   }
   if (op == "+" && x.is_const && x.value == 0) return y;
   if (op == "+" && y.is_const && y.value == 0) return x;
@@ -267,22 +340,87 @@ Val Elaborator::arith(const Ast& at, const std::string& op, const Val& x, const 
   return of_node(node(n, {materialise(x), materialise(y)}));
 }
 
+// Sum of nodes[lo, hi) as a balanced tree: a sum of 50,000 terms is 16 levels deep, not 50,000.
+Val Elaborator::balanced_add(const std::vector<std::uint32_t>& nodes, std::size_t lo,
+                             std::size_t hi) {
+  if (hi - lo == 1) return of_node(nodes[lo]);
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const Val l = balanced_add(nodes, lo, mid);
+  const Val r = balanced_add(nodes, mid, hi);
+  Formula::Node n;
+  n.op = Op::add;
+  return of_node(node(n, {l.node, r.node}));
+}
+
+// t0 ± t1 ± t2 ...: constants folded left to right, then (positive terms) - (negative terms) + c.
+Val Elaborator::sum(const Location& at, const std::vector<Val>& terms,
+                    const std::vector<bool>& negative) {
+  Val c = constant(0, false, true);
+  std::vector<std::uint32_t> plus, minus;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].is_const) {
+      c = arith(at, negative[i] ? "-" : "+", c, terms[i]);
+    } else {
+      (negative[i] ? minus : plus).push_back(terms[i].node);
+    }
+  }
+  if (plus.empty() && minus.empty()) return c;
+  Formula::Node n;
+  if (plus.empty()) {
+    const Val m = balanced_add(minus, 0, minus.size());
+    if (c.value != 0) return arith(at, "-", c, m);
+    n.op = Op::neg;
+    return of_node(node(n, {m.node}));
+  }
+  Val r = balanced_add(plus, 0, plus.size());
+  if (!minus.empty()) r = arith(at, "-", r, balanced_add(minus, 0, minus.size()));
+  return arith(at, "+", r, c);
+}
+
+// A chain of one precedence level (kids[0] ops[0] kids[1] ...) or one comparison.
+Val Elaborator::chain(const Ast& a, Env& env) {
+  const std::string& op = a.op;
+  std::vector<Val> parts;
+  if (op == "and" || op == "or") {
+    for (std::size_t i = 0; i < a.kids.size(); ++i) {
+      parts.push_back(elaborate(*a.kids[i], env));
+      if (i == 1) need_bool(parts[0], loc(a.ops[0]), op.c_str());
+      if (i >= 1) need_bool(parts[i], loc(a.ops[i - 1]), op.c_str());
+    }
+    return junction(op == "and" ? Op::and_ : Op::or_, parts);
+  }
+  if (op == "=>") {  // right-associative: a => (b => c)
+    for (const auto& k : a.kids) parts.push_back(elaborate(*k, env));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      need_bool(parts[i], loc(a.ops[i == 0 ? 0 : i - 1]), "=>");
+    }
+    Val r = parts.back();
+    for (std::size_t i = parts.size() - 1; i-- > 0;) r = junction(Op::or_, {negate(parts[i]), r});
+    return r;
+  }
+  if (op == "+" || op == "-") {
+    std::vector<bool> negative(a.kids.size(), false);
+    for (std::size_t i = 0; i < a.kids.size(); ++i) {
+      parts.push_back(elaborate(*a.kids[i], env));
+      if (i > 0) negative[i] = a.ops[i - 1].op == "-";
+    }
+    return sum(loc(a), parts, negative);
+  }
+  if (op == "*" || op == "/" || op == "%") {  // left to right (/ and % fold constants only)
+    Val r = elaborate(*a.kids[0], env);
+    for (std::size_t i = 1; i < a.kids.size(); ++i) {
+      r = arith(loc(a.ops[i - 1]), a.ops[i - 1].op, r, elaborate(*a.kids[i], env));
+    }
+    return r;
+  }
+  return binary(a, env);
+}
+
+// One comparison: a > b is b < a.
 Val Elaborator::binary(const Ast& a, Env& env) {
   const Val x = elaborate(*a.kids[0], env);
   const Val y = elaborate(*a.kids[1], env);
   const std::string& op = a.op;
-  if (op == "and" || op == "or") {
-    need_bool(x, a, op.c_str());
-    need_bool(y, a, op.c_str());
-    return junction(op == "and" ? Op::and_ : Op::or_, {x, y});
-  }
-  if (op == "=>") {
-    need_bool(x, a, "=>");
-    need_bool(y, a, "=>");
-    return junction(Op::or_, {negate(x), y});
-  }
-  if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") return arith(a, op, x, y);
-  // Comparisons: a > b is b < a.
   const bool swap = op == ">" || op == ">=";
   const Val& l = swap ? y : x;
   const Val& r = swap ? x : y;

@@ -23,6 +23,30 @@ namespace assay::count::detail {
 struct Ast;
 using AstPtr = std::shared_ptr<const Ast>;
 
+/// Limits that keep a hostile spec from exhausting the stack, memory or time (docs/count.md).
+/// Expressions nest at most kMaxNesting levels in the text (parentheses, not, unary minus,
+/// quantifiers, if, calls); long chains of one operator (a or b or c ...) are flat lists and do
+/// not count as nesting.
+inline constexpr int kMaxNesting = 1000;
+/// Nesting once predicate calls are expanded, and the depth of ground formulas: the recursive
+/// passes over formulas (evaluation, three-valued evaluation) rely on it.
+inline constexpr int kMaxExpansionDepth = 2 * kMaxNesting;
+/// Scalar inputs of a spec (array elements included).
+inline constexpr std::uint64_t kMaxInputs = 1'000'000;
+/// Instances of one quantifier's body, counting the enclosing quantifiers' instances.
+inline constexpr std::uint64_t kMaxInstances = 1'000'000;
+/// Nodes of one ground formula (32 bytes each).
+inline constexpr std::uint64_t kMaxNodes = 2'000'000;
+/// Elaboration steps for the whole spec (predicate expansion can grow exponentially): a few
+/// seconds of work.
+inline constexpr std::uint64_t kMaxSteps = 10'000'000;
+
+/// An operator of a binary chain, where it is written.
+struct OpAt {
+  std::string op;
+  std::int64_t line = 0, col = 0;
+};
+
 struct Ast {
   enum class Kind {
     number,
@@ -31,7 +55,8 @@ struct Ast {
     index,   // name[expr]
     call,    // name(args)
     unary,   // op: not, -
-    binary,  // op: and or => + - * / % == != < <= > >=
+    binary,  // a chain kids[0] ops[0] kids[1] ops[1] ... (one precedence level): and, or, =>
+             // (right-associative), + -, * / % (left-associative), or one comparison
     quant,   // op: forall exists sum; name = bound variable; kids: lo, hi, body
     ite,     // kids: cond, then, else
     label,
@@ -43,6 +68,7 @@ struct Ast {
   double number = 0.0;
   bool is_int = false;
   std::vector<AstPtr> kids;
+  std::vector<OpAt> ops;  ///< binary: ops[i] joins kids[i] and kids[i + 1]; op = ops[0].op
   std::int64_t line = 0, col = 0;
 };
 
@@ -98,11 +124,28 @@ class Elaborator {
     while (p->kind == Ast::Kind::binary) p = p->kids[0].get();
     return loc(*p);
   }
+  // Held while elaborating one Ast node: bounds the recursion depth (through predicate calls
+  // too) and counts steps.
+  class Step {
+   public:
+    explicit Step(Elaborator& e);
+    ~Step() { --e_.depth_; }
+    Step(const Step&) = delete;
+    Step& operator=(const Step&) = delete;
+
+   private:
+    Elaborator& e_;
+  };
+  // Formula under construction, with the depth of each node (the recursive passes over ground
+  // formulas rely on kMaxNesting).
+  void begin(Formula& f);
   static Val constant(double value, bool boolean, bool is_int);
   std::uint32_t node(Formula::Node n, const std::vector<std::uint32_t>& kids = {});
   std::uint32_t materialise(const Val& v);
   Val of_node(std::uint32_t id);
-  Val need_bool(const Val& v, const Ast& at, const char* op);
+  Val need_bool(const Val& v, const Ast& at, const char* op) { return need_bool(v, loc(at), op); }
+  Val need_bool(const Val& v, const Location& at, const char* op);
+  Location loc(const OpAt& o) const { return Location{file_, o.line, o.col}; }
   Val junction(Formula::Op op, const std::vector<Val>& parts);
   Val negate(const Val& v);
   std::int64_t const_int(const Ast& a, Env& env, const char* what);
@@ -113,8 +156,11 @@ class Elaborator {
   Val if_then_else(const Ast& a, Env& env);
   Val var(std::size_t index);
   Val call(const Ast& at, const PredDecl& p, const std::vector<std::int64_t>& args);
-  Val arith(const Ast& at, const std::string& op, const Val& x, const Val& y);
+  Val arith(const Location& at, const std::string& op, const Val& x, const Val& y);
   Val binary(const Ast& a, Env& env);
+  Val chain(const Ast& a, Env& env);
+  Val sum(const Location& at, const std::vector<Val>& terms, const std::vector<bool>& negative);
+  Val balanced_add(const std::vector<std::uint32_t>& nodes, std::size_t lo, std::size_t hi);
 
   std::string file_;
   const Domain& domain_;
@@ -122,6 +168,11 @@ class Elaborator {
   std::unordered_map<std::string, InputDecl> inputs_;
   std::unordered_map<std::string, PredDecl> preds_;
   Formula* formula_ = nullptr;
+  std::vector<std::uint32_t> node_depth_;  // per node of *formula_
+  const Ast* statement_ = nullptr;         // the expression of the statement being elaborated
+  int depth_ = 0;                          // Step nesting
+  std::uint64_t steps_ = 0;                // Steps for the whole spec
+  std::uint64_t instances_ = 1;            // product of the enclosing quantifiers' ranges
 };
 
 }  // namespace assay::count::detail

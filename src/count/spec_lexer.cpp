@@ -1,6 +1,9 @@
 #include "spec_lexer.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "assay/core/error.hpp"
@@ -15,6 +18,8 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> out;
+    // A UTF-8 byte order mark (some Windows editors write one) is not part of the text.
+    if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     for (;;) {
       skip_space();
       Token t;
@@ -102,7 +107,12 @@ class Lexer {
     }
     t.kind = Tok::number;
     t.text = text_.substr(start, pos_ - start);
-    t.number = std::stod(t.text);
+    // strtod, not stod: a literal beyond the double range is an input error, not an exception.
+    t.number = std::strtod(t.text.c_str(), nullptr);
+    if (!std::isfinite(t.number)) {
+      fail_at(Location{file_, t.line, t.col},
+              "expected a number within the range of a double (about 1.8e308), found {}", t.text);
+    }
     t.is_int = is_int;
     if (is_int && t.number > 9.0e15) {
       fail_at(Location{file_, t.line, t.col}, "integer {} is too large", t.text);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <gmpxx.h>
@@ -79,6 +80,27 @@ class Structural {
     std::uint32_t node;
   };
 
+  /// The grid range of one input, set on a box before a sub-box is searched (var < 0: none).
+  struct Range {
+    std::int64_t var = -1;
+    std::uint64_t lo = 0, hi = 0;
+
+    void apply(Box& box) const {
+      if (var < 0) return;
+      box.lo[var] = lo;
+      box.hi[var] = hi;
+    }
+  };
+  struct Halves {
+    Range first, second, restore;
+  };
+  /// The two halves of input `var`'s range in `box`, and the range to restore afterwards.
+  static Halves bisect(const Box& box, std::int64_t var) {
+    const std::uint64_t lo = box.lo[var], hi = box.hi[var];
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    return {{var, lo, mid}, {var, mid + 1, hi}, {var, lo, hi}};
+  }
+
   static std::vector<Conjunct> conjuncts(const std::vector<const Formula*>& formulas) {
     std::vector<Conjunct> out;
     for (const Formula* f : formulas) {
@@ -100,80 +122,101 @@ class Structural {
   }
 
   /// Same for a conjunction of conjuncts; only those still undecided are evaluated again on the
-  /// sub-boxes (a decided conjunct stays decided on every sub-box).
+  /// sub-boxes (a decided conjunct stays decided on every sub-box). Depth-first over bisections
+  /// with an explicit stack: a path can bisect up to 64 times per input, deeper than the call
+  /// stack holds when there are many inputs.
   void count_pending(Box& box, const N& size, const std::vector<Conjunct>& pending,
                      const Outputs& out, N& acc) {
-    std::int64_t split = -1;
-    std::vector<Conjunct> next;
-    for (const Conjunct& c : pending) {
-      ThreeValued ev(*c.formula, d_, box, out);
-      const std::uint8_t v = ev.run(c.node);
-      if (v == kFalse) {
+    struct Task {
+      std::shared_ptr<const std::vector<Conjunct>> pending;  // null: only restore the range
+      N size;
+      Range range;
+    };
+    std::vector<Task> stack;
+    stack.push_back({std::make_shared<const std::vector<Conjunct>>(pending), size, Range{}});
+    while (!stack.empty()) {
+      const Task t = std::move(stack.back());
+      stack.pop_back();
+      t.range.apply(box);
+      if (!t.pending) continue;
+      std::int64_t split = -1;
+      auto next = std::make_shared<std::vector<Conjunct>>();
+      bool is_false = false;
+      for (const Conjunct& c : *t.pending) {
+        ThreeValued ev(*c.formula, d_, box, out);
+        const std::uint8_t v = ev.run(c.node);
+        if (v == kFalse) {
+          is_false = true;
+          break;
+        }
+        if (v == kUnknown) {
+          next->push_back(c);
+          if (split < 0) split = ev.split_var;
+        }
+      }
+      if (is_false || next->empty()) {
         ++decided_;
-        return;
+        if (!is_false) acc += t.size;
+        continue;
       }
-      if (v == kUnknown) {
-        next.push_back(c);
-        if (split < 0) split = ev.split_var;
-      }
+      ASSAY_ASSERT(split >= 0);
+      const auto [first, second, restore] = bisect(box, split);
+      const N base = t.size / N(restore.hi - restore.lo + 1);
+      stack.push_back({nullptr, N(0), restore});
+      stack.push_back({next, base * N(second.hi - second.lo + 1), second});
+      stack.push_back({std::move(next), base * N(first.hi - first.lo + 1), first});
     }
-    if (next.empty()) {
-      ++decided_;
-      acc += size;
-      return;
-    }
-    ASSAY_ASSERT(split >= 0);
-    const std::uint64_t lo = box.lo[split], hi = box.hi[split];
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    const N base = size / N(hi - lo + 1);
-    box.hi[split] = mid;
-    count_pending(box, base * N(mid - lo + 1), next, out, acc);
-    box.hi[split] = hi;
-    box.lo[split] = mid + 1;
-    count_pending(box, base * N(hi - mid), next, out, acc);
-    box.lo[split] = lo;
   }
 
   /// Safety `pre => post` in one search: adds #{pre} to `pre_count` and #{pre and post} to
   /// `satisfied`. Once one side is decided on a box, only the other is searched further.
+  /// Iterative like count_pending.
   void count_safety(Box& box, const N& size, const Formula& pre, const Formula& post,
                     const Outputs& out, N& satisfied, N& pre_count) {
-    ThreeValued a(pre, d_, box, out);
-    const std::uint8_t p = a.run(pre.root);
-    if (p == kFalse) {
-      ++decided_;
-      return;
-    }
-    ThreeValued b(post, d_, box, out);
-    const std::uint8_t q = b.run(post.root);
-    if (p == kTrue) {
-      pre_count += size;
-      if (q == kUnknown) {
-        count_pending(box, size, conjuncts({&post}), out, satisfied);
-      } else {
+    struct Task {
+      bool evaluate;  // false: only restore the range
+      N size;
+      Range range;
+    };
+    std::vector<Task> stack;
+    stack.push_back({true, size, Range{}});
+    while (!stack.empty()) {
+      const Task t = std::move(stack.back());
+      stack.pop_back();
+      t.range.apply(box);
+      if (!t.evaluate) continue;
+      ThreeValued a(pre, d_, box, out);
+      const std::uint8_t p = a.run(pre.root);
+      if (p == kFalse) {
         ++decided_;
-        if (q == kTrue) satisfied += size;
+        continue;
       }
-      return;
+      ThreeValued b(post, d_, box, out);
+      const std::uint8_t q = b.run(post.root);
+      if (p == kTrue) {
+        pre_count += t.size;
+        if (q == kUnknown) {
+          count_pending(box, t.size, conjuncts({&post}), out, satisfied);
+        } else {
+          ++decided_;
+          if (q == kTrue) satisfied += t.size;
+        }
+        continue;
+      }
+      if (q != kUnknown) {
+        N n = N(0);
+        count_pending(box, t.size, conjuncts({&pre}), out, n);
+        pre_count += n;
+        if (q == kTrue) satisfied += n;
+        continue;
+      }
+      ASSAY_ASSERT(a.split_var >= 0);
+      const auto [first, second, restore] = bisect(box, a.split_var);
+      const N base = t.size / N(restore.hi - restore.lo + 1);
+      stack.push_back({false, N(0), restore});
+      stack.push_back({true, base * N(second.hi - second.lo + 1), second});
+      stack.push_back({true, base * N(first.hi - first.lo + 1), first});
     }
-    if (q != kUnknown) {
-      N n = N(0);
-      count_pending(box, size, conjuncts({&pre}), out, n);
-      pre_count += n;
-      if (q == kTrue) satisfied += n;
-      return;
-    }
-    const std::int64_t split = a.split_var;
-    ASSAY_ASSERT(split >= 0);
-    const std::uint64_t lo = box.lo[split], hi = box.hi[split];
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    const N base = size / N(hi - lo + 1);
-    box.hi[split] = mid;
-    count_safety(box, base * N(mid - lo + 1), pre, post, out, satisfied, pre_count);
-    box.hi[split] = hi;
-    box.lo[split] = mid + 1;
-    count_safety(box, base * N(hi - mid), pre, post, out, satisfied, pre_count);
-    box.lo[split] = lo;
   }
 
   std::uint64_t decided() const { return decided_; }

@@ -12,12 +12,14 @@
 #include <sstream>
 
 #include "assay/core/error.hpp"
+#include "input_file.hpp"
 
 namespace assay::count {
 
 namespace {
 
 constexpr std::size_t kMaxDisjuncts = 100000;
+constexpr int kMaxNesting = 1000;
 
 struct Sexp {
   bool atom = false;
@@ -32,6 +34,7 @@ class Lexer {
 
   std::vector<Sexp> all() {
     std::vector<Sexp> out;
+    if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;  // a UTF-8 byte order mark
     while (true) {
       skip();
       if (pos_ >= s_.size()) return out;
@@ -72,6 +75,11 @@ class Lexer {
     if (pos_ >= s_.size()) fail_at(here(), "expected an expression, found end of file");
     if (s_[pos_] == ')') fail_at(here(), "expected an expression, found ')'");
     if (s_[pos_] == '(') {
+      // Bounded, so that this and every recursive pass over the lists stay within the stack.
+      if (++depth_ > kMaxNesting) {
+        fail_at(here(), "expected lists nested at most {} levels deep, found deeper nesting",
+                kMaxNesting);
+      }
       advance();
       while (true) {
         skip();
@@ -81,6 +89,7 @@ class Lexer {
         }
         if (s_[pos_] == ')') {
           advance();
+          --depth_;
           return e;
         }
         e.kids.push_back(one());
@@ -100,6 +109,7 @@ class Lexer {
   std::string file_;
   std::size_t pos_ = 0;
   std::int64_t line_ = 1, col_ = 1;
+  int depth_ = 0;
 };
 
 std::string describe(const Sexp& e) {
@@ -483,11 +493,9 @@ VnnProperty parse_vnnlib(const std::string& text, const std::string& file) {
 }
 
 VnnProperty load_vnnlib(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open VNN-LIB file {}", quote_found(path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_vnnlib(s.str(), path);
+  const std::string text = detail::read_input_file(
+      path, "a VNN-LIB file", fmt::format("cannot open VNN-LIB file {}", quote_found(path)));
+  return parse_vnnlib(text, path);
 }
 
 bool atoms_hold(const std::vector<LinearAtom>& atoms, const double* x, const double* y) {

@@ -3,6 +3,7 @@ enumeration with the models' own predict(); robustness regions; the CLI; bad inp
 import itertools
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -220,6 +221,51 @@ def test_bad_input():
         count.count(est, GRAPH4, "Reflexive", samples=[100, 0])
     with pytest.raises(assay.AssayError, match=r"^test label 2 at row 1 is out of range \[0, 2\)$"):
         count.count(est, GRAPH4, "Reflexive", X_test=ALL[:2], y_test=[0, 2])
+
+
+def test_hostile_specs_and_arguments(tmp_path):
+    # Deep nesting is a located error (it used to overflow the stack and take Python down).
+    with pytest.raises(assay.AssayError, match=r"^<spec>:2:1010: expected expressions nested at "
+                                               r"most 1000 levels deep, found deeper nesting$"):
+        count.parse_spec("input x[2] : bool;\npred P = " + "(" * 8000 + "x[0]" + ")" * 8000 + ";")
+    chain = count.parse_spec("input x[2] : bool;\npred P = " + " or ".join(["x[0]"] * 25000) + ";")
+    assert count.spec_inputs(chain) == ["x[0]", "x[1]"]
+    assert count.spec_inputs(count.parse_spec("\ufeffinput t : bool;")) == ["t"]
+    with pytest.raises(assay.AssayError, match=r"^<spec>:1:9: expected at most 1000000 scalar "
+                                               r"inputs in all, found an array of 2147483648"):
+        count.parse_spec("input x[2147483648] : bool;")
+    with pytest.raises(assay.AssayError, match=r"is a folder, expected a spec file$"):
+        count.load_spec(tmp_path)
+    with pytest.raises(assay.AssayError, match=r"is a folder, expected a model file$"):
+        models.load(tmp_path)
+    # Negative counts and seeds are refused by name, not wrapped around to 2^64 - k.
+    X, y = _train_set("Reflexive", 6)
+    est = DecisionTreeClassifier(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"^samples must be >= 0, found -5$"):
+        count.count(est, GRAPH4, "Reflexive", samples=[-5])
+    with pytest.raises(ValueError, match=r"^seed must be >= 0, found -1$"):
+        count.count(est, GRAPH4, "Reflexive", samples=[10], seed=-1)
+    with pytest.raises(ValueError, match=r"^seed must be at most 18446744073709551615, found "
+                                         r"18446744073709551616$"):
+        count.count(est, GRAPH4, "Reflexive", samples=[10], seed=2**64)
+    with pytest.raises(ValueError, match=r"^seed must be >= 0, found -1$"):
+        count.count_cnf([[1, 2]], method="approx", seed=-1)
+    with pytest.raises(ValueError, match=r"^literal 2000000000 is out of range \(at most 10000000 "
+                                         r"variables\)$"):
+        count.count_cnf([[1, 2000000000]])
+    with pytest.raises(ValueError, match=r"^samples must be >= 0, found -2$"):
+        count.robustness(est, ALL[0], 1, 1, 0, 1, samples=[-2])
+    assert count.count(est, GRAPH4, "Reflexive", samples=[10], seed=2**64 - 1)["domain_size"] \
+        == 65536
+    # Damaged model documents name the field and the value.
+    doc = models.from_sklearn(est).doc
+    for field, value, message in [
+            ("n_features", -1, r"n_features: expected an integer in \[0, 2147483647\], found -1"),
+            ("classes", [0, 0], r'classes: "0" is listed twice \(classes\[0\] and classes\[1\]\)')]:
+        bad = tmp_path / "m.json"
+        bad.write_text(json.dumps(dict(doc, **{field: value})))
+        with pytest.raises(assay.AssayError, match="^" + re.escape(str(bad)) + ": " + message + "$"):
+            models.load(bad)
 
 
 def test_xgboost_counts_equal_enumeration_with_xgboost_predict(tmp_path):

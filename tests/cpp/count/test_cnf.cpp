@@ -180,6 +180,9 @@ TEST(Dimacs, MalformedFilesSayWhere) {
   EXPECT_EQ(error_of("p cnf 3 1\np cnf 3 1\n"), "f.cnf:2:1: a second \"p\" header");
   EXPECT_EQ(error_of("p cnf 3 1\nx1 2\n"),
             "f.cnf:2:4: expected 0 at the end of the XOR line, found end of line");
+  // A huge variable count is refused before per-variable tables are sized by it.
+  EXPECT_EQ(error_of("p cnf 2147483646 1\n1 0\n"),
+            "f.cnf:1:7: the number of variables must lie in [0, 10000000], found 2147483646");
 }
 
 TEST(Dimacs, FilesThatCannotBeRead) {

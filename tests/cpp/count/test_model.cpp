@@ -193,5 +193,75 @@ TEST(Model, Errors) {
                    "the model expects 2 features, found 3");
 }
 
+// Damaged or hostile model documents: each is refused naming the field and the value.
+TEST(ModelLimits, SizesAndValuesAreValidated) {
+  Json j = model_to_json(small_tree());
+  j["n_features"] = -1;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: n_features: expected an integer in [0, 2147483647], found -1");
+  j = model_to_json(small_tree());
+  j["n_outputs"] = 1e12;
+  EXPECT_THROW_MSG(
+      model_from_json(j, "m.json"), Error,
+      "m.json: n_outputs: expected an integer in [0, 2147483647], found 1000000000000");
+  j = model_to_json(small_tree());
+  j["classes"] = {"a", "b", "a"};
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: classes: \"a\" is listed twice (classes[0] and classes[2])");
+  j = model_to_json(small_tree());
+  j["trees"][0]["value"][3] = {5, -7, 0};
+  EXPECT_THROW_MSG(
+      model_from_json(j, "m.json"), Error,
+      "m.json: tree 0 node 3: value[1] is -7, expected a class count or fraction >= 0");
+  j = model_to_json(small_tree());
+  j["trees"][0]["left"][0] = 4294967297.0;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: trees[0].left[0]: expected an integer in [-2147483648, 2147483647], "
+                   "found 4294967297");
+}
+
+TEST(ModelLimits, NumberOverflowIsLocated) {
+  EXPECT_THROW_MSG(parse_model("{\"format\": \"assay-model\",\n \"version\": 1e400}", "m.json"),
+                   Error,
+                   "m.json:2:13: expected a number within the range of a double (about 1.8e308), "
+                   "found 1e400");
+}
+
+TEST(ModelLimits, XgboostSizes) {
+  const Json doc = Json::parse(R"({"learner": {
+    "learner_model_param": {"base_score": "5E-1", "num_class": "-3", "num_feature": "2"},
+    "objective": {"name": "multi:softprob"},
+    "gradient_booster": {"name": "gbtree", "model": {"trees": [], "tree_info": []}}}})");
+  EXPECT_THROW_MSG(model_from_json(doc, "x.json"), Error,
+                   "x.json: learner.learner_model_param.num_class: expected an integer in [0, "
+                   "2147483647], found -3");
+  Json d = doc;
+  d["learner"]["learner_model_param"]["num_class"] = "0";
+  d["learner"]["learner_model_param"]["num_feature"] = "-1";
+  EXPECT_THROW_MSG(model_from_json(d, "x.json"), Error,
+                   "x.json: learner.learner_model_param.num_feature: expected an integer in [0, "
+                   "2147483647], found -1");
+  d["learner"]["learner_model_param"]["num_feature"] = "2";
+  d["learner"]["objective"]["name"] = "binary:logistic";
+  d["learner"]["gradient_booster"]["model"]["trees"] = Json::parse(
+      R"([{"left_children": [-1], "right_children": [-1], "split_indices": [0],
+           "split_conditions": ["nan"]}])");
+  d["learner"]["gradient_booster"]["model"]["tree_info"] = {0};
+  EXPECT_THROW_MSG(model_from_json(d, "x.json"), Error,
+                   "x.json: tree 0 node 0: value[0] is nan, expected a finite number");
+}
+
+TEST(ModelLimits, FoldersAndOnnxFiles) {
+  const auto dir = std::filesystem::temp_directory_path() / "assay_model_folder.json";
+  std::filesystem::create_directories(dir);
+  EXPECT_THROW_MSG(load_model(dir.string()), Error,
+                   dir.string() + ": is a folder, expected a model file");
+  std::filesystem::remove(dir);
+  // An ONNX model's first byte is the tag of its ir_version field.
+  EXPECT_THROW_MSG(parse_model(std::string("\x08\x08\x12\x04test", 8), "net.json"), Error,
+                   "net.json: expected a JSON model, found an ONNX model (binary protobuf): read "
+                   "it as ONNX (a file name ending in .onnx)");
+}
+
 }  // namespace
 }  // namespace assay::count

@@ -1,5 +1,6 @@
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -156,6 +157,45 @@ TEST(Onnx, RefusesWhatItCannotImport) {
             std::string::npos);
 }
 
+TEST(Onnx, HostileSizesAndFileKinds) {
+  std::vector<testing::Pb> nodes = {node("MatMul", {"x", "W"}, "y")};
+  // An input of 10^12 elements is refused before anything is allocated for it.
+  const std::string huge =
+      testing::model(nodes, {tensor("W", {2, 1}, {1, 2})}, value_info("x", {1000000, 1000000}),
+                     value_info("y", {1, 1}));
+  EXPECT_EQ(error_of([&] { parse_onnx(huge, "h.onnx"); }),
+            "h.onnx: input \"x\" has shape [1000000x1000000] (1000000000000 elements); expected "
+            "at most 10000000 inputs");
+  // Dimensions whose product overflows, or negative ones, do not pass for an empty tensor.
+  const std::string wrap = testing::model(nodes, {tensor("W", {4294967296, 4294967296}, {})},
+                                          value_info("x", {1, 2}), value_info("y", {1, 1}));
+  EXPECT_EQ(error_of([&] { parse_onnx(wrap, "w.onnx"); }),
+            "w.onnx: tensor \"W\" has 0 values for shape [4294967296x4294967296] "
+            "(18446744073709551616 elements)");
+  const std::string negative = testing::model(nodes, {tensor("W", {-1, 1}, {})},
+                                              value_info("x", {1, 2}), value_info("y", {1, 1}));
+  EXPECT_EQ(error_of([&] { parse_onnx(negative, "n.onnx"); }),
+            "n.onnx: tensor \"W\" has shape [-1x1]; expected dimensions >= 0");
+  // Files are recognised by content: ONNX bytes named .json, assay JSON named .onnx.
+  const auto tmp = std::filesystem::temp_directory_path();
+  const auto as_json = tmp / "assay_onnx_named.json";
+  std::ofstream(as_json, std::ios::binary) << small_net();
+  EXPECT_EQ(load_any_model(as_json.string()).n_features, 3u);
+  const auto as_onnx = tmp / "assay_json_named.onnx";
+  std::ofstream(as_onnx, std::ios::binary)
+      << model_to_json(load_any_model(as_json.string())).dump();
+  EXPECT_EQ(load_any_model(as_onnx.string()).n_features, 3u);
+  std::filesystem::remove(as_json);
+  std::filesystem::remove(as_onnx);
+  const auto dir = tmp / "assay_model_folder.onnx";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(error_of([&] { load_any_model(dir.string()); }),
+            dir.string() + ": is a folder, expected a model file");
+  EXPECT_EQ(error_of([&] { load_onnx(dir.string()); }),
+            dir.string() + ": is a folder, expected an ONNX file");
+  std::filesystem::remove(dir);
+}
+
 std::filesystem::path acasxu_dir() {
   if (const char* env = std::getenv("ASSAY_ACASXU_DATA")) return env;
   return std::filesystem::path(ASSAY_SOURCE_DIR) / ".." / "shared" / "data" / "acasxu";
@@ -258,6 +298,19 @@ TEST(Vnnlib, ErrorsAreLocated) {
             "p.vnnlib:3:1: expected (declare-const ...) or (assert ...), found (define-fun ...)");
   EXPECT_NE(error_of([] { load_vnnlib("/nonexistent.vnnlib"); }).find("cannot open VNN-LIB file"),
             std::string::npos);
+  // Hostile nesting is refused where it gets too deep, not by a stack overflow.
+  std::string deep = head + "(assert (<= X_0 1))(assert (>= X_0 0))\n(assert ";
+  for (int i = 0; i < 100000; ++i) deep += "(and ";
+  EXPECT_EQ(err(deep),
+            "p.vnnlib:4:5004: expected lists nested at most 1000 levels deep, found "
+            "deeper nesting");
+  EXPECT_EQ(err("\xEF\xBB\xBF(declare-const X_0 Float)"),
+            "p.vnnlib:1:20: expected sort Real or Int, found \"Float\"");
+  const auto dir = std::filesystem::temp_directory_path() / "assay_vnnlib_folder.vnnlib";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(error_of([&] { load_vnnlib(dir.string()); }),
+            dir.string() + ": is a folder, expected a VNN-LIB file");
+  std::filesystem::remove(dir);
 }
 
 }  // namespace
