@@ -150,11 +150,11 @@ def text_seeds():
         put("fuzz_spec", spec.name, spec.read_bytes())
     put("fuzz_spec", "mixed.spec",
         "const n = 2;\ninput a[2] : int[0, 3];\ninput t : real[-1, 1] step 0.25;\n"
-        "input b : bool;\npred big = sum i in 0..n-1 : a[i] > 3;\n"
+        "input b : bool;\npred big = (sum i in 0..n-1 : a[i]) > 3;\n"
         "truth 1 = big or (t >= 0.5 and not b);\n"
         "safety S = b => label == 0;\nsafety M = score[1] > score[0] => argmax == 1;\n"
         "region R = ball([1, 2, 0, 1], 1) label 1;\n"
-        "pred c = if b then a[0] else a[1] % 2 == 1;\n")
+        "pred c = (if b then a[0] else a[1] * 2) == 2 * n;\n")
     put("fuzz_vnnlib", "prop.vnnlib",
         "; a property\n(declare-const X_0 Real)\n(declare-const X_1 Real)\n"
         "(declare-const Y_0 Real)\n(declare-const Y_1 Real)\n"
