@@ -65,6 +65,11 @@ class Importer {
 
  private:
   [[noreturn]] void bad(const Node& n, const std::string& what) const {
+    // A node is named by its name, else by its first output; it may have neither (found by
+    // fuzz_onnx: outputs.front() of an empty list).
+    if (n.name.empty() && n.outputs.empty()) {
+      fail("{}: a node without name or outputs ({}): {}", where_, n.op_type, what);
+    }
     fail("{}: node {} ({}): {}", where_, quote_found(n.name.empty() ? n.outputs.front() : n.name),
          n.op_type, what);
   }
@@ -599,8 +604,8 @@ class Importer {
     check_output_shape(outs[0]);
     model_.kind = ModelKind::network;
     model_.n_outputs = model_.layers.back().n_out;
-    model_.source = proto_.producer.empty() ? std::string("onnx")
-                                            : fmt::format("onnx:{}", proto_.producer);
+    model_.source =
+        proto_.producer.empty() ? std::string("onnx") : fmt::format("onnx:{}", proto_.producer);
     const Activation last = model_.layers.back().activation;
     if (model_.n_outputs >= 2) {
       model_.classification = true;
