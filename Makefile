@@ -5,7 +5,8 @@ JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean install package
+.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean install package \
+        fuzz fuzz-parsers fuzz-differential test-sanitize
 
 all: build
 
@@ -25,6 +26,26 @@ test: build
 	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python ASSAY_CLI=$(CURDIR)/$(BUILD_DIR)/assay \
 	  ASSAY_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) $(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile \
 	  --durations=25 tests/python
+
+# The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang, leak detection on), in
+# their own build folder (docs/fuzzing.md). CI runs it after `make test`.
+test-sanitize: deps
+	JOBS=$(JOBS) PYTHON=$(PYTHON) scripts/test-sanitize.sh
+
+# Fuzzing (docs/fuzzing.md): every parser's libFuzzer target for FUZZ_SECONDS each (clang, ASan +
+# UBSan, in $(FUZZ_DIR); findings in $(FUZZ_DIR)/crashes/<target>/), then the differential fuzzing
+# of the math against its oracles for FUZZ_SECONDS. Exit status non-zero on any finding.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     ?= build-fuzz
+fuzz: fuzz-parsers fuzz-differential
+
+fuzz-parsers: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FUZZ_DIR) PYTHON=$(PYTHON) JOBS=$(JOBS) scripts/fuzz.sh
+
+fuzz-differential: build
+	@test -f tests/fuzz/differential.py || { echo "fuzz-differential: tests/fuzz/differential.py is missing" >&2; exit 1; }
+	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python ASSAY_CLI=$(CURDIR)/$(BUILD_DIR)/assay \
+	  $(PYTHON) tests/fuzz/differential.py --seconds $(FUZZ_SECONDS)
 
 # The CLI, man page, bash completion, headers, libraries, CMake package, pkg-config file and the
 # Python package under $(PREFIX) (docs/install.md).

@@ -34,4 +34,5 @@ function(assay_add_test src)
   target_compile_definitions(${target} PRIVATE ASSAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                ASSAY_BINARY_DIR="${PROJECT_BINARY_DIR}")
   gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+  set_property(GLOBAL APPEND PROPERTY ASSAY_CPP_TESTS ${target})
 endfunction()

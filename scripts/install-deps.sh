@@ -5,6 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   cmake ninja-build g++ make pkg-config
+  clang libclang-rt-14-dev  # `make fuzz` (libFuzzer), `make test-sanitize` (ASan, UBSan)
   libcli11-dev libfmt-dev nlohmann-json3-dev libboost-math-dev
   libgtest-dev libgmp-dev libeigen3-dev libopenblas-dev libxgboost-dev
   libnifti2-dev zlib1g-dev libcryptominisat5-dev libcadical-dev libtomlplusplus-dev

@@ -356,12 +356,13 @@ void read_nifti_into(const std::string& path, Volume& volume) {
       fail("{}: expected positive dimensions, found dim[{}] = {}", path, d, h.dim[d]);
   }
   std::int64_t extra = 1;
-  for (int d = 4; d <= ndim; ++d) extra *= h.dim[d];
-  if (extra != 1) {
+  bool extra_overflow = false;  // dims 4..7 can multiply past 2^63 (found by fuzz_nifti)
+  for (int d = 4; d <= ndim; ++d) extra_overflow |= __builtin_mul_overflow(extra, h.dim[d], &extra);
+  if (extra_overflow || extra != 1) {
     std::string dims;
     for (int d = 1; d <= ndim; ++d) dims += (d > 1 ? "×" : "") + std::to_string(h.dim[d]);
     fail("{}: expected a 3-D volume, found a {}-D image of {} with {} volumes", path, ndim, dims,
-         extra);
+         extra_overflow ? std::string("more than 2^63") : std::to_string(extra));
   }
   const int nbyper = bytes_per_voxel(h.datatype);
   if (nbyper == 0) {

@@ -187,11 +187,13 @@ double half_to_double(std::uint16_t h) {
 template <typename T>
 void convert(const char* p, std::size_t n, double* out) {
   for (std::size_t i = 0; i < n; ++i) {
-    T v;
-    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
     if constexpr (std::is_same_v<T, bool>) {
-      out[i] = v ? 1.0 : 0.0;
+      // A bool byte other than 0 or 1 is not a valid bool object: read the byte (numpy reads any
+      // non-zero byte as True).
+      out[i] = p[i] != 0 ? 1.0 : 0.0;
     } else {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
       out[i] = static_cast<double>(v);
     }
   }

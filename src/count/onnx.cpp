@@ -70,6 +70,11 @@ class Importer {
 
  private:
   [[noreturn]] void bad(const Node& n, const std::string& what) const {
+    // A node is named by its name, else by its first output; it may have neither (found by
+    // fuzz_onnx: outputs.front() of an empty list).
+    if (n.name.empty() && n.outputs.empty()) {
+      fail("{}: a node without name or outputs ({}): {}", where_, n.op_type, what);
+    }
     fail("{}: node {} ({}): {}", where_, quote_found(n.name.empty() ? n.outputs.front() : n.name),
          n.op_type, what);
   }

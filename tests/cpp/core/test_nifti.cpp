@@ -149,6 +149,20 @@ TEST_F(NiftiTest, TruncatedFilesAreErrors) {
   EXPECT_THROW(read_nifti(path("g.nii.gz")), Error);
 }
 
+// A NIfTI-2 header whose dims 4..7 multiply past 2^63 (found by fuzz_nifti: signed overflow).
+TEST_F(NiftiTest, HugeExtraDimensionsAreAnErrorNotAnOverflow) {
+  const std::string file =
+      std::string(ASSAY_SOURCE_DIR) + "/tests/data/fuzz/fuzz_nifti/nifti2-dims-overflow.nii";
+  try {
+    read_nifti(file);
+    ADD_FAILURE() << "no error for dims 4..7 past 2^63";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(message.starts_with(file + ": expected a 3-D volume, found a ")) << message;
+    EXPECT_TRUE(message.ends_with(" with more than 2^63 volumes")) << message;
+  }
+}
+
 TEST_F(NiftiTest, CorruptCompressedDataAreErrors) {
   Volume big = sample_volume();
   big.shape = {40, 40, 40};

@@ -62,6 +62,12 @@ TEST(Npy, ReadsEachDtype) {
   EXPECT_EQ(
       parse_npy(npy_bytes(dict("|b1", false, "(3,)"), raw<std::uint8_t>({1, 0, 1})), "x.npy").data,
       (std::vector<double>{1, 0, 1}));
+  // A bool byte other than 0/1 reads as True, as numpy reads it (found by fuzz_npy: loading it as
+  // a C++ bool was undefined behaviour).
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("|b1", false, "(3,)"), raw<std::uint8_t>({255, 0, 2})), "x.npy")
+          .data,
+      (std::vector<double>{1, 0, 1}));
   EXPECT_EQ(parse_npy(npy_bytes(dict("<f2", false, "(4,)"),
                                 raw<std::uint16_t>({0x3c00, 0xc000, 0x0001, 0x7c00})),
                       "x.npy")

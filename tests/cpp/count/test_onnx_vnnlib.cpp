@@ -121,6 +121,15 @@ TEST(Onnx, RefusesWhatItCannotImport) {
               parse_onnx(conv, "c.onnx");
             }).find("c.onnx: node \"conv_1\" (Conv): unsupported operator; assay imports Gemm"),
             std::string::npos);
+  // A node with neither name nor outputs (found by fuzz_onnx: naming it read past an empty list).
+  testing::Pb nameless;
+  nameless.string_field(1, "x").string_field(4, "Relu");
+  const std::string no_output =
+      testing::model({nameless}, {}, value_info("x", {1, 1}), value_info("y", {1, 1}));
+  EXPECT_NE(error_of([&] {
+              parse_onnx(no_output, "o.onnx");
+            }).find("o.onnx: a node without name or outputs (Relu): has no output"),
+            std::string::npos);
   // NaN weights.
   nodes = {node("MatMul", {"x", "W"}, "y")};
   const float nan = std::nanf("");
