@@ -5,7 +5,8 @@ JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean install package
+.PHONY: all deps configure build test test-cpp test-python demo bench docs format clean install package \
+	fuzz-differential
 
 all: build
 
@@ -50,3 +51,12 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Differential fuzzing of the math against its oracles (scikit-learn, SciPy, enumeration) for
+# FUZZ_SECONDS seconds from seed FUZZ_SEED (tests/fuzz/differential.py; `make test` runs a
+# fixed-seed slice). On a mismatch it prints a Python reproducer and fails.
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 0
+fuzz-differential: build
+	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python nice $(PYTHON) tests/fuzz/differential.py \
+	  --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
-from ._validation import check_consistent_length, check_sample_weight, float_array
+from ._validation import check_consistent_length, check_finite, check_sample_weight, float_array
 
 __all__ = [
     "mean_absolute_error",
@@ -207,6 +207,8 @@ def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
     if outputs > 1:
         raise AssayError("Multioutput not supported in d2_tweedie_score")
     if y.shape[0] < 2:
+        check_finite(y, "y_true")  # scikit-learn checks the input first
+        check_finite(p, "y_pred")
         warnings.warn("D^2 score is not well-defined with less than two samples.",
                       UndefinedMetricWarning, stacklevel=2)
         return np.float64(np.nan)

@@ -203,7 +203,10 @@ double tweedie_general(double y, double power, double p_1, double p_2) {
 double tweedie_term(double y, double p, double power) {
   if (power == 0) return (y - p) * (y - p);
   if (power == 1) {
-    const double xlogy = y == 0 ? 0.0 : y * std::log(y / p);
+    // scipy's xlogy: 0 at y = 0, unless y / p is NaN (d2_tweedie_score's null deviance when
+    // every y is 0: the mean prediction 0 is outside the Poisson domain).
+    const double ratio = y / p;
+    const double xlogy = y == 0 && !std::isnan(ratio) ? 0.0 : y * std::log(ratio);
     return 2 * (xlogy - y + p);
   }
   if (power == 2) return 2 * (std::log(p / y) + y / p - 1);
