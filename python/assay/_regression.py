@@ -132,6 +132,8 @@ def max_error(y_true, y_pred):
 def _score(name, y_true, y_pred, sample_weight, multioutput, force_finite, alpha=0.5):
     y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
     if y.shape[0] < 2 and name != "explained_variance":
+        check_finite(y, "y_true")  # scikit-learn checks the input first
+        check_finite(p, "y_pred")
         what = "R^2" if name == "r2" else "D^2"
         warnings.warn(f"{what} score is not well-defined with less than two samples.",
                       UndefinedMetricWarning, stacklevel=3)
