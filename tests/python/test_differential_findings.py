@@ -154,3 +154,31 @@ def test_d2_poisson_of_all_zero_targets_is_nan():
     args = ([0.0, 0.0], [6.09e299, 5.4e298])
     assert np.isnan(am.d2_tweedie_score(*args, power=1.0))
     assert np.isnan(_quiet(skm.d2_tweedie_score, *args, power=1.0))
+
+
+def test_r2_of_a_constant_column_with_weights_is_exact():
+    y = np.ones((5, 2))
+    p = np.array([[0.0084, 0.0153], [-0.0085, 0.0017], [0.0078, 0.0029], [0.0099, 0.0027],
+                  [-0.0059, -0.0050]])
+    w = np.array([0.3, 1.7, 0.2, 2.9, 1.1])
+    np.testing.assert_array_equal(am.r2_score(y, p, sample_weight=w, multioutput="raw_values"),
+                                  skm.r2_score(y, p, sample_weight=w, multioutput="raw_values"))
+
+
+def test_exact_cnf_refuses_arithmetic_on_rounded_grid_values():
+    # -1 + 15 * 0.1 is 0.5 in floating point (enumerate: 2x == 1 holds) but not exactly.
+    from sklearn.tree import DecisionTreeClassifier
+    import assay.count
+    import assay.models
+    X = np.array([[-1.0, 0.0], [0.5, 1.0], [0.0, 1.0], [-0.5, 0.0]])
+    model = assay.models.from_sklearn(DecisionTreeClassifier(random_state=0).fit(X, [0, 1, 1, 0]))
+    spec = ("input v0[1] : real[-1.0, 0.5] step 0.1;\ninput v1 : bool;\n"
+            "safety S = (2.0 * v0[0]) == 1 => label == 1;\n")
+    s = assay.count.count(model, spec, method="enumerate")["safety"][0]
+    assert s["satisfied"] + s["violated"] == 2  # x = 0.5 with either v1
+    with pytest.raises(ValueError, match=r"v0\[0\]: the CNF encoding .* step 0.1 .* rounded"):
+        assay.count.count(model, spec, method="exact-cnf")
+    ok = spec.replace("step 0.1", "step 0.125")
+    cells = lambda m: [(r["satisfied"], r["violated"])
+                       for r in assay.count.count(model, ok, method=m)["safety"]]
+    assert cells("exact-cnf") == cells("enumerate")
