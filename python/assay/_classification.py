@@ -59,6 +59,10 @@ def _as_labels(y, name):
 
 # ----------------------------------------------------------------------------- confusion matrices
 
+def _empty_dtype(normalize, sample_weight):
+    return np.int64 if normalize is None and integral_weights(sample_weight) else np.float64
+
+
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """scikit-learn's confusion_matrix: C[i, j] = weight with true labels[i], predicted labels[j].
 
@@ -72,8 +76,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     norm_name = "none" if normalize is None else normalize
     integral = integral_weights(sample_weight)
     if labels is None:
-        if len(a) == 0:
-            return np.zeros((0, 0), dtype=np.int64)
+        if len(a) == 0:  # scikit-learn: float64 when normalised or weighted by floats
+            return np.zeros((0, 0), dtype=_empty_dtype(normalize, sample_weight))
         if a.dtype.kind in "iu" and b.dtype.kind in "iu" and (w is None or not integral):
             # One pass straight over the integer labels when their range is small.
             direct = _assay.cls_confusion_matrix_direct(np.asarray(a, dtype=np.int64),
@@ -90,7 +94,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         if k == 0:
             raise AssayError("'labels' should contains at least one label.")
         if len(a) == 0:
-            return np.zeros((k, k), dtype=np.int64)
+            return np.zeros((k, k), dtype=_empty_dtype(normalize, sample_weight))
         classes, ct, cp = encode_labels(a, b, labels=listed)
         if len(np.unique(codes_of(classes, listed))) != k:
             raise AssayError("labels contains duplicates")

@@ -182,3 +182,9 @@ def test_exact_cnf_refuses_arithmetic_on_rounded_grid_values():
     cells = lambda m: [(r["satisfied"], r["violated"])
                        for r in assay.count.count(model, ok, method=m)["safety"]]
     assert cells("exact-cnf") == cells("enumerate")
+
+
+def test_confusion_matrix_of_no_samples_has_scikit_learns_dtype():
+    for fn in (am.confusion_matrix, skm.confusion_matrix):
+        assert fn([], [], normalize="true").dtype == np.float64
+        assert fn(np.array([], dtype=int), np.array([], dtype=int)).dtype == np.int64
