@@ -59,6 +59,10 @@ def _as_labels(y, name):
 
 # ----------------------------------------------------------------------------- confusion matrices
 
+def _empty_dtype(normalize, sample_weight):
+    return np.int64 if normalize is None and integral_weights(sample_weight) else np.float64
+
+
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """scikit-learn's confusion_matrix: C[i, j] = weight with true labels[i], predicted labels[j].
 
@@ -72,8 +76,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     norm_name = "none" if normalize is None else normalize
     integral = integral_weights(sample_weight)
     if labels is None:
-        if len(a) == 0:
-            return np.zeros((0, 0), dtype=np.int64)
+        if len(a) == 0:  # scikit-learn: float64 when normalised or weighted by floats
+            return np.zeros((0, 0), dtype=_empty_dtype(normalize, sample_weight))
         if a.dtype.kind in "iu" and b.dtype.kind in "iu" and (w is None or not integral):
             # One pass straight over the integer labels when their range is small.
             direct = _assay.cls_confusion_matrix_direct(np.asarray(a, dtype=np.int64),
@@ -90,7 +94,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         if k == 0:
             raise AssayError("'labels' should contains at least one label.")
         if len(a) == 0:
-            return np.zeros((k, k), dtype=np.int64)
+            return np.zeros((k, k), dtype=_empty_dtype(normalize, sample_weight))
         classes, ct, cp = encode_labels(a, b, labels=listed)
         if len(np.unique(codes_of(classes, listed))) != k:
             raise AssayError("labels contains duplicates")
@@ -163,7 +167,8 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     """Accuracy (source eqs. 162-164).
 
     average='micro' (default): scikit-learn's accuracy_score, the (weighted) fraction correct;
-    normalize=False gives the (weighted) number correct (an int without weights). Multilabel
+    normalize=False gives the (weighted) number correct (an int without weights or with integer
+    weights, as scikit-learn's dot product of the hits with the weights). Multilabel
     input: subset accuracy. average='macro': mean over classes present in y_true of the
     per-class recall (with sample_weight: weighted recall) = balanced accuracy without its
     warning. average='weighted': (1/W) sum_i w_i [y_pred_i == y_true_i] with w_i =
@@ -172,7 +177,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     targets = check_targets(y_true, y_pred, sample_weight)
     a, b = targets.y_true, targets.y_pred
     w = check_sample_weight(sample_weight, len(a))
-    count = not normalize and w is None
+    count = not normalize and integral_weights(sample_weight)
     if targets.kind == MULTILABEL:
         if average != "micro":
             raise AssayError("multilabel accuracy supports average='micro' only (subset accuracy)")
@@ -260,7 +265,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
             if direct is not None:
                 set_wise_labels(targets, direct[0], average, labels, pos_label)
                 p, r, f, s = direct[1]
-                return _prf_result(p, r, f, s, sample_weight)
+                return _prf_result(p, r, f, s, sample_weight, float_counts(targets))
         classes = encode_labels(a, b)[0]
         labels = set_wise_labels(targets, classes, average, labels, pos_label)
         if average == "samples":
@@ -269,15 +274,24 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
         classes, ct, cp, select = selected_codes(targets, labels)
         p, r, f, s = _assay.cls_prf_multiclass(ct, cp, len(classes), select, w, float(beta),
                                                avg_name, zd, *flags)
-    return _prf_result(p, r, f, s, sample_weight)
+    return _prf_result(p, r, f, s, sample_weight, float_counts(targets))
 
 
-def _prf_result(p, r, f, s, sample_weight):
+def _prf_result(p, r, f, s, sample_weight, as_float=False):
     if s is None:
         return np.float64(p), np.float64(r), np.float64(f), None
-    if sample_weight is None:
+    if sample_weight is None and not as_float:
         s = s.astype(np.int64)
     return p, r, f, s
+
+
+def float_counts(targets):
+    """True where scikit-learn 1.2's multilabel_confusion_matrix (and so the support of
+    precision_recall_fscore_support) gives float64 counts without weights: 1-D labels of which
+    no sample is predicted right (its "pathological case" starts from np.zeros)."""
+    if targets.kind == MULTILABEL:
+        return False
+    return not np.any(np.asarray(targets.y_true) == np.asarray(targets.y_pred))
 
 
 def _single(name, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division,

@@ -5,11 +5,12 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError
-from ._classification import accuracy_score, confusion_matrix
+from ._classification import accuracy_score, confusion_matrix, float_counts
 from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
                       selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
-                          check_targets, column_or_1d, float_array, num_samples, target_kind)
+                          check_targets, column_or_1d, float_array, integral_weights,
+                          num_samples, target_kind)
 
 __all__ = [
     "multilabel_confusion_matrix",
@@ -33,7 +34,8 @@ def _as_counts(mcm, sample_weight):
 def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None,
                                 samplewise=False):
     """scikit-learn's multilabel_confusion_matrix: one [[tn, fp], [fn, tp]] per label (or per
-    sample with samplewise=True, multilabel input only); int64 counts without weights."""
+    sample with samplewise=True, multilabel input only); int64 counts without weights, except
+    that, as in scikit-learn 1.2, 1-D labels with no sample predicted right give float64."""
     targets = check_targets(y_true, y_pred, sample_weight)
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight, "sample_weight")
@@ -45,10 +47,16 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
         classes, ct, cp, select = selected_codes(targets, labels)
         mcm = _assay.lm_multiclass_confusion_2x2(ct, cp, len(classes), select, w,
                                                  _total_weight(w, len(ct)))
-        return _as_counts(mcm, sample_weight)
+        return mcm if float_counts(targets) else _as_counts(mcm, sample_weight)
     a, b = multilabel_columns(targets, labels)
+    if a.shape[0] == 0:
+        shape = np.shape(targets.y_true)
+        raise AssayError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is "
+                         "required.")
     mcm = _assay.lm_multilabel_confusion_2x2(a, b, w, bool(samplewise),
                                              _total_weight(w, a.shape[0]))
+    if samplewise and integral_weights(sample_weight):
+        return mcm.astype(np.int64)  # scikit-learn: per-row counts times integer weights
     return _as_counts(mcm, sample_weight)
 
 

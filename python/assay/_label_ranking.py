@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from . import _assay
-from ._assay import AssayError
+from ._assay import AssayError, UndefinedMetricWarning
 from ._validation import (MULTILABEL, check_consistent_length, check_sample_weight, float_array,
                           indicator, is_sparse, target_kind, type_name)
 
@@ -60,6 +60,13 @@ def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None
     check_consistent_length(y_true, y_score, sample_weight)
     ind, s = _indicator_and_scores(y_true, y_score, (MULTILABEL, "binary_2d"))
     w = check_sample_weight(sample_weight, ind.shape[0])
+    if w is not None and len(w) and not np.any(w):
+        # scikit-learn divides the weighted sum by the total weight: 0/0 = NaN, not an error.
+        _assay.lm_multilabel_ranking("lrap", ind, s, None)  # the same input checks
+        warnings.warn("label_ranking_average_precision_score is undefined when the sample "
+                      "weights sum to zero, returning NaN", UndefinedMetricWarning,
+                      stacklevel=2)
+        return np.float64(np.nan)
     return np.float64(_assay.lm_multilabel_ranking("lrap", ind, s, w))
 
 

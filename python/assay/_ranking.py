@@ -20,7 +20,8 @@ from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
 from ._labels import encode_labels
 from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
-                          column_or_1d, float_array, indicator, target_kind, type_name)
+                          column_or_1d, float_array, indicator, integral_weights, target_kind,
+                          type_name)
 
 __all__ = [
     "precision_recall_curve",
@@ -231,6 +232,16 @@ def _score_matrix(y_score, n_rows):
     return s
 
 
+def _no_weighted_positives(ind, w, average):
+    """scikit-learn 1.2's average="weighted" of a multilabel score with no (weighted) positive
+    label anywhere: it returns the int 0 before scoring any column (so without the warnings or
+    errors of the columns)."""
+    if average != "weighted":
+        return False
+    positives = ind.sum(axis=0) if w is None else (ind * w[:, None]).sum(axis=0)
+    return bool(np.isclose(positives.sum(), 0.0))
+
+
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
                             sample_weight=None, method="step", grid="exact", tie_mode="group",
                             n_pos=None):
@@ -268,6 +279,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
         if s.shape != ind.shape:
             raise AssayError(f"y_true and y_score have different shape ({ind.shape} vs "
                              f"{s.shape})")
+        if _no_weighted_positives(ind, w, average):
+            return 0
         out = _assay.ranking_average_precision_multilabel(
             ind, s, w, _average_name(average), method, grid, tie_mode, n_pos)
         return out if average is None else np.float64(out[0])
@@ -364,6 +377,9 @@ def _multiclass_roc_auc(y, s, w, average, multi_class, labels):
     w = check_sample_weight(w, len(y))
     all_classes, codes, _ = encode_labels(y, None, labels=classes)
     codes = np.searchsorted(classes, all_classes)[codes].astype(np.int32)
+    if multi_class == "ovr" and w is not None and \
+            _no_weighted_positives(np.eye(len(classes), dtype=np.uint8)[codes], w, average):
+        return 0  # total weight below numpy.isclose's 1e-8 (scikit-learn's one-vs-rest)
     out = _assay.ranking_roc_auc_multiclass(codes, s, w, _average_name(average), multi_class)
     return out if average is None else np.float64(out[0])
 
@@ -398,6 +414,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         if s.shape != ind.shape:
             raise AssayError(f"y_true and y_score have different shape ({ind.shape} vs "
                              f"{s.shape})")
+        if _no_weighted_positives(ind, w, average):
+            return 0
         out = _assay.ranking_roc_auc_multilabel(ind, s, w, _average_name(average), max_fpr)
         return out if average is None else np.float64(out[0])
     if kind != LABELS:
@@ -426,7 +444,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         name = "multiclass"
     if name not in ("binary", "multiclass"):
         raise AssayError(f"y type must be 'binary' or 'multiclass', got '{name}' instead.")
-    s = float_array(y_score, "", min_samples=0)
+    s = float_array(y_score, "")  # scikit-learn refuses zero samples here
     if name == "binary":
         if s.ndim == 2 and s.shape[1] != 1:
             raise AssayError(f"`y_true` is binary while y_score is 2d with {s.shape[1]} classes. "
@@ -461,9 +479,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
                       UndefinedMetricWarning, stacklevel=2)
     all_classes, codes, _ = encode_labels(y, None, labels=classes)
     codes = np.searchsorted(classes, all_classes)[codes].astype(np.int32)
-    count = not normalize and w is None
-    if len(codes) == 0:
-        return 0 if not normalize else np.float64(np.nan)
+    count = not normalize and integral_weights(sample_weight)
     if name == "binary":
         if k == 1:
             threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
-from ._validation import check_consistent_length, check_sample_weight, float_array
+from ._validation import check_consistent_length, check_finite, check_sample_weight, float_array
 
 __all__ = [
     "mean_absolute_error",
@@ -132,6 +132,8 @@ def max_error(y_true, y_pred):
 def _score(name, y_true, y_pred, sample_weight, multioutput, force_finite, alpha=0.5):
     y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
     if y.shape[0] < 2 and name != "explained_variance":
+        check_finite(y, "y_true")  # scikit-learn checks the input first
+        check_finite(p, "y_pred")
         what = "R^2" if name == "r2" else "D^2"
         warnings.warn(f"{what} score is not well-defined with less than two samples.",
                       UndefinedMetricWarning, stacklevel=3)
@@ -207,6 +209,8 @@ def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
     if outputs > 1:
         raise AssayError("Multioutput not supported in d2_tweedie_score")
     if y.shape[0] < 2:
+        check_finite(y, "y_true")  # scikit-learn checks the input first
+        check_finite(p, "y_pred")
         warnings.warn("D^2 score is not well-defined with less than two samples.",
                       UndefinedMetricWarning, stacklevel=2)
         return np.float64(np.nan)

@@ -11,6 +11,7 @@
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
 #include "metrics/indicator_rows.hpp"
+#include "metrics/power_scale.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -354,18 +355,25 @@ double balanced_accuracy_score(std::span<const std::int32_t> y_true,
 double matthews_corrcoef(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                          std::int32_t n_classes, std::span<const double> weights) {
   LabelCounts c = label_counts(y_true, y_pred, n_classes, weights);
+  // Squares of weighted counts: rescale extreme weights first (the ratio does not change).
+  const double scale = power_of_two_scale(c.pred);
   double n_correct = 0, n = 0, tp_dot = 0, pp = 0, tt = 0;
+  std::size_t true_classes = 0, pred_classes = 0;
   for (std::size_t j = 0; j < c.tp.size(); ++j) {
-    n_correct += c.tp[j];
-    n += c.pred[j];
-    tp_dot += c.truth[j] * c.pred[j];
-    pp += c.pred[j] * c.pred[j];
-    tt += c.truth[j] * c.truth[j];
+    const double tp = c.tp[j] * scale, pred = c.pred[j] * scale, truth = c.truth[j] * scale;
+    n_correct += tp;
+    n += pred;
+    tp_dot += truth * pred;
+    pp += pred * pred;
+    tt += truth * truth;
+    true_classes += truth > 0;
+    pred_classes += pred > 0;
   }
   const double cov_ytyp = n_correct * n - tp_dot;
   const double cov_ypyp = n * n - pp;
   const double cov_ytyt = n * n - tt;
-  if (cov_ypyp * cov_ytyt == 0) {
+  // One class on either side is 0/0, whatever rounding makes of n*n - tt (it can be < 0).
+  if (true_classes < 2 || pred_classes < 2 || !(cov_ypyp * cov_ytyt > 0)) {
     warn(WarningKind::undefined_metric,
          "Matthews correlation coefficient is undefined: y_true or y_pred has one class only");
     return kNaN;

@@ -9,6 +9,7 @@
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/labels.hpp"
 #include "metrics/indicator_rows.hpp"
+#include "metrics/power_scale.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -218,6 +219,11 @@ KappaWeights parse_kappa_weights(const std::string& name) {
 double cohen_kappa(std::span<const double> confusion, std::size_t n_classes, KappaWeights weights) {
   const std::size_t k = n_classes;
   check_same_length(confusion.size(), k * k, "confusion matrix", "classes squared");
+  // col[i] * row[j] of weights near 1e-300 (1e300) underflows (overflows): rescale exactly.
+  const double scale = power_of_two_scale(confusion);
+  std::vector<double> scaled(confusion.begin(), confusion.end());
+  for (double& v : scaled) v *= scale;
+  confusion = scaled;
   std::vector<double> col(k, 0.0), row(k, 0.0);
   for (std::size_t i = 0; i < k; ++i) {
     for (std::size_t j = 0; j < k; ++j) {

@@ -14,6 +14,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
 #include "assay/core/warning.hpp"
+#include "metrics/power_scale.hpp"
 
 namespace assay::metrics {
 
@@ -574,10 +575,14 @@ double RankedScores::roc_auc(std::span<const double> weights, std::optional<doub
     return roc_auc_from_points(operating_points(weights, TieMode::group), max_fpr);
   }
   check_weights(weights, size());
+  // The area is a sum of products of weights: rescale extreme weights (exactly, by 2^k).
+  const double scale = power_of_two_scale(weights);
   CompensatedSum tp;
   CompensatedSum fp;
   CompensatedSum area2;
   scan_blocks(weights, [&](double dp, double dn) {
+    dp *= scale;
+    dn *= scale;
     area2.add(dn * (2 * tp.value() + dp));
     tp.add(dp);
     fp.add(dn);
@@ -738,10 +743,17 @@ RocCurve roc_curve(std::span<const std::uint8_t> y_true, std::span<const double>
 DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
                    std::span<const double> sample_weight) {
   const OperatingPoints pts = operating_points(y_true, y_score, sample_weight);
-  if (!(pts.total_pos > 0) || !(pts.total_neg > 0)) {
+  // Both classes are present (the caller checks, as scikit-learn, without the weights); one of
+  // zero total weight gives NaN rates (0/0), as in scikit-learn, with a warning.
+  if (pts.tp.empty()) {
     fail(
         "Only one class present in y_true. Detection error tradeoff curve is not defined in that "
         "case.");
+  }
+  if (!(pts.total_pos > 0) || !(pts.total_neg > 0)) {
+    warn(WarningKind::undefined_metric,
+         fmt::format("det_curve: the {} have zero total weight, so their error rates are NaN",
+                     pts.total_pos > 0 ? "negatives" : "positives"));
   }
   // Points are in decreasing-threshold order with nondecreasing tp and fp.
   const std::size_t m = pts.tp.size();

@@ -128,9 +128,18 @@ std::vector<double> weighted_sums(const RegressionData& d, const F& f) {
 template <typename F>
 std::vector<double> weighted_means(const RegressionData& d, const F& f) {
   auto sums = weighted_sums(d, f);
-  const double total = total_weight(d);
-  if (!(total > 0)) fail("Weights sum to zero, can't be normalized");
-  for (double& s : sums) s /= total;
+  std::vector<double> totals(sums.size(), total_weight(d));
+  if (!d.sample_weight.empty() && d.n_outputs > 1) {
+    // Summed in the weighted sums' order, so that the mean of a constant column is exactly that
+    // constant (r2_score of a constant y_true found by differential fuzzing: -2e31, not 0).
+    const auto w = d.sample_weight;
+    totals =
+        column_sums(d.n_samples(), d.n_outputs, [&](std::size_t i, std::size_t) { return w[i]; });
+  }
+  for (std::size_t j = 0; j < sums.size(); ++j) {
+    if (!(totals[j] > 0)) fail("Weights sum to zero, can't be normalized");
+    sums[j] /= totals[j];
+  }
   return sums;
 }
 
@@ -203,7 +212,10 @@ double tweedie_general(double y, double power, double p_1, double p_2) {
 double tweedie_term(double y, double p, double power) {
   if (power == 0) return (y - p) * (y - p);
   if (power == 1) {
-    const double xlogy = y == 0 ? 0.0 : y * std::log(y / p);
+    // scipy's xlogy: 0 at y = 0, unless y / p is NaN (d2_tweedie_score's null deviance when
+    // every y is 0: the mean prediction 0 is outside the Poisson domain).
+    const double ratio = y / p;
+    const double xlogy = y == 0 && !std::isnan(ratio) ? 0.0 : y * std::log(ratio);
     return 2 * (xlogy - y + p);
   }
   if (power == 2) return 2 * (std::log(p / y) + y / p - 1);
