@@ -52,7 +52,7 @@ void ReportOutputs::add_options(CLI::App* cmd, const std::string& json_help) {
 void ReportOutputs::write(const Json& document, const std::function<std::string()>& text,
                           const std::function<report::HtmlReport()>& page) const {
   if (json) {
-    std::cout << document.dump(2) << '\n';
+    std::cout << dump_json(document, 2) << '\n';
   } else {
     std::cout << text();
   }
