@@ -20,6 +20,31 @@ Every subcommand's `--help`, generated from the `assay` program itself at build 
 (`cmake/cli_reference.py`), so this page cannot drift from the program: do not edit it by hand;
 `make docs` refreshes it after a change to the command line (a test fails until it is refreshed).
 Task-oriented guides: [getting started](getting-started.md) and the how-tos listed there.
+
+## Rules every subcommand shares
+
+- **Seeds and counts** (`--seed`, `--samples`, `--bootstrap`, ...) are integers in
+  0..18446744073709551615; `-1` or `18446744073709551616` is refused (exit 2), never wrapped
+  around or clamped.
+- **Threads** (`--threads N`): 0 = all cores; a negative count is refused; more than the
+  machine's cores is capped to them with a warning, unless `--threads-force` (or the environment
+  variable `ASSAY_THREADS_FORCE=1`). Results never depend on the thread count.
+- **Confidence levels and probabilities** (`--confidence`, `--delta`) lie in (0, 1), checked
+  even when no interval is computed.
+- **`--bootstrap N`**: 0 = no intervals; 1 gives a zero-width "interval" (one resample's value),
+  with a warning; use 1000 or more.
+- **Sizes that would exhaust memory are refused first**, with what they would need: `--bins` at
+  most 100000, `metrics` at most `--max-classes` classes (default 1000), `soak` at most 1000000
+  splits.
+- **Outputs** (`--out`, `--json-out`, `--html`, `--csv-out`, ...): an empty name, two outputs
+  naming one file, or a folder that does not exist or cannot be written is refused before any
+  work. Every file is written to a temporary next to it and renamed when complete, and the
+  files of one command are renamed together at the end: a failure (disk full, `ulimit -f`)
+  leaves the previous files, never a truncated or half-updated set.
+- **Standard output**: output that cannot be written (a full disk, `> /dev/full`) ends the
+  command with exit 2 and a message on stderr.
+
+Python functions follow the same rules and raise `assay.AssayError` (a `ValueError`).
 """
 
 

@@ -11,6 +11,7 @@
 #include "assay/core/json.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/html.hpp"
+#include "options.hpp"
 
 namespace assay::cli {
 
@@ -30,11 +31,12 @@ struct ExitCode {
 
 using Action = std::function<void()>;
 
-/// Validator for counts and seeds: digits only. CLI11 would wrap "-3" around to a huge unsigned
-/// value; this says what is wrong instead.
-const CLI::Validator& non_negative_integer();
+/// Flushes stdout (before messages on stderr, which is unbuffered); the first failure's reason is
+/// kept for the end of main, where lost output makes the exit status 2.
+void flush_stdout();
 
-/// --bootstrap N (described by `what`), --confidence and --seed, filling `params`.
+/// --bootstrap N (described by `what`), --confidence and --seed, filling `params`. --confidence
+/// is checked even when no interval is computed.
 void add_bootstrap_options(CLI::App* cmd, metrics::BootstrapParams& params,
                            const std::string& what);
 
@@ -44,13 +46,21 @@ struct ReportOutputs {
   bool json = false;
   std::string json_out;
   std::string html;
+  /// Another output file of the command (e.g. segment's --csv-out), checked with the others.
+  std::string extra;
+  std::string extra_name;
 
-  /// Registers the three options on `cmd`; `json_help` describes --json.
+  /// Registers the three options on `cmd`; `json_help` describes --json. An empty file name
+  /// (--json-out '') is refused when parsing.
   void add_options(CLI::App* cmd, const std::string& json_help = "print JSON instead of the table");
-  /// Prints `json` or `text()`, writes --json-out, and builds and writes the page only when
-  /// --html was given.
+  /// Before any work: refuses two outputs naming the same file and outputs that cannot be
+  /// written (missing or read-only folder).
+  void check() const;
+  /// Prints `json` or `text()`; writes --json-out and the page (built only when --html was given)
+  /// and `extra_bytes` to `extra` all-or-nothing (OutputBatch).
   void write(const Json& json, const std::function<std::string()>& text,
-             const std::function<report::HtmlReport()>& page) const;
+             const std::function<report::HtmlReport()>& page,
+             const std::string& extra_bytes = "") const;
 };
 
 /// `assay metrics FILE ...`

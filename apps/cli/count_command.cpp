@@ -58,7 +58,7 @@ void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--delta", p.delta, "approx: the guarantee holds with probability 1-delta")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(open_probability());
 }
 
 void add_fixed_point_options(CLI::App* cmd, int& fraction, int& weight, int& activation) {
@@ -81,6 +81,7 @@ void run_count_cnf(const CountOptions& o) {
     fail("--cnf counts a formula: --model, --spec, --property and --test do not apply");
   }
   if (!o.out.html.empty()) fail("--html is not available with --cnf");
+  o.out.check();
   count::Cnf f = count::read_dimacs_file(o.cnf);
   if (!o.projection.empty()) count::read_projection_file(f, o.projection);
   count::CnfCountParams p;
@@ -110,7 +111,7 @@ void run_count_vnnlib(const CountOptions& o) {
   if (o.bounds != "linear" && o.bounds != "interval") {
     fail("--bounds must be linear or interval, found {}", quote_found(o.bounds));
   }
-  if (!o.out.html.empty()) check_writable(o.out.html);
+  o.out.check();
   const count::Model model = count::load_any_model(o.model);
   const count::VnnProperty property = count::load_vnnlib(o.vnnlib);
   count::SplitParams p;
@@ -175,19 +176,18 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
                           options->params.activation_bits);
   cmd->add_option("--samples", options->params.samples,
                   "uniform sample sizes for the statistical view, e.g. 100,1000,10000")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(non_negative_integer());
   cmd->add_option("--test", options->test,
                   "test set (CSV): the statistical view on it; feature columns in model order");
   cmd->add_option("--label", options->label, "column of --test with the true class names");
-  cmd->add_option("--seed", options->params.seed, "seed of the samples and of approx's hashes")
-      ->capture_default_str()
-      ->check(non_negative_integer());
+  add_seed_option(cmd, options->params.seed, "seed of the samples and of approx's hashes");
   options->confidence = cmd->add_option("--confidence", options->params.confidence,
                                         "confidence level of intervals (--vnnlib: 0.999)")
-                            ->capture_default_str();
-  cmd->add_option("--threads", options->params.threads,
-                  "worker threads for enumeration (0 = all cores; results do not depend on it)")
-      ->capture_default_str();
+                            ->capture_default_str()
+                            ->check(open_probability());
+  add_threads_option(cmd, options->params.threads,
+                     "worker threads for enumeration (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd, "print JSON (exact counts as decimal strings)");
 
   return [cmd, options] {
@@ -206,6 +206,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       fail("give --model M and --spec S (or --cnf F.cnf to count a formula)");
     }
     if (!o.label.empty() && o.test.empty()) fail("--label {} needs --test T.csv", o.label);
+    o.out.check();
     const count::Model model = count::load_any_model(o.model);
     const count::Spec spec = count::load_spec(o.spec);
     if (!o.test.empty()) {
@@ -238,7 +239,9 @@ Action add_encode_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--label", options->params.label,
                   "label index of tp/fp/tn/fn/truth/predicted (default 1 for two labels, else 0)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--out", options->out, "the CNF file to write (.gz: compressed)")->required();
+  cmd->add_option("--out", options->out, "the CNF file to write (.gz: compressed)")
+      ->required()
+      ->check(output_file_name());
   add_fixed_point_options(cmd, options->params.fraction_bits, options->params.weight_bits,
                           options->params.activation_bits);
   cmd->add_flag("--json", options->json, "print a JSON summary instead of text");

@@ -31,9 +31,7 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--group", o->group, "group column: rows of a group share a fold");
   cmd->add_option("--fold", o->fold, "given fold column (then --folds is ignored)");
   o->add_column_options(cmd);
-  cmd->add_option("--seed", o->seed, "seed for the folds and the learners")
-      ->check(non_negative_integer())
-      ->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed for the folds and the learners");
   o->add_run_options(cmd);
   cmd->add_flag("--json", o->json, "print the summary as JSON instead of the table");
 

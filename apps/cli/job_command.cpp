@@ -74,9 +74,7 @@ Action add_run(CLI::App* job) {
       ->capture_default_str();
   cmd->add_option("--jobs-file", o->jobs_file,
                   "the job list (numbers or ranges; default: every job in order)");
-  cmd->add_option("--threads", o->params.threads, "threads of each job's learner (0 = all cores)")
-      ->check(non_negative_integer())
-      ->capture_default_str();
+  add_threads_option(cmd, o->params.threads, "threads of each job's learner (0 = all cores)");
   cmd->add_option("--job-time-limit", o->params.time_limit,
                   "seconds a job may run before it is killed and recorded as failed (0 = none)")
       ->capture_default_str();
@@ -149,7 +147,8 @@ Action add_collect(CLI::App* job) {
     if (out.empty()) fail("--out DIR is required: the registry was planned without --out");
     const auto outcome = batch::collect(reg);
     batch::write_outputs(reg.definition(), outcome, out);
-    std::cout << batch::outcome_text(reg.definition(), outcome, o->json) << std::flush;
+    std::cout << batch::outcome_text(reg.definition(), outcome, o->json);
+    flush_stdout();
     std::fprintf(stderr, "assay: wrote %s/%s\n", out.c_str(),
                  batch::output_names(reg.definition().kind).c_str());
   };

@@ -60,10 +60,8 @@ std::vector<std::pair<std::string, Table>> LearningOptions::read_tables() const 
 }
 
 void LearningOptions::add_run_options(CLI::App* cmd) {
-  cmd->add_option("--threads", threads, "worker threads (0 = all cores; per rank under mpirun)")
-      ->check(non_negative_integer())
-      ->capture_default_str();
-  cmd->add_option("--out", out, "output directory (created if missing)");
+  add_threads_option(cmd, threads, "worker threads (0 = all cores; per rank under mpirun)");
+  cmd->add_option("--out", out, "output directory (created if missing)")->check(output_file_name());
   cmd->add_option("--plan", plan,
                   "write a batch registry to this folder instead of running (jobs then run with "
                   "`assay job run|submit`, see docs/cluster.md); under mpirun, run through it");
@@ -74,6 +72,8 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   if (o.out.empty() && o.plan.empty()) {
     fail("--out DIR is required (or --plan DIR to write a batch registry)");
   }
+  // An unwritable --out fails now, before every learner is trained.
+  if (!o.out.empty()) check_writable((output_folder(o.out) / "results.json").string());
   std::optional<batch::ExperimentOutcome> outcome;
   std::string out = o.out;
   if (global.launched_by_mpi) {
@@ -96,7 +96,8 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
     outcome = batch::run_experiment(def, o.threads);
   }
   batch::write_outputs(def, *outcome, out);
-  std::cout << batch::outcome_text(def, *outcome, o.json) << std::flush;
+  std::cout << batch::outcome_text(def, *outcome, o.json);
+  flush_stdout();
   std::fprintf(stderr, "assay: wrote %s/%s\n", out.c_str(), batch::output_names(def.kind).c_str());
 }
 

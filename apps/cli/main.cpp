@@ -1,5 +1,7 @@
 // assay — command line. Exit codes: 0 ok, 2 bad input or usage, 1 internal error.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -8,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/version.hpp"
 #include "assay/core/warning.hpp"
@@ -18,52 +21,99 @@
 
 namespace assay::cli {
 
-const CLI::Validator& non_negative_integer() {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
-        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-          return "expected a non-negative integer, found \"" + text + "\"";
-        }
-        return {};
-      },
-      "INTEGER >= 0");
-  return validator;
-}
-
 void add_bootstrap_options(CLI::App* cmd, metrics::BootstrapParams& params,
                            const std::string& what) {
   cmd->add_option("--bootstrap", params.n_resamples,
-                  "bootstrap resamples for percentile intervals of " + what + " (0 = none)")
+                  "bootstrap resamples for percentile intervals of " + what +
+                      " (0 = no intervals; 1 gives a zero-width interval, with a warning; use "
+                      "1000 or more)")
       ->capture_default_str()
       ->check(non_negative_integer());
   cmd->add_option("--confidence", params.confidence, "confidence level of the intervals")
-      ->capture_default_str();
-  cmd->add_option("--seed", params.seed, "seed of the bootstrap")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->check(open_probability());
+  add_seed_option(cmd, params.seed, "seed of the bootstrap");
 }
 
 void ReportOutputs::add_options(CLI::App* cmd, const std::string& json_help) {
   cmd->add_flag("--json", json, json_help);
-  cmd->add_option("--json-out", json_out, "also write the JSON to this file");
-  cmd->add_option("--html", html, "also write an HTML page with charts to this file");
+  cmd->add_option("--json-out", json_out, "also write the JSON to this file")
+      ->check(output_file_name());
+  cmd->add_option("--html", html, "also write an HTML page with charts to this file")
+      ->check(output_file_name());
+}
+
+namespace {
+int stdout_error = 0;  // errno of the first failed flush of stdout (0: none, or unknown)
+}  // namespace
+
+void flush_stdout() {
+  errno = 0;
+  std::cout.flush();
+  if ((std::fflush(stdout) != 0 || std::ferror(stdout) != 0) && stdout_error == 0) {
+    stdout_error = errno;
+  }
+}
+
+void ReportOutputs::check() const {
+  check_distinct_outputs({json_out, html, extra}, {"--json-out", "--html", extra_name});
+  for (const auto* path : {&json_out, &html, &extra}) {
+    if (!path->empty()) check_writable(*path);
+  }
 }
 
 void ReportOutputs::write(const Json& document, const std::function<std::string()>& text,
-                          const std::function<report::HtmlReport()>& page) const {
+                          const std::function<report::HtmlReport()>& page,
+                          const std::string& extra_bytes) const {
   if (json) {
     std::cout << dump_json(document, 2) << '\n';
   } else {
     std::cout << text();
   }
-  std::cout << std::flush;
-  if (!json_out.empty()) write_json_file(json_out, document);
-  if (!html.empty()) {
-    page().write(html);
-    std::fprintf(stderr, "assay: wrote %s\n", html.c_str());
-  }
+  flush_stdout();
+  OutputBatch files;
+  if (!extra.empty()) files.stage(extra, extra_bytes);
+  if (!json_out.empty()) files.stage(json_out, document.dump(2) + "\n");
+  if (!html.empty()) files.stage(html, page().render());
+  files.commit();
+  if (!html.empty()) std::fprintf(stderr, "assay: wrote %s\n", html.c_str());
 }
 
+namespace {
+
+// Output lost on stdout (disk full, closed pipe, file size limit) is an error, not exit 0.
+int check_standard_streams(int code) {
+  flush_stdout();
+  if (std::ferror(stdout) != 0 || !std::cout) {
+    const int reason = stdout_error;
+    std::fprintf(stderr, "assay: cannot write to standard output%s%s\n", reason ? ": " : "",
+                 reason ? std::strerror(reason) : "");
+    code = 2;
+  }
+  if (std::fflush(stderr) != 0 || std::ferror(stderr) != 0) code = 2;
+  return code;
+}
+
+// Runs the parsed subcommand's action; returns the exit status.
+int run_action(const std::vector<Action>& actions, bool threads_force) {
+  try {
+    cap_thread_options(threads_force);
+    for (const auto& action : actions) action();  // only the parsed subcommand does anything
+  } catch (const ExitCode& e) {
+    return e.code;
+  } catch (const batch::QuietFailure&) {
+    return 2;  // another MPI rank printed the reason
+  } catch (const Error& e) {
+    std::fprintf(stderr, "assay: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "assay: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
 }  // namespace assay::cli
 
 int main(int argc, char** argv) {
@@ -88,22 +138,26 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "assay " + std::string(assay::version()));
   app.require_subcommand(1);
   app.add_flag("-q,--quiet", global.quiet, "no progress bar on stderr");
+  bool threads_force = false;
+  app.add_flag("--threads-force", threads_force,
+               "use --threads N even above the machine's cores (default: capped, with a warning)");
 
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
   const std::vector<assay::cli::Action> actions{
       assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
       assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
       assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
-      assay::cli::add_model_command(app, global),
-      assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
-      assay::cli::add_job_command(app, global),
+      assay::cli::add_model_command(app, global),   assay::cli::add_cv_command(app, global),
+      assay::cli::add_segment_command(app, global), assay::cli::add_job_command(app, global),
       assay::cli::add_report_command(app, global),
   };
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == 0) {
+      return assay::cli::check_standard_streams(app.exit(e));  // --help, --version
+    }
     std::fprintf(stderr, "assay: %s (see assay --help)\n", e.what());
     return 2;
   }
@@ -112,18 +166,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "assay: warning: %s\n", message.c_str());
   });
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
-  try {
-    for (const auto& action : actions) action();  // only the parsed subcommand does anything
-  } catch (const assay::cli::ExitCode& e) {
-    return e.code;
-  } catch (const assay::batch::QuietFailure&) {
-    return 2;  // another MPI rank printed the reason
-  } catch (const assay::Error& e) {
-    std::fprintf(stderr, "assay: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "assay: internal error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return assay::cli::check_standard_streams(assay::cli::run_action(actions, threads_force));
 }

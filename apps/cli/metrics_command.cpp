@@ -50,12 +50,16 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->capture_default_str();
   cmd->add_option("--bins", options->params.calibration.bins, "calibration bins")
       ->capture_default_str();
+  cmd->add_option("--max-classes", options->params.max_classes,
+                  "refuse labels with more classes than this (their per-class tables and "
+                  "confusion matrix grow as classes^2; 0 = no limit)")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->add_option("--bin-strategy", options->calibration_strategy, "uniform or quantile")
       ->capture_default_str();
   add_bootstrap_options(cmd, options->params.bootstrap, "every headline metric");
-  cmd->add_option("--threads", options->params.bootstrap.threads,
-                  "worker threads (0 = all cores; results do not depend on it)")
-      ->capture_default_str();
+  add_threads_option(cmd, options->params.bootstrap.threads,
+                     "worker threads (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd);
 
   return [cmd, options] {
@@ -64,6 +68,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     if (o.columns.scores.empty() && o.columns.pred.empty()) {
       fail("give --score COL[,COL...] or --pred COL");
     }
+    o.out.check();
     o.params.ap.method = metrics::parse_ap_method(o.ap_method);
     o.params.ap.grid = metrics::parse_ap_grid(o.ap_grid);
     o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);

@@ -5,6 +5,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/evaluation.hpp"
 #include "commands.hpp"
@@ -26,9 +27,11 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--by", o->by, "column of the meta-parameter (numeric)");
   cmd->add_flag("--log-x", o->log_x, "logarithmic meta-parameter axis");
   cmd->add_flag("--json", o->json, "print JSON instead of the table");
-  cmd->add_option("--html", o->html, "also write an HTML page with the trend chart");
+  cmd->add_option("--html", o->html, "also write an HTML page with the trend chart")
+      ->check(output_file_name());
   return [cmd, o] {
     if (!cmd->parsed()) return;
+    if (!o->html.empty()) check_writable(o->html);
     CsvParams csv;
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);

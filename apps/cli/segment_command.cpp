@@ -12,7 +12,6 @@ namespace {
 
 struct SegmentOptions {
   shift::SegmentParams params;
-  std::string csv_out;
   ReportOutputs out;
 };
 
@@ -58,21 +57,20 @@ Action add_segment_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "folder for the post-processed masks (<id>_mask.nii.gz)");
   cmd->add_option("--write-uncertainty", p.write_uncertainty,
                   "folder for the voxel uncertainty maps (<id>_uncertainty.nii.gz)");
-  cmd->add_option("--threads", p.threads, "worker threads, one subject each (0 = all cores)")
-      ->check(non_negative_integer())
-      ->capture_default_str();
-  cmd->add_option("--csv-out", options->csv_out, "write the per-subject table as CSV");
+  add_threads_option(cmd, p.threads, "worker threads, one subject each (0 = all cores)");
+  cmd->add_option("--csv-out", options->out.extra, "write the per-subject table as CSV")
+      ->check(output_file_name());
+  options->out.extra_name = "--csv-out";
   options->out.add_options(cmd);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
+    options->out.check();
     const auto evaluation = shift::evaluate_segmentation_files(options->params);
-    if (!options->csv_out.empty()) write_csv(shift::subject_table(evaluation), options->csv_out);
     options->out.write(
         report::segment_json(evaluation), [&] { return report::segment_text(evaluation); },
-        [&] {
-          return report::segment_html(evaluation, "assay segment: " + options->params.truth);
-        });
+        [&] { return report::segment_html(evaluation, "assay segment: " + options->params.truth); },
+        options->out.extra.empty() ? "" : format_csv(shift::subject_table(evaluation)));
   };
 }
 

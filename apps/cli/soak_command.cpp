@@ -45,9 +45,7 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--measure", o->measure,
                   "measure for the tests: error_percent, auc, mse, mae (default: error_percent "
                   "or mse)");
-  cmd->add_option("--seed", o->seed, "seed for folds, down-sampling and learners")
-      ->check(non_negative_integer())
-      ->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed for folds, down-sampling and learners");
   o->add_run_options(cmd);
   cmd->add_flag("--json", o->json, "print the statistics as JSON instead of the summary");
 

@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from . import _assay
+from ._options import check_threads, check_unsigned
 
 __all__ = ["read_nifti", "write_nifti", "evaluate"]
 
@@ -66,7 +67,7 @@ def evaluate(pred, truth, *, uncertainty=None, brain_mask=None, partition=None,
         _sources(pred, "prediction", required=True), _one(truth, "truth"),
         _one(uncertainty, "uncertainty"), _one(brain_mask, "brain mask"),
         _one(partition, "partition"), str(voxel_measure), float(threshold), int(connectivity),
-        float(iou), int(min_size), float(r), int(threads),
+        float(iou), check_unsigned(min_size, "min_size"), float(r), check_threads(threads),
         os.fspath(write_masks) if write_masks is not None else "",
         os.fspath(write_uncertainty) if write_uncertainty is not None else "")
     return json.loads(doc)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _assay
+from ._options import check_probability, check_threads, check_unsigned
 
 __all__ = [
     "RetentionResult", "F1RetentionResult", "retention_curve", "oracle_retention_curve",
@@ -184,8 +185,9 @@ def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confid
     four). Returns {name: {estimate, low, high, standard_error, n_undefined, replicates}};
     ``n_resamples=0``: no intervals (low = high = NaN)."""
     return _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
-                                      int(n_resamples), float(confidence), int(seed),
-                                      int(threads))
+                                      check_unsigned(n_resamples, "n_resamples"),
+                                      check_probability(confidence, "confidence"),
+                                      check_unsigned(seed, "seed"), check_threads(threads))
 
 
 def ood_detection(shifted, uncertainty):

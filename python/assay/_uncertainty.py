@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _assay
+from ._options import check_probability, check_threads, check_unsigned
 
 __all__ = ["bootstrap", "summarize_runs"]
 
@@ -42,6 +43,10 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
     which the metric was NaN, e.g. one class only; they are left out, with a warning) and
     replicates (the metric on each resample).
     """
+    n_resamples = check_unsigned(n_resamples, "n_resamples")
+    confidence = check_probability(confidence, "confidence")
+    seed = check_unsigned(seed, "seed")
+    threads = check_threads(threads)
     y_true = np.asarray(y_true)
     y_other = np.asarray(y_score_or_pred)
     if len(y_true) != len(y_other):

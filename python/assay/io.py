@@ -6,6 +6,7 @@ problems in a file raise ``assay.AssayError`` with ``file:line:column`` in the m
 import numpy as np
 
 from . import _assay
+from ._options import check_threads
 
 __all__ = ["read_csv", "read_npy"]
 
@@ -30,7 +31,7 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
     """
     columns = _assay.read_csv(str(path), _names(categorical),
                               _names(numeric), bool(allow_missing), bool(comments),
-                              str(delimiter), int(threads))
+                              str(delimiter), check_threads(threads))
     out = {}
     for name, is_numeric, payload in columns:
         if is_numeric:

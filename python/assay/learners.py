@@ -46,14 +46,20 @@ __all__ = ["Featureless", "Glmnet", "Cart", "Knn", "Xgboost", "cv", "CvResult", 
 
 
 def _threads(n_jobs):
-    """scikit-learn's n_jobs as a thread count: None = 1, -1 = all cores, -2 = all but one."""
+    """scikit-learn's n_jobs as a thread count: None = 1, -1 = all cores, -2 = all but one; at
+    most the machine's cores."""
     if n_jobs is None:
         return 1
     if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
         raise _assay.AssayError(f"n_jobs must be None or a non-zero integer, found {n_jobs!r}")
+    cores = os.cpu_count() or 1
     if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
-    return int(n_jobs)
+        return max(1, cores + 1 + int(n_jobs))
+    # As the CLI's --threads: no more threads than cores (n_jobs=1000 would reach xgboost's
+    # nthread), unless ASSAY_THREADS_FORCE=1; silently, as scikit-learn's n_jobs never warns.
+    if os.environ.get("ASSAY_THREADS_FORCE") == "1":
+        return int(n_jobs)
+    return min(int(n_jobs), cores)
 
 
 # Non-finite values are checked (with row and column) in C++; scikit-learn renamed the keyword

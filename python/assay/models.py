@@ -12,6 +12,7 @@ A Model pickles (``pickle``, ``joblib``, ``copy.deepcopy``): its state is the JS
 predicts bit-identically. A pickle of another format version is an ``AssayError`` naming both.
 """
 import json
+import os
 
 import numpy as np
 
@@ -263,9 +264,8 @@ def from_xgboost(booster):
 
 
 def save(model, path):
-    """Writes the model's JSON document to `path`."""
-    with open(path, "w") as f:
-        json.dump(model.doc, f, indent=1)
+    """Writes the model's JSON document to `path` (atomically: a failure leaves no partial file)."""
+    _assay._write_file_atomic(os.fspath(path), json.dumps(model.doc, indent=1).encode())
 
 
 def load(path):

@@ -141,6 +141,6 @@ class Page:
         return _assay.render_html(self.title, self._blocks)
 
     def write(self, path):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.render())
+        # Atomically, as every file assay writes: a failure leaves no truncated page.
+        _assay._write_file_atomic(os.fspath(path), self.render().encode("utf-8"))
         return path

@@ -1,6 +1,8 @@
 // Bindings for the core I/O layer: CSV and .npy reading (assay.io wraps them).
 #include "assay/core/csv.hpp"
 #include "assay/core/npy.hpp"
+#include "assay/core/options.hpp"
+#include "assay/core/output_file.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
@@ -59,6 +61,22 @@ void bind_core(py::module_& m) {
         return py::make_tuple(py::tuple(py::cast(a.shape)), to_numpy(std::move(a.data)), a.dtype);
       },
       py::arg("path"), "Reads a .npy file: (shape, float64 data in C order, dtype string).");
+  m.def(
+      "_checked_threads",
+      [](std::int64_t requested, const std::string& name) {
+        return checked_threads(requested, name);
+      },
+      py::arg("requested"), py::arg("name"),
+      "The CLI's --threads rule: 0 = all cores, negative refused, capped at the cores (warning).");
+  m.def(
+      "_write_file_atomic",
+      [](const std::string& path, const py::bytes& data) {
+        const std::string bytes = data;
+        py::gil_scoped_release release;
+        write_file_atomic(path, bytes);
+      },
+      py::arg("path"), py::arg("data"),
+      "Writes bytes to path atomically (temporary in the same folder, fsync, rename).");
 }
 
 }  // namespace assay::python

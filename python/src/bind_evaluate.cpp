@@ -13,7 +13,7 @@ void bind_evaluate(py::module_& m) {
          const Array<double>& scores, const Array<std::int32_t>& y_pred,
          const Array<double>& weights, double threshold, std::string pos_label,
          std::string ap_method, std::size_t n_bootstrap, double confidence, std::uint64_t seed,
-         int threads, std::string html) {
+         int threads, std::string html, std::size_t max_classes) {
         metrics::EvaluationInput input;
         input.classes = std::move(classes);
         auto yt = view_1d(y_true, "y_true");
@@ -43,6 +43,7 @@ void bind_evaluate(py::module_& m) {
         params.bootstrap.confidence = confidence;
         params.bootstrap.seed = seed;
         params.bootstrap.threads = threads;
+        params.max_classes = max_classes;
         std::string json;
         {
           py::gil_scoped_release release;
@@ -55,7 +56,7 @@ void bind_evaluate(py::module_& m) {
       py::arg("classes"), py::arg("y_true"), py::arg("scores"), py::arg("y_pred"),
       py::arg("weights"), py::arg("threshold"), py::arg("pos_label"), py::arg("ap_method"),
       py::arg("n_bootstrap"), py::arg("confidence"), py::arg("seed"), py::arg("threads"),
-      py::arg("html"));
+      py::arg("html"), py::arg("max_classes"));
 
   m.def(
       "_runs_html",

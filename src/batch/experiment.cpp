@@ -272,22 +272,26 @@ void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& out
   std::filesystem::create_directories(dir, ec);
   if (ec) fail("{}: cannot create directory: {}", out, ec.message());
   auto path = [&](const char* name) { return (dir / name).string(); };
+  // All or nothing: a failure on report.html leaves no fresh results.csv behind.
+  OutputBatch files;
   if (def.kind == ExperimentKind::soak) {
     const auto& o = outcome.soak;
-    write_csv(soak::results_table(o.results), path("results.csv"));
-    write_csv(soak::pvalues_table(o.statistics), path("pvalues.csv"));
-    write_csv(soak::summaries_table(o.statistics), path("summaries.csv"));
-    write_file_atomic(path("results.json"), soak::results_json(o.results).dump(1) + "\n");
-    report::soak_html(o.statistics, o.results, def.title, soak::describe_experiment(o, def.params))
-        .write(path("report.html"));
+    files.stage(path("results.csv"), format_csv(soak::results_table(o.results)));
+    files.stage(path("pvalues.csv"), format_csv(soak::pvalues_table(o.statistics)));
+    files.stage(path("summaries.csv"), format_csv(soak::summaries_table(o.statistics)));
+    files.stage(path("results.json"), soak::results_json(o.results).dump(1) + "\n");
+    files.stage(path("report.html"), report::soak_html(o.statistics, o.results, def.title,
+                                                       soak::describe_experiment(o, def.params))
+                                         .render());
   } else {
     const auto& o = outcome.cv;
-    write_csv(soak::cv_results_table(o.results), path("results.csv"));
-    write_csv(soak::cv_summary_table(o), path("summary.csv"));
-    write_file_atomic(path("results.json"), soak::cv_json(o).dump(1) + "\n");
-    report::cv_html(o, def.title, soak::describe_cv(o, cv_params(def, 0)))
-        .write(path("report.html"));
+    files.stage(path("results.csv"), format_csv(soak::cv_results_table(o.results)));
+    files.stage(path("summary.csv"), format_csv(soak::cv_summary_table(o)));
+    files.stage(path("results.json"), soak::cv_json(o).dump(1) + "\n");
+    files.stage(path("report.html"),
+                report::cv_html(o, def.title, soak::describe_cv(o, cv_params(def, 0))).render());
   }
+  files.commit();
 }
 
 std::string output_names(ExperimentKind kind) {

@@ -5,6 +5,7 @@
 #include "assay/core/nifti.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
 
 extern "C" {
 #include <nifti2_io.h>
@@ -567,6 +569,35 @@ void store(const Volume& volume, NiftiType type, const std::string& path,
   }
 }
 
+// The header, an empty extension and the voxels through zlib (transparent for .nii) into `fd`
+// (a copy of it is closed here).
+void write_volume_bytes(int fd, bool compress, const nifti_1_header& header,
+                        const std::vector<unsigned char>& bytes, const std::string& path) {
+  const int copy = ::dup(fd);
+  if (copy < 0) fail("{}: cannot write: {}", path, std::strerror(errno));
+  GzFile file(gzdopen(copy, compress ? "wb1" : "wbT"));
+  if (!file) {
+    ::close(copy);
+    fail("{}: cannot write: {}", path, std::strerror(errno));
+  }
+  gzbuffer(file.get(), 1u << 18);
+  const unsigned char extension[4] = {0, 0, 0, 0};
+  bool ok = gzwrite(file.get(), &header, sizeof header) == static_cast<int>(sizeof header) &&
+            gzwrite(file.get(), extension, 4) == 4;
+  for (std::size_t done = 0; ok && done < bytes.size();) {
+    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
+    ok = gzwrite(file.get(), bytes.data() + done, chunk) == static_cast<int>(chunk);
+    done += chunk;
+  }
+  std::string reason = ok ? "" : gz_message(file.get());
+  const int closed = gzclose_w(file.release());
+  if (ok && closed != Z_OK) {
+    ok = false;
+    reason = closed == Z_ERRNO ? std::strerror(errno) : fmt::format("zlib error {}", closed);
+  }
+  if (!ok) fail("{}: cannot write: {}", path, reason);
+}
+
 }  // namespace
 
 void write_nifti(const std::string& path, const Volume& volume, NiftiType type) {
@@ -648,27 +679,9 @@ void write_nifti(const std::string& path, const Volume& volume, NiftiType type) 
   std::memcpy(header.magic, "n+1\0", 4);
 
   const bool compress = ends_with(path, ".gz");
-  GzFile file(gzopen(path.c_str(), compress ? "wb1" : "wbT"));
-  if (!file) fail("{}: cannot write: {}", path, std::strerror(errno));
-  gzbuffer(file.get(), 1u << 18);
-  const unsigned char extension[4] = {0, 0, 0, 0};
-  bool ok = gzwrite(file.get(), &header, sizeof header) == static_cast<int>(sizeof header) &&
-            gzwrite(file.get(), extension, 4) == 4;
-  for (std::size_t done = 0; ok && done < bytes.size();) {
-    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
-    ok = gzwrite(file.get(), bytes.data() + done, chunk) == static_cast<int>(chunk);
-    done += chunk;
-  }
-  std::string reason = ok ? "" : gz_message(file.get());
-  const int closed = gzclose_w(file.release());
-  if (ok && closed != Z_OK) {
-    ok = false;
-    reason = closed == Z_ERRNO ? std::strerror(errno) : fmt::format("zlib error {}", closed);
-  }
-  if (!ok) {
-    std::remove(path.c_str());
-    fail("{}: cannot write: {}", path, reason);
-  }
+  // Into a temporary next to `path`, renamed over it when complete: never a truncated volume.
+  write_file_atomic_with(path,
+                         [&](int fd) { write_volume_bytes(fd, compress, header, bytes, path); });
 }
 
 bool same_grid(const Volume& a, const Volume& b, double tolerance) {

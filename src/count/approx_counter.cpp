@@ -301,17 +301,20 @@ std::string guarantee(const ApproxCountResult& result) {
   return fmt::format("approximate (epsilon {}, delta {})", result.epsilon, result.delta);
 }
 
-std::uint64_t enumerate_projected(const Cnf& cnf, std::uint64_t limit,
-                                  const std::function<void(const std::vector<bool>&)>& visit) {
+ProjectedEnumeration enumerate_projected(
+    const Cnf& cnf, std::uint64_t limit,
+    const std::function<void(const std::vector<bool>&)>& visit, double time_limit) {
   detail::check_well_formed(cnf);
-  if (limit == 0) return 0;
-  ProjectedSolver solver(cnf, /*solver_seed=*/0, nullptr);
+  if (time_limit < 0) fail("enumerate_projected: expected time_limit >= 0, found {}", time_limit);
+  if (limit == 0) return {};
+  SolverDeadline deadline(time_limit);
+  ProjectedSolver solver(cnf, /*solver_seed=*/0, &deadline);
   std::vector<bool> assignment(solver.n_projected());
   const BoundedCount count = solver.count_up_to({}, limit, {}, [&](const ProjectedBits& bits) {
     for (std::size_t i = 0; i < assignment.size(); ++i) assignment[i] = detail::bit_of(bits, i);
     if (visit) visit(assignment);
   });
-  return count.found;
+  return {count.found, count.interrupted};
 }
 
 }  // namespace assay::count

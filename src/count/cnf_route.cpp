@@ -177,7 +177,7 @@ class CnfCounts {
       if (n.hi > p_.ambiguity_limit) {
         s.too_many = true;
         s.how_many = n;
-      } else if (enumerate_points(e, s) > p_.ambiguity_limit) {  // n was an estimate
+      } else if (!enumerate_points(e, s)) {  // n was an estimate, or the time ran out
         s.points.clear();
         s.too_many = true;
         s.how_many = n;
@@ -204,8 +204,9 @@ class CnfCounts {
     return true;
   }
 
-  // Up to ambiguity_limit points kept; returns how many there are (up to the limit + 1).
-  std::uint64_t enumerate_points(const Encoding& e, Settled& s) const {
+  // Keeps every ambiguous point; false when there are more than ambiguity_limit or the time
+  // limit stopped the enumeration first (the count then gives bounds).
+  bool enumerate_points(const Encoding& e, Settled& s) const {
     auto keep = [&](const std::vector<bool>& projected) {
       if (s.points.size() >= p_.ambiguity_limit) return;
       const auto k = decode_inputs(e, projected);
@@ -213,7 +214,9 @@ class CnfCounts {
       for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
       s.points.push_back(std::move(x));
     };
-    return enumerate_projected(e.cnf, p_.ambiguity_limit + 1, keep);
+    const ProjectedEnumeration r =
+        enumerate_projected(e.cnf, p_.ambiguity_limit + 1, keep, p_.time_limit);
+    return !r.interrupted && r.found <= p_.ambiguity_limit;
   }
 
   static constexpr std::uint64_t kSettleDirectly = 4096;

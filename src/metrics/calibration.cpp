@@ -67,6 +67,11 @@ CalibrationResult calibration_error(std::span<const double> confidence,
   check_weights(weights, confidence.size(), "y_prob");
   check_probabilities(confidence, 1, "y_prob");
   if (params.bins < 1) fail("bins must be >= 1, found {}", params.bins);
+  if (params.bins > kMaxBins) {
+    // Eight doubles per bin in the tables here, more in the outputs (JSON, chart).
+    fail("bins must be at most {}, found {} (its tables alone would need {:.1f} GB)", kMaxBins,
+         params.bins, 64.0 * params.bins / 1e9);
+  }
   const auto nb = static_cast<std::size_t>(params.bins);
   std::vector<double> edges(nb + 1);
   if (params.strategy == BinStrategy::uniform) {

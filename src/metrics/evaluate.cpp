@@ -9,6 +9,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/confusion.hpp"
@@ -171,6 +172,22 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   return input;
 }
 
+namespace {
+
+// Many distinct labels (a --pred column of ids) would first allocate a classes x classes
+// confusion matrix and classes x samples score tables: refused up front, with their size.
+void check_class_count(std::size_t k, std::size_t n, std::size_t max_classes) {
+  if (max_classes == 0 || k <= max_classes) return;
+  const double bytes = 8.0 * static_cast<double>(k) * static_cast<double>(k);
+  fail(
+      "the labels have {} classes, more than the limit of {}: evaluating them needs more than "
+      "{:.1f} GB (the {} x {} confusion matrix alone, then per-class tables of {} samples); "
+      "raise the limit (--max-classes {}, Python: max_classes) if that is intended",
+      k, max_classes, bytes / 1e9, k, k, n, k);
+}
+
+}  // namespace
+
 Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   UniqueWarnings unique_warnings;
   const std::size_t n = input.y_true.size();
@@ -190,6 +207,7 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   if (!input.y_pred.empty()) check_same_length(n, input.y_pred.size(), "y_true", "y_pred");
   if (!std::isfinite(params.threshold))
     fail("threshold must be a finite number, found {}", params.threshold);
+  check_probability("confidence", params.bootstrap.confidence);
   check_weights(input.weights, n);
 
   // A binary problem whose data hold one class only: the named positive class is the other.
@@ -209,6 +227,7 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
         "a binary problem",
         input.classes.empty() ? std::string("none") : quote_found(input.classes[0]));
   }
+  check_class_count(static_cast<std::size_t>(k), n, params.max_classes);
   if ((s > 1 || k > 2) && s != 0 && s != static_cast<std::size_t>(k)) {
     fail("expected {} ({}), found {}",
          k > 2 ? "one score column per class" : "1 score column or one per class", k, s);

@@ -8,6 +8,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/thread_pool.hpp"
@@ -52,8 +53,11 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
   if (params.n_resamples > kMaxResamples) {
     fail("n_resamples must be at most {}, found {}", kMaxResamples, params.n_resamples);
   }
-  if (!(params.confidence > 0 && params.confidence < 1)) {
-    fail("confidence must be in (0, 1), found {}", params.confidence);
+  check_probability("confidence", params.confidence);
+  if (params.n_resamples == 1) {
+    warn(
+        "bootstrap: 1 resample gives a zero-width interval (low = high = that resample's value), "
+        "not a confidence interval; use 1000 or more resamples (0 = no intervals)");
   }
   ASSAY_ASSERT(names.empty() || names.size() == metrics.size());
   if (!base_weights.empty()) {
@@ -156,18 +160,30 @@ RunSummary summarize_runs(std::span<const double> values) {
   s.n = values.size();
   s.min = *std::min_element(values.begin(), values.end());
   s.max = *std::max_element(values.begin(), values.end());
+  // Sums of values near the largest double overflow (1e308 + 1e308); the values divided by the
+  // largest magnitude (a power of two, so exactly) do not, and the mean and SD scale back.
+  const double largest = std::max(std::fabs(s.min), std::fabs(s.max));
+  const double scale = largest > 0 ? std::exp2(std::ilogb(largest)) : 1.0;
+  const double nn = static_cast<double>(s.n);
   double sum = 0;
-  for (double v : values) sum += v;
-  s.mean = sum / static_cast<double>(s.n);
+  for (double v : values) sum += v / scale;
+  const double scaled_mean = sum / nn;
+  s.mean = scaled_mean * scale;
   // Two-pass variance: exact enough for any realistic number of runs.
   double squares = 0, correction = 0;
   for (double v : values) {
-    squares += (v - s.mean) * (v - s.mean);
-    correction += v - s.mean;
+    const double d = v / scale - scaled_mean;
+    squares += d * d;
+    correction += d;
   }
   if (s.n > 1) {
-    const double nn = static_cast<double>(s.n);
-    s.sd = std::sqrt((squares - correction * correction / nn) / (nn - 1));
+    s.sd = std::sqrt((squares - correction * correction / nn) / (nn - 1)) * scale;
+    if (std::isinf(s.sd)) {
+      warn(
+          fmt::format("summarize_runs: the standard deviation exceeds the largest double ({}); "
+                      "reported as inf",
+                      std::numeric_limits<double>::max()));
+    }
   } else {
     s.sd = kNaN;
     warn("summarize_runs: the standard deviation of a single run is undefined (NaN)");

@@ -23,6 +23,14 @@ std::string fixed(double v) {
   return fmt::format("{:.4f}", v);
 }
 
+// A run's value may be any number (a loss of 1e12, a rate of 1e-9): 4 decimals in the usual
+// range, 4 significant digits beyond it (not 300 digits of 1e308).
+std::string run_value(double v) {
+  const double a = std::abs(v);
+  if (std::isfinite(v) && a != 0 && (a >= 1e6 || a < 1e-3)) return fmt::format("{:.4g}", v);
+  return fixed(v);
+}
+
 bool has_interval(const metrics::Evaluation& ev) {
   return ev.params.bootstrap.n_resamples > 0;
 }
@@ -261,8 +269,8 @@ std::string runs_text(const metrics::GroupedRunSummary& runs, const std::string&
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < runs.by.size(); ++i) {
     const auto& s = runs.summaries[i];
-    rows.push_back({by_name.empty() ? "all runs" : fmt::format("{}", runs.by[i]), fixed(s.mean),
-                    fixed(s.sd), fixed(s.min), fixed(s.max), fmt::format("{}", s.n)});
+    rows.push_back({by_name.empty() ? "all runs" : fmt::format("{}", runs.by[i]), run_value(s.mean),
+                    run_value(s.sd), run_value(s.min), run_value(s.max), fmt::format("{}", s.n)});
   }
   return render_columns({by_name, "mean", "sd", "min", "max", "n"}, rows);
 }

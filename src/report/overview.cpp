@@ -321,15 +321,18 @@ std::vector<std::string> write_overview(const Overview& overview, const std::str
   fs::create_directories(folder, ec);
   if (ec) fail("{}: cannot create directory: {}", folder.string(), ec.message());
   std::vector<std::string> written{path};
+  // All or nothing: a failure on the page leaves no fresh tables or JSON looking complete.
+  OutputBatch files;
   for (const auto& csv : overview.page.csv_files()) {
     const std::string file = (folder / csv.file_name).string();
-    write_file_atomic(file, csv.text);
+    files.stage(file, csv.text);
     written.push_back(file);
   }
-  write_file_atomic(json.string(),
-                    overview.document.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
+  files.stage(json.string(),
+              overview.document.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
   written.push_back(json.string());
-  overview.page.write(path);
+  files.stage(path, overview.page.render());
+  files.commit();
   return written;
 }
 

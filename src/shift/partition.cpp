@@ -229,6 +229,13 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
   for (std::size_t m = 0; m < input.models.size(); ++m) {
     for (std::size_t i = 0; i < n; ++i) {
       errors[m][i] = error_of(params.error, input.target[i], input.models[m].prediction[i]);
+      if (std::isinf(errors[m][i])) {
+        fail(
+            "model \"{}\", sample {}: the error of prediction {} for target {} overflows (more "
+            "than {}); the retention curves need finite errors (try --error absolute)",
+            input.models[m].name, i + 1, input.models[m].prediction[i], input.target[i],
+            std::numeric_limits<double>::max());
+      }
     }
   }
 

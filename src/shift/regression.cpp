@@ -1,5 +1,6 @@
 #include "assay/shift/regression.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/ranking.hpp"
 #include "assay/metrics/regression.hpp"
@@ -52,6 +54,35 @@ metrics::RegressionData data(std::span<const double> y, std::span<const double> 
 double mse_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
   return metrics::mean_squared_error(data(y, p, w))[0];
 }
+// y_true and y_pred divided by a power of two when their squares could overflow (or underflow):
+// RMSE = scale * RMSE(scaled), as BLAS nrm2 scales, and the same rounding as unscaled otherwise
+// (dividing by a power of two is exact). One 1e200 prediction gives RMSE ~1e200, not inf/NaN.
+struct ScaledPair {
+  double scale = 1;
+  std::vector<double> y, p;  // empty when scale == 1
+  std::span<const double> y_view, p_view;
+
+  ScaledPair(std::span<const double> y_true, std::span<const double> y_pred)
+      : y_view(y_true), p_view(y_pred) {
+    double largest = 0;
+    for (std::size_t i = 0; i < y_true.size(); ++i) {
+      largest = std::max({largest, std::fabs(y_true[i]), std::fabs(y_pred[i])});
+    }
+    if (largest == 0 || (largest > 1e-100 && largest < 1e100)) return;
+    scale = std::exp2(std::ilogb(largest) + 1);
+    for (std::size_t i = 0; i < y_true.size(); ++i) {
+      y.push_back(y_true[i] / scale);
+      p.push_back(y_pred[i] / scale);
+    }
+    y_view = y;
+    p_view = p;
+  }
+};
+
+double rmse_raw(const ScaledPair& s, std::span<const double> w) {
+  return std::sqrt(mse_raw(s.y_view, s.p_view, w)) * s.scale;
+}
+
 double mae_raw(std::span<const double> y, std::span<const double> p, std::span<const double> w) {
   return metrics::mean_absolute_error(data(y, p, w))[0];
 }
@@ -72,7 +103,8 @@ double mean_squared_error(std::span<const double> y_true, std::span<const double
 
 double root_mean_squared_error(std::span<const double> y_true, std::span<const double> y_pred,
                                std::span<const double> sample_weight) {
-  return std::sqrt(mean_squared_error(y_true, y_pred, sample_weight));
+  check_inputs(y_true, y_pred, sample_weight);
+  return rmse_raw(ScaledPair(y_true, y_pred), sample_weight);
 }
 
 double mean_absolute_error(std::span<const double> y_true, std::span<const double> y_pred,
@@ -98,8 +130,10 @@ RegressionMetrics regression_metrics(std::span<const double> y_true, std::span<c
                                      std::span<const double> sample_weight,
                                      const RegressionParams& params) {
   check_inputs(y_true, y_pred, sample_weight);
+  check_probability("confidence", params.bootstrap.confidence);
+  const ScaledPair scaled(y_true, y_pred);
   const std::vector<metrics::WeightedMetric> fns = {
-      [&](std::span<const double> w) { return std::sqrt(mse_raw(y_true, y_pred, w)); },
+      [&](std::span<const double> w) { return rmse_raw(scaled, w); },
       [&](std::span<const double> w) { return mae_raw(y_true, y_pred, w); },
       [&](std::span<const double> w) { return mape_raw(y_true, y_pred, w); },
       [&](std::span<const double> w) { return r2_raw(y_true, y_pred, w); },

@@ -23,6 +23,9 @@ constexpr TrainSubsets kTrainOrder[] = {TrainSubsets::all, TrainSubsets::other, 
 constexpr std::uint64_t kStreamFolds = 0;
 constexpr std::uint64_t kStreamGroupOrder = 1;
 constexpr std::uint64_t kStreamDownsample = 2;
+// The most splits a design may have: each trains a learner, and a few million would already take
+// days; more (say --seeds 1000000000) would first exhaust memory listing them.
+constexpr double kMaxSplits = 1e6;
 
 std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -399,10 +402,25 @@ SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
       // R: as.integer(min(groups) * ratio^j); an empty train set (0 groups) is left out.
       const auto size = static_cast<std::int64_t>(static_cast<double>(min_groups) *
                                                   std::pow(params_.ratio, static_cast<double>(j)));
-      if (size >= 1) c.push_back(size);
+      if (size < 1) break;  // ratio < 1: every later size is 0 too (--sizes 1000000000)
+      c.push_back(size);
     }
     std::sort(c.begin(), c.end());
     c.erase(std::unique(c.begin(), c.end()), c.end());
+  }
+
+  // ---- refuse a design no run could finish (its list alone could exhaust memory) ----
+  double most_splits = 0;
+  for (std::int32_t s = 0; s < n_subsets; ++s) {
+    const double sizes_per_seed =
+        params_.sizes == -1 ? 1.0 : static_cast<double>(candidates[s].size());
+    most_splits += static_cast<double>(train_sets.size()) * K * params_.seeds * sizes_per_seed;
+  }
+  if (most_splits > kMaxSplits) {
+    fail(
+        "the design has up to {:.0f} splits (train sets x folds x subsets x seeds x sizes), more "
+        "than {:.0f}, each training a learner; lower seeds, sizes or folds",
+        most_splits, kMaxSplits);
   }
 
   // ---- list splits in mlr3's order ----
@@ -592,8 +610,8 @@ std::vector<std::int64_t> integer_values(const Table& table, const Column& colum
   for (std::size_t r = 0; r < out.size(); ++r) {
     const double v = column.values[r];
     if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 9.0e15) {
-      fail_in(table, fmt::format("{} column \"{}\" has {} in data row {}; need integer ids",
-                                     role, column.name, v, r + 1));
+      fail_in(table, fmt::format("{} column \"{}\" has {} in data row {}; need integer ids", role,
+                                 column.name, v, r + 1));
     }
     out[r] = static_cast<std::int64_t>(v);
   }
@@ -638,7 +656,7 @@ SoakDesign soak_design(const Table& table, const SoakColumns& columns,
       for (std::size_t r = 0; r < n; ++r) {
         if (!std::isfinite(col.values[r])) {
           fail_in(table, fmt::format("subset column \"{}\" has {} in data row {}", col.name,
-                                         col.values[r], r + 1));
+                                     col.values[r], r + 1));
         }
       }
     }
@@ -677,10 +695,10 @@ SoakDesign soak_design(const Table& table, const SoakColumns& columns,
       } else if (design.fold[static_cast<std::size_t>(first)] != design.fold[r]) {
         const auto f = static_cast<std::size_t>(first);
         fail_in(table, fmt::format("fold column \"{}\" is not constant within group {} of "
-                                       "column \"{}\": data row {} has fold {}, data row {} has "
-                                       "fold {}",
-                                       fold.name, cell(group, r), group.name, f + 1, cell(fold, f),
-                                       r + 1, cell(fold, r)));
+                                   "column \"{}\": data row {} has fold {}, data row {} has "
+                                   "fold {}",
+                                   fold.name, cell(group, r), group.name, f + 1, cell(fold, f),
+                                   r + 1, cell(fold, r)));
       }
     }
   }

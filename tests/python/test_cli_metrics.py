@@ -125,7 +125,7 @@ def test_table_output_and_ap_method(run_cli, binary_file):
     ("y,p\n1,0.5\n0,0.2\n2,0.1\n", [],
      r"b\.csv: expected one score column per class \(3: 0, 1, 2\), found 1 score column$"),
     ("y,p\n1,0.5\n0,0.2\n", ["--threshold", "nan"], r"threshold must be a finite number, found nan"),
-    ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "-3"], r"--bootstrap: expected a non-negative integer, found \"-3\""),
+    ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "-3"], r"--bootstrap: expected an integer in 0..18446744073709551615, found \"-3\""),
     ("y,p\n1,0.5\n0,0.2\n", ["--bins", "0"], r"bins must be >= 1, found 0"),
 ])
 def test_bad_input_exits_2_with_a_clear_message(run_cli, tmp_path, content, args, message):

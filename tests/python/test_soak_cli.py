@@ -192,7 +192,7 @@ def test_several_data_sets_share_one_report(run_cli, regions, tmp_path):
     (["--subset", "region", "--folds", "100000"], "fewer"),
     (["--subset", "region", "--features", "band1", "--drop", "band2"], "excludes"),
     (["--subset", "region", "--task", "clustering"], "classification or regression"),
-    (["--subset", "region", "--seed", "-3"], "non-negative integer"),
+    (["--subset", "region", "--seed", "-3"], "--seed: expected an integer in 0..18446744073709551615"),
     (["--subset", "region", "--sizes", "-2"], "sizes"),
     (["--subset", "region", "--ratio", "1.5"], "ratio"),
     (["--subset", "region", "--subsets", "SX"], "subsets"),

@@ -5,10 +5,21 @@
 //
 //   write_file_atomic("out/results.json", json.dump(2) + "\n");
 //   check_writable("out/report.html");   // before long work: fails now, not after an hour
+//
+// A command with several outputs stages them all, then commits them together, so that a failure
+// on the last one does not leave the first ones looking like a complete run:
+//
+//   OutputBatch batch;
+//   batch.stage("out/results.json", json_text);   // written to a temporary now
+//   batch.stage("out/report.html", page_html);    // disk full here: nothing is renamed
+//   batch.commit();                                // renames every temporary over its target
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace assay {
 
@@ -17,8 +28,41 @@ namespace assay {
 /// temporary file is removed then.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
+/// As write_file_atomic for a writer that streams (e.g. through zlib): `write` gets the open
+/// descriptor of the temporary file and throws assay::Error if it fails (it may dup() the
+/// descriptor and close its copy); the temporary is then flushed and renamed over `path`.
+void write_file_atomic_with(const std::string& path, const std::function<void(int fd)>& write);
+
 /// Throws assay::Error unless a file could be created in `path`'s folder (the folder exists and
 /// is writable) and `path` is not a folder. Creates nothing.
 void check_writable(const std::string& path);
+
+/// Throws assay::Error when two of `paths` (empty ones skipped) name the same file: a command
+/// would overwrite one output with another. `names` (one per path, e.g. "--json-out") say which
+/// options gave them.
+void check_distinct_outputs(const std::vector<std::string>& paths,
+                            const std::vector<std::string>& names);
+
+/// Several outputs of one command, written all-or-nothing (as far as the file system allows).
+/// Requires: commit() at most once. Ensures: before commit() no target is touched; a staged
+/// temporary that is never committed is removed by the destructor.
+class OutputBatch {
+ public:
+  OutputBatch();
+  ~OutputBatch();
+  OutputBatch(const OutputBatch&) = delete;
+  OutputBatch& operator=(const OutputBatch&) = delete;
+
+  /// Writes `bytes` to a temporary file next to `path` and flushes it to disk; throws
+  /// assay::Error (and removes the temporary) when that fails.
+  void stage(const std::string& path, std::string_view bytes);
+  /// Renames every staged temporary over its target, in staging order. If a rename fails, the
+  /// targets renamed before it in this batch are removed and assay::Error is thrown.
+  void commit();
+
+ private:
+  struct Staged;
+  std::vector<std::unique_ptr<Staged>> staged_;
+};
 
 }  // namespace assay

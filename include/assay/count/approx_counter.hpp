@@ -85,11 +85,18 @@ ApproxCountResult count_approx(const Cnf& cnf, const ApproxCountParams& params =
 /// "none: stopped by the time limit".
 std::string guarantee(const ApproxCountResult& result);
 
+/// How far an enumeration of projected models got.
+struct ProjectedEnumeration {
+  std::uint64_t found = 0;   ///< distinct projected models visited (== limit: at least limit)
+  bool interrupted = false;  ///< the time limit stopped it first (found is a lower bound)
+};
+
 /// Enumerates distinct projected models (assignments of the projection, as a vector of
-/// n_projected booleans in projection order) until `limit` are found or none is left; calls
-/// `visit` (may be empty) for each. Returns the number found (== limit means "at least limit").
-/// The order is the solver's (the same on every run). A malformed Cnf is an assay::Error.
-std::uint64_t enumerate_projected(const Cnf& cnf, std::uint64_t limit,
-                                  const std::function<void(const std::vector<bool>&)>& visit);
+/// n_projected booleans in projection order) until `limit` are found, none is left or
+/// `time_limit` seconds have passed (0 = none); calls `visit` (may be empty) for each. The order
+/// is the solver's (the same on every run). A malformed Cnf is an assay::Error.
+ProjectedEnumeration enumerate_projected(
+    const Cnf& cnf, std::uint64_t limit,
+    const std::function<void(const std::vector<bool>&)>& visit, double time_limit = 0.0);
 
 }  // namespace assay::count

@@ -25,8 +25,11 @@ enum class CalibrationNorm { l1, l2, max };
 BinStrategy parse_bin_strategy(const std::string& name);
 CalibrationNorm parse_calibration_norm(const std::string& name);
 
+/// The most calibration bins accepted (more give nothing readable and could exhaust memory).
+inline constexpr std::int32_t kMaxBins = 100000;
+
 struct CalibrationParams {
-  /// Number of bins (>= 1). Default 15.
+  /// Number of bins (1..kMaxBins). Default 15.
   std::int32_t bins = 15;
   /// uniform (equal width) or quantile (equal count). Default uniform.
   BinStrategy strategy = BinStrategy::uniform;

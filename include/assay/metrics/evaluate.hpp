@@ -42,8 +42,12 @@ struct EvaluateParams {
   ApParams ap;
   /// Reliability diagram / ECE binning. Default 15 uniform bins, l1 (ECE).
   CalibrationParams calibration;
-  /// Bootstrap intervals; n_resamples = 0 (the default) computes none.
+  /// Bootstrap intervals; n_resamples = 0 (the default) computes none. Its confidence must be
+  /// in (0, 1) even then.
   BootstrapParams bootstrap{.n_resamples = 0};
+  /// Most classes evaluated (their confusion matrix and per-class tables grow as classes^2):
+  /// more are refused with the memory they would need. Default 1000; 0 = no limit.
+  std::size_t max_classes = 1000;
 };
 
 struct EvaluationInput {

@@ -440,7 +440,7 @@ TEST(ApproxCounter, MalformedCnfIsAnError) {
   g.n_vars = 3;
   g.projection = {2, 2};
   g.has_projection = true;
-  EXPECT_THROW_MSG(enumerate_projected(g, 5, nullptr), assay::Error,
+  EXPECT_THROW_MSG(enumerate_projected(g, 5, nullptr).found, assay::Error,
                    "Cnf: expected a sorted projection without repeats, found 2 after 2");
 }
 
@@ -452,9 +452,9 @@ TEST(EnumerateProjected, FindsEachProjectedModelOnce) {
   const std::uint64_t truth = brute_force_count(f);
   std::set<std::vector<bool>> seen;
   const std::uint64_t n = enumerate_projected(f, 1000, [&](const std::vector<bool>& a) {
-    EXPECT_EQ(a.size(), 7u);
-    EXPECT_TRUE(seen.insert(a).second);
-  });
+                            EXPECT_EQ(a.size(), 7u);
+                            EXPECT_TRUE(seen.insert(a).second);
+                          }).found;
   EXPECT_EQ(n, truth);
   EXPECT_EQ(seen.size(), truth);
   // Each assignment extends to a model: fixing it as units keeps the formula satisfiable.
@@ -463,21 +463,35 @@ TEST(EnumerateProjected, FindsEachProjectedModelOnce) {
     for (std::size_t i = 0; i < a.size(); ++i)
       g.add_clause({a[i] ? f.projection[i] : -f.projection[i]});
     g.set_projection({});
-    EXPECT_EQ(enumerate_projected(g, 2, nullptr), 1u);
+    EXPECT_EQ(enumerate_projected(g, 2, nullptr).found, 1u);
   }
 }
 
 TEST(EnumerateProjected, StopsAtTheLimit) {
   const Cnf f = free_and_blocks(10, 0, 0);
   std::uint64_t visits = 0;
-  EXPECT_EQ(enumerate_projected(f, 5, [&](const std::vector<bool>&) { ++visits; }), 5u);
+  EXPECT_EQ(enumerate_projected(f, 5, [&](const std::vector<bool>&) { ++visits; }).found, 5u);
   EXPECT_EQ(visits, 5u);
-  EXPECT_EQ(enumerate_projected(f, 0, nullptr), 0u);
+  EXPECT_EQ(enumerate_projected(f, 0, nullptr).found, 0u);
+}
+
+TEST(EnumerateProjected, StopsAtTheTimeLimit) {
+  // 2^40 projected models: no enumeration finishes; the deadline stops it with a lower bound.
+  const Cnf f = free_and_blocks(40, 0, 0);
+  const auto start = std::chrono::steady_clock::now();
+  const ProjectedEnumeration e = enumerate_projected(f, std::uint64_t{1} << 40, nullptr, 0.2);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(e.interrupted);
+  EXPECT_GT(e.found, 0u);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_THROW_MSG(enumerate_projected(f, 1, nullptr, -1.0), assay::Error,
+                   "enumerate_projected: expected time_limit >= 0, found -1");
 }
 
 TEST(EnumerateProjected, HandlesNativeXors) {
   const auto [f, free_dims] = random_xor_system(9, 4, 3);
-  EXPECT_EQ(enumerate_projected(f, 1000, nullptr), std::uint64_t{1} << free_dims);
+  EXPECT_EQ(enumerate_projected(f, 1000, nullptr).found, std::uint64_t{1} << free_dims);
   EXPECT_EQ(brute_force_count(f), std::uint64_t{1} << free_dims);
 }
 

@@ -67,3 +67,19 @@ TEST(Calibration, BadInputMessages) {
   EXPECT_THROW_MSG(am::calibration_error_binary(y, 1, ok, params), assay::Error,
                    "bins must be >= 1, found 0");
 }
+
+TEST(Calibration, TooManyBinsAreRefusedWithTheMemoryTheyWouldNeed) {
+  std::vector<std::int32_t> y{0, 1};
+  std::vector<double> ok{0.5, 0.5};
+  am::CalibrationParams params;
+  params.bins = 100000000;  // 6.4 GB of bin tables before a single sample is binned
+  EXPECT_THROW_MSG(am::calibration_error_binary(y, 1, ok, params), assay::Error,
+                   "bins must be at most 100000, found 100000000 (its tables alone would need "
+                   "6.4 GB)");
+  params.bins = 2147483647;
+  EXPECT_THROW_MSG(am::calibration_error_binary(y, 1, ok, params), assay::Error,
+                   "bins must be at most 100000, found 2147483647 (its tables alone would need "
+                   "137.4 GB)");
+  params.bins = am::kMaxBins;
+  EXPECT_EQ(am::calibration_error_binary(y, 1, ok, params).bins.count.size(), 100000u);
+}

@@ -76,5 +76,32 @@ TEST(Evaluate, BadInput) {
   EXPECT_THROW_MSG(evaluate(input, {}), Error, "no samples to evaluate, expected at least one");
 }
 
+TEST(Evaluate, TooManyClassesAreRefusedBeforeAnyLargeTable) {
+  // 10,000 distinct predicted labels: a 10,000 x 10,000 confusion matrix (0.8 GB) and more.
+  EvaluationInput input;
+  const std::int32_t k = 10000;
+  for (std::int32_t c = 0; c < k; ++c) {
+    input.classes.push_back(std::to_string(c));
+    input.y_true.push_back(c);
+    input.y_pred.push_back((c + 1) % k);
+  }
+  EvaluateParams params;
+  EXPECT_THROW_MSG(evaluate(input, params), Error,
+                   "the labels have 10000 classes, more than the limit of 1000: evaluating them "
+                   "needs more than 0.8 GB (the 10000 x 10000 confusion matrix alone, then "
+                   "per-class tables of 10000 samples); raise the limit (--max-classes 10000, "
+                   "Python: max_classes) if that is intended");
+}
+
+TEST(Evaluate, ConfidenceIsCheckedEvenWithoutBootstrap) {
+  EvaluationInput input;
+  input.classes = {"0", "1"};
+  input.y_true = {0, 1, 0, 1};
+  input.y_pred = {0, 1, 1, 1};
+  EvaluateParams params;
+  params.bootstrap.confidence = 7;
+  EXPECT_THROW_MSG(evaluate(input, params), Error, "confidence must be in (0, 1), found 7");
+}
+
 }  // namespace
 }  // namespace assay::metrics

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "assay/core/error.hpp"
+#include "assay/core/warning.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "test_util.hpp"
 
@@ -79,6 +80,43 @@ TEST(SummarizeRuns, MeanSdMinMax) {
   ASSERT_EQ(g.by, (std::vector<double>{1, 2}));
   EXPECT_DOUBLE_EQ(g.summaries[0].mean, 0.835);
   EXPECT_DOUBLE_EQ(g.summaries[1].mean, 0.795);
+}
+
+TEST(SummarizeRuns, ValuesNearTheLargestDoubleDoNotOverflow) {
+  // Exact: mean = 1e308/3, SD = 2/sqrt(3) * 1e308 (Python fractions/decimal at 60 digits); the
+  // plain sum overflows to inf (mean inf, SD NaN) although both are finite.
+  const std::vector<double> v{1e308, 1e308, -1e308};
+  std::vector<std::string> warnings;
+  const ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
+  const auto s = summarize_runs(v);
+  EXPECT_NEAR(s.mean, 3.333333333333333e+307, 1e-15 * 3.4e307);
+  EXPECT_NEAR(s.sd, 1.1547005383792515e+308, 1e-15 * 1.2e308);
+  EXPECT_TRUE(warnings.empty());
+  // Scaling by a power of two changes nothing for ordinary values (bit-identical).
+  const std::vector<double> w{0.80, 0.82, 0.79, 0.85};
+  EXPECT_EQ(summarize_runs(w).mean, (0.80 + 0.82 + 0.79 + 0.85) / 4);
+  // An SD beyond the largest double is inf, and says so.
+  const auto big = summarize_runs(std::vector<double>{1.7e308, -1.7e308});
+  EXPECT_EQ(big.mean, 0.0);
+  EXPECT_TRUE(std::isinf(big.sd));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "summarize_runs: the standard deviation exceeds the largest double "
+            "(1.7976931348623157e+308); reported as inf");
+}
+
+TEST(Bootstrap, OneResampleWarnsThatTheIntervalIsDegenerate) {
+  std::vector<double> x{1, 0, 1, 1};
+  BootstrapParams p;
+  p.n_resamples = 1;
+  std::vector<std::string> warnings;
+  const ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
+  const auto r = bootstrap(x.size(), weighted_mean(x), {}, p);
+  EXPECT_EQ(r.low, r.high);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "bootstrap: 1 resample gives a zero-width interval (low = high = that resample's "
+            "value), not a confidence interval; use 1000 or more resamples (0 = no intervals)");
 }
 
 }  // namespace

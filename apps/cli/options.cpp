@@ -1,0 +1,97 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <utility>
+#include <vector>
+
+#include "assay/core/error.hpp"
+#include "assay/core/options.hpp"
+
+namespace assay::cli {
+namespace {
+
+// Every --threads option registered, with the value it fills (the parsed subcommand's only are
+// counted as given).
+std::vector<std::pair<CLI::Option*, int*>>& thread_options() {
+  static std::vector<std::pair<CLI::Option*, int*>> options;
+  return options;
+}
+
+}  // namespace
+
+const CLI::Validator& non_negative_integer() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        try {
+          parse_unsigned("", text);
+        } catch (const Error& e) {
+          return e.message();
+        }
+        return {};
+      },
+      "INTEGER >= 0");
+  return validator;
+}
+
+const CLI::Validator& open_probability() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+            !(value > 0 && value < 1)) {
+          return "expected a number in (0, 1), found " + quote_found(text);
+        }
+        return {};
+      },
+      "NUMBER in (0, 1)");
+  return validator;
+}
+
+const CLI::Validator& output_file_name() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        if (text.empty()) return "expected a file name, found an empty one";
+        return {};
+      },
+      "FILE");
+  return validator;
+}
+
+CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& help) {
+  return cmd->add_option("--seed", seed, help + " (0..2^64-1)")
+      ->capture_default_str()
+      ->check(non_negative_integer());
+}
+
+CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help) {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+          return "expected 0 (all cores) or a positive number of threads, found " +
+                 quote_found(text);
+        }
+        try {
+          // Range only: the cap at the machine's cores waits for cap_thread_options.
+          checked_threads(value, "", /*force=*/true);
+        } catch (const Error& e) {
+          return e.message();
+        }
+        return {};
+      },
+      "INTEGER >= 0");
+  auto* option =
+      cmd->add_option("--threads", threads, help)->capture_default_str()->check(validator);
+  thread_options().emplace_back(option, &threads);
+  return option;
+}
+
+void cap_thread_options(bool force) {
+  for (auto& [option, threads] : thread_options()) {
+    if (option->count() > 0) *threads = checked_threads(*threads, "--threads", force);
+  }
+}
+
+}  // namespace assay::cli

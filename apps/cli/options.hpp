@@ -1,0 +1,39 @@
+// The CLI's option validators, one per kind of value, shared by every subcommand; the rules are
+// the library's (assay/core/options.hpp) so the Python functions refuse the same values.
+//
+//   add_seed_option(cmd, params.seed, "seed of the bootstrap");      // 0..2^64-1
+//   add_threads_option(cmd, params.threads, "worker threads");       // 0 = all cores, capped
+//   cmd->add_option("--samples", n)->check(non_negative_integer());  // -5 refused, not wrapped
+//   cmd->add_option("--confidence", c)->check(open_probability());   // (0, 1), even when unused
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace assay::cli {
+
+/// Counts and seeds: digits only, at most 2^64-1. CLI11 would wrap "-5" around to 2^64-5 and
+/// clamp 2^64 to 2^64-1; this says what is wrong instead.
+const CLI::Validator& non_negative_integer();
+
+/// A number in the open interval (0, 1): confidence levels, probabilities.
+const CLI::Validator& open_probability();
+
+/// Output file names: an empty one is refused (--json-out '' would silently write nothing).
+const CLI::Validator& output_file_name();
+
+/// --seed (0..2^64-1) filling `seed`.
+CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& help);
+
+/// --threads filling `threads`: 0 = all cores, a negative count refused; above the machine's
+/// cores it is capped by cap_thread_options() (after parsing, with a warning).
+CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help);
+
+/// Caps every --threads given on the command line at the machine's cores (with a warning),
+/// unless `force` (--threads-force) or ASSAY_THREADS_FORCE=1. Call once after parsing, with the
+/// warning handler installed.
+void cap_thread_options(bool force);
+
+}  // namespace assay::cli
