@@ -66,14 +66,14 @@ void ReportOutputs::write(const Json& document, const std::function<std::string(
                           const std::function<report::HtmlReport()>& page,
                           const std::string& extra_bytes) const {
   if (json) {
-    std::cout << document.dump(2) << '\n';
+    std::cout << dump_json(document, 2) << '\n';
   } else {
     std::cout << text();
   }
   flush_stdout();
   OutputBatch files;
   if (!extra.empty()) files.stage(extra, extra_bytes);
-  if (!json_out.empty()) files.stage(json_out, document.dump(2) + "\n");
+  if (!json_out.empty()) files.stage(json_out, dump_json(document, 2) + "\n");
   if (!html.empty()) files.stage(html, page().render());
   files.commit();
   if (!html.empty()) std::fprintf(stderr, "assay: wrote %s\n", html.c_str());

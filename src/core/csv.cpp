@@ -31,6 +31,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "core/names.hpp"
 
 namespace assay {
 namespace {
@@ -131,6 +132,21 @@ std::size_t count_newlines(const char* b, const char* e) {
   return n + static_cast<std::size_t>(std::count(b, e, '\n'));
 }
 
+/// True when [b, e) is an integer literal (optional sign, digits) whose value a double cannot
+/// hold exactly: an id such as 9007199254740993 (2^53 + 1) would read as 9007199254740992.
+bool is_inexact_integer(const char* b, const char* e, double v) {
+  if (!(std::abs(v) >= 9007199254740992.0) || std::isinf(v)) return false;  // 2^53: all exact
+  while (b < e && is_blank(*b)) ++b;
+  while (e > b && is_blank(e[-1])) --e;
+  if (b < e && (*b == '+' || *b == '-')) ++b;
+  while (b < e && *b == '0') ++b;
+  if (b == e) return false;
+  for (const char* q = b; q < e; ++q) {
+    if (*q < '0' || *q > '9') return false;
+  }
+  return fmt::format("{:.0f}", std::abs(v)) != std::string_view(b, static_cast<std::size_t>(e - b));
+}
+
 /// Sizes `v` to n doubles. Large buffers first ask for transparent huge pages: zeroing and
 /// faulting in 80 MB of 4 KiB pages otherwise costs as much as a third of the parse.
 void resize_output(std::vector<double>& v, std::size_t n) {
@@ -148,8 +164,9 @@ void resize_output(std::vector<double>& v, std::size_t n) {
 
 enum class CellKind { number, empty, text };
 
-/// Reads a whole cell as a number: spaces/tabs around it and a leading '+' are accepted.
-CellKind parse_number(const char* b, const char* e, double& out) {
+/// Reads a whole cell as a number: spaces/tabs around it and a leading '+' are accepted. With
+/// `exact`, an integer a double cannot hold exactly is text (kept whole, like an id).
+CellKind parse_number(const char* b, const char* e, double& out, bool exact) {
   while (b < e && is_blank(*b)) ++b;
   while (e > b && is_blank(e[-1])) --e;
   if (b == e) return CellKind::empty;
@@ -166,6 +183,7 @@ CellKind parse_number(const char* b, const char* e, double& out) {
   } else if (ec != std::errc()) {
     return CellKind::text;
   }
+  if (exact && is_inexact_integer(b, e, out)) return CellKind::text;
   return CellKind::number;
 }
 
@@ -173,7 +191,8 @@ CellKind parse_number(const char* b, const char* e, double& out) {
 inline bool take_cell(const Context& ctx, std::size_t c, const char* start, std::string_view cell,
                       double* slot, ColumnScan& scan, Problem& problem) {
   double v;
-  switch (parse_number(cell.data(), cell.data() + cell.size(), v)) {
+  const bool exact = ctx.roles[c] == Role::automatic;
+  switch (parse_number(cell.data(), cell.data() + cell.size(), v, exact)) {
     case CellKind::number:
       *slot = v;
       return true;
@@ -202,22 +221,27 @@ std::string field_count_message(std::size_t expected, std::size_t found) {
 
 /// Pass 1 over [b, e) of a file without quotes; rows go to out[c][row].
 void scan_unquoted(const Context& ctx, const char* b, const char* e, double* const* out,
-                   ChunkResult& r) {
+                   std::int64_t* lines, std::int64_t first_line, ChunkResult& r) {
   const std::size_t n = ctx.n_columns;
   const char delim = ctx.delimiter;
   std::size_t row = 0;
+  std::int64_t line_number = first_line;  // every record is one line: no quotes
   const char* p = b;
   for (;;) {
+    const char* before = p;
     p = skip_blank_lines(p, e, ctx.comments);
+    if (p != before) line_number += static_cast<std::int64_t>(count_newlines(before, p));
     if (p >= e) break;
     const char* line = p;
+    lines[row] = line_number++;
     for (std::size_t c = 0; c < n; ++c) {
       const char* f = p;
       ColumnScan& scan = r.columns[c];
       if (ctx.roles[c] != Role::categorical && !scan.first_text) {
         double v;
         if (auto [q, ec] = std::from_chars(f, e, v);
-            ec == std::errc() && q != f && is_field_end(q, e, delim)) {
+            ec == std::errc() && q != f && is_field_end(q, e, delim) &&
+            !(std::abs(v) >= 9007199254740992.0)) {  // large integers: take_cell checks them
           out[c][row] = v;
           p = q;
         } else {
@@ -342,14 +366,19 @@ class FieldReader {
 
 /// Pass 1 over the whole body of a file with quotes.
 void scan_quoted(const Context& ctx, const char* b, const char* e, double* const* out,
-                 ChunkResult& r) {
+                 std::int64_t* lines, std::int64_t first_line, ChunkResult& r) {
   const std::size_t n = ctx.n_columns;
   FieldReader reader(b, e, ctx.delimiter);
   std::size_t row = 0;
+  std::int64_t line_number = first_line;
+  const char* counted = b;  // newlines before here are in line_number (quoted fields hold some)
   const char* start;
   std::string_view cell;
   while (reader.at_record(ctx.comments)) {
     const char* line = reader.position();
+    line_number += static_cast<std::int64_t>(count_newlines(counted, line));
+    counted = line;
+    lines[row] = line_number;
     for (std::size_t c = 0;; ++c) {
       const bool more = reader.next(start, cell, r.problem);
       if (r.problem.at) {
@@ -383,8 +412,9 @@ void scan_quoted(const Context& ctx, const char* b, const char* e, double* const
 }
 
 /// Pass 2: codes for the categorical columns (cats[c] == nullptr for the others).
-void read_categories(const Context& ctx, const char* b, const char* e,
+void read_categories(const Context& ctx, const Text& text, const char* b,
                      const std::vector<Column*>& cats) {
+  const char* e = text.end;
   struct Dictionary {
     std::unordered_map<std::string_view, std::int32_t> index;
     std::deque<std::string> owned;  // keys of `index` point here (stable addresses)
@@ -400,6 +430,12 @@ void read_categories(const Context& ctx, const char* b, const char* e,
       ASSAY_ASSERT(!problem.at);  // pass 1 read the same bytes without a problem
       Column* col = cats[c];
       if (!col) continue;
+      if (cell.empty() && !ctx.allow_missing && (start == e || *start != '"')) {
+        // A missing value, not a category named "" (that is written `""`): refused as in
+        // numeric columns.
+        text.fail({start, fmt::format("expected a value in text column {}, found an empty cell",
+                                      quote_found(col->name))});
+      }
       Dictionary& d = dicts[c];
       auto it = d.index.find(cell);
       if (it == d.index.end()) {
@@ -416,6 +452,37 @@ void read_categories(const Context& ctx, const char* b, const char* e,
   }
 }
 
+/// Refuses bytes that are not UTF-8 before any other work (they would reach JSON and HTML
+/// outputs). Checked in parallel over pieces cut after newlines (a sequence never spans one).
+void check_utf8(const Text& text, const CsvParams& params) {
+  const std::size_t size = static_cast<std::size_t>(text.end - text.begin);
+  const std::size_t step = std::max<std::size_t>(1, params.chunk_bytes);
+  std::vector<const char*> cuts{text.begin};
+  for (std::size_t off = step; off < size; off += step) {
+    const char* at = text.begin + off;
+    if (at <= cuts.back()) continue;
+    const void* nl = std::memchr(at, '\n', static_cast<std::size_t>(text.end - at));
+    if (!nl) break;
+    cuts.push_back(static_cast<const char*>(nl) + 1);
+  }
+  cuts.push_back(text.end);
+  std::vector<const char*> bad(cuts.size() - 1, nullptr);
+  parallel_for(
+      bad.size(),
+      [&](std::size_t k) {
+        const std::size_t at = invalid_utf8_at(
+            std::string_view(cuts[k], static_cast<std::size_t>(cuts[k + 1] - cuts[k])));
+        bad[k] = at == std::string_view::npos ? nullptr : cuts[k] + at;
+      },
+      params.threads);
+  for (const char* at : bad) {
+    if (at) {
+      text.fail({at, fmt::format("expected UTF-8 text, found byte 0x{:02X}",
+                                 static_cast<unsigned char>(*at))});
+    }
+  }
+}
+
 Table parse(const Text& text, const CsvParams& params) {
   const char d = params.delimiter;
   if (std::isalnum(static_cast<unsigned char>(d)) || std::strchr(".+-\"\r\n", d) != nullptr ||
@@ -426,6 +493,7 @@ Table parse(const Text& text, const CsvParams& params) {
   if (text.begin == text.end) {
     throw Error(Location{text.name}, "empty file, expected a header row");
   }
+  check_utf8(text, params);
 
   // Header.
   FieldReader header(text.begin, text.end, d);
@@ -443,6 +511,11 @@ Table parse(const Text& text, const CsvParams& params) {
     while (more) {
       more = header.next(start, cell, problem);
       if (problem.at) text.fail(problem);
+      if (const void* cr = std::memchr(cell.data(), '\r', cell.size()); cr && *start != '"') {
+        text.fail({static_cast<const char*>(cr),
+                   "expected LF or CRLF line ends, found a lone CR (classic Mac line ends; "
+                   "convert them with tr '\\r' '\\n')"});
+      }
       auto [it, inserted] = seen.try_emplace(std::string(cell), names.size());
       if (!inserted) {
         text.fail({start, fmt::format("duplicate column name {} (columns {} and {})",
@@ -459,7 +532,7 @@ Table parse(const Text& text, const CsvParams& params) {
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
       throw Error(Location{text.name}, fmt::format("no column {}; columns are: {}",
-                                                   quote_found(name), fmt::join(names, ", ")));
+                                                   quote_found(name), join_names(names)));
     }
     return static_cast<std::size_t>(it - names.begin());
   };
@@ -487,13 +560,15 @@ Table parse(const Text& text, const CsvParams& params) {
   }
   cuts.push_back(text.end);
   std::vector<std::size_t> bound(cuts.size() - 1, 0);
+  std::vector<std::size_t> newlines(cuts.size() - 1, 0);
   std::vector<char> has_quote(cuts.size() - 1, 0);
   parallel_for(
       bound.size(),
       [&](std::size_t k) {
         const char* b = cuts[k];
         const char* e = cuts[k + 1];
-        bound[k] = count_newlines(b, e) + ((e > b && e[-1] != '\n') ? 1 : 0);
+        newlines[k] = count_newlines(b, e);
+        bound[k] = newlines[k] + ((e > b && e[-1] != '\n') ? 1 : 0);
         has_quote[k] = std::memchr(b, '"', static_cast<std::size_t>(e - b)) != nullptr;
       },
       params.threads);
@@ -508,6 +583,13 @@ Table parse(const Text& text, const CsvParams& params) {
   std::vector<std::size_t> first_row(n_chunks + 1, 0);
   for (std::size_t k = 0; k < n_chunks; ++k) first_row[k + 1] = first_row[k] + bound[k];
   const std::size_t max_rows = first_row[n_chunks];
+  // The file line each chunk starts on (1-based; the header may span lines).
+  std::vector<std::int64_t> first_line(n_chunks, 0);
+  first_line[0] = 1 + static_cast<std::int64_t>(count_newlines(text.begin, body));
+  for (std::size_t k = 1; k < n_chunks; ++k) {
+    first_line[k] = first_line[k - 1] + static_cast<std::int64_t>(newlines[k - 1]);
+  }
+  std::vector<std::int64_t> row_lines(max_rows);
   std::vector<std::vector<double>> values(ctx.n_columns);
   parallel_for(
       ctx.n_columns,
@@ -526,10 +608,11 @@ Table parse(const Text& text, const CsvParams& params) {
         for (std::size_t c = 0; c < ctx.n_columns; ++c) {
           if (!values[c].empty()) out[c] = values[c].data() + first_row[k];
         }
+        std::int64_t* lines = row_lines.data() + first_row[k];
         if (quoted) {
-          scan_quoted(ctx, cuts[k], cuts[k + 1], out.data(), r);
+          scan_quoted(ctx, cuts[k], cuts[k + 1], out.data(), lines, first_line[k], r);
         } else {
-          scan_unquoted(ctx, cuts[k], cuts[k + 1], out.data(), r);
+          scan_unquoted(ctx, cuts[k], cuts[k + 1], out.data(), lines, first_line[k], r);
         }
       },
       params.threads);
@@ -560,6 +643,8 @@ Table parse(const Text& text, const CsvParams& params) {
   for (std::size_t k = 0; k < n_chunks; ++k) {
     const std::size_t rows = results[k].rows;
     if (n_rows != first_row[k]) {
+      std::memmove(row_lines.data() + n_rows, row_lines.data() + first_row[k],
+                   rows * sizeof(std::int64_t));
       for (std::size_t c = 0; c < ctx.n_columns; ++c) {
         if (kinds[c] == ColumnKind::numeric) {
           std::memmove(values[c].data() + n_rows, values[c].data() + first_row[k],
@@ -586,15 +671,18 @@ Table parse(const Text& text, const CsvParams& params) {
       any_categorical = true;
     }
   }
-  if (any_categorical) read_categories(ctx, body, text.end, cats);
+  if (any_categorical) read_categories(ctx, text, body, cats);
   for (Column& col : columns) table.add_column(std::move(col));
+  row_lines.resize(n_rows);
+  table.set_row_lines(std::move(row_lines), d);
   return table;
 }
 
-/// A read-only memory map of a whole file (or nothing for an empty file).
+/// A whole file, read only: memory-mapped when it is a regular file with a size; read to the end
+/// otherwise (a pipe, a FIFO, /dev/stdin, a /proc file whose size reads as 0).
 class MappedFile {
  public:
-  explicit MappedFile(const std::string& path) {
+  explicit MappedFile(const std::string& path) : path_(path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
     struct stat st {};
@@ -607,8 +695,8 @@ class MappedFile {
       ::close(fd);
       throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(EISDIR)));
     }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<std::size_t>(st.st_size);
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
       if (p == MAP_FAILED) {
         const int err = errno;
@@ -616,6 +704,13 @@ class MappedFile {
         throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(err)));
       }
       data_ = static_cast<const char*>(p);
+    } else {
+      try {
+        read_stream(fd);
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
     }
     ::close(fd);
   }
@@ -625,11 +720,38 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
-  std::string_view view() const { return {data_ ? data_ : "", size_}; }
+  std::string_view view() const { return data_ ? std::string_view(data_, size_) : stream_; }
 
  private:
+  /// Reads until the end of the stream, refusing more than half the machine's memory (so that
+  /// /dev/zero is a message, not an OOM kill).
+  void read_stream(int fd) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    const std::size_t limit =
+        pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2
+                              : std::size_t{1} << 32;
+    std::vector<char> buffer(std::size_t{1} << 16);
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+      if (got == 0) break;
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        throw Error(Location{path_}, fmt::format("cannot read: {}", std::strerror(errno)));
+      }
+      if (stream_.size() + static_cast<std::size_t>(got) > limit) {
+        throw Error(Location{path_},
+                    fmt::format("cannot read: the stream holds more than {:.1f} GB, half of this "
+                                "machine's memory (not a regular file, so read whole)",
+                                static_cast<double>(limit) / 1e9));
+      }
+      stream_.append(buffer.data(), static_cast<std::size_t>(got));
+    }
+  }
+
+  std::string path_;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
+  std::string stream_;
 };
 
 }  // namespace
@@ -641,14 +763,62 @@ Table parse_csv(std::string_view text, const std::string& name, const CsvParams&
 }
 
 Table read_csv(const std::string& path, const CsvParams& params) {
+  check_utf8_name(path);
   const MappedFile file(path);
   return parse_csv(file.view(), path, params);
+}
+
+Location cell_location(const Table& table, std::size_t row, std::string_view column) {
+  const std::int64_t line = table.row_line(row);
+  Location whole_line{table.source(), line, 0};
+  if (line == 0) return whole_line;
+  const auto& names = table.columns();
+  std::size_t index = names.size();
+  for (std::size_t c = 0; c < names.size() && index == names.size(); ++c) {
+    if (names[c].name == column) index = c;
+  }
+  struct stat st {};
+  if (index == names.size() || ::stat(table.source().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return whole_line;  // a stream cannot be read twice; a table parsed from memory has no file
+  }
+  try {
+    const MappedFile file(table.source());
+    std::string_view bytes = file.view();
+    if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
+    const Text text{bytes.data(), bytes.data() + bytes.size(), table.source()};
+    const char* p = text.begin;
+    for (std::int64_t l = 1; l < line && p < text.end; ++l) {
+      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(text.end - p));
+      p = nl ? static_cast<const char*>(nl) + 1 : text.end;
+    }
+    FieldReader reader(p, text.end, table.delimiter());
+    const char* start = nullptr;
+    std::string_view cell;
+    Problem problem;
+    for (std::size_t c = 0; c <= index; ++c) {
+      const bool more = reader.next(start, cell, problem);
+      if (problem.at || (!more && c < index)) return whole_line;  // the file changed since
+    }
+    return text.locate(start);
+  } catch (const Error&) {
+    return whole_line;
+  }
+}
+
+void fail_at_cell(const Table& table, std::size_t row, std::string_view column,
+                  const std::string& message) {
+  if (table.row_line(row) > 0) {
+    throw Error(cell_location(table, row, column),
+                fmt::format("column {}: {}", quote_found(column), message));
+  }
+  fail_in(table, fmt::format("column {}, data row {}: {}", quote_found(column), row + 1, message));
 }
 
 namespace {
 
 bool needs_quotes(const std::string& cell) {
-  return cell.find_first_of(",\"\r\n") != std::string::npos;
+  // An empty string is quoted: an empty unquoted cell is a missing value.
+  return cell.empty() || cell.find_first_of(",\"\r\n") != std::string::npos;
 }
 
 void append_cell(std::string& out, const std::string& cell) {

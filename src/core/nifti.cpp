@@ -235,12 +235,18 @@ Volume read_nifti(const std::string& path) {
 }
 
 void read_nifti_into(const std::string& path, Volume& volume) {
+  check_utf8_name(path);
   check_suffix(path);
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
     fail("{}: cannot open: {}", path, std::strerror(errno));
   }
-  if (!S_ISREG(info.st_mode)) fail("{}: cannot open: not a regular file", path);
+  if (!S_ISREG(info.st_mode)) {
+    fail(
+        "{}: cannot open: not a regular file (a pipe or device; NIfTI volumes are read from "
+        "files)",
+        path);
+  }
   if (info.st_size == 0) fail("{}: empty file, expected a NIfTI header", path);
 
   GzFile file(gzopen(path.c_str(), "rb"));
@@ -395,6 +401,17 @@ void read_nifti_into(const std::string& path, Volume& volume) {
          compressed ? fmt::format("{} (a {}-byte compressed file)", available, file_size)
                     : std::to_string(available));
   }
+  // The doubles the volume becomes, checked against the memory left before allocating: a small
+  // .nii.gz can hold a huge volume of zeros.
+  if (volume.data.size() != n) {
+    try {
+      check_memory((n - std::min(n, volume.data.capacity())) * sizeof(double),
+                   fmt::format("a {}×{}×{} volume ({} voxels as 8-byte doubles)", shape[0],
+                               shape[1], shape[2], n));
+    } catch (const Error& e) {
+      fail("{}: {}", path, e.what());
+    }
+  }
   volume.path = path;
   volume.shape = shape;
 
@@ -445,7 +462,12 @@ void read_nifti_into(const std::string& path, Volume& volume) {
 
   // Decompress and convert in chunks: no second copy of the volume in its stored type, and
   // `volume.data` keeps its memory when it is reused for the next volume of the same size.
-  volume.data.resize(n);
+  try {
+    volume.data.resize(n);
+  } catch (const std::bad_alloc&) {
+    fail("{}: needs {:.1f} GB for a {}×{}×{} volume of doubles, more than could be allocated", path,
+         static_cast<double>(n) * sizeof(double) / 1e9, shape[0], shape[1], shape[2]);
+  }
   double* out = volume.data.data();
   std::vector<unsigned char> chunk((std::size_t{1} << 20) / 8 * 8);
   std::size_t data_read = 0;
@@ -486,6 +508,13 @@ void read_nifti_into(const std::string& path, Volume& volume) {
     }
   } else {
     volume.affine = base_affine(volume.shape, h.pixdim);
+  }
+  const char* source = h.sform_code > 0 ? "sform" : h.qform_code > 0 ? "qform" : "pixdim";
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (!std::isfinite(volume.affine[i])) {
+      fail("{}: expected a finite voxel-to-world matrix (from the {}), found {} at entry [{}][{}]",
+           path, source, volume.affine[i], i / 4, i % 4);
+    }
   }
 }
 

@@ -313,7 +313,18 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     fail_at(where, "{} unexpected bytes after the data (shape {} of {} needs {})", have - need,
             shape_string(out.shape), d, need);
   }
-  out.data.resize(count);
+  // As doubles the data take up to 8 times the file's bytes (|b1, |u1), twice for Fortran order.
+  const std::size_t copies = fortran && out.shape.size() > 1 ? 2 : 1;
+  try {
+    check_memory(
+        count * sizeof(double) * copies,
+        fmt::format("{} values of shape {} as 8-byte doubles", count, shape_string(out.shape)));
+    out.data.resize(count);
+  } catch (const Error& e) {
+    fail_at(where, "{}", e.what());
+  } catch (const std::bad_alloc&) {
+    fail_at(where, "cannot allocate {} doubles for shape {}", count, shape_string(out.shape));
+  }
   conv(bytes.data() + data_start, count, out.data.data());
 
   if (fortran && out.shape.size() > 1 && count > 1) {
@@ -342,6 +353,7 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
 }
 
 NpyArray read_npy(const std::string& path) {
+  check_utf8_name(path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));

@@ -1,6 +1,7 @@
 #include "assay/learners/dataset.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 
 namespace assay::learners {
@@ -26,8 +28,7 @@ void encode_classes(const Table& table, const Column& label, Dataset& data) {
   if (label.is_numeric()) {
     for (std::size_t i = 0; i < n; ++i) {
       if (std::isnan(label.values[i])) {
-        fail_in(table, fmt::format("column \"{}\", data row {}: expected a class label, found NaN",
-                                   label.name, i + 1));
+        fail_at_cell(table, i, label.name, "expected a class label, found NaN");
       }
     }
   } else {
@@ -35,9 +36,9 @@ void encode_classes(const Table& table, const Column& label, Dataset& data) {
     for (std::size_t i = 0; i < n; ++i) {
       const std::string& cell = label.categories[static_cast<std::size_t>(label.codes[i])];
       if (cell.empty() || cell == "NA" || cell == "NaN" || cell == "nan") {
-        fail_in(table,
-                fmt::format("column \"{}\", data row {}: expected a class label, found {}",
-                            label.name, i + 1, cell.empty() ? "an empty cell" : quote_found(cell)));
+        fail_at_cell(table, i, label.name,
+                     fmt::format("expected a class label, found {}",
+                                 cell.empty() ? "an empty cell" : quote_found(cell)));
       }
     }
   }
@@ -59,8 +60,8 @@ void read_regression_target(const Table& table, const Column& label, Dataset& da
   }
   for (std::size_t i = 0; i < label.values.size(); ++i) {
     if (!std::isfinite(label.values[i])) {
-      fail_in(table, fmt::format("column \"{}\", data row {}: expected a finite number, found {}",
-                                 label.name, i + 1, label.values[i]));
+      fail_at_cell(table, i, label.name,
+                   fmt::format("expected a finite number, found {}", label.values[i]));
     }
   }
   data.y_value = label.values;
@@ -73,12 +74,47 @@ void read_weights(const Table& table, const Column& w, Dataset& data) {
   }
   for (std::size_t i = 0; i < w.values.size(); ++i) {
     if (!(w.values[i] >= 0) || std::isinf(w.values[i])) {
-      fail_in(table,
-              fmt::format("column \"{}\", data row {}: expected a finite weight >= 0, found {}",
-                          w.name, i + 1, w.values[i]));
+      fail_at_cell(table, i, w.name,
+                   fmt::format("expected a finite weight >= 0, found {}", w.values[i]));
     }
   }
   data.weights = w.values;
+}
+
+/// Whether a text cell reads as a number (as the CSV reader would read it).
+bool reads_as_number(std::string_view cell) {
+  while (!cell.empty() && (cell.front() == ' ' || cell.front() == '\t')) cell.remove_prefix(1);
+  while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\t')) cell.remove_suffix(1);
+  if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
+  if (cell.empty()) return false;
+  double v;
+  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+  return end == cell.data() + cell.size() &&
+         (ec == std::errc() || ec == std::errc::result_out_of_range);
+}
+
+/// A text feature column whose cells are mostly numbers is a numeric column with a typo ("abc",
+/// "?", "1,5"): one-hot encoding it would silently turn every distinct number into a feature.
+void check_not_stray_text(const Table& table, const Column& c) {
+  std::vector<char> is_number(c.categories.size());
+  for (std::size_t k = 0; k < c.categories.size(); ++k) {
+    is_number[k] = reads_as_number(c.categories[k]);
+  }
+  std::size_t numbers = 0, first_text = c.codes.size();
+  for (std::size_t i = 0; i < c.codes.size(); ++i) {
+    if (is_number[static_cast<std::size_t>(c.codes[i])]) {
+      ++numbers;
+    } else if (first_text == c.codes.size()) {
+      first_text = i;
+    }
+  }
+  if (first_text == c.codes.size() || 2 * numbers <= c.codes.size()) return;
+  const std::string message =
+      fmt::format("expected a number in numeric column {} ({} of {} rows are numbers), found {}",
+                  quote_found(c.name), numbers, c.codes.size(), quote_found(c.label(first_text)));
+  if (table.row_line(first_text) > 0)
+    throw Error(cell_location(table, first_text, c.name), message);
+  fail_in(table, fmt::format("data row {}: {}", first_text + 1, message));
 }
 
 }  // namespace
@@ -147,6 +183,7 @@ Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, Ta
     if (c->is_numeric()) {
       data.feature_names.push_back(c->name);
     } else {
+      check_not_stray_text(table, *c);
       for (const auto& category : c->categories) {
         data.feature_names.push_back(c->name + "=" + category);
       }
@@ -164,9 +201,10 @@ Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, Ta
       for (std::size_t i = 0; i < n; ++i) {
         const double v = c->values[i];
         if (!std::isfinite(v)) {
-          fail_in(table, fmt::format("column \"{}\", data row {}: expected a finite feature "
-                                     "value, found {} (learners do not impute)",
-                                     c->name, i + 1, v));
+          fail_at_cell(table, i, c->name,
+                       fmt::format("expected a finite feature value, found {} (learners do not "
+                                   "impute)",
+                                   v));
         }
         data.x[i * data.n_features + j0] = v;
       }
@@ -185,7 +223,17 @@ Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, Ta
     read_regression_target(table, label, data);
   }
   if (!columns.weight.empty()) read_weights(table, table.column(columns.weight), data);
+  if (table.row_line(0) > 0) {
+    data.source = table.source();
+    data.row_lines.resize(n);
+    for (std::size_t i = 0; i < n; ++i) data.row_lines[i] = table.row_line(i);
+  }
   return data;
+}
+
+std::string Dataset::row_name(std::size_t i) const {
+  if (i < row_lines.size()) return fmt::format("{}:{} (data row {})", source, row_lines[i], i + 1);
+  return fmt::format("row {}", i);
 }
 
 }  // namespace assay::learners

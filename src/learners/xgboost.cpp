@@ -28,9 +28,9 @@ std::vector<float> gather_features(const Dataset& data, std::span<const std::uin
       // xgboost stores float32: a larger value would become inf, which it rejects as missing.
       if (std::abs(src[j]) > std::numeric_limits<float>::max()) {
         throw LearnerFailure(fmt::format(
-            "feature {} of row {} is {}, beyond float32's range (xgboost stores float32)",
+            "feature {} of {} is {}, beyond float32's range (xgboost stores float32)",
             quote_found(data.feature_names.empty() ? std::to_string(j) : data.feature_names[j]),
-            rows[r], src[j]));
+            data.row_name(rows[r]), src[j]));
       }
       dst[j] = static_cast<float>(src[j]);
     }

@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
 #include "assay/core/warning.hpp"
@@ -92,8 +93,7 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   auto check_no_nan = [&](const Column& c) {
     for (std::size_t i = 0; i < c.values.size(); ++i) {
       if (std::isnan(c.values[i])) {
-        fail_at(file, "column \"{}\", data row {}: expected a class label, found NaN", c.name,
-                i + 1);
+        fail_at_cell(table, i, c.name, "expected a class label, found NaN");
       }
     }
   };
@@ -145,7 +145,14 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
         fail_at(file, "score column \"{}\": expected numbers, found text such as {}", c.name,
                 quote_found(c.categories.front()));
       }
-      for (std::size_t i = 0; i < n; ++i) input.scores[i * s + j] = c.values[i];
+      for (std::size_t i = 0; i < n; ++i) {
+        // Checked here, where the file's line and column are known (evaluate() names the sample).
+        if (!std::isfinite(c.values[i])) {
+          fail_at_cell(table, i, c.name,
+                       fmt::format("expected a finite score, found {}", c.values[i]));
+        }
+        input.scores[i * s + j] = c.values[i];
+      }
     }
   }
   if (!columns.weight.empty()) {
@@ -156,8 +163,8 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (!(w.values[i] >= 0) || std::isinf(w.values[i])) {
-        fail_at(file, "column \"{}\", data row {}: expected a finite weight >= 0, found {}", w.name,
-                i + 1, w.values[i]);
+        fail_at_cell(table, i, w.name,
+                     fmt::format("expected a finite weight >= 0, found {}", w.values[i]));
       }
     }
     input.weights = w.values;

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
 #include "assay/core/progress.hpp"
@@ -215,6 +216,16 @@ GroupedRunSummary summarize_runs_in_table(const Table& table, const std::string&
   if (table.n_rows() == 0)
     fail_at(Location{table.source(), 0, 0}, "no data rows, expected at least one");
   const auto& values = table.numeric(value);
+  // Checked here, where the file's line and column are known (the arrays only have indices).
+  for (const std::string* name : {&value, &by}) {
+    if (name->empty()) continue;
+    const auto& column = table.numeric(*name);
+    for (std::size_t i = 0; i < column.size(); ++i) {
+      if (!std::isfinite(column[i])) {
+        fail_at_cell(table, i, *name, fmt::format("expected a finite number, found {}", column[i]));
+      }
+    }
+  }
   if (by.empty()) return summarize_runs_by(values, std::vector<double>(values.size(), 0.0));
   return summarize_runs_by(values, table.numeric(by));
 }

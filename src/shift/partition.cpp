@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/warning.hpp"
@@ -344,6 +345,33 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
   return ev;
 }
 
+namespace {
+
+/// The checks evaluate_partitions makes on its arrays, made here first so that a message names
+/// the file's line and column instead of an index into the arrays.
+void check_column_values(const Table& table, const std::string& name, bool allow_inf,
+                         bool nonnegative) {
+  const std::vector<double>& values = table.numeric(name);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    if (std::isnan(v) || (!allow_inf && std::isinf(v)) || (nonnegative && v < 0)) {
+      fail_at_cell(table, i, name,
+                   fmt::format("expected a {}number{}, found {}", allow_inf ? "" : "finite ",
+                               nonnegative ? " >= 0" : "", v));
+    }
+  }
+}
+
+void check_table_values(const Table& table, const ShiftColumns& columns) {
+  check_column_values(table, columns.target, false, false);
+  for (const auto& c : columns.pred) check_column_values(table, c, false, false);
+  for (const auto& c : columns.uncertainty) check_column_values(table, c, true, false);
+  for (const auto& c : columns.members) check_column_values(table, c, false, false);
+  for (const auto& c : columns.member_vars) check_column_values(table, c, false, true);
+}
+
+}  // namespace
+
 ShiftEvaluation evaluate_table(const Table& table, const ShiftColumns& columns,
                                const PartitionParams& params) {
   const std::string& file = table.source().empty() ? std::string("table") : table.source();
@@ -371,6 +399,7 @@ ShiftEvaluation evaluate_table(const Table& table, const ShiftColumns& columns,
         "member columns",
         columns.member_vars.size());
   }
+  check_table_values(table, columns);
   for (std::size_t m = 0; m < columns.pred.size(); ++m) {
     input.models.push_back(
         {columns.pred[m], table.numeric(columns.pred[m]), table.numeric(columns.uncertainty[m])});
@@ -406,8 +435,7 @@ ShiftEvaluation evaluate_table(const Table& table, const ShiftColumns& columns,
     input.shifted.resize(flag.size());
     for (std::size_t i = 0; i < flag.size(); ++i) {
       if (flag[i] != 0 && flag[i] != 1) {
-        fail("{}: column \"{}\" must hold 0 or 1, found {} in row {}", file, columns.shifted,
-             flag[i], i + 1);
+        fail_at_cell(table, i, columns.shifted, fmt::format("expected 0 or 1, found {}", flag[i]));
       }
       input.shifted[i] = static_cast<std::uint8_t>(flag[i]);
     }

@@ -88,6 +88,7 @@ struct Source {
 };
 
 void add_file(Source& source, const std::string& id, const std::string& path) {
+  check_utf8_name(path);  // ids come from file names and end up in JSON and HTML
   if (id.empty()) fail("{} {}: {}: empty subject id", source.role, source.spec, path);
   auto [it, inserted] = source.by_id.emplace(id, path);
   if (!inserted) {
@@ -573,11 +574,44 @@ std::vector<SubjectFiles> match_subjects(const SegmentParams& params) {
   return subjects;
 }
 
+namespace {
+
+/// Refuses an output folder that holds input files: the written <id>_mask.nii.gz could replace
+/// an input of that name (a prediction source named like the masks), and a folder mixing inputs
+/// and outputs is read wrongly on the next run. Checked before any volume is read.
+void check_outputs_apart(const SegmentParams& params, const std::vector<SubjectFiles>& subjects) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--write-masks", &params.write_masks}, {"--write-uncertainty", &params.write_uncertainty}};
+  for (const auto& [option, folder] : outputs) {
+    std::error_code ec;
+    if (folder->empty() || !fs::is_directory(*folder, ec)) continue;  // new: holds no input
+    auto holds = [&](const std::string& input) {
+      return !input.empty() && fs::equivalent(fs::absolute(input).parent_path(), *folder, ec);
+    };
+    for (const auto& s : subjects) {
+      std::vector<std::string> inputs = s.pred;
+      inputs.insert(inputs.end(), {s.truth, s.uncertainty, s.brain_mask});
+      for (const auto& input : inputs) {
+        if (holds(input)) {
+          fail(
+              "{} {}: the folder holds input files (e.g. {}); write the outputs to a folder of "
+              "their own",
+              option, quote_found(*folder), quote_found(input));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
   SegmentEvaluation ev;
   ev.params = params;
   ev.voxel_uncertainty = resolve_measure(params);
   check_params(params.scoring);
+  const auto subjects = match_subjects(params);
+  check_outputs_apart(params, subjects);
   for (const auto* folder : {&params.write_masks, &params.write_uncertainty}) {
     if (folder->empty()) continue;
     std::error_code ec;
@@ -585,7 +619,6 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
     if (!fs::is_directory(*folder)) fail("{}: cannot create the folder: {}", *folder, ec.message());
   }
 
-  const auto subjects = match_subjects(params);
   ev.subjects.resize(subjects.size());
   Progress progress("segment", subjects.size());
   // One workspace per worker; workers take the next subject (results go to the subject's slot,

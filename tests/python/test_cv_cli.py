@@ -350,7 +350,9 @@ def test_cv_bad_input_of_the_review(run_cli, data, tmp_path):
     out = run_cli("cv", tmp_path / "missing.csv", "--label", "y", "--learners", "featureless",
                   "--out", tmp_path / "o")
     assert out.returncode == 2
-    assert 'column "y", data row 6: expected a class label, found an empty cell' in out.stderr
+    # An empty cell is a missing value, refused where the reader finds it (line 7: header + 6).
+    assert 'missing.csv:7:' in out.stderr, out.stderr
+    assert 'expected a value in text column "y", found an empty cell' in out.stderr
 
 
 def test_weights_that_overflow_and_features_beyond_float32(rng):

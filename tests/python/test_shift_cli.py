@@ -94,12 +94,12 @@ def test_cli_bad_cells(run_cli, tmp_path):
     path.write_text("y,p,u,flag\n1,1,0.5,0\n2,2,nan,1\n")
     out = run_cli("shift", path, "--target", "y", "--pred", "p", "--uncertainty", "u")
     assert out.returncode == 2
-    assert 'uncertainty of model "p" contains nan at index 1' in out.stderr
+    assert 'bad.csv:3:5: column "u": expected a number, found nan' in out.stderr
     path.write_text("y,p,u,flag\n1,1,0.5,0\n2,2,1,2\n")
     out = run_cli("shift", path, "--target", "y", "--pred", "p", "--uncertainty", "u",
                   "--shifted", "flag")
     assert out.returncode == 2
-    assert 'column "flag" must hold 0 or 1, found 2 in row 2' in out.stderr
+    assert 'bad.csv:3:7: column "flag": expected 0 or 1, found 2' in out.stderr
     path.write_text("y,p,u\n")
     out = run_cli("shift", path, "--target", "y", "--pred", "p", "--uncertainty", "u")
     assert out.returncode == 2

@@ -12,9 +12,17 @@
 // std::from_chars (correctly rounded), with a leading `+` and spaces/tabs around the number
 // accepted (as pandas does); "nan", "inf", "infinity" (any case) are numbers; a number too large
 // for a double reads as +-inf. Empty cells (or only spaces) in a numeric column are an error
-// ("expected a number, found an empty cell") unless `allow_missing` is set, then they are NaN; in a
-// categorical column an empty cell is the category "". A quoted cell is typed by its content ("1.5"
-// is a number).
+// ("expected a number, found an empty cell") unless `allow_missing` is set, then they are NaN. An
+// empty unquoted cell in a categorical column is a missing value too: an error ("expected a value
+// in text column "c", found an empty cell") unless `allow_missing` is set, then it is the category
+// "" (codes have no NaN); a quoted empty cell `""` is the empty string, the category "". A quoted
+// cell is typed by its content ("1.5" is a number). An integer a double cannot hold exactly (an id
+// such as 9007199254740993, beyond 2^53) makes a column that is not named numeric categorical, so
+// ids stay exact and distinct.
+//
+// Text: the file must be UTF-8 (ASCII included): any other byte is an error before anything else
+// is read ("expected UTF-8 text, found byte 0xE9"), so that no output ever holds invalid text.
+// Pipes, FIFOs, /dev/stdin and /proc files are read to their end (a regular file is mapped).
 //
 // Errors: every problem in the file throws assay::Error with file:line:column of the offending
 // cell (1-based; columns count bytes; a wrong field count points at column 1 of the record).
@@ -61,9 +69,9 @@ Table read_csv(const std::string& path, const CsvParams& params = {});
 
 /// Writes a table as CSV (header, LF line ends): numbers in their shortest round-trip form, NaN
 /// as "NaN" and infinities as "Inf"/"-Inf" (read back by read_csv, pandas and R); strings
-/// quoted (RFC 4180) only when they hold a comma, quote, CR or LF (a string that looks like a
-/// number reads back as one: readers type cells by content). Throws assay::Error if the file cannot
-/// be written.
+/// quoted (RFC 4180) only when they are empty or hold a comma, quote, CR or LF (a string that looks
+/// like a number reads back as one: readers type cells by content). Throws assay::Error if the file
+/// cannot be written.
 void write_csv(const Table& table, const std::string& path);
 
 /// The CSV text write_csv writes.
@@ -71,5 +79,17 @@ std::string format_csv(const Table& table);
 
 /// Same, for CSV text in memory; `name` stands for the file name in messages.
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params = {});
+
+/// Where the cell of `row` (0-based data row) in `column` of a table read by read_csv is:
+/// "data.csv:7:12" (the file is read again to find the byte column), "data.csv:7" when the file
+/// cannot be read again (a pipe, a table parsed from memory), "data.csv" when the table does not
+/// know its lines. For messages about a value found in a cell.
+Location cell_location(const Table& table, std::size_t row, std::string_view column);
+
+/// Throws assay::Error about the value in `row` of `column`: "data.csv:7:12: column "x": <message>"
+/// when the row's line is known, else "data.csv: column "x", data row 6: <message>" (tables built
+/// in memory, e.g. from a DataFrame, prefixed with their source when they have one).
+[[noreturn]] void fail_at_cell(const Table& table, std::size_t row, std::string_view column,
+                               const std::string& message);
 
 }  // namespace assay

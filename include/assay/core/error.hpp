@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -52,8 +53,25 @@ template <typename... Args>
   throw Error(std::move(where), fmt::format(format, std::forward<Args>(args)...));
 }
 
-/// Quotes a found value for messages: "abc" with control characters escaped, cut at 40 chars.
+/// Quotes a found value for messages: "abc" with quotes, backslashes, control characters (NUL,
+/// newlines: \n, \x00) and bytes that are not UTF-8 (\xE9) escaped, cut at 40 characters ("...").
+/// Whatever the input, the result is one line of valid UTF-8.
 std::string quote_found(std::string_view text);
+
+/// The offset of the first byte of `text` that is not part of well-formed UTF-8, or npos.
+std::size_t invalid_utf8_at(std::string_view text);
+
+/// Refuses a file name that is not UTF-8 (it would end up in JSON and HTML outputs):
+/// `"caf\xE9.csv": expected a UTF-8 file name, found byte 0xE9 at byte 4`.
+void check_utf8_name(const std::string& path);
+
+/// Bytes this process can still allocate: the machine's available memory (MemAvailable), less
+/// when an address-space or data limit (ulimit -v / -d) leaves less room.
+std::size_t allocatable_bytes();
+
+/// Refuses, before allocating, a buffer that cannot fit: throws assay::Error "needs 1.7 GB for
+/// <what>, more than the 1.0 GB this process can allocate" when bytes > allocatable_bytes().
+void check_memory(std::size_t bytes, std::string_view what);
 
 namespace detail {
 [[noreturn]] void assertion_failed(const char* condition, const char* file, int line);

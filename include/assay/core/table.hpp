@@ -12,7 +12,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
+
+#include "assay/core/error.hpp"
 
 namespace assay {
 
@@ -89,9 +92,24 @@ class Table {
   /// The values of a numeric column; throws assay::Error if it is missing or categorical.
   const std::vector<double>& numeric(std::string_view name) const;
 
+  /// The file line (1-based) each row was read from and the file's field separator, as read_csv
+  /// records them; no lines for tables built in memory. Requires: one line per row, or none.
+  void set_row_lines(std::vector<std::int64_t> lines, char delimiter = ',');
+  char delimiter() const { return delimiter_; }
+  /// The file line of `row`, or 0 when unknown.
+  std::int64_t row_line(std::size_t row) const {
+    return row < row_lines_.size() ? row_lines_[row] : 0;
+  }
+  /// Where a row is in the file: "data.csv:7" (the line) when known, else "data.csv" — for
+  /// messages about a value the caller found in that row. See also cell_location (csv.hpp).
+  Location row_location(std::size_t row) const;
+
  private:
   std::string source_;
   std::vector<Column> columns_;
+  std::unordered_map<std::string, std::size_t> index_;  // name -> position in columns_
+  std::vector<std::int64_t> row_lines_;
+  char delimiter_ = ',';
 };
 
 }  // namespace assay

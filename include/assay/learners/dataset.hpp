@@ -40,9 +40,16 @@ struct Dataset {
   std::vector<double> y_value;
   /// Per-row weights; empty = all 1.
   std::vector<double> weights;
+  /// The file the rows were read from and each row's line in it (dataset_from_table on a table
+  /// read by read_csv); empty for data sets built in memory.
+  std::string source;
+  std::vector<std::int64_t> row_lines;
 
   std::size_t n_classes() const { return classes.size(); }
   const double* row(std::size_t i) const { return x.data() + i * n_features; }
+  /// Row i for messages: "data.csv:7 (data row 6)" when its file line is known, else "row 5"
+  /// (0-based, as numpy indexes the arrays a caller passed).
+  std::string row_name(std::size_t i) const;
 };
 
 /// Which columns of a table play which role.

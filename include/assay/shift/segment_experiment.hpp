@@ -68,9 +68,11 @@ struct SegmentParams {
   SegmentationParams scoring;
   /// Worker threads, one subject each (0 = all cores); results do not depend on it.
   int threads = 0;
-  /// Folder for the post-processed predicted masks (<id>_mask.nii.gz, uint8); empty = none.
+  /// Folder for the post-processed predicted masks (<id>_mask.nii.gz, uint8); empty = none. It
+  /// must not hold input files (refused: an input could be overwritten).
   std::string write_masks;
-  /// Folder for the voxel uncertainty maps (<id>_uncertainty.nii.gz, float32); empty = none.
+  /// Folder for the voxel uncertainty maps (<id>_uncertainty.nii.gz, float32); empty = none; not
+  /// a folder holding input files either.
   std::string write_uncertainty;
 };
 

@@ -91,8 +91,9 @@ TEST(Featureless, ZeroTotalWeightIsALearnerFailure) {
 TEST(Learners, Registry) {
   EXPECT_EQ(learner_names(),
             (std::vector<std::string>{"featureless", "glmnet", "cart", "knn", "xgboost"}));
-  EXPECT_THROW_MSG(make_learner("xyz"), Error,
-                   "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
+  EXPECT_THROW_MSG(
+      make_learner("xyz"), Error,
+      "unknown learner \"xyz\"; known learners: featureless, glmnet, cart, knn, xgboost");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +159,7 @@ TEST(DatasetFromTable, BadInput) {
                    "t.csv: no column \"z\"; columns are: y, x, c, w");
   EXPECT_THROW_MSG(dataset_from_table(t, cols(""), cls, "d"), Error, "no label column given");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {"w"}), cls, "d"), Error,
-                   "t.csv: column \"x\", data row 2: expected a finite feature value, found nan "
+                   "t.csv:3: column \"x\": expected a finite feature value, found nan "
                    "(learners do not impute)");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c", "zz"}), cls, "d"), Error,
                    "t.csv: no column \"zz\"; columns are: y, x, c, w");
@@ -173,7 +174,7 @@ TEST(DatasetFromTable, BadInput) {
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {}, "y"), cls, "d"), Error,
                    "t.csv: column \"y\" is named twice (label and weight)");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c"}, {}, "w"), cls, "d"), Error,
-                   "t.csv: column \"w\", data row 2: expected a finite weight >= 0, found -1");
+                   "t.csv:3: column \"w\": expected a finite weight >= 0, found -1");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {"c"}, {}, "c"), cls, "d"), Error,
                    "t.csv: column \"c\" is named twice (weight and features)");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("y", {}, {"x", "c", "w"}), cls, "d"), Error,
@@ -182,9 +183,9 @@ TEST(DatasetFromTable, BadInput) {
       dataset_from_table(t, cols("y", {"c"}), TaskKind::regression, "d"), Error,
       "t.csv: label column \"y\": expected numbers for regression, found text such as \"a\"");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("x", {"c"}), cls, "d"), Error,
-                   "t.csv: column \"x\", data row 2: expected a class label, found NaN");
+                   "t.csv:3: column \"x\": expected a class label, found NaN");
   EXPECT_THROW_MSG(dataset_from_table(t, cols("x", {"c"}), TaskKind::regression, "d"), Error,
-                   "t.csv: column \"x\", data row 2: expected a finite number, found nan");
+                   "t.csv:3: column \"x\": expected a finite number, found nan");
 
   const Table one = parse_csv("y,x\n7,1\n7,2\n", "one.csv");
   EXPECT_THROW_MSG(dataset_from_table(one, cols("y"), cls, "d"), Error,
@@ -195,6 +196,20 @@ TEST(DatasetFromTable, BadInput) {
   const Table text_weight = parse_csv("y,x,w\na,1,heavy\nb,2,1\n", "tw.csv");
   EXPECT_THROW_MSG(dataset_from_table(text_weight, cols("y", {}, {}, "w"), cls, "d"), Error,
                    "tw.csv: weight column \"w\": expected numbers, found text such as \"heavy\"");
+}
+
+TEST(DatasetFromTable, StrayTextInANumericColumnIsRefused) {
+  // One "abc" among numbers would one-hot the column into a feature per distinct number.
+  std::string text = "y,x\n";
+  for (int i = 0; i < 119; ++i) text += std::to_string(i % 2) + "," + std::to_string(i) + ".5\n";
+  text += "1,abc\n";
+  const Table t = parse_csv(text, "stray.csv");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y"), TaskKind::classification, "d"), Error,
+                   "stray.csv:121: expected a number in numeric column \"x\" (119 of 120 rows are "
+                   "numbers), found \"abc\"");
+  // Mostly text: a categorical feature, one-hot encoded.
+  const Table cats = parse_csv("y,x\n0,a\n1,b\n0,3\n", "cats.csv");
+  EXPECT_EQ(dataset_from_table(cats, cols("y"), TaskKind::classification, "d").n_features, 3u);
 }
 
 TEST(CheckDataset, NamesTheProblem) {
