@@ -576,6 +576,15 @@ std::vector<SubjectFiles> match_subjects(const SegmentParams& params) {
 
 namespace {
 
+/// A path for a message, in full (quote_found cuts text at 40 characters); control characters
+/// still go through quote_found so that the message stays one line.
+std::string quote_path(const std::string& path) {
+  const bool plain = std::none_of(path.begin(), path.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+  });
+  return plain ? "\"" + path + "\"" : quote_found(path);
+}
+
 /// Refuses an output folder that holds input files: the written <id>_mask.nii.gz could replace
 /// an input of that name (a prediction source named like the masks), and a folder mixing inputs
 /// and outputs is read wrongly on the next run. Checked before any volume is read.
@@ -596,7 +605,7 @@ void check_outputs_apart(const SegmentParams& params, const std::vector<SubjectF
           fail(
               "{} {}: the folder holds input files (e.g. {}); write the outputs to a folder of "
               "their own",
-              option, quote_found(*folder), quote_found(input));
+              option, quote_path(*folder), quote_path(input));
         }
       }
     }
