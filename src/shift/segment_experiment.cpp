@@ -591,8 +591,10 @@ std::string quote_path(const std::string& path) {
 void check_outputs_apart(const SegmentParams& params, const std::vector<SubjectFiles>& subjects) {
   const std::pair<const char*, const std::string*> outputs[] = {
       {"--write-masks", &params.write_masks}, {"--write-uncertainty", &params.write_uncertainty}};
-  for (const auto& [option, folder] : outputs) {
-    std::error_code ec;
+  for (const auto& output : outputs) {
+    const char* option = output.first;
+    const std::string* folder = output.second;  // not a structured binding: clang 14's lambdas
+    std::error_code ec;                         // cannot capture those
     if (folder->empty() || !fs::is_directory(*folder, ec)) continue;  // new: holds no input
     auto holds = [&](const std::string& input) {
       return !input.empty() && fs::equivalent(fs::absolute(input).parent_path(), *folder, ec);
