@@ -72,8 +72,13 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   if (o.out.empty() && o.plan.empty()) {
     fail("--out DIR is required (or --plan DIR to write a batch registry)");
   }
-  // An unwritable --out fails now, before every learner is trained.
-  if (!o.out.empty()) check_writable((output_folder(o.out) / "results.json").string());
+  // An unwritable --out fails now, before every learner is trained. Planning only names the
+  // folder that `assay job collect` writes later, so it creates nothing.
+  if (!o.out.empty() && !o.plan.empty() && !global.launched_by_mpi) {
+    check_folder_creatable(o.out);
+  } else if (!o.out.empty()) {
+    check_writable((output_folder(o.out) / "results.json").string());
+  }
   std::optional<batch::ExperimentOutcome> outcome;
   std::string out = o.out;
   if (global.launched_by_mpi) {
@@ -99,6 +104,17 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   std::cout << batch::outcome_text(def, *outcome, o.json);
   flush_stdout();
   std::fprintf(stderr, "assay: wrote %s/%s\n", out.c_str(), batch::output_names(def.kind).c_str());
+}
+
+void check_folder_creatable(const std::string& out) {
+  std::error_code ec;
+  std::filesystem::path existing = std::filesystem::absolute(out, ec);
+  while (!std::filesystem::exists(existing, ec) && existing.has_relative_path()) {
+    existing = existing.parent_path();
+  }
+  if (!std::filesystem::is_directory(existing, ec)) {
+    fail("{}: cannot create directory: Not a directory", out);
+  }
 }
 
 std::filesystem::path output_folder(const std::string& out) {

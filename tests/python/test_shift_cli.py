@@ -107,4 +107,4 @@ def test_cli_bad_cells(run_cli, tmp_path):
     path.write_text("y,p,u\n1,2,-1\n")
     out = run_cli("shift", path, "--target", "y", "--members", "p", "--member-vars", "u")
     assert out.returncode == 2
-    assert "preds: negative variance -1 of member 0 at sample 0" in out.stderr
+    assert 'bad.csv:2:5: column "u": expected a finite number >= 0, found -1' in out.stderr
