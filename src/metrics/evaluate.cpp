@@ -186,10 +186,9 @@ void check_class_count(std::size_t k, std::size_t n, std::size_t max_classes) {
       k, max_classes, bytes / 1e9, k, k, n, k);
 }
 
-}  // namespace
-
-Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
-  UniqueWarnings unique_warnings;
+// Checks the input's lengths, values and classes; adds the named positive class when the data
+// hold one class only. Returns the number of classes.
+std::int32_t check_input(EvaluationInput& input, const EvaluateParams& params) {
   const std::size_t n = input.y_true.size();
   if (n == 0) fail("no samples to evaluate, expected at least one");
   const std::size_t s = input.n_score_columns;
@@ -240,25 +239,36 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   };
   check_codes(input.y_true, "y_true");
   check_codes(input.y_pred, "y_pred");
+  return k;
+}
 
-  Evaluation ev;
-  ev.params = params;
-  ev.n_samples = n;
-  ev.weighted = !input.weights.empty();
-  ev.total_weight =
-      ev.weighted ? std::accumulate(input.weights.begin(), input.weights.end(), 0.0) : double(n);
-  ev.classes = input.classes;
-  ev.binary = k == 2;
+// Everything the headline metrics read. The metrics are closures run again by every bootstrap
+// resample, so this lives in evaluate()'s frame, unmoved, until the summary is done.
+struct Problem {
+  Problem() = default;
+  Problem(const Problem&) = delete;
+  Problem& operator=(const Problem&) = delete;
 
+  std::size_t n = 0;
+  std::size_t s = 0;  // score columns
+  std::int32_t k = 0;
+  std::int32_t positive = 1;  // binary: code of the positive class
+  std::span<const std::int32_t> y_true;
+  std::vector<std::int32_t> y_pred;  // given or derived
   std::vector<double> ones;
-  std::span<const double> base = input.weights;
-  if (base.empty()) {
-    ones.assign(n, 1.0);
-    base = ones;
-  }
-  const std::span<const std::int32_t> y_true = input.y_true;
+  std::span<const double> base;                   // the weights, or all ones
+  std::vector<double> binary_score;               // binary: the positive class's score
+  std::vector<std::vector<double>> class_scores;  // multi-class: [class][sample]
+  bool probabilities = false;
+  // One-vs-rest ranking structures, sorted once (reused by every bootstrap resample).
+  std::vector<std::uint8_t> is_positive;
+  std::optional<RankedScores> ranked_binary;
+  std::vector<std::vector<std::uint8_t>> class_truth;
+  std::vector<std::optional<RankedScores>> ranked_class;
+};
 
-  // Scores of each class (one-vs-rest), contiguous; binary: the positive class only.
+// Binary: the code of the positive class (the named one, else the greater label).
+std::int32_t positive_code(Evaluation& ev, std::int32_t k, const EvaluateParams& params) {
   std::int32_t positive = 1;
   if (ev.binary) {
     if (!params.pos_label.empty()) {
@@ -274,229 +284,298 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
     warn(fmt::format("pos_label {} is ignored: the labels have {} classes",
                      quote_found(params.pos_label), k));
   }
-  std::vector<std::vector<double>> class_scores;  // [class][sample]
-  std::vector<double> binary_score;
-  if (s > 0) {
-    if (ev.binary) {
-      binary_score.resize(n);
-      const std::size_t column = s == 1 ? 0 : static_cast<std::size_t>(positive);
-      for (std::size_t i = 0; i < n; ++i) binary_score[i] = input.scores[i * s + column];
-    } else {
-      class_scores.assign(k, std::vector<double>(n));
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::int32_t c = 0; c < k; ++c) class_scores[c][i] = input.scores[i * s + c];
-      }
+  return positive;
+}
+
+// Scores of each class (one-vs-rest), contiguous; binary: the positive class only.
+void split_scores(Problem& p, const EvaluationInput& input, bool binary) {
+  if (p.s == 0) return;
+  if (binary) {
+    p.binary_score.resize(p.n);
+    const std::size_t column = p.s == 1 ? 0 : static_cast<std::size_t>(p.positive);
+    for (std::size_t i = 0; i < p.n; ++i) p.binary_score[i] = input.scores[i * p.s + column];
+  } else {
+    p.class_scores.assign(p.k, std::vector<double>(p.n));
+    for (std::size_t i = 0; i < p.n; ++i) {
+      for (std::int32_t c = 0; c < p.k; ++c) p.class_scores[c][i] = input.scores[i * p.s + c];
     }
   }
+}
 
-  // Predicted labels.
-  std::vector<std::int32_t> y_pred = input.y_pred;
-  if (!y_pred.empty()) {
+// The given predicted labels, else the thresholded (binary) or argmax (multi-class) scores.
+void predict_labels(Problem& p, const EvaluationInput& input, const EvaluateParams& params,
+                    Evaluation& ev) {
+  p.y_pred = input.y_pred;
+  if (!p.y_pred.empty()) {
     ev.prediction_rule = "given predictions";
   } else if (ev.binary) {
-    const auto above = threshold_scores(binary_score, params.threshold);
-    y_pred.resize(n);
-    for (std::size_t i = 0; i < n; ++i) y_pred[i] = above[i] ? positive : 1 - positive;
+    const auto above = threshold_scores(p.binary_score, params.threshold);
+    p.y_pred.resize(p.n);
+    for (std::size_t i = 0; i < p.n; ++i) p.y_pred[i] = above[i] ? p.positive : 1 - p.positive;
     ev.prediction_rule = fmt::format("score >= {}", params.threshold);
   } else {
-    y_pred = argmax_rows(input.scores, static_cast<std::size_t>(k));
+    p.y_pred = argmax_rows(input.scores, static_cast<std::size_t>(p.k));
     ev.prediction_rule = "argmax of the class scores";
   }
+}
 
-  ev.confusion = confusion_matrix(y_true, y_pred, k, input.weights);
-  {
-    PrfParams prf;
-    const auto per_class =
-        precision_recall_fscore(label_counts(y_true, y_pred, k, input.weights), prf);
-    for (std::int32_t c = 0; c < k; ++c) {
-      ev.per_class.push_back({ev.classes[c], per_class.precision[c], per_class.recall[c],
-                              per_class.fscore[c], per_class.support[c], kNaN, kNaN});
+// The confusion matrix and each class's precision, recall, F1 and support.
+void confusion_and_per_class(const Problem& p, const EvaluationInput& input, Evaluation& ev) {
+  ev.confusion = confusion_matrix(p.y_true, p.y_pred, p.k, input.weights);
+  PrfParams prf;
+  const auto per_class =
+      precision_recall_fscore(label_counts(p.y_true, p.y_pred, p.k, input.weights), prf);
+  for (std::int32_t c = 0; c < p.k; ++c) {
+    ev.per_class.push_back({ev.classes[c], per_class.precision[c], per_class.recall[c],
+                            per_class.fscore[c], per_class.support[c], kNaN, kNaN});
+  }
+}
+
+// Whether the scores can be read as probabilities (calibration, Brier score and log loss need
+// them): all in [0, 1], and each row summing to 1 when there are several columns.
+bool scores_are_probabilities(const EvaluationInput& input, std::size_t n, std::size_t s) {
+  if (s == 0) return false;
+  for (double v : input.scores) {
+    if (v < 0 || v > 1) return false;
+  }
+  if (s > 1) {
+    for (std::size_t i = 0; i < n; ++i) {
+      double row = 0;
+      for (std::size_t j = 0; j < s; ++j) row += input.scores[i * s + j];
+      if (std::abs(row - 1) > 1e-4) return false;
     }
   }
+  return true;
+}
 
-  const bool probabilities = [&] {
-    if (s == 0) return false;
-    for (double v : input.scores) {
-      if (v < 0 || v > 1) return false;
-    }
-    if (s > 1) {
-      for (std::size_t i = 0; i < n; ++i) {
-        double row = 0;
-        for (std::size_t j = 0; j < s; ++j) row += input.scores[i * s + j];
-        if (std::abs(row - 1) > 1e-4) return false;
-      }
-    }
-    return true;
-  }();
-  if (s > 0 && !probabilities) {
-    ev.notes.push_back(
-        s == 1 ? "scores are not probabilities in [0, 1]: no calibration, Brier score or log loss"
-               : "score rows are not probabilities summing to 1: no calibration or log loss");
-  }
-
-  std::vector<Headline> headlines;
-  const std::vector<std::int32_t>& pred = y_pred;
-  headlines.push_back({"accuracy", [&](std::span<const double> w) {
-                         return accuracy_score(y_true, pred, k, {}, w);
-                       }});
-  headlines.push_back({"balanced accuracy", [&](std::span<const double> w) {
-                         return balanced_accuracy_score(y_true, pred, k, w);
-                       }});
-
-  // One-vs-rest ranking structures, sorted once (reused by every bootstrap resample).
-  std::vector<std::uint8_t> is_positive;
-  std::optional<RankedScores> ranked_binary;
-  std::vector<std::vector<std::uint8_t>> class_truth;
-  std::vector<std::optional<RankedScores>> ranked_class;
-
-  if (ev.binary) {
-    auto rate = [&](double BinaryRates::*field) {
-      return [&, field](std::span<const double> w) {
-        const auto r = binary_rates(y_true, pred, positive, w);
-        return r.*field;
-      };
+// Binary headlines after accuracy: rates of the positive class, then the score-based ones
+// (ranking, and with probabilities Brier score, log loss, ECE and the reliability table).
+void add_binary_headlines(Problem& p, const EvaluationInput& input, const EvaluateParams& params,
+                          Evaluation& ev, std::vector<Headline>& headlines) {
+  auto rate = [&p](double BinaryRates::*field) {
+    return [&p, field](std::span<const double> w) {
+      const auto r = binary_rates(p.y_true, p.y_pred, p.positive, w);
+      return r.*field;
     };
-    headlines.push_back({"precision", rate(&BinaryRates::precision)});
-    headlines.push_back({"recall", rate(&BinaryRates::recall)});
-    headlines.push_back({"specificity", rate(&BinaryRates::specificity)});
-    headlines.push_back({"F1", rate(&BinaryRates::f1)});
-    headlines.push_back({"MCC", rate(&BinaryRates::mcc)});
-    if (s > 0) {
-      is_positive.resize(n);
-      for (std::size_t i = 0; i < n; ++i) is_positive[i] = y_true[i] == positive;
-      ranked_binary.emplace(is_positive, binary_score);
-      headlines.push_back(
-          {"ROC AUC", [&](std::span<const double> w) { return ranked_binary->roc_auc(w); }});
-      headlines.push_back({fmt::format("average precision ({})", to_string(params.ap.method)),
-                           [&](std::span<const double> w) {
-                             return ranked_binary->average_precision(w, params.ap);
-                           }});
-      if (probabilities) {
-        headlines.push_back({"Brier score", [&](std::span<const double> w) {
-                               return brier_score_loss(y_true, positive, binary_score, w);
-                             }});
-        // Two columns in class-code order, so the positive class may be either code.
-        auto two_columns = std::make_shared<std::vector<double>>(2 * n);
+  };
+  headlines.push_back({"precision", rate(&BinaryRates::precision)});
+  headlines.push_back({"recall", rate(&BinaryRates::recall)});
+  headlines.push_back({"specificity", rate(&BinaryRates::specificity)});
+  headlines.push_back({"F1", rate(&BinaryRates::f1)});
+  headlines.push_back({"MCC", rate(&BinaryRates::mcc)});
+  if (p.s == 0) return;
+  const std::size_t n = p.n;
+  p.is_positive.resize(n);
+  for (std::size_t i = 0; i < n; ++i) p.is_positive[i] = p.y_true[i] == p.positive;
+  p.ranked_binary.emplace(p.is_positive, p.binary_score);
+  headlines.push_back(
+      {"ROC AUC", [&p](std::span<const double> w) { return p.ranked_binary->roc_auc(w); }});
+  headlines.push_back({fmt::format("average precision ({})", to_string(params.ap.method)),
+                       [&p, &params](std::span<const double> w) {
+                         return p.ranked_binary->average_precision(w, params.ap);
+                       }});
+  if (!p.probabilities) return;
+  headlines.push_back({"Brier score", [&p](std::span<const double> w) {
+                         return brier_score_loss(p.y_true, p.positive, p.binary_score, w);
+                       }});
+  // Two columns in class-code order, so the positive class may be either code.
+  auto two_columns = std::make_shared<std::vector<double>>(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    (*two_columns)[2 * i + p.positive] = p.binary_score[i];
+    (*two_columns)[2 * i + 1 - p.positive] = 1 - p.binary_score[i];
+  }
+  headlines.push_back({"log loss", [&p, two_columns](std::span<const double> w) {
+                         return log_loss(p.y_true, 2, *two_columns, 2, 1e-15, true, w);
+                       }});
+  headlines.push_back({"ECE", [&p, &params](std::span<const double> w) {
+                         return calibration_error_binary(p.y_true, p.positive, p.binary_score,
+                                                         params.calibration, w)
+                             .error;
+                       }});
+  ev.calibration = calibration_error_binary(p.y_true, p.positive, p.binary_score,
+                                            params.calibration, input.weights);
+}
+
+// Binary: the positive class's precision-recall and ROC curves, and its AP and AUC.
+void add_binary_curves(const Problem& p, const EvaluationInput& input, const EvaluateParams& params,
+                       Evaluation& ev) {
+  if (p.s == 0) return;
+  auto pr = precision_recall_curve(p.is_positive, p.binary_score, input.weights, true);
+  CurveSeries pr_series{ev.positive_class, pr.recall, pr.precision,
+                        interpolated_precision(pr.precision, pr.recall),
+                        p.ranked_binary->average_precision(p.base, params.ap)};
+  auto roc = roc_curve(p.is_positive, p.binary_score, input.weights, true);
+  CurveSeries roc_series{ev.positive_class, roc.fpr, roc.tpr, {}, p.ranked_binary->roc_auc(p.base)};
+  ev.per_class[p.positive].roc_auc = roc_series.area;
+  ev.per_class[p.positive].average_precision = pr_series.area;
+  ev.pr_curves.push_back(std::move(pr_series));
+  ev.roc_curves.push_back(std::move(roc_series));
+}
+
+// Multi-class headlines after accuracy: macro and weighted averages, MCC, then the score-based
+// ones (one-vs-rest AUC and mAP, and with probabilities log loss, top-label ECE and its table).
+void add_multiclass_headlines(Problem& p, const EvaluationInput& input,
+                              const EvaluateParams& params, Evaluation& ev,
+                              std::vector<Headline>& headlines) {
+  const std::int32_t k = p.k;
+  const std::size_t n = p.n;
+  auto averaged = [&p, k](Average average, int which) {
+    return [&p, k, average, which](std::span<const double> w) {
+      PrfParams prf;
+      prf.average = average;
+      const auto r = precision_recall_fscore(label_counts(p.y_true, p.y_pred, k, w), prf);
+      return which == 0 ? r.precision[0] : which == 1 ? r.recall[0] : r.fscore[0];
+    };
+  };
+  headlines.push_back({"precision (macro)", averaged(Average::macro, 0)});
+  headlines.push_back({"recall (macro)", averaged(Average::macro, 1)});
+  headlines.push_back({"F1 (macro)", averaged(Average::macro, 2)});
+  headlines.push_back({"F1 (weighted)", averaged(Average::weighted, 2)});
+  headlines.push_back({"MCC", [&p, k](std::span<const double> w) {
+                         return matthews_corrcoef(p.y_true, p.y_pred, k, w);
+                       }});
+  if (p.s == 0) return;
+  p.class_truth.resize(k);
+  p.ranked_class.resize(k);
+  for (std::int32_t c = 0; c < k; ++c) {
+    p.class_truth[c].resize(n);
+    for (std::size_t i = 0; i < n; ++i) p.class_truth[c][i] = p.y_true[i] == c;
+    p.ranked_class[c].emplace(p.class_truth[c], p.class_scores[c]);
+  }
+  // Means over the classes that have both positives and negatives under the weights.
+  auto class_mean = [&p, &params, k, n](bool auc) {
+    return [&p, &params, k, n, auc](std::span<const double> w) {
+      double sum = 0;
+      int count = 0;
+      for (std::int32_t c = 0; c < k; ++c) {
+        double pos = 0, total = 0;
         for (std::size_t i = 0; i < n; ++i) {
-          (*two_columns)[2 * i + positive] = binary_score[i];
-          (*two_columns)[2 * i + 1 - positive] = 1 - binary_score[i];
+          total += w[i];
+          if (p.class_truth[c][i]) pos += w[i];
         }
-        headlines.push_back({"log loss", [&, two_columns](std::span<const double> w) {
-                               return log_loss(y_true, 2, *two_columns, 2, 1e-15, true, w);
-                             }});
-        headlines.push_back({"ECE", [&](std::span<const double> w) {
-                               return calibration_error_binary(y_true, positive, binary_score,
-                                                               params.calibration, w)
-                                   .error;
-                             }});
-        ev.calibration = calibration_error_binary(y_true, positive, binary_score,
-                                                  params.calibration, input.weights);
+        if (pos <= 0 || (auc && pos >= total)) continue;
+        sum += auc ? p.ranked_class[c]->roc_auc(w)
+                   : p.ranked_class[c]->average_precision(w, params.ap);
+        ++count;
       }
-      // Curves.
-      auto pr = precision_recall_curve(is_positive, binary_score, input.weights, true);
-      CurveSeries pr_series{ev.positive_class, pr.recall, pr.precision,
-                            interpolated_precision(pr.precision, pr.recall),
-                            ranked_binary->average_precision(base, params.ap)};
-      auto roc = roc_curve(is_positive, binary_score, input.weights, true);
-      CurveSeries roc_series{ev.positive_class, roc.fpr, roc.tpr, {}, ranked_binary->roc_auc(base)};
-      ev.per_class[positive].roc_auc = roc_series.area;
-      ev.per_class[positive].average_precision = pr_series.area;
-      ev.pr_curves.push_back(std::move(pr_series));
+      return count ? sum / count : kNaN;
+    };
+  };
+  headlines.push_back({"ROC AUC (one-vs-rest, macro)", class_mean(true)});
+  headlines.push_back({fmt::format("mAP ({})", to_string(params.ap.method)), class_mean(false)});
+  if (!p.probabilities) return;
+  const std::size_t s = p.s;
+  headlines.push_back({"log loss", [&p, &input, k, s](std::span<const double> w) {
+                         return log_loss(p.y_true, k, input.scores, s, 1e-15, true, w);
+                       }});
+  headlines.push_back(
+      {"ECE (top label)", [&p, &input, &params, s](std::span<const double> w) {
+         return calibration_error_top_label(p.y_true, input.scores, s, params.calibration, w).error;
+       }});
+  ev.calibration =
+      calibration_error_top_label(p.y_true, input.scores, s, params.calibration, input.weights);
+}
+
+// Multi-class: each class's one-vs-rest curves and its AP and AUC. A class without positives
+// gets no curve; one without negatives no ROC curve.
+void add_multiclass_curves(const Problem& p, const EvaluationInput& input,
+                           const EvaluateParams& params, Evaluation& ev) {
+  if (p.s == 0) return;
+  for (std::int32_t c = 0; c < p.k; ++c) {
+    if (ev.per_class[c].support <= 0) continue;  // no positives: no curve
+    const bool has_negatives = ev.per_class[c].support < ev.total_weight;
+    auto pr = precision_recall_curve(p.class_truth[c], p.class_scores[c], input.weights, true);
+    CurveSeries pr_series{ev.classes[c], pr.recall, pr.precision,
+                          interpolated_precision(pr.precision, pr.recall),
+                          p.ranked_class[c]->average_precision(p.base, params.ap)};
+    ev.per_class[c].average_precision = pr_series.area;
+    ev.pr_curves.push_back(std::move(pr_series));
+    if (has_negatives) {
+      auto roc = roc_curve(p.class_truth[c], p.class_scores[c], input.weights, true);
+      CurveSeries roc_series{
+          ev.classes[c], roc.fpr, roc.tpr, {}, p.ranked_class[c]->roc_auc(p.base)};
+      ev.per_class[c].roc_auc = roc_series.area;
       ev.roc_curves.push_back(std::move(roc_series));
     }
-  } else {
-    auto averaged = [&](Average average, int which) {
-      return [&, average, which](std::span<const double> w) {
-        PrfParams prf;
-        prf.average = average;
-        const auto r = precision_recall_fscore(label_counts(y_true, pred, k, w), prf);
-        return which == 0 ? r.precision[0] : which == 1 ? r.recall[0] : r.fscore[0];
-      };
-    };
-    headlines.push_back({"precision (macro)", averaged(Average::macro, 0)});
-    headlines.push_back({"recall (macro)", averaged(Average::macro, 1)});
-    headlines.push_back({"F1 (macro)", averaged(Average::macro, 2)});
-    headlines.push_back({"F1 (weighted)", averaged(Average::weighted, 2)});
-    headlines.push_back(
-        {"MCC", [&](std::span<const double> w) { return matthews_corrcoef(y_true, pred, k, w); }});
-    if (s > 0) {
-      class_truth.resize(k);
-      ranked_class.resize(k);
-      for (std::int32_t c = 0; c < k; ++c) {
-        class_truth[c].resize(n);
-        for (std::size_t i = 0; i < n; ++i) class_truth[c][i] = y_true[i] == c;
-        ranked_class[c].emplace(class_truth[c], class_scores[c]);
-      }
-      // Means over the classes that have both positives and negatives under the weights.
-      auto class_mean = [&](bool auc) {
-        return [&, auc](std::span<const double> w) {
-          double sum = 0;
-          int count = 0;
-          for (std::int32_t c = 0; c < k; ++c) {
-            double pos = 0, total = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-              total += w[i];
-              if (class_truth[c][i]) pos += w[i];
-            }
-            if (pos <= 0 || (auc && pos >= total)) continue;
-            sum += auc ? ranked_class[c]->roc_auc(w)
-                       : ranked_class[c]->average_precision(w, params.ap);
-            ++count;
-          }
-          return count ? sum / count : kNaN;
-        };
-      };
-      headlines.push_back({"ROC AUC (one-vs-rest, macro)", class_mean(true)});
-      headlines.push_back(
-          {fmt::format("mAP ({})", to_string(params.ap.method)), class_mean(false)});
-      if (probabilities) {
-        headlines.push_back({"log loss", [&](std::span<const double> w) {
-                               return log_loss(y_true, k, input.scores, s, 1e-15, true, w);
-                             }});
-        headlines.push_back({"ECE (top label)", [&](std::span<const double> w) {
-                               return calibration_error_top_label(y_true, input.scores, s,
-                                                                  params.calibration, w)
-                                   .error;
-                             }});
-        ev.calibration =
-            calibration_error_top_label(y_true, input.scores, s, params.calibration, input.weights);
-      }
-      for (std::int32_t c = 0; c < k; ++c) {
-        if (ev.per_class[c].support <= 0) continue;  // no positives: no curve
-        const bool has_negatives = ev.per_class[c].support < ev.total_weight;
-        auto pr = precision_recall_curve(class_truth[c], class_scores[c], input.weights, true);
-        CurveSeries pr_series{ev.classes[c], pr.recall, pr.precision,
-                              interpolated_precision(pr.precision, pr.recall),
-                              ranked_class[c]->average_precision(base, params.ap)};
-        ev.per_class[c].average_precision = pr_series.area;
-        ev.pr_curves.push_back(std::move(pr_series));
-        if (has_negatives) {
-          auto roc = roc_curve(class_truth[c], class_scores[c], input.weights, true);
-          CurveSeries roc_series{
-              ev.classes[c], roc.fpr, roc.tpr, {}, ranked_class[c]->roc_auc(base)};
-          ev.per_class[c].roc_auc = roc_series.area;
-          ev.roc_curves.push_back(std::move(roc_series));
-        }
-      }
-    }
   }
-  for (auto& c : ev.pr_curves) thin_curve(c);
-  for (auto& c : ev.roc_curves) thin_curve(c);
+}
 
+// Each headline's value on the full data, with its bootstrap interval when resamples are asked
+// for (all headlines share the same resamples).
+void summarise(const std::vector<Headline>& headlines, const Problem& p,
+               const EvaluationInput& input, const EvaluateParams& params, Evaluation& ev) {
   std::vector<WeightedMetric> metric_fns;
   std::vector<std::string> names;
   for (const auto& h : headlines) {
     metric_fns.push_back(h.metric);
     names.push_back(h.name);
-    ev.summary.push_back({h.name, h.metric(base), kNaN, kNaN});
+    ev.summary.push_back({h.name, h.metric(p.base), kNaN, kNaN});
   }
   if (params.bootstrap.n_resamples > 0) {
-    const auto intervals = bootstrap_many(n, metric_fns, input.weights, params.bootstrap, names);
+    const auto intervals = bootstrap_many(p.n, metric_fns, input.weights, params.bootstrap, names);
     for (std::size_t m = 0; m < intervals.size(); ++m) {
       ev.summary[m].low = intervals[m].low;
       ev.summary[m].high = intervals[m].high;
     }
   }
+}
+
+}  // namespace
+
+Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
+  UniqueWarnings unique_warnings;
+  const std::int32_t k = check_input(input, params);
+  const std::size_t n = input.y_true.size();
+
+  Evaluation ev;
+  ev.params = params;
+  ev.n_samples = n;
+  ev.weighted = !input.weights.empty();
+  ev.total_weight =
+      ev.weighted ? std::accumulate(input.weights.begin(), input.weights.end(), 0.0) : double(n);
+  ev.classes = input.classes;
+  ev.binary = k == 2;
+
+  Problem p;
+  p.n = n;
+  p.s = input.n_score_columns;
+  p.k = k;
+  p.y_true = input.y_true;
+  p.base = input.weights;
+  if (p.base.empty()) {
+    p.ones.assign(n, 1.0);
+    p.base = p.ones;
+  }
+  p.positive = positive_code(ev, k, params);
+  split_scores(p, input, ev.binary);
+  predict_labels(p, input, params, ev);
+  confusion_and_per_class(p, input, ev);
+
+  p.probabilities = scores_are_probabilities(input, n, p.s);
+  if (p.s > 0 && !p.probabilities) {
+    ev.notes.push_back(
+        p.s == 1 ? "scores are not probabilities in [0, 1]: no calibration, Brier score or log loss"
+                 : "score rows are not probabilities summing to 1: no calibration or log loss");
+  }
+
+  std::vector<Headline> headlines;
+  headlines.push_back({"accuracy", [&p](std::span<const double> w) {
+                         return accuracy_score(p.y_true, p.y_pred, p.k, {}, w);
+                       }});
+  headlines.push_back({"balanced accuracy", [&p](std::span<const double> w) {
+                         return balanced_accuracy_score(p.y_true, p.y_pred, p.k, w);
+                       }});
+  if (ev.binary) {
+    add_binary_headlines(p, input, params, ev, headlines);
+    add_binary_curves(p, input, params, ev);
+  } else {
+    add_multiclass_headlines(p, input, params, ev, headlines);
+    add_multiclass_curves(p, input, params, ev);
+  }
+  for (auto& c : ev.pr_curves) thin_curve(c);
+  for (auto& c : ev.roc_curves) thin_curve(c);
+
+  summarise(headlines, p, input, params, ev);
   unique_warnings.flush();
   return ev;
 }
