@@ -94,32 +94,31 @@ const char* to_string(TrainSubsets which) {
   return "?";
 }
 
-SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
-    : design_(std::move(design)), params_(params) {
-  const std::size_t n = design_.subset.size();
-  const auto n_subsets = static_cast<std::int32_t>(design_.subset_names.size());
-  const bool has_groups = !design_.group.empty();
-  const bool has_fold = !design_.fold.empty();
+namespace {
 
-  // ---- parameters and design checks ----
-  if (params_.subsets.empty())
+// Step 1: the parameters, then the design's lengths and codes.
+void check_design(const SoakDesign& design, const SoakSplitParams& params) {
+  const std::size_t n = design.subset.size();
+  const auto n_subsets = static_cast<std::int32_t>(design.subset_names.size());
+  if (params.subsets.empty())
     fail("subsets must be a non-empty combination of S, O, A; found \"\"");
-  for (std::size_t i = 0; i < params_.subsets.size(); ++i) {
-    const char c = params_.subsets[i];
+  for (std::size_t i = 0; i < params.subsets.size(); ++i) {
+    const char c = params.subsets[i];
     if (c != 'S' && c != 'O' && c != 'A') {
       fail("subsets must be a non-empty combination of S, O, A; found {}",
-           quote_found(params_.subsets));
+           quote_found(params.subsets));
     }
-    if (params_.subsets.find(c) != i) {
-      fail("subsets lists '{}' twice in {}", c, quote_found(params_.subsets));
+    if (params.subsets.find(c) != i) {
+      fail("subsets lists '{}' twice in {}", c, quote_found(params.subsets));
     }
   }
-  if (!has_fold && params_.folds < 2) fail("folds must be at least 2, found {}", params_.folds);
-  if (params_.sizes < -1) fail("sizes must be -1, 0 or a positive count, found {}", params_.sizes);
-  if (!(params_.ratio > 0.0 && params_.ratio < 1.0)) {
-    fail("ratio must be in (0, 1), found {}", params_.ratio);
+  if (design.fold.empty() && params.folds < 2)
+    fail("folds must be at least 2, found {}", params.folds);
+  if (params.sizes < -1) fail("sizes must be -1, 0 or a positive count, found {}", params.sizes);
+  if (!(params.ratio > 0.0 && params.ratio < 1.0)) {
+    fail("ratio must be in (0, 1), found {}", params.ratio);
   }
-  if (params_.seeds < 1) fail("seeds must be at least 1, found {}", params_.seeds);
+  if (params.seeds < 1) fail("seeds must be at least 1, found {}", params.seeds);
   if (n == 0) fail("the design has no rows");
   if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     fail("the design has {} rows, more than the supported {}", n,
@@ -130,266 +129,316 @@ SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
     if (size != 0 && size != n)
       fail("{} has {} entries, subset has {} (one per row)", what, size, n);
   };
-  check_length(design_.group.size(), "group");
-  check_length(design_.stratum.size(), "stratum");
-  check_length(design_.fold.size(), "fold");
+  check_length(design.group.size(), "group");
+  check_length(design.stratum.size(), "stratum");
+  check_length(design.fold.size(), "fold");
   for (std::size_t r = 0; r < n; ++r) {
-    const auto s = design_.subset[r];
+    const auto s = design.subset[r];
     if (s < 0 || s >= n_subsets) {
       fail("subset code {} in row {} is outside 0..{} (the {} subset names)", s, r, n_subsets - 1,
            n_subsets);
     }
   }
-  if (has_groups) {
-    for (std::size_t r = 0; r < n; ++r) {
-      if (design_.group[r] < 0) fail("group code {} in row {} is negative", design_.group[r], r);
-    }
+  for (std::size_t r = 0; r < design.group.size(); ++r) {
+    if (design.group[r] < 0) fail("group code {} in row {} is negative", design.group[r], r);
   }
-  if (!design_.stratum.empty()) {
-    for (std::size_t r = 0; r < n; ++r) {
-      if (design_.stratum[r] < 0) {
-        fail("stratum code {} in row {} is negative", design_.stratum[r], r);
-      }
-    }
+  for (std::size_t r = 0; r < design.stratum.size(); ++r) {
+    if (design.stratum[r] < 0) fail("stratum code {} in row {} is negative", design.stratum[r], r);
   }
+}
 
-  // ---- compact codes: groups, strata crossed with the subset, units ----
+// Step 2's result: dense codes of the design, and what messages and fold checks need of them.
+struct DesignCodes {
   std::int32_t n_groups = 0;
+  std::vector<std::int32_t> group_of_row;    // empty without groups
+  std::int32_t n_strata = 0;                 // strata crossed with the subset
+  std::vector<std::int32_t> stratum_of_row;  // crossed stratum code
+  std::int32_t n_units = 0;                  // (group, crossed stratum) pairs, or rows
+  std::vector<std::int32_t> unit_of_row;     // empty without groups
+  std::vector<std::int32_t> unit_stratum;    // crossed stratum of each unit (with groups)
+  std::vector<std::int32_t> stratum_subset;  // subset of each crossed stratum (for messages)
+  std::vector<std::int32_t> stratum_raw;     // design stratum of each crossed one, -1 if none
+  std::vector<std::int64_t> subset_full;     // fold-assignment units per subset
+};
+
+// Step 2: compact codes of groups, of strata crossed with the subset, and of units.
+DesignCodes compact_design_codes(const SoakDesign& design) {
+  const std::size_t n = design.subset.size();
+  const auto n_subsets = static_cast<std::int32_t>(design.subset_names.size());
+  const bool has_groups = !design.group.empty();
+  DesignCodes codes;
   if (has_groups) {
-    std::vector<std::int64_t> g(design_.group.begin(), design_.group.end());
-    group_of_row_ = compact_codes(g, &n_groups);
+    std::vector<std::int64_t> g(design.group.begin(), design.group.end());
+    codes.group_of_row = compact_codes(g, &codes.n_groups);
   }
   {
     std::vector<std::int64_t> crossed(n);
-    if (design_.stratum.empty()) {
-      for (std::size_t r = 0; r < n; ++r) crossed[r] = design_.subset[r];
+    if (design.stratum.empty()) {
+      for (std::size_t r = 0; r < n; ++r) crossed[r] = design.subset[r];
     } else {
       std::int32_t n_raw = 0;
-      std::vector<std::int64_t> raw(design_.stratum.begin(), design_.stratum.end());
+      std::vector<std::int64_t> raw(design.stratum.begin(), design.stratum.end());
       auto dense = compact_codes(raw, &n_raw);
       for (std::size_t r = 0; r < n; ++r) {
-        crossed[r] = static_cast<std::int64_t>(design_.subset[r]) * n_raw + dense[r];
+        crossed[r] = static_cast<std::int64_t>(design.subset[r]) * n_raw + dense[r];
       }
     }
-    stratum_of_row_ = compact_codes(crossed, &n_strata_);
+    codes.stratum_of_row = compact_codes(crossed, &codes.n_strata);
   }
   if (has_groups) {
     std::vector<std::int64_t> pair(n);
     for (std::size_t r = 0; r < n; ++r) {
-      pair[r] = static_cast<std::int64_t>(group_of_row_[r]) * n_strata_ + stratum_of_row_[r];
+      pair[r] = static_cast<std::int64_t>(codes.group_of_row[r]) * codes.n_strata +
+                codes.stratum_of_row[r];
     }
-    unit_of_row_ = compact_codes(pair, &n_units_);
-    unit_stratum_.assign(static_cast<std::size_t>(n_units_), 0);
-    for (std::size_t r = 0; r < n; ++r) unit_stratum_[unit_of_row_[r]] = stratum_of_row_[r];
+    codes.unit_of_row = compact_codes(pair, &codes.n_units);
+    codes.unit_stratum.assign(static_cast<std::size_t>(codes.n_units), 0);
+    for (std::size_t r = 0; r < n; ++r)
+      codes.unit_stratum[codes.unit_of_row[r]] = codes.stratum_of_row[r];
   } else {
-    n_units_ = static_cast<std::int32_t>(n);
+    codes.n_units = static_cast<std::int32_t>(n);
   }
-  // Subset and original stratum of each crossed stratum (for messages).
-  std::vector<std::int32_t> stratum_subset(n_strata_), stratum_raw(n_strata_, -1);
+  codes.stratum_subset.assign(codes.n_strata, 0);
+  codes.stratum_raw.assign(codes.n_strata, -1);
   for (std::size_t r = 0; r < n; ++r) {
-    stratum_subset[stratum_of_row_[r]] = design_.subset[r];
-    if (!design_.stratum.empty()) stratum_raw[stratum_of_row_[r]] = design_.stratum[r];
+    codes.stratum_subset[codes.stratum_of_row[r]] = design.subset[r];
+    if (!design.stratum.empty()) codes.stratum_raw[codes.stratum_of_row[r]] = design.stratum[r];
   }
 
-  // Fold-assignment units per subset (groups or rows) and the nominal `groups` per subset:
+  // Fold-assignment units per subset (groups or rows), the nominal `groups` per subset:
   // distinct (subset, group) pairs.
-  std::vector<std::int64_t> subset_full(n_subsets, 0);
+  codes.subset_full.assign(n_subsets, 0);
   if (has_groups) {
-    std::vector<std::int32_t> last_subset(n_groups, -1);
+    std::vector<std::int32_t> last_subset(codes.n_groups, -1);
     // A group may appear in several subsets: count each (subset, group) pair once.
     std::vector<std::uint32_t> order;
     std::vector<std::size_t> start;
-    bucket_rows(design_.subset, n_subsets, order, start);
+    bucket_rows(design.subset, n_subsets, order, start);
     for (std::int32_t s = 0; s < n_subsets; ++s) {
       for (std::size_t j = start[s]; j < start[s + 1]; ++j) {
-        const auto g = group_of_row_[order[j]];
+        const auto g = codes.group_of_row[order[j]];
         if (last_subset[g] != s) {
           last_subset[g] = s;
-          ++subset_full[s];
+          ++codes.subset_full[s];
         }
       }
     }
   } else {
-    for (auto s : design_.subset) ++subset_full[s];
+    for (auto s : design.subset) ++codes.subset_full[s];
   }
+  return codes;
+}
 
-  // ---- folds ----
-  fold_.assign(n, 0);
-  if (has_fold) {
-    std::unordered_map<std::int64_t, std::int32_t> distinct;
-    for (auto f : design_.fold) distinct.emplace(f, 0);
-    std::vector<std::int64_t> values;
-    values.reserve(distinct.size());
-    for (const auto& [v, code] : distinct) values.push_back(v);
-    std::sort(values.begin(), values.end());
-    if (values.size() < 2) {
-      fail("the fold column has 1 distinct value ({}); need at least 2 folds", values.front());
-    }
-    for (std::size_t j = 0; j < values.size(); ++j)
-      distinct[values[j]] = static_cast<std::int32_t>(j + 1);
-    for (std::size_t r = 0; r < n; ++r) fold_[r] = distinct[design_.fold[r]];
-    n_folds_ = static_cast<int>(values.size());
-    if (has_groups) {
-      std::vector<std::int64_t> first_row(n_groups, -1);
-      for (std::size_t r = 0; r < n; ++r) {
-        auto& first = first_row[group_of_row_[r]];
-        if (first < 0) {
-          first = static_cast<std::int64_t>(r);
-        } else if (design_.fold[first] != design_.fold[r]) {
-          fail(
-              "the fold column is not constant within group {}: row {} has fold {}, row {} has "
-              "fold {}",
-              design_.group[r], first, design_.fold[first], r, design_.fold[r]);
-        }
+// Step 3, fold column given: folds 1..K in sorted order of its values, which must be constant
+// within each group. Returns K.
+int given_folds(const SoakDesign& design, const DesignCodes& codes,
+                std::vector<std::int32_t>& fold) {
+  const std::size_t n = design.subset.size();
+  std::unordered_map<std::int64_t, std::int32_t> distinct;
+  for (auto f : design.fold) distinct.emplace(f, 0);
+  std::vector<std::int64_t> values;
+  values.reserve(distinct.size());
+  for (const auto& [v, code] : distinct) values.push_back(v);
+  std::sort(values.begin(), values.end());
+  if (values.size() < 2) {
+    fail("the fold column has 1 distinct value ({}); need at least 2 folds", values.front());
+  }
+  for (std::size_t j = 0; j < values.size(); ++j)
+    distinct[values[j]] = static_cast<std::int32_t>(j + 1);
+  for (std::size_t r = 0; r < n; ++r) fold[r] = distinct[design.fold[r]];
+  if (!design.group.empty()) {
+    std::vector<std::int64_t> first_row(codes.n_groups, -1);
+    for (std::size_t r = 0; r < n; ++r) {
+      auto& first = first_row[codes.group_of_row[r]];
+      if (first < 0) {
+        first = static_cast<std::int64_t>(r);
+      } else if (design.fold[first] != design.fold[r]) {
+        fail(
+            "the fold column is not constant within group {}: row {} has fold {}, row {} has "
+            "fold {}",
+            design.group[r], first, design.fold[first], r, design.fold[r]);
       }
     }
+  }
+  return static_cast<int>(values.size());
+}
+
+// Step 3 without groups: within each stratum, a random permutation of 1..K,1..K,... (as mlr3's
+// ResamplingCV). Counts the rows of each stratum into stratum_units.
+void random_row_folds(const DesignCodes& codes, int K, const Rng& fold_stream,
+                      std::vector<std::int32_t>& fold, std::vector<std::int64_t>& stratum_units) {
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> start;
+  bucket_rows(codes.stratum_of_row, codes.n_strata, order, start);
+  std::vector<std::int32_t> labels;
+  for (std::int32_t st = 0; st < codes.n_strata; ++st) {
+    const std::size_t m = start[st + 1] - start[st];
+    stratum_units[st] = static_cast<std::int64_t>(m);
+    labels.resize(m);
+    for (std::size_t j = 0; j < m; ++j) labels[j] = static_cast<std::int32_t>(j % K) + 1;
+    Rng rng = fold_stream.split(static_cast<std::uint64_t>(st));
+    for (std::size_t j = m; j > 1; --j) std::swap(labels[j - 1], labels[rng.below(j)]);
+    for (std::size_t j = 0; j < m; ++j) fold[order[start[st] + j]] = labels[j];
+  }
+}
+
+// Step 3 with groups, RSS greedy: each group's per-stratum row counts, groups largest first
+// (ties in a seeded random order), each to the fold where Σ (n[s,f] − ideal_s)² grows least.
+// Counts the groups of each stratum into stratum_units.
+void greedy_group_folds(const DesignCodes& codes, int K, const SoakSplitParams& params,
+                        std::vector<std::int32_t>& fold, std::vector<std::int64_t>& stratum_units) {
+  const std::int32_t n_groups = codes.n_groups;
+  const std::int32_t n_strata = codes.n_strata;
+  const auto& stratum_of_row = codes.stratum_of_row;
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> start;
+  bucket_rows(codes.group_of_row, n_groups, order, start);
+  std::vector<std::size_t> pair_start(static_cast<std::size_t>(n_groups) + 1, 0);
+  std::vector<std::pair<std::int32_t, double>> pairs;  // (stratum, rows) per group
+  pairs.reserve(static_cast<std::size_t>(codes.n_units));
+  std::vector<std::int32_t> slot(n_strata, -1);
+  for (std::int32_t g = 0; g < n_groups; ++g) {
+    pair_start[g] = pairs.size();
+    for (std::size_t j = start[g]; j < start[g + 1]; ++j) {
+      const auto st = stratum_of_row[order[j]];
+      if (slot[st] < 0 || static_cast<std::size_t>(slot[st]) < pair_start[g]) {
+        slot[st] = static_cast<std::int32_t>(pairs.size());
+        pairs.emplace_back(st, 0.0);
+        ++stratum_units[st];
+      }
+      pairs[slot[st]].second += 1.0;
+    }
+  }
+  pair_start[n_groups] = pairs.size();
+  std::vector<std::uint64_t> tie(n_groups);
+  Rng tie_rng = Rng(params.seed).split(kStreamGroupOrder);
+  for (auto& t : tie) t = tie_rng.next();
+  std::vector<std::int32_t> group_order(n_groups);
+  std::iota(group_order.begin(), group_order.end(), 0);
+  std::sort(group_order.begin(), group_order.end(), [&](std::int32_t a, std::int32_t b) {
+    const auto sa = start[a + 1] - start[a], sb = start[b + 1] - start[b];
+    if (sa != sb) return sa > sb;
+    if (tie[a] != tie[b]) return tie[a] < tie[b];
+    return a < b;
+  });
+  std::vector<double> ideal(n_strata, 0.0);
+  for (auto st : stratum_of_row) ideal[st] += 1.0;
+  for (auto& v : ideal) v /= K;
+  std::vector<double> count(static_cast<std::size_t>(n_strata) * K, 0.0);  // [st*K + f]
+  std::vector<double> over(K, 0.0);  // Σ_s max(0, n[s,f] − ideal_s)
+  std::vector<std::int32_t> group_fold(n_groups, 0);
+  constexpr double kTol = 1e-6;
+  for (auto g : group_order) {
+    int best = 0;
+    double best_rss = std::numeric_limits<double>::infinity(), best_over = 0.0;
+    for (int f = 0; f < K; ++f) {
+      double rss = 0.0, fold_over = over[f];
+      for (std::size_t p = pair_start[g]; p < pair_start[g + 1]; ++p) {
+        const auto [st, c] = pairs[p];
+        const double diff = count[static_cast<std::size_t>(st) * K + f] - ideal[st];
+        rss += (2.0 * diff + c) * c;
+        fold_over += std::max(0.0, diff + c) - std::max(0.0, diff);
+      }
+      if (rss < best_rss - kTol || (rss <= best_rss + kTol && fold_over < best_over - kTol)) {
+        best = f;
+        best_rss = rss;
+        best_over = fold_over;
+      }
+    }
+    group_fold[g] = best + 1;
+    for (std::size_t p = pair_start[g]; p < pair_start[g + 1]; ++p) {
+      const auto [st, c] = pairs[p];
+      double& cell = count[static_cast<std::size_t>(st) * K + best];
+      const double diff = cell - ideal[st];
+      over[best] += std::max(0.0, diff + c) - std::max(0.0, diff);
+      cell += c;
+    }
+  }
+  for (std::size_t r = 0; r < fold.size(); ++r) fold[r] = group_fold[codes.group_of_row[r]];
+}
+
+// Step 3 without a fold column: each subset needs K units; assigns the folds, then says once
+// when some strata are smaller than K and so cannot be balanced (mlr3 silently does the same).
+void assign_folds(const SoakDesign& design, const SoakSplitParams& params, const DesignCodes& codes,
+                  int K, std::vector<std::int32_t>& fold) {
+  const bool has_groups = !design.group.empty();
+  const auto n_subsets = static_cast<std::int32_t>(design.subset_names.size());
+  for (std::int32_t s = 0; s < n_subsets; ++s) {
+    if (codes.subset_full[s] < K) {
+      fail("subset {} has {} {}, fewer than the {} folds", quote_found(design.subset_names[s]),
+           codes.subset_full[s], unit_word(has_groups), K);
+    }
+  }
+  const Rng fold_stream = Rng(params.seed).split(kStreamFolds);
+  std::vector<std::int64_t> stratum_units(codes.n_strata, 0);
+  if (!has_groups) {
+    random_row_folds(codes, K, fold_stream, fold, stratum_units);
   } else {
-    n_folds_ = params_.folds;
-    const auto K = n_folds_;
-    for (std::int32_t s = 0; s < n_subsets; ++s) {
-      if (subset_full[s] < K) {
-        fail("subset {} has {} {}, fewer than the {} folds", quote_found(design_.subset_names[s]),
-             subset_full[s], unit_word(has_groups), K);
-      }
-    }
-    const Rng fold_stream = Rng(params_.seed).split(kStreamFolds);
-    std::vector<std::int64_t> stratum_units(n_strata_, 0);
-    if (!has_groups) {
-      // Within each stratum, a random permutation of 1..K,1..K,... (as mlr3's ResamplingCV).
-      std::vector<std::uint32_t> order;
-      std::vector<std::size_t> start;
-      bucket_rows(stratum_of_row_, n_strata_, order, start);
-      std::vector<std::int32_t> labels;
-      for (std::int32_t st = 0; st < n_strata_; ++st) {
-        const std::size_t m = start[st + 1] - start[st];
-        stratum_units[st] = static_cast<std::int64_t>(m);
-        labels.resize(m);
-        for (std::size_t j = 0; j < m; ++j) labels[j] = static_cast<std::int32_t>(j % K) + 1;
-        Rng rng = fold_stream.split(static_cast<std::uint64_t>(st));
-        for (std::size_t j = m; j > 1; --j) std::swap(labels[j - 1], labels[rng.below(j)]);
-        for (std::size_t j = 0; j < m; ++j) fold_[order[start[st] + j]] = labels[j];
-      }
-    } else {
-      // RSS greedy: each group's per-stratum row counts, groups largest first (ties in a seeded
-      // random order), each to the fold where Σ (n[s,f] − ideal_s)² grows least.
-      std::vector<std::uint32_t> order;
-      std::vector<std::size_t> start;
-      bucket_rows(group_of_row_, n_groups, order, start);
-      std::vector<std::size_t> pair_start(static_cast<std::size_t>(n_groups) + 1, 0);
-      std::vector<std::pair<std::int32_t, double>> pairs;  // (stratum, rows) per group
-      pairs.reserve(static_cast<std::size_t>(n_units_));
-      std::vector<std::int32_t> slot(n_strata_, -1);
-      for (std::int32_t g = 0; g < n_groups; ++g) {
-        pair_start[g] = pairs.size();
-        for (std::size_t j = start[g]; j < start[g + 1]; ++j) {
-          const auto st = stratum_of_row_[order[j]];
-          if (slot[st] < 0 || static_cast<std::size_t>(slot[st]) < pair_start[g]) {
-            slot[st] = static_cast<std::int32_t>(pairs.size());
-            pairs.emplace_back(st, 0.0);
-            ++stratum_units[st];
-          }
-          pairs[slot[st]].second += 1.0;
-        }
-      }
-      pair_start[n_groups] = pairs.size();
-      std::vector<std::uint64_t> tie(n_groups);
-      Rng tie_rng = Rng(params_.seed).split(kStreamGroupOrder);
-      for (auto& t : tie) t = tie_rng.next();
-      std::vector<std::int32_t> group_order(n_groups);
-      std::iota(group_order.begin(), group_order.end(), 0);
-      std::sort(group_order.begin(), group_order.end(), [&](std::int32_t a, std::int32_t b) {
-        const auto sa = start[a + 1] - start[a], sb = start[b + 1] - start[b];
-        if (sa != sb) return sa > sb;
-        if (tie[a] != tie[b]) return tie[a] < tie[b];
-        return a < b;
-      });
-      std::vector<double> ideal(n_strata_, 0.0);
-      for (auto st : stratum_of_row_) ideal[st] += 1.0;
-      for (auto& v : ideal) v /= K;
-      std::vector<double> count(static_cast<std::size_t>(n_strata_) * K, 0.0);  // [st*K + f]
-      std::vector<double> over(K, 0.0);  // Σ_s max(0, n[s,f] − ideal_s)
-      std::vector<std::int32_t> group_fold(n_groups, 0);
-      constexpr double kTol = 1e-6;
-      for (auto g : group_order) {
-        int best = 0;
-        double best_rss = std::numeric_limits<double>::infinity(), best_over = 0.0;
-        for (int f = 0; f < K; ++f) {
-          double rss = 0.0, fold_over = over[f];
-          for (std::size_t p = pair_start[g]; p < pair_start[g + 1]; ++p) {
-            const auto [st, c] = pairs[p];
-            const double diff = count[static_cast<std::size_t>(st) * K + f] - ideal[st];
-            rss += (2.0 * diff + c) * c;
-            fold_over += std::max(0.0, diff + c) - std::max(0.0, diff);
-          }
-          if (rss < best_rss - kTol || (rss <= best_rss + kTol && fold_over < best_over - kTol)) {
-            best = f;
-            best_rss = rss;
-            best_over = fold_over;
-          }
-        }
-        group_fold[g] = best + 1;
-        for (std::size_t p = pair_start[g]; p < pair_start[g + 1]; ++p) {
-          const auto [st, c] = pairs[p];
-          double& cell = count[static_cast<std::size_t>(st) * K + best];
-          const double diff = cell - ideal[st];
-          over[best] += std::max(0.0, diff + c) - std::max(0.0, diff);
-          cell += c;
-        }
-      }
-      for (std::size_t r = 0; r < n; ++r) fold_[r] = group_fold[group_of_row_[r]];
-    }
-    // A stratum smaller than K cannot be balanced; say so once (mlr3 silently does the same).
-    if (!design_.stratum.empty()) {
-      std::int32_t n_small = 0, first = -1;
-      for (std::int32_t st = 0; st < n_strata_; ++st) {
-        if (stratum_units[st] < K) {
-          if (first < 0) first = st;
-          ++n_small;
-        }
-      }
-      if (n_small > 0) {
-        warn(fmt::format(
-            "{} of {} strata have fewer {} than the {} folds, so they cannot be balanced over the "
-            "folds (first: stratum {} of subset {}, {} {})",
-            n_small, n_strata_, unit_word(has_groups), K, stratum_raw[first],
-            quote_found(design_.subset_names[stratum_subset[first]]), stratum_units[first],
-            unit_word(has_groups)));
-      }
+    greedy_group_folds(codes, K, params, fold, stratum_units);
+  }
+  if (design.stratum.empty()) return;
+  std::int32_t n_small = 0, first = -1;
+  for (std::int32_t st = 0; st < codes.n_strata; ++st) {
+    if (stratum_units[st] < K) {
+      if (first < 0) first = st;
+      ++n_small;
     }
   }
-
-  const auto K = n_folds_;
-  cell_rows_.assign(static_cast<std::size_t>(K) * n_subsets, 0);
-  for (std::size_t r = 0; r < n; ++r) {
-    ++cell_rows_[static_cast<std::size_t>(fold_[r] - 1) * n_subsets + design_.subset[r]];
+  if (n_small > 0) {
+    warn(fmt::format(
+        "{} of {} strata have fewer {} than the {} folds, so they cannot be balanced over the "
+        "folds (first: stratum {} of subset {}, {} {})",
+        n_small, codes.n_strata, unit_word(has_groups), K, codes.stratum_raw[first],
+        quote_found(design.subset_names[codes.stratum_subset[first]]), stratum_units[first],
+        unit_word(has_groups)));
   }
+}
 
-  // ---- nominal train groups and candidate sizes, per test subset ----
+// The train sets asked for, in mlr3's order (all, other, same); one subset trains on itself.
+std::vector<TrainSubsets> train_sets_of(const SoakSplitParams& params, std::int32_t n_subsets) {
   std::vector<TrainSubsets> train_sets;
   for (auto ts : kTrainOrder) {
     const char letter = ts == TrainSubsets::all ? 'A' : ts == TrainSubsets::other ? 'O' : 'S';
     if (n_subsets == 1 ? ts == TrainSubsets::same
-                       : params_.subsets.find(letter) != std::string::npos) {
+                       : params.subsets.find(letter) != std::string::npos) {
       train_sets.push_back(ts);
     }
   }
-  std::int64_t all_groups = 0;
-  std::vector<std::int64_t> same_groups(n_subsets);
-  for (std::int32_t s = 0; s < n_subsets; ++s) {
-    same_groups[s] = subset_full[s] * (K - 1) / K;  // as.integer(full·(K−1)/K)
-    all_groups += same_groups[s];
+  return train_sets;
+}
+
+// The nominal train groups of each (train set, test subset): K−1 of K folds of the units.
+class NominalGroups {
+ public:
+  NominalGroups(const std::vector<std::int64_t>& subset_full, int K) : same_(subset_full.size()) {
+    for (std::size_t s = 0; s < subset_full.size(); ++s) {
+      same_[s] = subset_full[s] * (K - 1) / K;  // as.integer(full·(K−1)/K)
+      all_ += same_[s];
+    }
   }
-  const auto nominal = [&](TrainSubsets ts, std::int32_t s) -> std::int64_t {
+  std::int64_t operator()(TrainSubsets ts, std::int32_t s) const {
     switch (ts) {
       case TrainSubsets::same:
-        return same_groups[s];
+        return same_[s];
       case TrainSubsets::other:
-        return all_groups - same_groups[s];
+        return all_ - same_[s];
       case TrainSubsets::all:
-        return all_groups;
+        return all_;
     }
     return 0;
-  };
+  }
+
+ private:
+  std::vector<std::int64_t> same_;
+  std::int64_t all_ = 0;
+};
+
+// Step 4: per test subset, the sorted distinct train sizes: each train set's nominal groups,
+// and the smallest of them times ratio^j for j = 1..sizes.
+std::vector<std::vector<std::int64_t>> candidate_sizes(const SoakSplitParams& params,
+                                                       const std::vector<TrainSubsets>& train_sets,
+                                                       const NominalGroups& nominal,
+                                                       std::int32_t n_subsets) {
   std::vector<std::vector<std::int64_t>> candidates(n_subsets);
   for (std::int32_t s = 0; s < n_subsets; ++s) {
     auto& c = candidates[s];
@@ -398,23 +447,26 @@ SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
       c.push_back(nominal(ts, s));
       min_groups = std::min(min_groups, nominal(ts, s));
     }
-    for (int j = 1; j <= params_.sizes; ++j) {
+    for (int j = 1; j <= params.sizes; ++j) {
       // R: as.integer(min(groups) * ratio^j); an empty train set (0 groups) is left out.
       const auto size = static_cast<std::int64_t>(static_cast<double>(min_groups) *
-                                                  std::pow(params_.ratio, static_cast<double>(j)));
+                                                  std::pow(params.ratio, static_cast<double>(j)));
       if (size < 1) break;  // ratio < 1: every later size is 0 too (--sizes 1000000000)
       c.push_back(size);
     }
     std::sort(c.begin(), c.end());
     c.erase(std::unique(c.begin(), c.end()), c.end());
   }
+  return candidates;
+}
 
-  // ---- refuse a design no run could finish (its list alone could exhaust memory) ----
+// Refuses a design no run could finish (its list alone could exhaust memory).
+void check_split_count(const SoakSplitParams& params, std::size_t n_train_sets, int K,
+                       const std::vector<std::vector<std::int64_t>>& candidates) {
   double most_splits = 0;
-  for (std::int32_t s = 0; s < n_subsets; ++s) {
-    const double sizes_per_seed =
-        params_.sizes == -1 ? 1.0 : static_cast<double>(candidates[s].size());
-    most_splits += static_cast<double>(train_sets.size()) * K * params_.seeds * sizes_per_seed;
+  for (const auto& sizes : candidates) {
+    const double sizes_per_seed = params.sizes == -1 ? 1.0 : static_cast<double>(sizes.size());
+    most_splits += static_cast<double>(n_train_sets) * K * params.seeds * sizes_per_seed;
   }
   if (most_splits > kMaxSplits) {
     fail(
@@ -422,31 +474,76 @@ SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
         "than {:.0f}, each training a learner; lower seeds, sizes or folds",
         most_splits, kMaxSplits);
   }
+}
 
-  // ---- list splits in mlr3's order ----
+// Step 5: the splits in mlr3's order: train set, test fold, test subset, seed, size. With a given
+// fold column a subset may lack a fold: like mlr3, no split then.
+std::vector<SplitInfo> list_splits(const SoakSplitParams& params,
+                                   const std::vector<TrainSubsets>& train_sets,
+                                   const NominalGroups& nominal,
+                                   const std::vector<std::vector<std::int64_t>>& candidates,
+                                   const std::vector<std::size_t>& cell_rows, int K) {
+  const auto n_subsets = static_cast<std::int32_t>(candidates.size());
+  std::vector<SplitInfo> splits;
   for (auto ts : train_sets) {
     for (std::int32_t f = 1; f <= K; ++f) {
       for (std::int32_t s = 0; s < n_subsets; ++s) {
-        // With a given fold column a subset may lack a fold: like mlr3, no split then.
-        if (cell_rows_[static_cast<std::size_t>(f - 1) * n_subsets + s] == 0) continue;
+        if (cell_rows[static_cast<std::size_t>(f - 1) * n_subsets + s] == 0) continue;
         const auto groups = nominal(ts, s);
-        for (std::int32_t seed = 1; seed <= params_.seeds; ++seed) {
+        for (std::int32_t seed = 1; seed <= params.seeds; ++seed) {
           for (auto size : candidates[s]) {
-            if (params_.sizes == -1 ? size != groups : size > groups) continue;
+            if (params.sizes == -1 ? size != groups : size > groups) continue;
             SplitInfo info;
-            info.iteration = splits_.size() + 1;
+            info.iteration = splits.size() + 1;
             info.test_subset = s;
             info.train_subsets = ts;
             info.groups = groups;
             info.test_fold = f;
             info.seed = seed;
             info.n_train_groups = size;
-            splits_.push_back(info);
+            splits.push_back(info);
           }
         }
       }
     }
   }
+  return splits;
+}
+
+}  // namespace
+
+SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
+    : design_(std::move(design)), params_(params) {
+  const std::size_t n = design_.subset.size();
+  const auto n_subsets = static_cast<std::int32_t>(design_.subset_names.size());
+  check_design(design_, params_);
+
+  DesignCodes codes = compact_design_codes(design_);
+  fold_.assign(n, 0);
+  if (!design_.fold.empty()) {
+    n_folds_ = given_folds(design_, codes, fold_);
+  } else {
+    n_folds_ = params_.folds;
+    assign_folds(design_, params_, codes, n_folds_, fold_);
+  }
+  const auto K = n_folds_;
+  cell_rows_.assign(static_cast<std::size_t>(K) * n_subsets, 0);
+  for (std::size_t r = 0; r < n; ++r) {
+    ++cell_rows_[static_cast<std::size_t>(fold_[r] - 1) * n_subsets + design_.subset[r]];
+  }
+
+  const auto train_sets = train_sets_of(params_, n_subsets);
+  const NominalGroups nominal(codes.subset_full, K);
+  const auto candidates = candidate_sizes(params_, train_sets, nominal, n_subsets);
+  check_split_count(params_, train_sets.size(), K, candidates);
+  splits_ = list_splits(params_, train_sets, nominal, candidates, cell_rows_, K);
+
+  group_of_row_ = std::move(codes.group_of_row);
+  stratum_of_row_ = std::move(codes.stratum_of_row);
+  n_strata_ = codes.n_strata;
+  unit_of_row_ = std::move(codes.unit_of_row);
+  unit_stratum_ = std::move(codes.unit_stratum);
+  n_units_ = codes.n_units;
 }
 
 std::vector<std::uint32_t> SoakSplits::test_rows(std::size_t i) const {
