@@ -226,17 +226,16 @@ std::array<double, 16> base_affine(const std::array<std::size_t, 3>& shape, cons
   return a;
 }
 
-}  // namespace
+// The header bytes as stored, with their version (size) and byte order.
+struct RawHeader {
+  unsigned char bytes[kNifti2HeaderSize];
+  int size = 0;  // kNifti1HeaderSize or kNifti2HeaderSize
+  bool swapped = false;
+  bool nifti1() const { return size == kNifti1HeaderSize; }
+};
 
-Volume read_nifti(const std::string& path) {
-  Volume volume;
-  read_nifti_into(path, volume);
-  return volume;
-}
-
-void read_nifti_into(const std::string& path, Volume& volume) {
-  check_utf8_name(path);
-  check_suffix(path);
+// A path that names a non-empty regular file (a pipe or device would block or never end).
+struct stat stat_regular_file(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
     fail("{}: cannot open: {}", path, std::strerror(errno));
@@ -248,34 +247,32 @@ void read_nifti_into(const std::string& path, Volume& volume) {
         path);
   }
   if (info.st_size == 0) fail("{}: empty file, expected a NIfTI header", path);
+  return info;
+}
 
-  GzFile file(gzopen(path.c_str(), "rb"));
-  if (!file) fail("{}: cannot open: {}", path, std::strerror(errno));
-  gzbuffer(file.get(), 1u << 18);
-
-  // sizeof_hdr tells the version and the byte order; then the magic.
-  unsigned char header[kNifti2HeaderSize];
-  std::size_t got = read_bytes(file.get(), header, 4, path);
+// Reads the header: sizeof_hdr tells the version and the byte order; then the magic.
+void read_raw_header(gzFile file, const std::string& path, RawHeader& raw) {
+  unsigned char* header = raw.bytes;
+  std::size_t got = read_bytes(file, header, 4, path);
   if (got < 4) {
     fail("{}: truncated: expected a NIfTI header of at least 348 bytes, found {}", path, got);
   }
   const std::int32_t size_native = load_int32(header, false);
   const std::int32_t size_swapped = load_int32(header, true);
-  int header_size = 0;
   if (size_native == kNifti1HeaderSize || size_swapped == kNifti1HeaderSize) {
-    header_size = kNifti1HeaderSize;
+    raw.size = kNifti1HeaderSize;
   } else if (size_native == kNifti2HeaderSize || size_swapped == kNifti2HeaderSize) {
-    header_size = kNifti2HeaderSize;
+    raw.size = kNifti2HeaderSize;
   } else {
     fail("{}: not a NIfTI file: expected sizeof_hdr 348 (NIfTI-1) or 540 (NIfTI-2), found {}", path,
          size_native);
   }
-  const bool swapped = size_native != header_size;
-  got += read_bytes(file.get(), header + 4, header_size - 4, path);
-  if (got < static_cast<std::size_t>(header_size)) {
-    fail("{}: truncated: expected a {}-byte header, found {} bytes", path, header_size, got);
+  raw.swapped = size_native != raw.size;
+  got += read_bytes(file, header + 4, raw.size - 4, path);
+  if (got < static_cast<std::size_t>(raw.size)) {
+    fail("{}: truncated: expected a {}-byte header, found {} bytes", path, raw.size, got);
   }
-  if (header_size == kNifti1HeaderSize) {
+  if (raw.nifti1()) {
     const unsigned char* magic = header + 344;
     if (std::memcmp(magic, "n+1\0", 4) != 0) {
       fail("{}: not a single-file NIfTI-1 image: expected magic \"n+1\", found {}", path,
@@ -288,73 +285,84 @@ void read_nifti_into(const std::string& path, Volume& volume) {
            quoted_bytes(magic, 8));
     }
   }
+}
 
-  // Dimensions and data type from the header bytes, before libnifti sees them (it prints its
-  // own complaints on stderr whatever its debug level).
-  {
-    std::int64_t dim[8];
-    int datatype = 0;
-    if (header_size == kNifti1HeaderSize) {
-      for (int d = 0; d < 8; ++d) {
-        std::uint16_t v;
-        std::memcpy(&v, header + 40 + 2 * d, 2);
-        if (swapped) v = __builtin_bswap16(v);
-        dim[d] = static_cast<std::int16_t>(v);
-      }
-      std::uint16_t t;
-      std::memcpy(&t, header + 70, 2);
-      datatype = static_cast<std::int16_t>(swapped ? __builtin_bswap16(t) : t);
-    } else {
-      for (int d = 0; d < 8; ++d) {
-        std::uint64_t v;
-        std::memcpy(&v, header + 16 + 8 * d, 8);
-        if (swapped) v = __builtin_bswap64(v);
-        dim[d] = static_cast<std::int64_t>(v);
-      }
-      std::uint16_t t;
-      std::memcpy(&t, header + 12, 2);
-      datatype = static_cast<std::int16_t>(swapped ? __builtin_bswap16(t) : t);
+// Dimensions and data type from the header bytes, checked before libnifti sees them (it prints
+// its own complaints on stderr whatever its debug level).
+void check_raw_dims_and_type(const RawHeader& raw, const std::string& path) {
+  const unsigned char* header = raw.bytes;
+  std::int64_t dim[8];
+  int datatype = 0;
+  if (raw.nifti1()) {
+    for (int d = 0; d < 8; ++d) {
+      std::uint16_t v;
+      std::memcpy(&v, header + 40 + 2 * d, 2);
+      if (raw.swapped) v = __builtin_bswap16(v);
+      dim[d] = static_cast<std::int16_t>(v);
     }
-    if (dim[0] < 1 || dim[0] > 7) {
-      fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, dim[0]);
+    std::uint16_t t;
+    std::memcpy(&t, header + 70, 2);
+    datatype = static_cast<std::int16_t>(raw.swapped ? __builtin_bswap16(t) : t);
+  } else {
+    for (int d = 0; d < 8; ++d) {
+      std::uint64_t v;
+      std::memcpy(&v, header + 16 + 8 * d, 8);
+      if (raw.swapped) v = __builtin_bswap64(v);
+      dim[d] = static_cast<std::int64_t>(v);
     }
-    for (int d = 1; d <= dim[0]; ++d) {
-      if (dim[d] < 1) fail("{}: expected positive dimensions, found dim[{}] = {}", path, d, dim[d]);
-    }
-    if (bytes_per_voxel(datatype) == 0) {
-      fail("{}: unsupported data type {} ({}): expected an integer or float32/float64 type", path,
-           datatype_name(datatype), datatype);
-    }
+    std::uint16_t t;
+    std::memcpy(&t, header + 12, 2);
+    datatype = static_cast<std::int16_t>(raw.swapped ? __builtin_bswap16(t) : t);
   }
-
-  // vox_offset from the raw bytes: libnifti silently replaces an invalid one (0, negative, NaN,
-  // huge) by the header size, which would read every voxel shifted.
-  std::int64_t raw_offset = 0;
-  {
-    double offset_value = 0;
-    if (header_size == kNifti1HeaderSize) {
-      std::uint32_t u;
-      std::memcpy(&u, header + 108, 4);
-      if (swapped) u = __builtin_bswap32(u);
-      float f;
-      std::memcpy(&f, &u, 4);
-      offset_value = f;
-    } else {
-      std::uint64_t u;
-      std::memcpy(&u, header + 168, 8);
-      if (swapped) u = __builtin_bswap64(u);
-      offset_value = static_cast<double>(static_cast<std::int64_t>(u));
-    }
-    if (!std::isfinite(offset_value) || offset_value != std::floor(offset_value) ||
-        offset_value < header_size || offset_value > 9e15) {
-      fail("{}: expected vox_offset a whole number >= {}, found {}", path, header_size,
-           offset_value);
-    }
-    raw_offset = static_cast<std::int64_t>(offset_value);
+  if (dim[0] < 1 || dim[0] > 7) {
+    fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, dim[0]);
   }
+  for (int d = 1; d <= dim[0]; ++d) {
+    if (dim[d] < 1) fail("{}: expected positive dimensions, found dim[{}] = {}", path, d, dim[d]);
+  }
+  if (bytes_per_voxel(datatype) == 0) {
+    fail("{}: unsupported data type {} ({}): expected an integer or float32/float64 type", path,
+         datatype_name(datatype), datatype);
+  }
+}
 
-  HeaderInfo h = header_from_libnifti(path);
-  h.data_offset = raw_offset;
+// vox_offset from the raw bytes: libnifti silently replaces an invalid one (0, negative, NaN,
+// huge) by the header size, which would read every voxel shifted.
+std::int64_t raw_vox_offset(const RawHeader& raw, const std::string& path) {
+  double offset_value = 0;
+  if (raw.nifti1()) {
+    std::uint32_t u;
+    std::memcpy(&u, raw.bytes + 108, 4);
+    if (raw.swapped) u = __builtin_bswap32(u);
+    float f;
+    std::memcpy(&f, &u, 4);
+    offset_value = f;
+  } else {
+    std::uint64_t u;
+    std::memcpy(&u, raw.bytes + 168, 8);
+    if (raw.swapped) u = __builtin_bswap64(u);
+    offset_value = static_cast<double>(static_cast<std::int64_t>(u));
+  }
+  if (!std::isfinite(offset_value) || offset_value != std::floor(offset_value) ||
+      offset_value < raw.size || offset_value > 9e15) {
+    fail("{}: expected vox_offset a whole number >= {}, found {}", path, raw.size, offset_value);
+  }
+  return static_cast<std::int64_t>(offset_value);
+}
+
+// The voxel grid of a 3-D volume and the bytes its data take.
+struct VoxelLayout {
+  std::array<std::size_t, 3> shape{};
+  std::size_t n = 1;        // voxels
+  std::size_t n_bytes = 0;  // stored bytes
+  int nbyper = 0;           // stored bytes per voxel
+};
+
+// Checks libnifti's reading of the header (a 3-D volume of a supported type) and that the data
+// fit in the file (at most zlib's ~1032:1 ratio when compressed), before anything is allocated:
+// a damaged dim[] would otherwise ask for terabytes.
+VoxelLayout check_layout(const HeaderInfo& h, const std::string& path, std::size_t file_size,
+                         bool compressed) {
   const std::int64_t ndim = h.dim[0];
   if (ndim < 1 || ndim > 7) fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, ndim);
   for (int d = 1; d <= ndim; ++d) {
@@ -370,83 +378,78 @@ void read_nifti_into(const std::string& path, Volume& volume) {
     fail("{}: expected a 3-D volume, found a {}-D image of {} with {} volumes", path, ndim, dims,
          extra_overflow ? std::string("more than 2^63") : std::to_string(extra));
   }
-  const int nbyper = bytes_per_voxel(h.datatype);
-  if (nbyper == 0) {
+  VoxelLayout layout;
+  layout.nbyper = bytes_per_voxel(h.datatype);
+  if (layout.nbyper == 0) {
     fail("{}: unsupported data type {} ({}): expected an integer or float32/float64 type", path,
          datatype_name(h.datatype), h.datatype);
   }
-
-  // The data must fit in the file (at most zlib's ~1032:1 ratio when compressed), checked
-  // before anything is allocated: a damaged dim[] would otherwise ask for terabytes.
-  std::array<std::size_t, 3> shape{};
-  std::size_t n = 1, n_bytes = 0;
+  auto& shape = layout.shape;
   bool overflow = false;
   for (int axis = 0; axis < 3; ++axis) {
     shape[axis] = axis < ndim ? static_cast<std::size_t>(h.dim[axis + 1]) : 1;
-    overflow |= __builtin_mul_overflow(n, shape[axis], &n);
+    overflow |= __builtin_mul_overflow(layout.n, shape[axis], &layout.n);
   }
-  overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(nbyper), &n_bytes);
-  const auto file_size = static_cast<std::size_t>(info.st_size);
-  const bool compressed = gzdirect(file.get()) == 0;
+  overflow |=
+      __builtin_mul_overflow(layout.n, static_cast<std::size_t>(layout.nbyper), &layout.n_bytes);
   const std::size_t limit = compressed ? file_size * 1100 + (1u << 16) : file_size;
   const auto offset = static_cast<std::size_t>(std::max<std::int64_t>(h.data_offset, 0));
   if (overflow) {
     fail("{}: expected a volume that fits in memory, found dim = {}×{}×{} (more than 2^64 bytes)",
          path, shape[0], shape[1], shape[2]);
   }
-  if (n_bytes > limit || offset + n_bytes > limit) {
+  if (layout.n_bytes > limit || offset + layout.n_bytes > limit) {
     const std::size_t available = limit > offset ? limit - offset : 0;
     fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}{}",
-         path, n_bytes, n, datatype_name(h.datatype), offset, compressed ? "at most " : "",
+         path, layout.n_bytes, layout.n, datatype_name(h.datatype), offset,
+         compressed ? "at most " : "",
          compressed ? fmt::format("{} (a {}-byte compressed file)", available, file_size)
                     : std::to_string(available));
   }
-  // The doubles the volume becomes, checked against the memory left before allocating: a small
-  // .nii.gz can hold a huge volume of zeros.
-  if (volume.data.size() != n) {
-    try {
-      check_memory((n - std::min(n, volume.data.capacity())) * sizeof(double),
-                   fmt::format("a {}×{}×{} volume ({} voxels as 8-byte doubles)", shape[0],
-                               shape[1], shape[2], n));
-    } catch (const Error& e) {
-      fail("{}: {}", path, e.what());
-    }
-  }
-  volume.path = path;
-  volume.shape = shape;
+  return layout;
+}
 
-  // Skip the extensions, then read and check the voxel data.
+// Skips the header extensions up to the voxel data.
+void skip_extensions(gzFile file, const std::string& path, const HeaderInfo& h, int header_size,
+                     std::vector<unsigned char>& scratch) {
   if (h.data_offset < header_size) {
     fail("{}: expected vox_offset >= {}, found {}", path, header_size, h.data_offset);
   }
   std::size_t to_skip = static_cast<std::size_t>(h.data_offset) - header_size;
-  std::vector<unsigned char> scratch(1u << 16);
   while (to_skip > 0) {
     const std::size_t chunk = std::min(to_skip, scratch.size());
-    const std::size_t skipped = read_bytes(file.get(), scratch.data(), chunk, path);
+    const std::size_t skipped = read_bytes(file, scratch.data(), chunk, path);
     if (skipped < chunk) {
       fail("{}: truncated: expected voxel data from byte {}, found the end of the data at byte {}",
            path, h.data_offset, h.data_offset - static_cast<std::int64_t>(to_skip - skipped));
     }
     to_skip -= chunk;
   }
-  // Scaling from the header bytes: libnifti replaces a non-finite scl_inter by 0 silently.
+}
+
+struct Scaling {
   double slope = 0, inter = 0;
-  if (header_size == kNifti1HeaderSize) {
+  bool apply = false;  // a finite, non-zero slope other than value = stored value
+};
+
+// Scaling from the header bytes: libnifti replaces a non-finite scl_inter by 0 silently.
+Scaling raw_scaling(const RawHeader& raw, const std::string& path) {
+  double slope = 0, inter = 0;
+  if (raw.nifti1()) {
     std::uint32_t bits[2];
-    std::memcpy(bits, header + 112, 8);
+    std::memcpy(bits, raw.bytes + 112, 8);
     float values[2];
     for (int k = 0; k < 2; ++k) {
-      if (swapped) bits[k] = __builtin_bswap32(bits[k]);
+      if (raw.swapped) bits[k] = __builtin_bswap32(bits[k]);
       std::memcpy(&values[k], &bits[k], 4);
     }
     slope = values[0];
     inter = values[1];
   } else {
     std::uint64_t bits[2];
-    std::memcpy(bits, header + 176, 16);
+    std::memcpy(bits, raw.bytes + 176, 16);
     for (int k = 0; k < 2; ++k) {
-      if (swapped) bits[k] = __builtin_bswap64(bits[k]);
+      if (raw.swapped) bits[k] = __builtin_bswap64(bits[k]);
     }
     std::memcpy(&slope, &bits[0], 8);
     std::memcpy(&inter, &bits[1], 8);
@@ -457,36 +460,44 @@ void read_nifti_into(const std::string& path, Volume& volume) {
       fail("{}: expected a finite scl_inter with scl_slope {}, found {}", path, slope, inter);
     }
   }
+  return {slope, inter, scaled && (slope != 1 || inter != 0)};
+}
 
-  const bool apply_scaling = scaled && (slope != 1 || inter != 0);
-
-  // Decompress and convert in chunks: no second copy of the volume in its stored type, and
-  // `volume.data` keeps its memory when it is reused for the next volume of the same size.
+// Decompresses and converts in chunks: no second copy of the volume in its stored type, and
+// `volume.data` keeps its memory when it is reused for the next volume of the same size.
+void read_voxels(gzFile file, const std::string& path, const HeaderInfo& h,
+                 const VoxelLayout& layout, const Scaling& scaling, bool swapped, Volume& volume) {
+  const std::size_t n = layout.n, n_bytes = layout.n_bytes;
+  const auto& shape = layout.shape;
   try {
     volume.data.resize(n);
   } catch (const std::bad_alloc&) {
     fail("{}: needs {:.1f} GB for a {}×{}×{} volume of doubles, more than could be allocated", path,
          static_cast<double>(n) * sizeof(double) / 1e9, shape[0], shape[1], shape[2]);
   }
+  const double slope = scaling.slope, inter = scaling.inter;
   double* out = volume.data.data();
   std::vector<unsigned char> chunk((std::size_t{1} << 20) / 8 * 8);
   std::size_t data_read = 0;
   while (data_read < n_bytes) {
     const std::size_t want = std::min(chunk.size(), n_bytes - data_read);
-    const std::size_t got = read_bytes(file.get(), chunk.data(), want, path);
+    const std::size_t got = read_bytes(file, chunk.data(), want, path);
     if (got < want) {
       fail("{}: truncated: expected {} bytes of voxel data ({} {} voxels) from byte {}, found {}",
            path, n_bytes, n, datatype_name(h.datatype), h.data_offset, data_read + got);
     }
-    const std::size_t voxels = got / static_cast<std::size_t>(nbyper);
+    const std::size_t voxels = got / static_cast<std::size_t>(layout.nbyper);
     convert_voxels(h.datatype, chunk.data(), voxels, swapped, out);
-    if (apply_scaling) {
+    if (scaling.apply) {
       for (std::size_t i = 0; i < voxels; ++i) out[i] = out[i] * slope + inter;
     }
     out += voxels;
     data_read += got;
   }
-  // Read to the end so that zlib checks the stream's CRC and length.
+}
+
+// Reads to the end so that zlib checks the stream's CRC and length, then closes the file.
+void finish_stream(GzFile& file, const std::string& path, std::vector<unsigned char>& scratch) {
   while (read_bytes(file.get(), scratch.data(), scratch.size(), path) > 0) {
   }
   int code = Z_OK;
@@ -497,7 +508,10 @@ void read_nifti_into(const std::string& path, Volume& volume) {
   if (code != Z_OK) fail("{}: corrupt compressed data (zlib: {})", path, gz_message(file.get()));
   const int closed = gzclose_r(file.release());
   if (closed != Z_OK) fail("{}: corrupt compressed data (zlib error {})", path, closed);
+}
 
+// The voxel-to-world matrix: sform, else qform, else the voxel sizes; it must be finite.
+void set_affine(const HeaderInfo& h, const std::string& path, Volume& volume) {
   if (h.sform_code > 0) {
     for (int r = 0; r < 4; ++r) {
       for (int c = 0; c < 4; ++c) volume.affine[r * 4 + c] = h.sto_xyz[r][c];
@@ -516,6 +530,57 @@ void read_nifti_into(const std::string& path, Volume& volume) {
            path, source, volume.affine[i], i / 4, i % 4);
     }
   }
+}
+
+}  // namespace
+
+Volume read_nifti(const std::string& path) {
+  Volume volume;
+  read_nifti_into(path, volume);
+  return volume;
+}
+
+void read_nifti_into(const std::string& path, Volume& volume) {
+  check_utf8_name(path);
+  check_suffix(path);
+  const struct stat info = stat_regular_file(path);
+
+  GzFile file(gzopen(path.c_str(), "rb"));
+  if (!file) fail("{}: cannot open: {}", path, std::strerror(errno));
+  gzbuffer(file.get(), 1u << 18);
+
+  RawHeader raw;
+  read_raw_header(file.get(), path, raw);
+  check_raw_dims_and_type(raw, path);
+  const std::int64_t raw_offset = raw_vox_offset(raw, path);
+
+  HeaderInfo h = header_from_libnifti(path);
+  h.data_offset = raw_offset;
+  const bool compressed = gzdirect(file.get()) == 0;
+  const VoxelLayout layout =
+      check_layout(h, path, static_cast<std::size_t>(info.st_size), compressed);
+  const auto& shape = layout.shape;
+  const std::size_t n = layout.n;
+  // The doubles the volume becomes, checked against the memory left before allocating: a small
+  // .nii.gz can hold a huge volume of zeros.
+  if (volume.data.size() != n) {
+    try {
+      check_memory((n - std::min(n, volume.data.capacity())) * sizeof(double),
+                   fmt::format("a {}×{}×{} volume ({} voxels as 8-byte doubles)", shape[0],
+                               shape[1], shape[2], n));
+    } catch (const Error& e) {
+      fail("{}: {}", path, e.what());
+    }
+  }
+  volume.path = path;
+  volume.shape = shape;
+
+  std::vector<unsigned char> scratch(1u << 16);
+  skip_extensions(file.get(), path, h, raw.size, scratch);
+  const Scaling scaling = raw_scaling(raw, path);
+  read_voxels(file.get(), path, h, layout, scaling, raw.swapped, volume);
+  finish_stream(file, path, scratch);
+  set_affine(h, path, volume);
 }
 
 NiftiType parse_nifti_type(std::string_view name) {
