@@ -116,7 +116,10 @@ std::string_view to_string(ErrorKind kind) {
   return "";
 }
 
-ShiftEvaluation evaluate_partitions(const PartitionInput& input, const PartitionParams& params) {
+namespace {
+
+// Lengths, names and values of the models, partition and shift flags, and the parameters.
+void check_partition_input(const PartitionInput& input, const PartitionParams& params) {
   const std::size_t n = input.target.size();
   if (n == 0) fail("target is empty: need at least one sample");
   if (input.models.empty()) fail("need at least one model, found 0");
@@ -151,80 +154,79 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
   if (!(params.beta > 0) || !std::isfinite(params.beta)) {
     fail("beta must be > 0, found {}", params.beta);
   }
+}
 
-  // Partitions in first-seen order.
+SetDef all_samples(std::size_t n) {
+  SetDef all{"all", "all", {}};
+  all.index.resize(n);
+  for (std::size_t i = 0; i < n; ++i) all.index[i] = i;
+  return all;
+}
+
+// Joint sets: partition names sharing a base (dev_in, dev_out) by >= 2 partitions, in
+// first-seen order of the base, appended after the first n_partitions sets.
+void add_joint_sets(std::vector<SetDef>& sets, std::size_t n_partitions) {
+  std::vector<std::string> bases;
+  std::map<std::string, std::vector<std::size_t>> members;
+  for (std::size_t s = 0; s < n_partitions; ++s) {
+    const std::string base = joint_base(sets[s].name);
+    if (base.empty()) continue;
+    if (!members.count(base)) bases.push_back(base);
+    members[base].push_back(s);
+  }
+  for (const auto& base : bases) {
+    const auto& parts = members[base];
+    if (parts.size() < 2) continue;
+    SetDef joint{base + " (in+out)", "joint", {}};
+    for (std::size_t s : parts) {
+      joint.index.insert(joint.index.end(), sets[s].index.begin(), sets[s].index.end());
+    }
+    std::sort(joint.index.begin(), joint.index.end());
+    sets.push_back(std::move(joint));
+  }
+}
+
+// The sets to evaluate: the partitions (source 003's canonical ones first, in its order; other
+// names after, first-seen), their joint sets and all samples; without partitions all samples
+// only. Sets `shifted` from the partition names when no shift flags are given.
+std::vector<SetDef> evaluation_sets(const PartitionInput& input,
+                                    std::vector<std::uint8_t>& shifted) {
+  const std::size_t n = input.target.size();
   std::vector<SetDef> sets;
-  std::vector<std::uint8_t> shifted(n, 0);
   if (input.partition.empty()) {
-    SetDef all{"all", "all", {}};
-    all.index.resize(n);
-    for (std::size_t i = 0; i < n; ++i) all.index[i] = i;
-    sets.push_back(std::move(all));
-  } else {
-    std::map<std::string, std::size_t> where;
-    for (std::size_t i = 0; i < n; ++i) {
-      auto [it, fresh] = where.emplace(input.partition[i], sets.size());
-      if (fresh) sets.push_back({input.partition[i], "partition", {}});
-      sets[it->second].index.push_back(i);
-    }
-    // Source 003's canonical partitions first, in its order; other names after, first-seen.
-    const std::vector<std::string> canonical = {"train", "dev_in", "dev_out", "eval_in",
-                                                "eval_out"};
-    auto rank = [&](const SetDef& s) {
-      const auto it = std::find(canonical.begin(), canonical.end(), lower(s.name));
-      return static_cast<std::size_t>(it - canonical.begin());
-    };
-    std::stable_sort(sets.begin(), sets.end(),
-                     [&](const SetDef& a, const SetDef& b) { return rank(a) < rank(b); });
-    const std::size_t n_partitions = sets.size();
-    // Joint sets: bases shared by >= 2 partitions, in first-seen order.
-    std::vector<std::string> bases;
-    std::map<std::string, std::vector<std::size_t>> members;
+    sets.push_back(all_samples(n));
+    return sets;
+  }
+  std::map<std::string, std::size_t> where;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto [it, fresh] = where.emplace(input.partition[i], sets.size());
+    if (fresh) sets.push_back({input.partition[i], "partition", {}});
+    sets[it->second].index.push_back(i);
+  }
+  const std::vector<std::string> canonical = {"train", "dev_in", "dev_out", "eval_in", "eval_out"};
+  auto rank = [&](const SetDef& s) {
+    const auto it = std::find(canonical.begin(), canonical.end(), lower(s.name));
+    return static_cast<std::size_t>(it - canonical.begin());
+  };
+  std::stable_sort(sets.begin(), sets.end(),
+                   [&](const SetDef& a, const SetDef& b) { return rank(a) < rank(b); });
+  const std::size_t n_partitions = sets.size();
+  add_joint_sets(sets, n_partitions);
+  if (n_partitions > 1) sets.push_back(all_samples(n));
+  if (input.shifted.empty()) {
     for (std::size_t s = 0; s < n_partitions; ++s) {
-      const std::string base = joint_base(sets[s].name);
-      if (base.empty()) continue;
-      if (!members.count(base)) bases.push_back(base);
-      members[base].push_back(s);
-    }
-    for (const auto& base : bases) {
-      const auto& parts = members[base];
-      if (parts.size() < 2) continue;
-      SetDef joint{base + " (in+out)", "joint", {}};
-      for (std::size_t s : parts) {
-        joint.index.insert(joint.index.end(), sets[s].index.begin(), sets[s].index.end());
-      }
-      std::sort(joint.index.begin(), joint.index.end());
-      sets.push_back(std::move(joint));
-    }
-    if (n_partitions > 1) {
-      SetDef all{"all", "all", {}};
-      all.index.resize(n);
-      for (std::size_t i = 0; i < n; ++i) all.index[i] = i;
-      sets.push_back(std::move(all));
-    }
-    if (input.shifted.empty()) {
-      for (std::size_t s = 0; s < n_partitions; ++s) {
-        if (shifted_by_name(sets[s].name)) {
-          for (std::size_t i : sets[s].index) shifted[i] = 1;
-        }
+      if (shifted_by_name(sets[s].name)) {
+        for (std::size_t i : sets[s].index) shifted[i] = 1;
       }
     }
   }
-  if (!input.shifted.empty()) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (input.shifted[i] > 1) {
-        fail("shifted must be 0 or 1, found {} at index {}", input.shifted[i], i);
-      }
-      shifted[i] = input.shifted[i];
-    }
-  }
+  return sets;
+}
 
-  ShiftEvaluation ev;
-  ev.n_samples = n;
-  ev.params = params;
-  for (const auto& m : input.models) ev.models.push_back(m.name);
-  for (const auto& s : sets) ev.sets.push_back(s.name);
-
+// Each model's per-sample errors; an infinite one is refused (the retention curves need sums).
+std::vector<std::vector<double>> model_errors(const PartitionInput& input,
+                                              const PartitionParams& params) {
+  const std::size_t n = input.target.size();
   std::vector<std::vector<double>> errors(input.models.size(), std::vector<double>(n));
   for (std::size_t m = 0; m < input.models.size(); ++m) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -238,10 +240,56 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
       }
     }
   }
+  return errors;
+}
 
+// How many rows had an undefined value: each kind becomes one note.
+struct UndefinedCounts {
+  std::size_t no_acceptable = 0, prr_undefined = 0, ood_undefined = 0;
+};
+
+// One model on one set (its samples' target y, prediction p, uncertainty u, error e, shift
+// flags sh): regression metrics, retention summary and OOD AUROC. Per-set warnings (an undefined
+// PRR, no acceptable sample) are muted here and counted instead.
+void fill_row(PartitionRow& row, const std::vector<double>& y, const std::vector<double>& p,
+              const std::vector<double>& u, const std::vector<double>& e,
+              const std::vector<std::uint8_t>& sh, const PartitionParams& params,
+              const RegressionParams& reg, UndefinedCounts& undefined) {
+  const std::size_t k = row.n, n_shifted = row.n_shifted;
+  ScopedWarningHandler mute(WarningHandler{});
+  auto metrics = regression_metrics(y, p, {}, reg);
+  row.rmse = without_replicates(std::move(metrics.rmse));
+  row.mae = without_replicates(std::move(metrics.mae));
+  row.mape = without_replicates(std::move(metrics.mape));
+  row.r2 = without_replicates(std::move(metrics.r2));
+  CompensatedSum total;
+  for (double v : e) total.add(v);
+  row.mean_error = total.value() / static_cast<double>(k);
+  const double* thr = params.acceptable ? &*params.acceptable : nullptr;
+  const auto summary = retention_summary(e, u, {params.convention}, thr, params.beta);
+  row.r_auc = summary.prr.r_auc;
+  row.prr = summary.prr.prr;
+  if (std::isnan(row.prr)) ++undefined.prr_undefined;
+  row.aurc = summary.risk_coverage.aurc;
+  row.augrc = summary.risk_coverage.augrc;
+  row.f1_auc = summary.has_f1 ? summary.f1_auc : kNaN;
+  row.f1_at_95 = summary.has_f1 ? summary.f1_at_95 : kNaN;
+  if (summary.has_f1 && summary.n_acceptable == 0) ++undefined.no_acceptable;
+  if (n_shifted > 0 && n_shifted < k) {
+    row.ood_auroc = ood_detection(sh, u).auroc;
+  } else {
+    row.ood_auroc = kNaN;
+    ++undefined.ood_undefined;
+  }
+}
+
+// One row per (set, model), sets outer.
+void add_rows(const PartitionInput& input, const PartitionParams& params,
+              const std::vector<SetDef>& sets, const std::vector<std::uint8_t>& shifted,
+              const std::vector<std::vector<double>>& errors, UndefinedCounts& undefined,
+              ShiftEvaluation& ev) {
   RegressionParams reg;
   reg.bootstrap = params.bootstrap;
-  std::size_t no_acceptable = 0, prr_undefined = 0, ood_undefined = 0;
   for (const auto& set : sets) {
     const std::size_t k = set.index.size();
     std::vector<double> y(k), p(k), u(k), e(k);
@@ -265,82 +313,91 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
       row.model = model.name;
       row.n = k;
       row.n_shifted = n_shifted;
-      {
-        // Per-set warnings (an undefined PRR, no acceptable sample) become one note each.
-        ScopedWarningHandler mute(WarningHandler{});
-        auto metrics = regression_metrics(y, p, {}, reg);
-        row.rmse = without_replicates(std::move(metrics.rmse));
-        row.mae = without_replicates(std::move(metrics.mae));
-        row.mape = without_replicates(std::move(metrics.mape));
-        row.r2 = without_replicates(std::move(metrics.r2));
-        CompensatedSum total;
-        for (double v : e) total.add(v);
-        row.mean_error = total.value() / static_cast<double>(k);
-        const double* thr = params.acceptable ? &*params.acceptable : nullptr;
-        const auto summary = retention_summary(e, u, {params.convention}, thr, params.beta);
-        row.r_auc = summary.prr.r_auc;
-        row.prr = summary.prr.prr;
-        if (std::isnan(row.prr)) ++prr_undefined;
-        row.aurc = summary.risk_coverage.aurc;
-        row.augrc = summary.risk_coverage.augrc;
-        row.f1_auc = summary.has_f1 ? summary.f1_auc : kNaN;
-        row.f1_at_95 = summary.has_f1 ? summary.f1_at_95 : kNaN;
-        if (summary.has_f1 && summary.n_acceptable == 0) ++no_acceptable;
-        if (n_shifted > 0 && n_shifted < k) {
-          row.ood_auroc = ood_detection(sh, u).auroc;
-        } else {
-          row.ood_auroc = kNaN;
-          ++ood_undefined;
-        }
-      }
+      fill_row(row, y, p, u, e, sh, params, reg, undefined);
       ev.rows.push_back(std::move(row));
     }
   }
-  if (no_acceptable > 0) {
+}
+
+// One note (and warning, where the reader may act) per kind of undefined value.
+void add_notes(const UndefinedCounts& undefined, const PartitionParams& params,
+               ShiftEvaluation& ev) {
+  if (undefined.no_acceptable > 0) {
     const std::string note = fmt::format(
         "{} row(s) have no acceptable sample (error <= {}): their F1-AUC and F1@95 are NaN",
-        no_acceptable, *params.acceptable);
+        undefined.no_acceptable, *params.acceptable);
     warn(note);
     ev.notes.push_back(note);
   }
-  if (prr_undefined > 0) {
+  if (undefined.prr_undefined > 0) {
     const std::string note = fmt::format(
         "{} row(s) have an undefined PRR (oracle and random areas equal, e.g. all errors "
         "equal): NaN",
-        prr_undefined);
+        undefined.prr_undefined);
     warn(note);
     ev.notes.push_back(note);
   }
-  if (ood_undefined > 0) {
+  if (undefined.ood_undefined > 0) {
     ev.notes.push_back(
         "OOD AUROC is shown only for sets that hold both in-domain and shifted samples");
   }
+}
 
-  // Chart curves on all samples (one sort by uncertainty and one by error per model).
+// Chart curves of one model on all samples (one sort by uncertainty and one by error).
+ModelCurves model_curves(const ModelInput& model, const std::vector<double>& errors,
+                         const PartitionParams& params) {
+  ModelCurves c;
+  c.model = model.name;
+  const double* thr = params.acceptable ? &*params.acceptable : nullptr;
+  RetentionCurves curves;
+  {
+    ScopedWarningHandler mute(WarningHandler{});  // no acceptable sample: noted already
+    curves = retention_curves(errors, model.uncertainty, {params.convention}, thr, params.beta);
+  }
+  c.r_auc = curves.model.r_auc;
+  thin_retention(curves.model.curve, params.curve_points, c.x, c.retention, true);
+  std::vector<double> dummy;
+  thin_retention(curves.oracle.curve, params.curve_points, dummy, c.oracle, false);
+  thin_retention(curves.random.curve, params.curve_points, dummy, c.random, false);
+  if (curves.has_f1) {
+    c.f1_auc = curves.f1.f1_auc;
+    c.f1 = thin_f1(curves.f1.curve, c.x);
+    c.f1_oracle = thin_f1(curves.f1_oracle.curve, c.x);
+    c.f1_random = thin_f1(curves.f1_random.curve, c.x);
+  } else {
+    c.f1_auc = kNaN;
+  }
+  return c;
+}
+
+}  // namespace
+
+ShiftEvaluation evaluate_partitions(const PartitionInput& input, const PartitionParams& params) {
+  check_partition_input(input, params);
+  const std::size_t n = input.target.size();
+  std::vector<std::uint8_t> shifted(n, 0);
+  const std::vector<SetDef> sets = evaluation_sets(input, shifted);
+  if (!input.shifted.empty()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (input.shifted[i] > 1) {
+        fail("shifted must be 0 or 1, found {} at index {}", input.shifted[i], i);
+      }
+      shifted[i] = input.shifted[i];
+    }
+  }
+
+  ShiftEvaluation ev;
+  ev.n_samples = n;
+  ev.params = params;
+  for (const auto& m : input.models) ev.models.push_back(m.name);
+  for (const auto& s : sets) ev.sets.push_back(s.name);
+
+  const auto errors = model_errors(input, params);
+  UndefinedCounts undefined;
+  add_rows(input, params, sets, shifted, errors, undefined, ev);
+  add_notes(undefined, params, ev);
   for (std::size_t m = 0; m < input.models.size(); ++m) {
-    ModelCurves c;
-    c.model = input.models[m].name;
-    const double* thr = params.acceptable ? &*params.acceptable : nullptr;
-    RetentionCurves curves;
-    {
-      ScopedWarningHandler mute(WarningHandler{});  // no acceptable sample: noted above
-      curves = retention_curves(errors[m], input.models[m].uncertainty, {params.convention}, thr,
-                                params.beta);
-    }
-    c.r_auc = curves.model.r_auc;
-    thin_retention(curves.model.curve, params.curve_points, c.x, c.retention, true);
-    std::vector<double> dummy;
-    thin_retention(curves.oracle.curve, params.curve_points, dummy, c.oracle, false);
-    thin_retention(curves.random.curve, params.curve_points, dummy, c.random, false);
-    if (curves.has_f1) {
-      c.f1_auc = curves.f1.f1_auc;
-      c.f1 = thin_f1(curves.f1.curve, c.x);
-      c.f1_oracle = thin_f1(curves.f1_oracle.curve, c.x);
-      c.f1_random = thin_f1(curves.f1_random.curve, c.x);
-    } else {
-      c.f1_auc = kNaN;
-    }
-    ev.curves.push_back(std::move(c));
+    ev.curves.push_back(model_curves(input.models[m], errors[m], params));
   }
   return ev;
 }
