@@ -79,165 +79,180 @@ inline std::uint64_t shifted_descending_key(double x) {
   return k - (k >> 63);
 }
 
-/// The <= 16-byte/sample scan for unweighted binary input in group mode; `emit(key, dpos, dneg)`
-/// is called once per tie block in descending score order (key: detail::descending_key of the
-/// score). Large inputs use labelled keys: within each sign class (scores >= 0, scores < 0) the
-/// key's top bit is constant, so it is replaced by the label. The first MSD pass scatters labelled
-/// keys (8 bytes each) straight from the scores into buckets indexed by sign class and the key's
-/// place in the class's key range (non-negative scores' buckets first, as in descending order),
-/// each bucket is radix sorted by score (scratch: the largest bucket), then one linear scan per
-/// class. Small inputs radix sort positives' and negatives' keys separately (buffer of
-/// max(n_pos, n_neg) keys) and merge them, whose load-compare chain costs ~2x the linear scan.
-template <typename Emit>
-void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s, Emit&& emit) {
-  const std::size_t n = y.size();
-  const std::size_t n_pos = check_labels(y);
-  const std::size_t n_neg = n - n_pos;
-  if (n == 0) return;
-  detail::KeyArray keys(n + 3);
-  if (n >= kLabelledMin) {
-    // Keys: shifted_descending_key; class c = top bit (1: negative scores). -0.0 joins +0.0 in
-    // class 0, so a tie block never spans both classes. Class 0's buckets come first, then class
-    // 1's; within a class, a key's bucket is its aligned power-of-two slice of the class's key
-    // range [lo, hi], clamped (keys outside the range go to the end buckets). The range comes
-    // from a strided sample: buckets need only be monotone, not even, and this spares a pass over
-    // the scores. Unlike the highest varying key bits, a range spreads skewed scores (e.g. a
-    // normal's few exponents) over the buckets, so most of them fit in cache.
-    std::uint64_t lo[2] = {~detail::kSignBit, ~std::uint64_t{0}};
-    std::uint64_t hi[2] = {0, detail::kSignBit};
-    constexpr std::size_t kSample = 8192;
-    const std::size_t stride = n / kSample;
-    for (std::size_t j = 0; j < kSample; ++j) {
-      const double x = s[j * stride];
-      // Non-finite scores are reported by the pass below; zeros would stretch class 0's range
-      // over all exponents (they go to its last bucket, clamped).
-      if (!std::isfinite(x) || x == 0) continue;
-      const std::uint64_t k = shifted_descending_key(x);
-      const std::size_t c = k >> 63;
-      lo[c] = std::min(lo[c], k);
-      hi[c] = std::max(hi[c], k);
-    }
-    // 2^10 buckets per class, or 2^11 for a class alone in the sample and one for the other: the
-    // histogram and scatter stay within ~2^11 buckets (L1-resident counts).
-    const bool sampled[2] = {lo[0] <= hi[0], lo[1] <= hi[1]};
-    int bits[2] = {10, 10};
-    if (!sampled[0] || !sampled[1]) {
-      bits[0] = sampled[0] ? 11 : 0;
-      bits[1] = sampled[0] ? 0 : 11;
-    }
-    int low[2];
-    std::uint64_t lo_slice[2];
-    std::uint64_t last[2];  // the class's last bucket, relative to its first
-    for (int c = 0; c < 2; ++c) {
-      if (!sampled[c]) {  // the whole class range
-        lo[c] = c ? detail::kSignBit : 0;
-        hi[c] = c ? ~std::uint64_t{0} : ~detail::kSignBit;
-      }
-      // Slices are aligned (keys in one share all bits from `low` up, which the bucket sort then
-      // skips), so the range may need one more bit.
-      low[c] = std::max(int(std::bit_width(hi[c] - lo[c])) - bits[c], 0);
-      if (((hi[c] >> low[c]) - (lo[c] >> low[c])) >> bits[c]) ++low[c];
-      low[c] = std::min(low[c], 63);
-      lo_slice[c] = lo[c] >> low[c];
-      last[c] = (std::uint64_t{1} << bits[c]) - 1;
-    }
-    const std::uint64_t first[2] = {0, last[0] + 1};
-    const std::size_t n_buckets = first[1] + last[1] + 1;
-    const auto class_bucket = [&](std::uint64_t k, std::uint64_t c) {
-      const std::uint64_t slice = k >> low[c];
-      return first[c] + std::min(slice - std::min(slice, lo_slice[c]), last[c]);
-    };
-    const auto bucket = [&](std::uint64_t k) { return class_bucket(k, k >> 63); };
-    // Histogram pass, which also checks the scores (in order: the first non-finite one is
-    // reported).
-    std::vector<std::size_t> next(n_buckets + 1, 0);
-    detail::histogram(n, n_buckets, next.data(), [&](std::size_t i) {
-      const double x = s[i];
-      if (!std::isfinite(x)) fail_score("y_score", x, i);
-      return bucket(shifted_descending_key(x));
-    });
-    // Prefix sums; class 1 starts one slot late, leaving a gap for class 0's scan sentinel.
-    std::size_t largest = 0;
-    for (std::size_t d = 0; d < n_buckets; ++d) {
-      largest = std::max(largest, next[d + 1]);
-      next[d + 1] += next[d] + (d + 1 == first[1]);
-    }
-    const std::size_t n0 = next[first[1]] - 1;  // scores >= 0; class 1 is [n0 + 1, n + 1)
-    const auto scatter = [&](std::size_t* ends, auto key_of, auto bucket_of) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t k = key_of(s[i]);
-        keys[ends[bucket_of(k)]++] = (k << 1) | y[i];
-      }
-    };
-    if (n0 == n || n0 == 0) {  // one class (same-sign scores): fixed bucket parameters and a
-                               // simpler key (class 0 holds -0.0, class 1 does not)
-      const std::uint64_t c = n0 == 0;
-      const int shift = low[c];
-      const std::uint64_t lo_c = lo_slice[c];
-      const std::uint64_t last_c = last[c];
-      const auto bucket_of = [=](std::uint64_t k) {
-        const std::uint64_t slice = k >> shift;
-        return std::min(slice - std::min(slice, lo_c), last_c);
-      };
-      const auto bits_of = [](double x) {
-        std::uint64_t u;
-        std::memcpy(&u, &x, sizeof u);
-        return u;
-      };
-      if (c == 0) {
-        scatter(
-            next.data(),
-            [&](double x) { return (bits_of(x) & ~detail::kSignBit) ^ ~detail::kSignBit; },
-            bucket_of);
-      } else {
-        scatter(
-            next.data() + first[1], [&](double x) { return bits_of(x) - 1; }, bucket_of);
-      }
-    } else {
-      scatter(next.data(), shifted_descending_key, bucket);
-    }
-    // Now next[d] is where bucket d ends. Sorted by score only: the label rides along (equal
-    // scores need no order), so a block of tied scores is done once found.
-    detail::KeyArray scratch(largest);
-    std::size_t begin = 0;
-    for (std::size_t d = 0; d < n_buckets; ++d) {
-      if (d == first[1]) begin = n0 + 1;
-      const std::size_t end = next[d];
-      if (end - begin > 1) {
-        detail::radix_sort(keys.get() + begin, scratch.get(), end - begin,
-                           [](std::uint64_t v) { return v >> 1; });
-      }
-      begin = end;
-    }
-    // One linear scan of [first, last), whose keys are (k & ~top) << 1 | label, k = key - add;
-    // keys[last] is free.
-    const auto scan = [&](std::size_t first, std::size_t last, std::uint64_t top,
-                          std::uint64_t add) {
-      if (first == last) return;
-      keys[last] = ((keys[last - 1] >> 1) + 1) << 1;  // sentinel in another tie block
-      std::size_t i = first;
-      while (i < last) {
-        const std::uint64_t g = keys[i] >> 1;
-        if ((keys[i + 1] >> 1) != g) {  // a tie block of one (predictable when ties are rare)
-          const std::int64_t p = std::int64_t(keys[i] & 1);
-          emit((g | top) + add, p, 1 - p);
-          ++i;
-          continue;
-        }
-        const std::size_t i0 = i;
-        std::int64_t dp = 0;
-        do {
-          dp += std::int64_t(keys[i] & 1);
-          ++i;
-        } while ((keys[i] >> 1) == g);
-        emit((g | top) + add, dp, std::int64_t(i - i0) - dp);
-      }
-    };
-    scan(0, n0, 0, 0);
-    scan(n0 + 1, n + 1, detail::kSignBit, 1);
-    return;
+/// Bucket layout of the labelled-key scan, per sign class c (0: scores >= 0, 1: < 0): a key k
+/// of class c goes to bucket first[c] + min(max(k >> low[c], lo_slice[c]) - lo_slice[c], last[c]).
+struct LabelledBuckets {
+  int low[2];
+  std::uint64_t lo_slice[2];
+  std::uint64_t last[2];  // the class's last bucket, relative to its first
+  std::uint64_t first[2];
+  std::size_t n_buckets;
+};
+
+LabelledBuckets labelled_buckets(std::span<const double> s, std::size_t n) {
+  // Keys: shifted_descending_key; class c = top bit (1: negative scores). -0.0 joins +0.0 in
+  // class 0, so a tie block never spans both classes. Class 0's buckets come first, then class
+  // 1's; within a class, a key's bucket is its aligned power-of-two slice of the class's key
+  // range [lo, hi], clamped (keys outside the range go to the end buckets). The range comes
+  // from a strided sample: buckets need only be monotone, not even, and this spares a pass over
+  // the scores. Unlike the highest varying key bits, a range spreads skewed scores (e.g. a
+  // normal's few exponents) over the buckets, so most of them fit in cache.
+  std::uint64_t lo[2] = {~detail::kSignBit, ~std::uint64_t{0}};
+  std::uint64_t hi[2] = {0, detail::kSignBit};
+  constexpr std::size_t kSample = 8192;
+  const std::size_t stride = n / kSample;
+  for (std::size_t j = 0; j < kSample; ++j) {
+    const double x = s[j * stride];
+    // Non-finite scores are reported by the pass below; zeros would stretch class 0's range
+    // over all exponents (they go to its last bucket, clamped).
+    if (!std::isfinite(x) || x == 0) continue;
+    const std::uint64_t k = shifted_descending_key(x);
+    const std::size_t c = k >> 63;
+    lo[c] = std::min(lo[c], k);
+    hi[c] = std::max(hi[c], k);
   }
-  // Small input. Layout: positives, end marker, negatives, end marker, padding (read
+  // 2^10 buckets per class, or 2^11 for a class alone in the sample and one for the other: the
+  // histogram and scatter stay within ~2^11 buckets (L1-resident counts).
+  const bool sampled[2] = {lo[0] <= hi[0], lo[1] <= hi[1]};
+  int bits[2] = {10, 10};
+  if (!sampled[0] || !sampled[1]) {
+    bits[0] = sampled[0] ? 11 : 0;
+    bits[1] = sampled[0] ? 0 : 11;
+  }
+  LabelledBuckets b;
+  auto& low = b.low;
+  auto& lo_slice = b.lo_slice;
+  auto& last = b.last;
+  for (int c = 0; c < 2; ++c) {
+    if (!sampled[c]) {  // the whole class range
+      lo[c] = c ? detail::kSignBit : 0;
+      hi[c] = c ? ~std::uint64_t{0} : ~detail::kSignBit;
+    }
+    // Slices are aligned (keys in one share all bits from `low` up, which the bucket sort then
+    // skips), so the range may need one more bit.
+    low[c] = std::max(int(std::bit_width(hi[c] - lo[c])) - bits[c], 0);
+    if (((hi[c] >> low[c]) - (lo[c] >> low[c])) >> bits[c]) ++low[c];
+    low[c] = std::min(low[c], 63);
+    lo_slice[c] = lo[c] >> low[c];
+    last[c] = (std::uint64_t{1} << bits[c]) - 1;
+  }
+  b.first[0] = 0;
+  b.first[1] = last[0] + 1;
+  b.n_buckets = b.first[1] + last[1] + 1;
+  return b;
+}
+
+/// The labelled-key scan of large inputs (see scan_unweighted); keys holds n + 3 slots.
+template <typename Emit>
+void scan_labelled(std::span<const std::uint8_t> y, std::span<const double> s,
+                   detail::KeyArray& keys, Emit&& emit) {
+  const std::size_t n = y.size();
+  const LabelledBuckets b = labelled_buckets(s, n);
+  const auto& low = b.low;
+  const auto& lo_slice = b.lo_slice;
+  const auto& last = b.last;
+  const auto& first = b.first;
+  const std::size_t n_buckets = b.n_buckets;
+  const auto class_bucket = [&](std::uint64_t k, std::uint64_t c) {
+    const std::uint64_t slice = k >> low[c];
+    return first[c] + std::min(slice - std::min(slice, lo_slice[c]), last[c]);
+  };
+  const auto bucket = [&](std::uint64_t k) { return class_bucket(k, k >> 63); };
+  // Histogram pass, which also checks the scores (in order: the first non-finite one is
+  // reported).
+  std::vector<std::size_t> next(n_buckets + 1, 0);
+  detail::histogram(n, n_buckets, next.data(), [&](std::size_t i) {
+    const double x = s[i];
+    if (!std::isfinite(x)) fail_score("y_score", x, i);
+    return bucket(shifted_descending_key(x));
+  });
+  // Prefix sums; class 1 starts one slot late, leaving a gap for class 0's scan sentinel.
+  std::size_t largest = 0;
+  for (std::size_t d = 0; d < n_buckets; ++d) {
+    largest = std::max(largest, next[d + 1]);
+    next[d + 1] += next[d] + (d + 1 == first[1]);
+  }
+  const std::size_t n0 = next[first[1]] - 1;  // scores >= 0; class 1 is [n0 + 1, n + 1)
+  const auto scatter = [&](std::size_t* ends, auto key_of, auto bucket_of) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t k = key_of(s[i]);
+      keys[ends[bucket_of(k)]++] = (k << 1) | y[i];
+    }
+  };
+  if (n0 == n || n0 == 0) {  // one class (same-sign scores): fixed bucket parameters and a
+                             // simpler key (class 0 holds -0.0, class 1 does not)
+    const std::uint64_t c = n0 == 0;
+    const int shift = low[c];
+    const std::uint64_t lo_c = lo_slice[c];
+    const std::uint64_t last_c = last[c];
+    const auto bucket_of = [=](std::uint64_t k) {
+      const std::uint64_t slice = k >> shift;
+      return std::min(slice - std::min(slice, lo_c), last_c);
+    };
+    const auto bits_of = [](double x) {
+      std::uint64_t u;
+      std::memcpy(&u, &x, sizeof u);
+      return u;
+    };
+    if (c == 0) {
+      scatter(
+          next.data(),
+          [&](double x) { return (bits_of(x) & ~detail::kSignBit) ^ ~detail::kSignBit; },
+          bucket_of);
+    } else {
+      scatter(
+          next.data() + first[1], [&](double x) { return bits_of(x) - 1; }, bucket_of);
+    }
+  } else {
+    scatter(next.data(), shifted_descending_key, bucket);
+  }
+  // Now next[d] is where bucket d ends. Sorted by score only: the label rides along (equal
+  // scores need no order), so a block of tied scores is done once found.
+  detail::KeyArray scratch(largest);
+  std::size_t begin = 0;
+  for (std::size_t d = 0; d < n_buckets; ++d) {
+    if (d == first[1]) begin = n0 + 1;
+    const std::size_t end = next[d];
+    if (end - begin > 1) {
+      detail::radix_sort(keys.get() + begin, scratch.get(), end - begin,
+                         [](std::uint64_t v) { return v >> 1; });
+    }
+    begin = end;
+  }
+  // One linear scan of [first, last), whose keys are (k & ~top) << 1 | label, k = key - add;
+  // keys[last] is free.
+  const auto scan = [&](std::size_t first, std::size_t last, std::uint64_t top, std::uint64_t add) {
+    if (first == last) return;
+    keys[last] = ((keys[last - 1] >> 1) + 1) << 1;  // sentinel in another tie block
+    std::size_t i = first;
+    while (i < last) {
+      const std::uint64_t g = keys[i] >> 1;
+      if ((keys[i + 1] >> 1) != g) {  // a tie block of one (predictable when ties are rare)
+        const std::int64_t p = std::int64_t(keys[i] & 1);
+        emit((g | top) + add, p, 1 - p);
+        ++i;
+        continue;
+      }
+      const std::size_t i0 = i;
+      std::int64_t dp = 0;
+      do {
+        dp += std::int64_t(keys[i] & 1);
+        ++i;
+      } while ((keys[i] >> 1) == g);
+      emit((g | top) + add, dp, std::int64_t(i - i0) - dp);
+    }
+  };
+  scan(0, n0, 0, 0);
+  scan(n0 + 1, n + 1, detail::kSignBit, 1);
+}
+
+/// The merge scan of small inputs (see scan_unweighted); keys holds n + 3 slots.
+template <typename Emit>
+void scan_merged(std::span<const std::uint8_t> y, std::span<const double> s, std::size_t n_pos,
+                 detail::KeyArray& keys, Emit&& emit) {
+  const std::size_t n = y.size();
+  const std::size_t n_neg = n - n_pos;
+  // Layout: positives, end marker, negatives, end marker, padding (read
   // ahead by one); the keys are rebuilt from the scores. ~0 is never the key of a finite double, so
   // it sorts after every real key.
   constexpr std::uint64_t kEnd = ~std::uint64_t{0};
@@ -296,6 +311,28 @@ void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s,
     while (pos[i] == k) ++i;
     while (neg[j] == k) ++j;
     emit(k, static_cast<std::int64_t>(i - i0), static_cast<std::int64_t>(j - j0));
+  }
+}
+
+/// The <= 16-byte/sample scan for unweighted binary input in group mode; `emit(key, dpos, dneg)`
+/// is called once per tie block in descending score order (key: detail::descending_key of the
+/// score). Large inputs use labelled keys: within each sign class (scores >= 0, scores < 0) the
+/// key's top bit is constant, so it is replaced by the label. The first MSD pass scatters labelled
+/// keys (8 bytes each) straight from the scores into buckets indexed by sign class and the key's
+/// place in the class's key range (non-negative scores' buckets first, as in descending order),
+/// each bucket is radix sorted by score (scratch: the largest bucket), then one linear scan per
+/// class. Small inputs radix sort positives' and negatives' keys separately (buffer of
+/// max(n_pos, n_neg) keys) and merge them, whose load-compare chain costs ~2x the linear scan.
+template <typename Emit>
+void scan_unweighted(std::span<const std::uint8_t> y, std::span<const double> s, Emit&& emit) {
+  const std::size_t n = y.size();
+  const std::size_t n_pos = check_labels(y);
+  if (n == 0) return;
+  detail::KeyArray keys(n + 3);
+  if (n >= kLabelledMin) {
+    scan_labelled(y, s, keys, emit);
+  } else {
+    scan_merged(y, s, n_pos, keys, emit);
   }
 }
 
