@@ -204,10 +204,10 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
   return fmt::format("({})", fmt::join(shape, ", "));
 }
 
-}  // namespace
-
-NpyArray parse_npy(std::string_view bytes, const std::string& name) {
-  const Location where{name};
+// The data's first byte: checks the magic string and version, then reads the header length.
+// Sets header_start to the header's first byte.
+std::size_t data_start_of(std::string_view bytes, const Location& where,
+                          std::size_t& header_start) {
   constexpr std::string_view kMagic = "\x93NUMPY";
   if (bytes.substr(0, kMagic.size()) != kMagic) {
     fail_at(
@@ -234,19 +234,18 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     fail_at(where, "truncated header (expected {} bytes, found {})", header_length,
             bytes.size() - 8 - length_bytes);
   }
+  header_start = 8 + length_bytes;
+  return data_start;
+}
 
-  NpyArray out;
-  bool fortran = false;
-  HeaderParser(bytes.substr(8 + length_bytes, header_length), name)
-      .parse(out.dtype, fortran, out.shape);
+using Converter = void (*)(const char*, std::size_t, double*);
 
-  // dtype: byte order + kind + size; '=' (native) and '|' (not applicable) mean little-endian here.
-  const std::string& d = out.dtype;
+// The converter to doubles of a dtype and its item size: byte order + kind + size; '=' (native)
+// and '|' (not applicable) mean little-endian here.
+Converter converter_of(const std::string& d, const Location& where, std::size_t& item) {
   const char order = d.empty() ? '\0' : d[0];
   const std::string_view code = d.size() > 1 ? std::string_view(d).substr(1) : std::string_view();
-  using Converter = void (*)(const char*, std::size_t, double*);
   Converter conv = nullptr;
-  std::size_t item = 0;
   if (order == '<' || order == '|' || order == '=') {
     struct Entry {
       std::string_view code;
@@ -294,7 +293,12 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
             "<u8, <u4, <u2, |u1, |b1",
             d, why);
   }
+  return conv;
+}
 
+// The number of elements of the shape; the data after the header must be exactly their bytes.
+std::size_t checked_count(const NpyArray& out, std::size_t item, std::size_t have,
+                          const Location& where) {
   std::size_t count = 1;
   for (std::int64_t dim : out.shape) {
     const auto u = static_cast<std::size_t>(dim);
@@ -304,15 +308,56 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     count *= u;
   }
   const std::size_t need = count * item;
-  const std::size_t have = bytes.size() - data_start;
   if (have < need) {
     fail_at(where, "truncated data (expected {} bytes for shape {} of {}, found {})", need,
-            shape_string(out.shape), d, have);
+            shape_string(out.shape), out.dtype, have);
   }
   if (have > need) {
     fail_at(where, "{} unexpected bytes after the data (shape {} of {} needs {})", have - need,
-            shape_string(out.shape), d, need);
+            shape_string(out.shape), out.dtype, need);
   }
+  return count;
+}
+
+// Reorders Fortran-order data (first dimension fastest) to C order.
+void fortran_to_c_order(NpyArray& out, std::size_t count) {
+  // Element with C index (i0..ik) sits at F offset sum_j i_j * prod_{l<j} shape_l.
+  const std::size_t rank = out.shape.size();
+  std::vector<std::size_t> f_stride(rank, 1);
+  for (std::size_t j = 1; j < rank; ++j)
+    f_stride[j] = f_stride[j - 1] * static_cast<std::size_t>(out.shape[j - 1]);
+  std::vector<double> c_order(count);
+  std::vector<std::size_t> idx(rank, 0);
+  std::size_t f = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    c_order[i] = out.data[f];
+    for (std::size_t j = rank; j-- > 0;) {  // increment the C index, last dimension fastest
+      if (++idx[j] < static_cast<std::size_t>(out.shape[j])) {
+        f += f_stride[j];
+        break;
+      }
+      f -= f_stride[j] * (idx[j] - 1);
+      idx[j] = 0;
+    }
+  }
+  out.data = std::move(c_order);
+}
+
+}  // namespace
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  const Location where{name};
+  std::size_t header_start = 0;
+  const std::size_t data_start = data_start_of(bytes, where, header_start);
+
+  NpyArray out;
+  bool fortran = false;
+  HeaderParser(bytes.substr(header_start, data_start - header_start), name)
+      .parse(out.dtype, fortran, out.shape);
+  std::size_t item = 0;
+  const Converter conv = converter_of(out.dtype, where, item);
+  const std::size_t count = checked_count(out, item, bytes.size() - data_start, where);
+
   // As doubles the data take up to 8 times the file's bytes (|b1, |u1), twice for Fortran order.
   const std::size_t copies = fortran && out.shape.size() > 1 ? 2 : 1;
   try {
@@ -326,29 +371,7 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     fail_at(where, "cannot allocate {} doubles for shape {}", count, shape_string(out.shape));
   }
   conv(bytes.data() + data_start, count, out.data.data());
-
-  if (fortran && out.shape.size() > 1 && count > 1) {
-    // Element with C index (i0..ik) sits at F offset sum_j i_j * prod_{l<j} shape_l.
-    const std::size_t rank = out.shape.size();
-    std::vector<std::size_t> f_stride(rank, 1);
-    for (std::size_t j = 1; j < rank; ++j)
-      f_stride[j] = f_stride[j - 1] * static_cast<std::size_t>(out.shape[j - 1]);
-    std::vector<double> c_order(count);
-    std::vector<std::size_t> idx(rank, 0);
-    std::size_t f = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      c_order[i] = out.data[f];
-      for (std::size_t j = rank; j-- > 0;) {  // increment the C index, last dimension fastest
-        if (++idx[j] < static_cast<std::size_t>(out.shape[j])) {
-          f += f_stride[j];
-          break;
-        }
-        f -= f_stride[j] * (idx[j] - 1);
-        idx[j] = 0;
-      }
-    }
-    out.data = std::move(c_order);
-  }
+  if (fortran && out.shape.size() > 1 && count > 1) fortran_to_c_order(out, count);
   return out;
 }
 
