@@ -26,13 +26,22 @@ struct LesionVoxel {
   std::uint8_t prediction, truth;
 };
 
-}  // namespace
+// Each cut: the lesion-related voxels retained, or, when the cut splits a run of equal keys
+// holding some, that run [lo, hi) and how many of the run's voxels are retained.
+struct Cut {
+  double fraction = 0;
+  std::size_t retained = 0, lo = 0, hi = 0, equal_retained = 0;
+  bool split = false;
+};
 
-NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
-                             std::span<const std::uint8_t> truth,
-                             std::span<const double> uncertainty,
-                             std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
-                             std::size_t points) {
+bool less_key(const LesionVoxel& a, std::uint64_t k) {
+  return a.key < k;
+}
+
+void check_retention_input(std::span<const std::uint8_t> prediction,
+                           std::span<const std::uint8_t> truth, std::span<const double> uncertainty,
+                           std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                           std::size_t points) {
   detail::check_size(prediction.size(), grid, "prediction");
   detail::check_size(truth.size(), grid, "truth");
   detail::check_size(uncertainty.size(), grid, "uncertainty");
@@ -44,54 +53,44 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
       fail("uncertainty: expected a number at voxel {}, found nan", voxel_name(grid, v));
     }
   }
-  const bool all = brain_mask.empty();
-  const std::size_t total = grid.size();
-  std::size_t n = 0;
-  if (all) {
-    n = total;
-  } else {
-    for (std::size_t v = 0; v < total; ++v) n += brain_mask[v] != 0;
-  }
+}
 
-  assay::detail::KeyArray keys(n), buffer(n);
+// Sorts the considered voxels' keys into keys[0, n) and returns the lesion-related voxels
+// sorted by key (stable: ties in memory order); counts the true voxels.
+std::vector<LesionVoxel> sorted_voxels(std::span<const std::uint8_t> prediction,
+                                       std::span<const std::uint8_t> truth,
+                                       std::span<const double> uncertainty,
+                                       std::span<const std::uint8_t> brain_mask, std::size_t n,
+                                       assay::detail::KeyArray& keys, std::uint64_t& true_voxels) {
+  const bool all = brain_mask.empty();
+  const std::size_t total = uncertainty.size();
+  assay::detail::KeyArray buffer(n);
   std::vector<LesionVoxel> lesion;
-  std::uint64_t true_voxels = 0;
-  {
-    std::size_t ordinal = 0;
-    for (std::size_t v = 0; v < total; ++v) {
-      if (!all && !brain_mask[v]) continue;
-      const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
-      keys[ordinal] = key;
-      const std::uint8_t p = prediction[v] != 0, g = truth[v] != 0;
-      if (p | g) lesion.push_back({key, static_cast<std::uint32_t>(ordinal), p, g});
-      true_voxels += g;
-      ++ordinal;
-    }
+  true_voxels = 0;
+  std::size_t ordinal = 0;
+  for (std::size_t v = 0; v < total; ++v) {
+    if (!all && !brain_mask[v]) continue;
+    const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
+    keys[ordinal] = key;
+    const std::uint8_t p = prediction[v] != 0, g = truth[v] != 0;
+    if (p | g) lesion.push_back({key, static_cast<std::uint32_t>(ordinal), p, g});
+    true_voxels += g;
+    ++ordinal;
   }
   assay::detail::radix_sort_keys(keys.get(), buffer.get(), n);
   std::stable_sort(lesion.begin(), lesion.end(),
                    [](const LesionVoxel& a, const LesionVoxel& b) { return a.key < b.key; });
-  // Cumulative retained counts over the sorted lesion-related voxels: [m] = first m of them.
-  std::vector<std::uint64_t> cum_tp(lesion.size() + 1, 0), cum_fp(lesion.size() + 1, 0),
-      cum_fn(lesion.size() + 1, 0);
-  for (std::size_t m = 0; m < lesion.size(); ++m) {
-    cum_tp[m + 1] = cum_tp[m] + (lesion[m].prediction & lesion[m].truth);
-    cum_fp[m + 1] = cum_fp[m] + (lesion[m].prediction & (lesion[m].truth ^ 1));
-    cum_fn[m + 1] = cum_fn[m] + ((lesion[m].prediction ^ 1) & lesion[m].truth);
-  }
+  return lesion;
+}
 
-  // Each cut: the lesion-related voxels retained, or, when the cut splits a run of equal keys
-  // holding some, that run [lo, hi) and how many of the run's voxels are retained.
-  struct Cut {
-    double fraction = 0;
-    std::size_t retained = 0, lo = 0, hi = 0, equal_retained = 0;
-    bool split = false;
-  };
+// The cuts at fractions log(i) / log(points), i = 1..points; collects the keys of the runs they
+// split.
+std::vector<Cut> retention_cuts(const assay::detail::KeyArray& keys, std::size_t n,
+                                const std::vector<LesionVoxel>& lesion, std::size_t points,
+                                std::vector<std::uint64_t>& split_keys) {
   std::vector<Cut> cuts(points);
-  std::vector<std::uint64_t> split_keys;
   const double log_points = std::log(static_cast<double>(points));
-  const auto key_less = [](const LesionVoxel& a, std::uint64_t k) { return a.key < k; };
-  const auto less_key = [](std::uint64_t k, const LesionVoxel& a) { return k < a.key; };
+  const auto key_greater = [](std::uint64_t k, const LesionVoxel& a) { return k < a.key; };
   for (std::size_t i = 1; i <= points; ++i) {
     Cut& cut = cuts[i - 1];
     cut.fraction = std::log(static_cast<double>(i)) / log_points;
@@ -103,45 +102,69 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
       const auto less =
           static_cast<std::size_t>(std::lower_bound(keys.get(), keys.get() + n, key) - keys.get());
       cut.lo = static_cast<std::size_t>(
-          std::lower_bound(lesion.begin(), lesion.end(), key, key_less) - lesion.begin());
+          std::lower_bound(lesion.begin(), lesion.end(), key, less_key) - lesion.begin());
       cut.hi = static_cast<std::size_t>(
-          std::upper_bound(lesion.begin() + cut.lo, lesion.end(), key, less_key) - lesion.begin());
+          std::upper_bound(lesion.begin() + cut.lo, lesion.end(), key, key_greater) -
+          lesion.begin());
       cut.retained = cut.hi;
       cut.split = keys[pos] == key && cut.hi > cut.lo;
       cut.equal_retained = pos - less;
       if (cut.split) split_keys.push_back(key);
     }
   }
-  // Ranks of the lesion-related voxels of the split runs within their run (memory order): one
-  // scan of the considered voxels for all split runs together.
-  std::vector<std::uint64_t> tie_rank(lesion.size(), 0);
-  if (!split_keys.empty()) {
-    std::sort(split_keys.begin(), split_keys.end());
-    split_keys.erase(std::unique(split_keys.begin(), split_keys.end()), split_keys.end());
-    std::vector<std::uint64_t> run_count(split_keys.size(), 0);
-    std::vector<std::size_t> next(split_keys.size());  // next lesion voxel of each run
-    for (std::size_t q = 0; q < split_keys.size(); ++q) {
-      next[q] = static_cast<std::size_t>(
-          std::lower_bound(lesion.begin(), lesion.end(), split_keys[q], key_less) - lesion.begin());
-    }
-    const std::uint64_t min_key = split_keys.front(), max_key = split_keys.back();
-    std::size_t ordinal = 0;
-    for (std::size_t v = 0; v < total; ++v) {
-      if (!all && !brain_mask[v]) continue;
-      const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
-      if (key >= min_key && key <= max_key) {
-        const auto it = std::lower_bound(split_keys.begin(), split_keys.end(), key);
-        if (*it == key) {
-          const auto q = static_cast<std::size_t>(it - split_keys.begin());
-          std::size_t& t = next[q];
-          if (t < lesion.size() && lesion[t].ordinal == ordinal) tie_rank[t++] = run_count[q];
-          ++run_count[q];
-        }
-      }
-      ++ordinal;
-    }
-  }
+  return cuts;
+}
 
+// Ranks of the lesion-related voxels of the split runs within their run (memory order): one
+// scan of the considered voxels for all split runs together.
+std::vector<std::uint64_t> tie_ranks(const std::vector<LesionVoxel>& lesion,
+                                     std::vector<std::uint64_t>& split_keys,
+                                     std::span<const double> uncertainty,
+                                     std::span<const std::uint8_t> brain_mask) {
+  std::vector<std::uint64_t> tie_rank(lesion.size(), 0);
+  if (split_keys.empty()) return tie_rank;
+  const bool all = brain_mask.empty();
+  const std::size_t total = uncertainty.size();
+  std::sort(split_keys.begin(), split_keys.end());
+  split_keys.erase(std::unique(split_keys.begin(), split_keys.end()), split_keys.end());
+  std::vector<std::uint64_t> run_count(split_keys.size(), 0);
+  std::vector<std::size_t> next(split_keys.size());  // next lesion voxel of each run
+  for (std::size_t q = 0; q < split_keys.size(); ++q) {
+    next[q] = static_cast<std::size_t>(
+        std::lower_bound(lesion.begin(), lesion.end(), split_keys[q], less_key) - lesion.begin());
+  }
+  const std::uint64_t min_key = split_keys.front(), max_key = split_keys.back();
+  std::size_t ordinal = 0;
+  for (std::size_t v = 0; v < total; ++v) {
+    if (!all && !brain_mask[v]) continue;
+    const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
+    if (key >= min_key && key <= max_key) {
+      const auto it = std::lower_bound(split_keys.begin(), split_keys.end(), key);
+      if (*it == key) {
+        const auto q = static_cast<std::size_t>(it - split_keys.begin());
+        std::size_t& t = next[q];
+        if (t < lesion.size() && lesion[t].ordinal == ordinal) tie_rank[t++] = run_count[q];
+        ++run_count[q];
+      }
+    }
+    ++ordinal;
+  }
+  return tie_rank;
+}
+
+// The nDSC at each cut and 1 - the area under the curve.
+NdscRetention retention_curve(const std::vector<LesionVoxel>& lesion, const std::vector<Cut>& cuts,
+                              const std::vector<std::uint64_t>& tie_rank, std::size_t n,
+                              std::uint64_t true_voxels, double r) {
+  // Cumulative retained counts over the sorted lesion-related voxels: [m] = first m of them.
+  std::vector<std::uint64_t> cum_tp(lesion.size() + 1, 0), cum_fp(lesion.size() + 1, 0),
+      cum_fn(lesion.size() + 1, 0);
+  for (std::size_t m = 0; m < lesion.size(); ++m) {
+    cum_tp[m + 1] = cum_tp[m] + (lesion[m].prediction & lesion[m].truth);
+    cum_fp[m + 1] = cum_fp[m] + (lesion[m].prediction & (lesion[m].truth ^ 1));
+    cum_fn[m + 1] = cum_fn[m] + ((lesion[m].prediction ^ 1) & lesion[m].truth);
+  }
+  const std::size_t points = cuts.size();
   NdscRetention out;
   out.n_voxels = n;
   out.fraction.resize(points);
@@ -170,6 +193,31 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
   }
   out.area = 1.0 - area;
   return out;
+}
+
+}  // namespace
+
+NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
+                             std::span<const std::uint8_t> truth,
+                             std::span<const double> uncertainty,
+                             std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                             std::size_t points) {
+  check_retention_input(prediction, truth, uncertainty, brain_mask, grid, r, points);
+  const std::size_t total = grid.size();
+  std::size_t n = 0;
+  if (brain_mask.empty()) {
+    n = total;
+  } else {
+    for (std::size_t v = 0; v < total; ++v) n += brain_mask[v] != 0;
+  }
+  assay::detail::KeyArray keys(n);
+  std::uint64_t true_voxels = 0;
+  const auto lesion =
+      sorted_voxels(prediction, truth, uncertainty, brain_mask, n, keys, true_voxels);
+  std::vector<std::uint64_t> split_keys;
+  const auto cuts = retention_cuts(keys, n, lesion, points, split_keys);
+  const auto tie_rank = tie_ranks(lesion, split_keys, uncertainty, brain_mask);
+  return retention_curve(lesion, cuts, tie_rank, n, true_voxels, r);
 }
 
 }  // namespace assay::shift
