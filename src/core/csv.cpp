@@ -483,50 +483,40 @@ void check_utf8(const Text& text, const CsvParams& params) {
   }
 }
 
-Table parse(const Text& text, const CsvParams& params) {
-  const char d = params.delimiter;
-  if (std::isalnum(static_cast<unsigned char>(d)) || std::strchr(".+-\"\r\n", d) != nullptr ||
-      d == '\0') {
-    fail("delimiter {} is not allowed (it could be part of a number or a quote)",
-         quote_found(std::string_view(&d, 1)));
-  }
-  if (text.begin == text.end) {
-    throw Error(Location{text.name}, "empty file, expected a header row");
-  }
-  check_utf8(text, params);
-
-  // Header.
-  FieldReader header(text.begin, text.end, d);
+/// The header row's column names (each once); `header` is left at the first data row.
+std::vector<std::string> read_header(const Text& text, FieldReader& header,
+                                     const CsvParams& params) {
   if (!header.at_record(params.comments)) {
     throw Error(Location{text.name}, "empty file, expected a header row");
   }
-  Table table(text.name);
   std::vector<std::string> names;
-  {
-    std::unordered_map<std::string, std::size_t> seen;
-    const char* start;
-    std::string_view cell;
-    Problem problem;
-    bool more = true;
-    while (more) {
-      more = header.next(start, cell, problem);
-      if (problem.at) text.fail(problem);
-      if (const void* cr = std::memchr(cell.data(), '\r', cell.size()); cr && *start != '"') {
-        text.fail({static_cast<const char*>(cr),
-                   "expected LF or CRLF line ends, found a lone CR (classic Mac line ends; "
-                   "convert them with tr '\\r' '\\n')"});
-      }
-      auto [it, inserted] = seen.try_emplace(std::string(cell), names.size());
-      if (!inserted) {
-        text.fail({start, fmt::format("duplicate column name {} (columns {} and {})",
-                                      quote_found(cell), it->second + 1, names.size() + 1)});
-      }
-      names.emplace_back(cell);
+  std::unordered_map<std::string, std::size_t> seen;
+  const char* start;
+  std::string_view cell;
+  Problem problem;
+  bool more = true;
+  while (more) {
+    more = header.next(start, cell, problem);
+    if (problem.at) text.fail(problem);
+    if (const void* cr = std::memchr(cell.data(), '\r', cell.size()); cr && *start != '"') {
+      text.fail({static_cast<const char*>(cr),
+                 "expected LF or CRLF line ends, found a lone CR (classic Mac line ends; "
+                 "convert them with tr '\\r' '\\n')"});
     }
+    auto [it, inserted] = seen.try_emplace(std::string(cell), names.size());
+    if (!inserted) {
+      text.fail({start, fmt::format("duplicate column name {} (columns {} and {})",
+                                    quote_found(cell), it->second + 1, names.size() + 1)});
+    }
+    names.emplace_back(cell);
   }
-  const char* body = header.position();
+  return names;
+}
 
-  Context ctx{d, params.allow_missing, params.comments, names.size(),
+/// The scan context: each column's role as the parameters name it (categorical or numeric).
+Context scan_context(const Text& text, const std::vector<std::string>& names,
+                     const CsvParams& params) {
+  Context ctx{params.delimiter, params.allow_missing, params.comments, names.size(),
               std::vector<Role>(names.size(), Role::automatic)};
   auto index_of = [&](const std::string& name) {
     auto it = std::find(names.begin(), names.end(), name);
@@ -544,11 +534,25 @@ Table parse(const Text& text, const CsvParams& params) {
     }
     ctx.roles[c] = Role::numeric;
   }
+  return ctx;
+}
 
-  // Chunks cut after newlines; row bounds per chunk (every row ends at a newline or at the
-  // end). A quote anywhere means one chunk: a newline may then sit inside a quoted field.
+/// The body cut into chunks scanned in parallel, with the rows and file lines they start at.
+struct ChunkLayout {
+  std::vector<const char*> cuts;         // chunk k is [cuts[k], cuts[k + 1])
+  std::vector<std::size_t> first_row;    // an upper bound: blank lines and comments leave gaps
+  std::vector<std::int64_t> first_line;  // 1-based file line
+  bool quoted = false;                   // one chunk, scanned with quote handling
+  std::size_t n_chunks() const { return cuts.size() - 1; }
+};
+
+/// Chunks cut after newlines; row bounds per chunk (every row ends at a newline or at the end).
+/// A quote anywhere means one chunk: a newline may then sit inside a quoted field.
+ChunkLayout chunk_layout(const Text& text, const char* body, const CsvParams& params) {
+  ChunkLayout layout;
+  auto& cuts = layout.cuts;
   const std::size_t body_size = static_cast<std::size_t>(text.end - body);
-  std::vector<const char*> cuts{body};
+  cuts.push_back(body);
   const std::size_t step = std::max<std::size_t>(1, params.chunk_bytes);
   for (std::size_t off = step; off < body_size; off += step) {
     const char* at = body + off;
@@ -572,32 +576,40 @@ Table parse(const Text& text, const CsvParams& params) {
         has_quote[k] = std::memchr(b, '"', static_cast<std::size_t>(e - b)) != nullptr;
       },
       params.threads);
-  const bool quoted = std::find(has_quote.begin(), has_quote.end(), 1) != has_quote.end();
-  if (quoted) {
+  layout.quoted = std::find(has_quote.begin(), has_quote.end(), 1) != has_quote.end();
+  if (layout.quoted) {
     std::size_t total = 0;
     for (std::size_t r : bound) total += r;
     cuts = {body, text.end};
     bound = {total};
   }
-  const std::size_t n_chunks = cuts.size() - 1;
-  std::vector<std::size_t> first_row(n_chunks + 1, 0);
-  for (std::size_t k = 0; k < n_chunks; ++k) first_row[k + 1] = first_row[k] + bound[k];
-  const std::size_t max_rows = first_row[n_chunks];
-  // The file line each chunk starts on (1-based; the header may span lines).
-  std::vector<std::int64_t> first_line(n_chunks, 0);
-  first_line[0] = 1 + static_cast<std::int64_t>(count_newlines(text.begin, body));
-  for (std::size_t k = 1; k < n_chunks; ++k) {
-    first_line[k] = first_line[k - 1] + static_cast<std::int64_t>(newlines[k - 1]);
+  const std::size_t n_chunks = layout.n_chunks();
+  layout.first_row.assign(n_chunks + 1, 0);
+  for (std::size_t k = 0; k < n_chunks; ++k) {
+    layout.first_row[k + 1] = layout.first_row[k] + bound[k];
   }
-  std::vector<std::int64_t> row_lines(max_rows);
-  std::vector<std::vector<double>> values(ctx.n_columns);
+  // The header may span lines.
+  layout.first_line.assign(n_chunks, 0);
+  layout.first_line[0] = 1 + static_cast<std::int64_t>(count_newlines(text.begin, body));
+  for (std::size_t k = 1; k < n_chunks; ++k) {
+    layout.first_line[k] = layout.first_line[k - 1] + static_cast<std::int64_t>(newlines[k - 1]);
+  }
+  return layout;
+}
+
+/// Pass 1 over every chunk in parallel: numbers into `values` (at each chunk's first row), row
+/// lines into `row_lines`, and what each chunk learned about its columns.
+std::vector<ChunkResult> scan_chunks(const Context& ctx, const ChunkLayout& layout,
+                                     std::vector<std::vector<double>>& values,
+                                     std::vector<std::int64_t>& row_lines,
+                                     const CsvParams& params) {
+  const std::size_t n_chunks = layout.n_chunks();
   parallel_for(
       ctx.n_columns,
       [&](std::size_t c) {
-        if (ctx.roles[c] != Role::categorical) resize_output(values[c], max_rows);
+        if (ctx.roles[c] != Role::categorical) resize_output(values[c], row_lines.size());
       },
       params.threads);
-
   std::vector<ChunkResult> results(n_chunks);
   parallel_for(
       n_chunks,
@@ -606,18 +618,26 @@ Table parse(const Text& text, const CsvParams& params) {
         r.columns.resize(ctx.n_columns);
         std::vector<double*> out(ctx.n_columns, nullptr);
         for (std::size_t c = 0; c < ctx.n_columns; ++c) {
-          if (!values[c].empty()) out[c] = values[c].data() + first_row[k];
+          if (!values[c].empty()) out[c] = values[c].data() + layout.first_row[k];
         }
-        std::int64_t* lines = row_lines.data() + first_row[k];
-        if (quoted) {
-          scan_quoted(ctx, cuts[k], cuts[k + 1], out.data(), lines, first_line[k], r);
+        std::int64_t* lines = row_lines.data() + layout.first_row[k];
+        const char* b = layout.cuts[k];
+        const char* e = layout.cuts[k + 1];
+        if (layout.quoted) {
+          scan_quoted(ctx, b, e, out.data(), lines, layout.first_line[k], r);
         } else {
-          scan_unquoted(ctx, cuts[k], cuts[k + 1], out.data(), lines, first_line[k], r);
+          scan_unquoted(ctx, b, e, out.data(), lines, layout.first_line[k], r);
         }
       },
       params.threads);
+  return results;
+}
 
-  // The first definite problem, then column types, then empty cells in numeric columns.
+/// The first definite problem, then column types (a column with a cell that is not a number is
+/// categorical), then empty cells in numeric columns.
+std::vector<ColumnKind> column_kinds(const Text& text, const Context& ctx,
+                                     const std::vector<ChunkResult>& results,
+                                     const CsvParams& params) {
   for (const ChunkResult& r : results) {
     if (r.problem.at) text.fail(r.problem);
   }
@@ -637,23 +657,57 @@ Table parse(const Text& text, const CsvParams& params) {
       if (first) text.fail({first, "expected a number, found an empty cell"});
     }
   }
+  return kinds;
+}
 
-  // Close the gaps left by blank lines and comments (rows were bounded, not counted).
+/// Closes the gaps left by blank lines and comments (rows were bounded, not counted); returns
+/// the number of rows.
+std::size_t close_gaps(const ChunkLayout& layout, const std::vector<ChunkResult>& results,
+                       const std::vector<ColumnKind>& kinds,
+                       std::vector<std::vector<double>>& values,
+                       std::vector<std::int64_t>& row_lines) {
   std::size_t n_rows = 0;
-  for (std::size_t k = 0; k < n_chunks; ++k) {
+  for (std::size_t k = 0; k < layout.n_chunks(); ++k) {
     const std::size_t rows = results[k].rows;
-    if (n_rows != first_row[k]) {
-      std::memmove(row_lines.data() + n_rows, row_lines.data() + first_row[k],
+    if (n_rows != layout.first_row[k]) {
+      std::memmove(row_lines.data() + n_rows, row_lines.data() + layout.first_row[k],
                    rows * sizeof(std::int64_t));
-      for (std::size_t c = 0; c < ctx.n_columns; ++c) {
+      for (std::size_t c = 0; c < kinds.size(); ++c) {
         if (kinds[c] == ColumnKind::numeric) {
-          std::memmove(values[c].data() + n_rows, values[c].data() + first_row[k],
+          std::memmove(values[c].data() + n_rows, values[c].data() + layout.first_row[k],
                        rows * sizeof(double));
         }
       }
     }
     n_rows += rows;
   }
+  return n_rows;
+}
+
+Table parse(const Text& text, const CsvParams& params) {
+  const char d = params.delimiter;
+  if (std::isalnum(static_cast<unsigned char>(d)) || std::strchr(".+-\"\r\n", d) != nullptr ||
+      d == '\0') {
+    fail("delimiter {} is not allowed (it could be part of a number or a quote)",
+         quote_found(std::string_view(&d, 1)));
+  }
+  if (text.begin == text.end) {
+    throw Error(Location{text.name}, "empty file, expected a header row");
+  }
+  check_utf8(text, params);
+
+  FieldReader header(text.begin, text.end, d);
+  const std::vector<std::string> names = read_header(text, header, params);
+  Table table(text.name);
+  const char* body = header.position();
+  const Context ctx = scan_context(text, names, params);
+
+  const ChunkLayout layout = chunk_layout(text, body, params);
+  std::vector<std::int64_t> row_lines(layout.first_row.back());
+  std::vector<std::vector<double>> values(ctx.n_columns);
+  const std::vector<ChunkResult> results = scan_chunks(ctx, layout, values, row_lines, params);
+  const std::vector<ColumnKind> kinds = column_kinds(text, ctx, results, params);
+  const std::size_t n_rows = close_gaps(layout, results, kinds, values, row_lines);
 
   std::vector<Column> columns(ctx.n_columns);
   std::vector<Column*> cats(ctx.n_columns, nullptr);
