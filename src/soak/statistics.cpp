@@ -127,43 +127,152 @@ TTest welch_t_test(std::span<const double> x, std::span<const double> y) {
   return t;
 }
 
-SoakStatistics soak_statistics(const SoakResults& results, const StatisticsParams& params) {
-  SoakStatistics stats;
-  stats.measure = params.measure;
-  if (stats.measure.empty()) {
-    // Classification results have error_percent; regression results only mse.
+namespace {
+
+// The measure asked for, else error_percent when the results have it (classification), else
+// mse (regression results have only mse).
+std::string resolve_measure(const SoakResults& results, const StatisticsParams& params) {
+  std::string measure = params.measure;
+  if (measure.empty()) {
     bool any_error = false, any_mse = false;
     for (const auto& row : results.rows) {
       any_error = any_error || !std::isnan(row.error_percent);
       any_mse = any_mse || !std::isnan(row.mse);
     }
-    stats.measure = (!any_error && any_mse) ? "mse" : "error_percent";
-  } else if (stats.measure != "error_percent" && stats.measure != "auc" && stats.measure != "mse" &&
-             stats.measure != "mae") {
-    fail("unknown measure {}; expected error_percent, auc, mse or mae", quote_found(stats.measure));
+    measure = (!any_error && any_mse) ? "mse" : "error_percent";
+  } else if (measure != "error_percent" && measure != "auc" && measure != "mse" &&
+             measure != "mae") {
+    fail("unknown measure {}; expected error_percent, auc, mse or mae", quote_found(measure));
   }
+  return measure;
+}
 
-  // Panels (data, learner, test subset) in order of first appearance.
-  using PanelKey = std::tuple<std::string, std::string, std::string>;
+using PanelKey = std::tuple<std::string, std::string, std::string>;
+
+// Panels (data, learner, test subset) in order of first appearance, with their rows.
+struct Panels {
+  std::vector<PanelKey> keys;
+  std::vector<std::vector<const SoakResultRow*>> rows;
+};
+
+Panels group_panels(const SoakResults& results) {
+  Panels panels;
   std::map<PanelKey, std::size_t> panel_index;
-  std::vector<PanelKey> panels;
-  std::vector<std::vector<const SoakResultRow*>> panel_rows;
   for (const auto& row : results.rows) {
     PanelKey key{row.data, row.learner, row.test_subset};
-    auto [it, inserted] = panel_index.try_emplace(key, panels.size());
+    auto [it, inserted] = panel_index.try_emplace(key, panels.keys.size());
     if (inserted) {
-      panels.push_back(key);
-      panel_rows.emplace_back();
+      panels.keys.push_back(key);
+      panels.rows.emplace_back();
     }
-    panel_rows[it->second].push_back(&row);
+    panels.rows[it->second].push_back(&row);
   }
+  return panels;
+}
 
+// One panel's values at one train size (0 = every train set at its full size), keyed by
+// (seed, fold) for each train set, and the rows of each train set.
+struct SizeValues {
+  std::map<TrainSubsets, std::map<std::pair<std::int32_t, std::int32_t>, double>> values;
+  std::map<TrainSubsets, std::size_t> n_rows;
+};
+
+SizeValues values_at_size(const std::vector<const SoakResultRow*>& rows, std::int64_t size,
+                          const std::string& measure) {
+  auto at_size = [&](const SoakResultRow& row) {
+    return size == 0 ? row.n_train_groups >= row.groups || row.n_train_groups <= 0
+                     : row.n_train_groups == size;
+  };
+  // A full-size train set does not depend on the down-sampling seed, so with seeds > 1
+  // its rows repeat; keep the first seed's only (repeats would inflate the df).
+  std::int32_t first_seed = std::numeric_limits<std::int32_t>::max();
+  if (size == 0) {
+    for (const auto* row : rows) {
+      if (at_size(*row)) first_seed = std::min(first_seed, row->seed);
+    }
+  }
+  SizeValues out;
+  for (const auto* row : rows) {
+    if (!at_size(*row)) continue;
+    if (size == 0 && row->seed != first_seed) continue;
+    ++out.n_rows[row->train_subsets];
+    const double v = row->failure.empty() ? measure_of(*row, measure) : kNaN;
+    out.values[row->train_subsets][{row->seed, row->test_fold}] = v;
+  }
+  return out;
+}
+
+// The first undefined paired t-test, and how many there were (one warning says so).
+struct Undefined {
+  std::size_t count = 0;
+  std::string first;
+};
+
+// One panel at one size: a summary per train set (same, other, all), then same compared with
+// other and with all (paired by (seed, fold), and Welch's test).
+void add_panel_size(const PanelKey& panel, std::int64_t size, SizeValues& sv, SoakStatistics& stats,
+                    Undefined& undefined) {
   constexpr TrainSubsets kOrder[] = {TrainSubsets::same, TrainSubsets::other, TrainSubsets::all};
-  std::size_t n_undefined = 0;
-  std::string first_undefined;
-  for (std::size_t p = 0; p < panels.size(); ++p) {
-    const auto& [data, learner, test_subset] = panels[p];
-    const auto& rows = panel_rows[p];
+  const auto& [data, learner, test_subset] = panel;
+  auto& values = sv.values;
+  const auto& n_rows = sv.n_rows;
+  std::map<TrainSubsets, std::vector<double>> all_values;
+  for (TrainSubsets which : kOrder) {
+    if (!n_rows.count(which)) continue;
+    std::vector<double> v;
+    for (const auto& [key, value] : values[which]) v.push_back(value);
+    const std::vector<double> d = defined(v);
+    const Moments m = moments(d);
+    stats.summaries.push_back(TrainSetSummary{.data = data,
+                                              .learner = learner,
+                                              .test_subset = test_subset,
+                                              .train_subsets = which,
+                                              .n_train_groups = size,
+                                              .mean = m.mean,
+                                              .sd = std::sqrt(m.var),
+                                              .n = d.size()});
+    all_values[which] = std::move(v);
+  }
+  if (!n_rows.count(TrainSubsets::same)) return;
+  for (TrainSubsets compared : {TrainSubsets::other, TrainSubsets::all}) {
+    if (!n_rows.count(compared)) continue;
+    const auto& same = values[TrainSubsets::same];
+    const auto& other = values[compared];
+    std::vector<double> x, y;
+    for (const auto& [key, value] : other) {
+      const auto it = same.find(key);
+      if (it == same.end()) continue;
+      x.push_back(value);
+      y.push_back(it->second);
+    }
+    Comparison c{.data = data,
+                 .learner = learner,
+                 .test_subset = test_subset,
+                 .compared = compared,
+                 .n_train_groups = size,
+                 .same_mean = moments(defined(all_values[TrainSubsets::same])).mean,
+                 .compared_mean = moments(defined(all_values[compared])).mean,
+                 .paired = paired_t_test(x, y),
+                 .welch = welch_t_test(all_values[compared], all_values[TrainSubsets::same])};
+    if (!c.paired.undefined_reason.empty()) {
+      if (undefined.count++ == 0) {
+        undefined.first = fmt::format("{}, {}, test subset {}, {}-same: {}", data, learner,
+                                      test_subset, to_string(compared), c.paired.undefined_reason);
+      }
+    }
+    stats.comparisons.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+SoakStatistics soak_statistics(const SoakResults& results, const StatisticsParams& params) {
+  SoakStatistics stats;
+  stats.measure = resolve_measure(results, params);
+  const Panels panels = group_panels(results);
+  Undefined undefined;
+  for (std::size_t p = 0; p < panels.keys.size(); ++p) {
+    const auto& rows = panels.rows[p];
     // Sizes: 0 = every train set at its full size; then each down-sampled n.train.groups.
     std::set<std::int64_t> sizes{0};
     for (const auto* row : rows) {
@@ -172,80 +281,13 @@ SoakStatistics soak_statistics(const SoakResults& results, const StatisticsParam
       }
     }
     for (std::int64_t size : sizes) {
-      auto at_size = [&](const SoakResultRow& row) {
-        return size == 0 ? row.n_train_groups >= row.groups || row.n_train_groups <= 0
-                         : row.n_train_groups == size;
-      };
-      // A full-size train set does not depend on the down-sampling seed, so with seeds > 1
-      // its rows repeat; keep the first seed's only (repeats would inflate the df).
-      std::int32_t first_seed = std::numeric_limits<std::int32_t>::max();
-      if (size == 0) {
-        for (const auto* row : rows) {
-          if (at_size(*row)) first_seed = std::min(first_seed, row->seed);
-        }
-      }
-      // Values keyed by (seed, fold) for each train set.
-      std::map<TrainSubsets, std::map<std::pair<std::int32_t, std::int32_t>, double>> values;
-      std::map<TrainSubsets, std::size_t> n_rows;
-      for (const auto* row : rows) {
-        if (!at_size(*row)) continue;
-        if (size == 0 && row->seed != first_seed) continue;
-        ++n_rows[row->train_subsets];
-        const double v = row->failure.empty() ? measure_of(*row, stats.measure) : kNaN;
-        values[row->train_subsets][{row->seed, row->test_fold}] = v;
-      }
-      std::map<TrainSubsets, std::vector<double>> all_values;
-      for (TrainSubsets which : kOrder) {
-        if (!n_rows.count(which)) continue;
-        std::vector<double> v;
-        for (const auto& [key, value] : values[which]) v.push_back(value);
-        const std::vector<double> d = defined(v);
-        const Moments m = moments(d);
-        stats.summaries.push_back(TrainSetSummary{.data = data,
-                                                  .learner = learner,
-                                                  .test_subset = test_subset,
-                                                  .train_subsets = which,
-                                                  .n_train_groups = size,
-                                                  .mean = m.mean,
-                                                  .sd = std::sqrt(m.var),
-                                                  .n = d.size()});
-        all_values[which] = std::move(v);
-      }
-      if (!n_rows.count(TrainSubsets::same)) continue;
-      for (TrainSubsets compared : {TrainSubsets::other, TrainSubsets::all}) {
-        if (!n_rows.count(compared)) continue;
-        const auto& same = values[TrainSubsets::same];
-        const auto& other = values[compared];
-        std::vector<double> x, y;
-        for (const auto& [key, value] : other) {
-          const auto it = same.find(key);
-          if (it == same.end()) continue;
-          x.push_back(value);
-          y.push_back(it->second);
-        }
-        Comparison c{.data = data,
-                     .learner = learner,
-                     .test_subset = test_subset,
-                     .compared = compared,
-                     .n_train_groups = size,
-                     .same_mean = moments(defined(all_values[TrainSubsets::same])).mean,
-                     .compared_mean = moments(defined(all_values[compared])).mean,
-                     .paired = paired_t_test(x, y),
-                     .welch = welch_t_test(all_values[compared], all_values[TrainSubsets::same])};
-        if (!c.paired.undefined_reason.empty()) {
-          if (n_undefined++ == 0) {
-            first_undefined =
-                fmt::format("{}, {}, test subset {}, {}-same: {}", data, learner, test_subset,
-                            to_string(compared), c.paired.undefined_reason);
-          }
-        }
-        stats.comparisons.push_back(std::move(c));
-      }
+      SizeValues sv = values_at_size(rows, size, stats.measure);
+      add_panel_size(panels.keys[p], size, sv, stats, undefined);
     }
   }
-  if (n_undefined > 0) {
-    warn(fmt::format("{} of {} paired t-tests are undefined (NaN); first: {}", n_undefined,
-                     stats.comparisons.size(), first_undefined));
+  if (undefined.count > 0) {
+    warn(fmt::format("{} of {} paired t-tests are undefined (NaN); first: {}", undefined.count,
+                     stats.comparisons.size(), undefined.first));
   }
   return stats;
 }
