@@ -27,6 +27,14 @@ ACCESS_WORD = re.compile(r"\s*(?:public|private|protected)\s*")
 CONTROL = re.compile(r"^(?:if|for|while|switch|catch|do|else|try|return)\b")
 
 
+def literal_end(text, i):
+    """Index just past the string or char literal whose opening quote is at i."""
+    j = i + 1
+    while j < len(text) and text[j] != text[i]:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
 def blank(text):
     """Return text with comments, strings, char literals and preprocessor lines turned to spaces.
 
@@ -70,16 +78,12 @@ def blank(text):
             wipe(i, j)
             i = j
         elif c == '"':
-            prefix = text[max(0, i - 3):i]
-            if prefix.endswith("R") and re.match(r'"([^(\s\\]{0,16})\(', text[i:i + 20]):
-                delim = re.match(r'"([^(\s\\]{0,16})\(', text[i:i + 20]).group(1)
-                end = text.find(")" + delim + '"', i)
-                j = n if end < 0 else end + len(delim) + 2
+            raw = re.match(r'"([^(\s\\]{0,16})\(', text[i:i + 20]) if text[i - 1:i] == "R" else None
+            if raw:
+                end = text.find(")" + raw.group(1) + '"', i)
+                j = n if end < 0 else end + len(raw.group(1)) + 2
             else:
-                j = i + 1
-                while j < n and text[j] != '"':
-                    j += 2 if text[j] == "\\" else 1
-                j += 1
+                j = literal_end(text, i)
             wipe(i + 1, min(j, n) - 1)
             i = j
         elif c == "'":
@@ -91,10 +95,7 @@ def blank(text):
             if token and token[0].isdigit():
                 i += 1
                 continue
-            j = i + 1
-            while j < n and text[j] != "'":
-                j += 2 if text[j] == "\\" else 1
-            j += 1
+            j = literal_end(text, i)
             wipe(i + 1, min(j, n) - 1)
             i = j
         else:
@@ -262,7 +263,8 @@ def scan(path, text):
             if container and "(" not in container.group(2).split(":")[0]:
                 kind = container.group(1)
                 rest = container.group(2).strip()
-                name = re.split(r"[\s:{]", rest)[0] if rest else ""
+                m = re.match(r"[\w:]+", rest)
+                name = m.group(0).rstrip(":") if m else ""
                 if kind.startswith("extern"):
                     name = None
                 elif kind == "namespace" and not name:
