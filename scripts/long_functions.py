@@ -9,7 +9,7 @@ body (header ends in a parameter list, maybe with qualifiers or a constructor's 
 list) or an initializer that is skipped whole. Lambdas and local classes inside a body count as
 part of the function that holds them.
 
-Usage: scripts/long_functions.py [--top N] [--files N] [--min LINES] [DIR ...]
+Usage: scripts/long_functions.py [--top N] [--files N] [--min LINES] [DIR or FILE ...]
 Defaults: top 30 functions and 15 files of src/ apps/ python/src/ include/.
 """
 
@@ -303,6 +303,9 @@ def scan(path, text):
 
 def source_files(dirs):
     for d in dirs:
+        if os.path.isfile(d):
+            yield d
+            continue
         for root, _, files in os.walk(d):
             for f in sorted(files):
                 if f.endswith(EXTENSIONS):
