@@ -186,8 +186,8 @@ void add_joint_sets(std::vector<SetDef>& sets, std::size_t n_partitions) {
   }
 }
 
-// The sets to evaluate: the partitions (source 003's canonical ones first, in its order; other
-// names after, first-seen), their joint sets and all samples; without partitions all samples
+// The sets to evaluate: the partitions (the Shifts 2.0 paper's canonical ones first, in its order;
+// other names after, first-seen), their joint sets and all samples; without partitions all samples
 // only. Sets `shifted` from the partition names when no shift flags are given.
 std::vector<SetDef> evaluation_sets(const PartitionInput& input,
                                     std::vector<std::uint8_t>& shifted) {
