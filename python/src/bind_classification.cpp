@@ -75,7 +75,7 @@ py::tuple encode_pair(const Array<T>& a, const Array<T>& b, const std::string& n
   auto vb = view_1d(b, nb.c_str());
   metrics::EncodedLabels<T> e;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     e = metrics::encode_labels<T>(va, vb, na.c_str(), nb.c_str());
   }
   return py::make_tuple(to_numpy(std::move(e.classes)), to_numpy(std::move(e.codes)),
@@ -89,7 +89,7 @@ py::array_t<std::int32_t> encode_listed(const Array<T>& values, const Array<T>& 
   auto c = view_1d(classes, "labels");
   std::vector<std::int32_t> out;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     out = metrics::encode_with_classes<T>(v, c, name.c_str());
   }
   return to_numpy(std::move(out));
@@ -115,7 +115,7 @@ void bind_classification(py::module_& m) {
     auto norm = metrics::parse_normalize(normalize);
     std::vector<double> out;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       out = metrics::confusion_matrix(vt, vp, k, vw, norm);
     }
     const auto kk = static_cast<std::size_t>(k);
@@ -133,7 +133,7 @@ void bind_classification(py::module_& m) {
           std::vector<double> matrix;
           bool done = false;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             done = metrics::confusion_matrix_direct(vt, vp, vw, norm, classes, matrix);
           }
           if (!done) return py::none();
@@ -161,7 +161,7 @@ void bind_classification(py::module_& m) {
           auto params = prf_params(beta, average, zd, wp, wr, wf);
           metrics::PrfResult r;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             auto counts = metrics::select_counts(metrics::label_counts(vt, vp, k, vw), vs);
             r = metrics::precision_recall_fscore(counts, params);
           }
@@ -182,7 +182,7 @@ void bind_classification(py::module_& m) {
           std::vector<double> matrix;
           metrics::PrfResult r;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             if (!metrics::confusion_matrix_direct(vt, vp, vw, metrics::Normalize::none, classes,
                                                   matrix)) {
               return py::none();
@@ -203,7 +203,7 @@ void bind_classification(py::module_& m) {
     auto params = prf_params(beta, average, zd, wp, wr, wf);
     metrics::PrfResult r;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       const bool samplewise = params.average == metrics::Average::samples;
       auto counts = metrics::multilabel_counts(vt, vp, l, vw, samplewise);
       r = metrics::precision_recall_fscore(counts, params, vw);
@@ -229,7 +229,7 @@ void bind_classification(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto vp = view_1d(p, "y_pred");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::accuracy_score(vt, vp, k, params, vw, cw);
   });
 
@@ -302,7 +302,7 @@ void bind_classification(py::module_& m) {
       auto vp = view_1d(prob, "y_prob");
       metrics::CalibrationResult r;
       {
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         r = metrics::calibration_error_binary(vt, positive, vp, params, vw);
       }
       return py::object(calibration_to_python(std::move(r)));
@@ -311,7 +311,7 @@ void bind_classification(py::module_& m) {
     if (multiclass == "top_label") {
       metrics::CalibrationResult r;
       {
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         r = metrics::calibration_error_top_label(vt, vp, k, params, vw);
       }
       return py::object(calibration_to_python(std::move(r)));
@@ -321,7 +321,7 @@ void bind_classification(py::module_& m) {
     }
     std::vector<metrics::CalibrationResult> rs;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       rs = metrics::calibration_error_classwise(vt, vp, k, params, vw);
     }
     py::list out;
@@ -340,7 +340,7 @@ void bind_classification(py::module_& m) {
     auto [vp, cols] = matrix_view(p, "y_pred");
     auto vt = view_1d(t, "y_true");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::log_loss(vt, k, vp, cols, eps, normalize, vw);
   });
 }

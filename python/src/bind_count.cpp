@@ -114,7 +114,7 @@ void bind_count(py::module_& m) {
         const auto data = rows(x, model.n_features, n);
         std::vector<std::int32_t> out(n);
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           for (std::size_t i = 0; i < n; ++i) {
             out[i] =
                 count::predict_label(model, data.subspan(i * model.n_features, model.n_features));
@@ -131,7 +131,7 @@ void bind_count(py::module_& m) {
         std::vector<double> out;
         std::size_t width = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           for (std::size_t i = 0; i < n; ++i) {
             const auto s =
                 count::predict_scores(model, data.subspan(i * model.n_features, model.n_features));
@@ -188,7 +188,7 @@ void bind_count(py::module_& m) {
         }
         count::CountResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count(model, spec, p);
         }
         return report::count_json(r).dump();
@@ -263,7 +263,7 @@ void bind_count(py::module_& m) {
         p.threads = threads;
         count::CnfCountResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count_cnf(f, p);
         }
         return report::cnf_count_json(r, name).dump();
@@ -285,7 +285,7 @@ void bind_count(py::module_& m) {
         count::Encoding e;
         std::string text;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           e = count::encode(model, spec, p);
           if (out.empty()) {
             text = count::write_dimacs(e.cnf);
@@ -318,7 +318,7 @@ void bind_count(py::module_& m) {
         p.threads = threads;
         count::RobustnessResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::robustness(model, xv, p);
         }
         return report::robustness_json(r).dump();
@@ -400,7 +400,7 @@ void bind_count_networks(py::module_& m) {
         if (!html.empty()) check_writable(html);
         count::SplitResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count_unsafe(model, property, p);
         }
         if (!html.empty()) report::split_html(r, model_name, property_name).write(html);

@@ -50,7 +50,7 @@ void bind_ranking(py::module_& m) {
         auto wv = optional_view(w, "sample_weight");
         metrics::PrCurve c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = metrics::precision_recall_curve(yv, sv, wv, drop);
         }
         return py::make_tuple(vec(std::move(c.precision)), vec(std::move(c.recall)),
@@ -68,7 +68,7 @@ void bind_ranking(py::module_& m) {
         auto wv = optional_view(w, "sample_weight");
         metrics::RocCurve c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = metrics::roc_curve(yv, sv, wv, drop);
         }
         return py::make_tuple(vec(std::move(c.fpr)), vec(std::move(c.tpr)),
@@ -86,7 +86,7 @@ void bind_ranking(py::module_& m) {
         auto sv = view_1d(s, "y_score");
         auto wv = optional_view(w, "sample_weight");
         const ApParams p = make_params(method, grid, tie_mode, n_pos);
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         return metrics::average_precision(yv, sv, wv, p);
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("method"),
@@ -108,7 +108,7 @@ void bind_ranking(py::module_& m) {
         const auto avg = metrics::parse_score_average(average);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::average_precision_multilabel(yv, sv, k, wv, avg, p);
         }
         return vec(std::move(out));
@@ -123,7 +123,7 @@ void bind_ranking(py::module_& m) {
         auto yv = view_1d(y, "y_true");
         auto sv = view_1d(s, "y_score");
         auto wv = optional_view(w, "sample_weight");
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         return metrics::roc_auc(yv, sv, wv, max_fpr);
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("max_fpr"));
@@ -142,7 +142,7 @@ void bind_ranking(py::module_& m) {
         const auto avg = metrics::parse_score_average(average);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::roc_auc_multilabel(yv, sv, k, wv, avg, max_fpr);
         }
         return vec(std::move(out));
@@ -163,7 +163,7 @@ void bind_ranking(py::module_& m) {
         const auto mc = metrics::parse_multi_class(multi_class);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::roc_auc_multiclass(yv, sv, k, wv, avg, mc);
         }
         return vec(std::move(out));
@@ -192,7 +192,7 @@ void bind_ranking(py::module_& m) {
         const ApParams p = make_params(method, grid, tie_mode, std::nullopt);
         metrics::MeanApResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::mean_average_precision(yv, sv, k, wv, p);
         }
         return py::make_tuple(r.map, vec(std::move(r.per_class)), r.excluded);
@@ -208,7 +208,7 @@ void bind_ranking(py::module_& m) {
         auto bv = view_1d(b, "score_b");
         metrics::DelongResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::delong_roc_test(yv, av, bv);
         }
         std::vector<double> cov = {r.covariance[0][0], r.covariance[0][1], r.covariance[1][0],
@@ -233,7 +233,7 @@ void bind_ranking(py::module_& m) {
         const ApParams p = make_params(method, grid, tie_mode, std::nullopt);
         metrics::PrComparison r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::compare_pr_curves(yv, av, bv, p);
         }
         py::dict d;
@@ -252,7 +252,7 @@ void bind_ranking(py::module_& m) {
       .def(py::init([](const Array<std::uint8_t>& y, const Array<double>& s) {
              auto yv = view_1d(y, "y_true");
              auto sv = view_1d(s, "y_score");
-             py::gil_scoped_release release;
+             const WithoutGil without_gil;
              return std::make_unique<metrics::RankedScores>(yv, sv);
            }),
            py::arg("y_true"), py::arg("y_score"))
@@ -262,7 +262,7 @@ void bind_ranking(py::module_& m) {
           [](const metrics::RankedScores& r, const std::optional<Array<double>>& w,
              std::optional<double> max_fpr) {
             auto wv = optional_view(w, "sample_weight");
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             return r.roc_auc(wv, max_fpr);
           },
           py::arg("sample_weight") = py::none(), py::arg("max_fpr") = py::none())
@@ -273,7 +273,7 @@ void bind_ranking(py::module_& m) {
              std::optional<double> n_pos) {
             auto wv = optional_view(w, "sample_weight");
             const ApParams p = make_params(method, grid, tie_mode, n_pos);
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             return r.average_precision(wv, p);
           },
           py::arg("sample_weight") = py::none(), py::arg("method") = "step",

@@ -73,7 +73,7 @@ void bind_segmentation(py::module_& m) {
         std::vector<std::int32_t> labels;
         std::uint32_t count = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           auto c = shift::label_components(binary, grid, connectivity);
           labels.assign(c.labels.begin(), c.labels.end());
           count = c.count;
@@ -111,7 +111,7 @@ void bind_segmentation(py::module_& m) {
         const auto t = mask_of(truth, "truth", grid);
         shift::LesionCounts c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = shift::lesion_counts(p, t, grid, connectivity, iou_threshold);
         }
         return lesion_dict(c);
@@ -125,7 +125,7 @@ void bind_segmentation(py::module_& m) {
         auto binary = mask_of(mask, "mask", grid);
         std::size_t removed = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           removed = shift::remove_small_lesions(binary, grid, connectivity, min_size);
         }
         return py::make_tuple(to_numpy(std::move(binary)), removed);
@@ -143,7 +143,7 @@ void bind_segmentation(py::module_& m) {
         params.connectivity = connectivity;
         std::vector<std::uint8_t> mask;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           mask = shift::postprocess(values(probability), grid, params);
         }
         return to_numpy(std::move(mask));
@@ -168,7 +168,7 @@ void bind_segmentation(py::module_& m) {
         }
         shift::NdscRetention result;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           result = shift::ndsc_retention(p, t, values(uncertainty), brain, grid, r, points);
         }
         return retention_dict(std::move(result));
@@ -183,7 +183,7 @@ void bind_segmentation(py::module_& m) {
         const auto n_members = static_cast<std::size_t>(members.shape(0));
         shift::VoxelEnsembleMaps maps;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           maps = shift::ensemble_maps(values(members), n_members, grid, epsilon);
         }
         py::dict d;
@@ -216,7 +216,7 @@ void bind_segmentation(py::module_& m) {
         params.retention_points = points;
         shift::SubjectScores s;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           s = shift::score_subject(values(probability), values(truth),
                                    uncertainty ? values(*uncertainty) : std::span<const double>{},
                                    brain_mask ? values(*brain_mask) : std::span<const double>{},

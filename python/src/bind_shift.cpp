@@ -72,7 +72,7 @@ void bind_shift(py::module_& m) {
         auto u = view_1d(uncertainty, "uncertainty");
         shift::RetentionResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::retention_curve(e, u, p);
         }
         return retention_dict(std::move(r));
@@ -133,7 +133,7 @@ void bind_shift(py::module_& m) {
         auto u = view_1d(uncertainty, "uncertainty");
         shift::F1RetentionResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::f1_retention(e, u, p);
         }
         return f1_dict(std::move(r));
@@ -148,7 +148,7 @@ void bind_shift(py::module_& m) {
         auto data = view_nd(probs, 3, "probs", s);
         shift::EnsembleUncertainty r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::ensemble_uncertainty(data, s[0], s[1], s[2], {epsilon, threads});
         }
         py::dict d;
@@ -170,7 +170,7 @@ void bind_shift(py::module_& m) {
           fail("preds must have shape (members, samples, 2), found last axis {}", s[2]);
         shift::RegressionEnsembleUncertainty r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::ensemble_uncertainty_regression(data, s[0], s[1], {epsilon, threads});
         }
         py::dict d;
@@ -217,7 +217,7 @@ void bind_shift(py::module_& m) {
         auto w = optional_1d(sample_weight, "sample_weight");
         shift::RegressionMetrics r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::regression_metrics(y, p, w, params);
         }
         py::dict d;
@@ -283,7 +283,7 @@ void bind_shift(py::module_& m) {
         params.bootstrap.seed = seed;
         shift::ShiftEvaluation ev;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           ev = shift::evaluate_partitions(input, params);
         }
         if (!html.empty()) report::shift_html(ev, "assay shift").write(html);
