@@ -97,7 +97,10 @@ py::array_t<std::int32_t> encode_listed(const Array<T>& values, const Array<T>& 
 
 }  // namespace
 
-void bind_classification(py::module_& m) {
+namespace {
+
+/// Class codes from labels, and the shared length check.
+void register_label_encoding(py::module_& m) {
   m.def("cls_encode_i64", &encode_pair<std::int64_t>);
   m.def("cls_encode_f64", &encode_pair<double>);
   m.def("cls_encode_listed_i64", &encode_listed<std::int64_t>);
@@ -106,7 +109,10 @@ void bind_classification(py::module_& m) {
         [](std::size_t a, std::size_t b, const std::string& na, const std::string& nb) {
           metrics::check_same_length(a, b, na.c_str(), nb.c_str());
         });
+}
 
+/// Confusion matrices: plain, straight from small integer labels, grouped.
+void register_confusion_matrices(py::module_& m) {
   m.def("cls_confusion_matrix", [](const Codes& t, const Codes& p, std::int32_t k, const Weights& w,
                                    const std::string& normalize) {
     auto vt = view_1d(t, "y_true");
@@ -149,7 +155,10 @@ void bind_classification(py::module_& m) {
         view_1d(cols, "col_groups"), nr, nc, weights_view(w));
     return to_numpy_2d(std::move(out), static_cast<std::size_t>(nr), static_cast<std::size_t>(nc));
   });
+}
 
+/// Precision, recall and F-beta: multiclass, direct, multilabel.
+void register_precision_recall_f(py::module_& m) {
   m.def("cls_prf_multiclass",
         [](const Codes& t, const Codes& p, std::int32_t k, const Codes& select, const Weights& w,
            double beta, const std::string& average, const std::string& zd, bool wp, bool wr,
@@ -210,7 +219,10 @@ void bind_classification(py::module_& m) {
     }
     return prf_to_python(std::move(r));
   });
+}
 
+/// Accuracy (multiclass and multilabel), balanced accuracy, MCC, binary rates.
+void register_accuracies(py::module_& m) {
   m.def("cls_accuracy", [](const Codes& t, const Codes& p, std::int32_t k,
                            const std::string& average, bool normalize, const Weights& w,
                            const std::optional<Array<double>>& class_weight) {
@@ -274,7 +286,10 @@ void bind_classification(py::module_& m) {
           d["mcc"] = r.mcc;
           return d;
         });
+}
 
+/// Predicted labels from scores: threshold, argmax, one-vs-all.
+void register_decisions(py::module_& m) {
   m.def("cls_threshold", [](const Array<double>& s, double t) {
     auto out = metrics::threshold_scores(view_1d(s, "y_score"), t);
     return to_numpy(std::move(out));
@@ -287,7 +302,10 @@ void bind_classification(py::module_& m) {
     auto [v, k] = matrix_view(s, "y_score");
     return to_numpy_2d(metrics::one_vs_all(v, k, t), v.size() / k, k);
   });
+}
 
+/// Calibration error, Brier score and log loss of probabilities.
+void register_probability_losses(py::module_& m) {
   m.def("cls_calibration_error", [](const Codes& t, const Array<double>& prob,
                                     std::int32_t positive, const std::string& multiclass,
                                     std::int32_t bins, const std::string& strategy,
@@ -343,6 +361,17 @@ void bind_classification(py::module_& m) {
     const WithoutGil without_gil;
     return metrics::log_loss(vt, k, vp, cols, eps, normalize, vw);
   });
+}
+
+}  // namespace
+
+void bind_classification(py::module_& m) {
+  register_label_encoding(m);
+  register_confusion_matrices(m);
+  register_precision_recall_f(m);
+  register_accuracies(m);
+  register_decisions(m);
+  register_probability_losses(m);
 }
 
 }  // namespace assay::python

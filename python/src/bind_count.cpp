@@ -84,9 +84,13 @@ std::span<const double> rows(const Array<double>& x, std::size_t n_features, std
 
 void bind_count_networks(py::module_& m);
 
-void bind_count(py::module_& m) {
-  using count::Model;
-  using count::Spec;
+namespace {
+
+using count::Model;
+using count::Spec;
+
+/// Models for counting: parse, load, describe, predict.
+void register_models(py::module_& m) {
   py::class_<Model, std::shared_ptr<Model>>(m, "CountModel");
   py::class_<Spec, std::shared_ptr<Spec>>(m, "CountSpec");
 
@@ -143,7 +147,10 @@ void bind_count(py::module_& m) {
         return to_numpy_2d(std::move(out), n, width);
       },
       py::arg("model"), py::arg("X"));
+}
 
+/// Input-space specifications and the count itself.
+void register_specs(py::module_& m) {
   m.def(
       "count_parse_spec",
       [](const std::string& text, const std::string& file) {
@@ -196,7 +203,10 @@ void bind_count(py::module_& m) {
       py::arg("model"), py::arg("spec"), py::arg("property"), py::arg("method"), py::arg("samples"),
       py::arg("seed"), py::arg("confidence"), py::arg("threads"), py::arg("X_test"),
       py::arg("y_test"), py::arg("options"));
+}
 
+/// CNF formulas: read, build, project, count.
+void register_cnf(py::module_& m) {
   py::class_<count::Cnf, std::shared_ptr<count::Cnf>>(m, "Cnf")
       .def_property_readonly("n_vars", [](const count::Cnf& f) { return f.n_vars; })
       .def_property_readonly("n_clauses", [](const count::Cnf& f) { return f.n_clauses(); })
@@ -270,6 +280,10 @@ void bind_count(py::module_& m) {
       },
       py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
       py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"));
+}
+
+/// A model's CNF encoding and local-robustness counts.
+void register_encoding_and_robustness(py::module_& m) {
   m.def(
       "count_encode",
       [](const Model& model, const Spec& spec, const std::string& property,
@@ -326,6 +340,15 @@ void bind_count(py::module_& m) {
       py::arg("model"), py::arg("x"), py::arg("epsilon"), py::arg("label"), py::arg("lower"),
       py::arg("upper"), py::arg("step"), py::arg("samples"), py::arg("seed"), py::arg("confidence"),
       py::arg("method"), py::arg("threads"));
+}
+
+}  // namespace
+
+void bind_count(py::module_& m) {
+  register_models(m);
+  register_specs(m);
+  register_cnf(m);
+  register_encoding_and_robustness(m);
   bind_count_networks(m);
 }
 

@@ -40,7 +40,10 @@ py::array_t<double> vec(std::vector<double>&& v) {
 
 }  // namespace
 
-void bind_ranking(py::module_& m) {
+namespace {
+
+/// Precision-recall and ROC curves.
+void register_curves(py::module_& m) {
   m.def(
       "ranking_precision_recall_curve",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -76,7 +79,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"),
       py::arg("drop_intermediate"));
+}
 
+/// Average precision (every convention), binary and multilabel.
+void register_average_precision(py::module_& m) {
   m.def(
       "ranking_average_precision",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -115,7 +121,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("average"),
       py::arg("method"), py::arg("grid"), py::arg("tie_mode"), py::arg("n_pos"));
+}
 
+/// ROC AUC: binary, multilabel and multiclass (OvR / OvO).
+void register_roc_auc(py::module_& m) {
   m.def(
       "ranking_roc_auc",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -170,7 +179,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("average"),
       py::arg("multi_class"));
+}
 
+/// Interpolated precision and mean average precision over classes.
+void register_mean_average_precision(py::module_& m) {
   m.def(
       "ranking_interpolated_precision",
       [](const Array<double>& p, const Array<double>& r) {
@@ -199,7 +211,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("method"),
       py::arg("grid"), py::arg("tie_mode"));
+}
 
+/// DeLong's test of two ROC AUCs and the comparison of two PR curves.
+void register_curve_tests(py::module_& m) {
   m.def(
       "ranking_delong_roc_test",
       [](const Array<std::uint8_t>& y, const Array<double>& a, const Array<double>& b) {
@@ -246,7 +261,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("score_a"), py::arg("score_b"), py::arg("method"), py::arg("grid"),
       py::arg("tie_mode"));
+}
 
+/// RankedScores: the sorted scores, for resampling without sorting again.
+void register_ranked_scores(py::module_& m) {
   // The sorted structure, for resampling without re-sorting (weights in original order).
   py::class_<metrics::RankedScores>(m, "RankedScores")
       .def(py::init([](const Array<std::uint8_t>& y, const Array<double>& s) {
@@ -278,6 +296,17 @@ void bind_ranking(py::module_& m) {
           },
           py::arg("sample_weight") = py::none(), py::arg("method") = "step",
           py::arg("grid") = "exact", py::arg("tie_mode") = "group", py::arg("n_pos") = py::none());
+}
+
+}  // namespace
+
+void bind_ranking(py::module_& m) {
+  register_curves(m);
+  register_average_precision(m);
+  register_roc_auc(m);
+  register_mean_average_precision(m);
+  register_curve_tests(m);
+  register_ranked_scores(m);
 }
 
 }  // namespace assay::python

@@ -64,7 +64,10 @@ py::dict lesion_dict(const shift::LesionCounts& c) {
 
 }  // namespace
 
-void bind_segmentation(py::module_& m) {
+namespace {
+
+/// Connected lesions, voxel scores, lesion counts and post-processing.
+void register_lesions(py::module_& m) {
   m.def(
       "_segmentation_label",
       [](const Array<double>& mask, int connectivity) {
@@ -150,7 +153,10 @@ void bind_segmentation(py::module_& m) {
       },
       py::arg("probability"), py::arg("threshold"), py::arg("min_lesion_size"),
       py::arg("connectivity"));
+}
 
+/// nDSC retention and voxel-wise ensemble uncertainty maps.
+void register_voxel_uncertainty(py::module_& m) {
   m.def(
       "_segmentation_retention",
       [](const Array<double>& prediction, const Array<double>& truth,
@@ -196,7 +202,10 @@ void bind_segmentation(py::module_& m) {
         return d;
       },
       py::arg("members"), py::arg("epsilon"));
+}
 
+/// One subject's scores, as assay segment computes them.
+void register_subjects(py::module_& m) {
   m.def(
       "_segmentation_score_subject",
       [](const Array<double>& probability, const Array<double>& truth,
@@ -246,6 +255,14 @@ void bind_segmentation(py::module_& m) {
       py::arg("probability"), py::arg("truth"), py::arg("uncertainty"), py::arg("brain_mask"),
       py::arg("threshold"), py::arg("connectivity"), py::arg("iou_threshold"),
       py::arg("min_lesion_size"), py::arg("r"), py::arg("points"));
+}
+
+}  // namespace
+
+void bind_segmentation(py::module_& m) {
+  register_lesions(m);
+  register_voxel_uncertainty(m);
+  register_subjects(m);
 }
 
 }  // namespace assay::python

@@ -62,7 +62,10 @@ std::span<const double> optional_1d(const Array<double>& a, const char* what) {
 
 }  // namespace
 
-void bind_shift(py::module_& m) {
+namespace {
+
+/// Retention and risk-coverage curves (R-AUC, PRR, AURC, F1 retention).
+void register_retention(py::module_& m) {
   m.def(
       "_retention_curve",
       [](const Array<double>& errors, const Array<double>& uncertainty,
@@ -140,7 +143,10 @@ void bind_shift(py::module_& m) {
       },
       py::arg("errors"), py::arg("uncertainty"), py::arg("threshold"), py::arg("beta"),
       py::arg("ordering"));
+}
 
+/// Ensemble uncertainty measures and Gaussian / ensemble NLL.
+void register_ensemble_uncertainty(py::module_& m) {
   m.def(
       "_ensemble_uncertainty",
       [](const Array<double>& probs, double epsilon, int threads) {
@@ -201,7 +207,10 @@ void bind_shift(py::module_& m) {
         return to_numpy(shift::ensemble_nll(view_1d(y, "y"), data, s[0], s[1], epsilon));
       },
       py::arg("y"), py::arg("preds"), py::arg("epsilon"));
+}
 
+/// Regression metrics with bootstrap intervals, OOD detection.
+void register_regression_and_ood(py::module_& m) {
   m.def(
       "_regression_metrics",
       [](const Array<double>& y_true, const Array<double>& y_pred,
@@ -244,7 +253,10 @@ void bind_shift(py::module_& m) {
         return d;
       },
       py::arg("shifted"), py::arg("uncertainty"));
+}
 
+/// Partition tables, threshold tuning and generalisation sets.
+void register_partitions(py::module_& m) {
   // models: list of (name, prediction, uncertainty). Returns the JSON document as a string and
   // writes the HTML page when `html` is not empty.
   m.def(
@@ -317,6 +329,15 @@ void bind_shift(py::module_& m) {
         return to_numpy_2d(shift::generalisation_inputs(lo, hi, n, seed), n, lo.size());
       },
       py::arg("low"), py::arg("high"), py::arg("n"), py::arg("seed"));
+}
+
+}  // namespace
+
+void bind_shift(py::module_& m) {
+  register_retention(m);
+  register_ensemble_uncertainty(m);
+  register_regression_and_ood(m);
+  register_partitions(m);
 }
 
 }  // namespace assay::python
