@@ -1,4 +1,4 @@
-"""The SOAK paper's result pattern (source 001 Figures 4 and 5) reproduced with assay's glmnet.
+"""The SOAK paper's result pattern (its Figures 4 and 5) reproduced with assay's glmnet.
 
 Runs `assay soak DATA --learners glmnet --folds 10` on the real data sets in
 ../shared/data/soak/ (vowel, waveform, aztrees with 3 and 4 regions and polygon groups,
@@ -263,9 +263,10 @@ def main():
              f"# The SOAK paper's result pattern — DRY RUN with `{args.learner}`, NOT glmnet")
     lines = [
         title, "",
-        "Source 001 (Figures 4 and 5) runs SOAK with 10-fold CV and cv_glmnet on 20 data sets and "
-        "reports, per data set, the min..max over test subsets of the mean test-error difference "
-        "(percent) All−Same and Other−Same, and of log10 p of two-sided paired t-tests (9 df). "
+        "The SOAK paper (Figures 4 and 5) runs SOAK with 10-fold CV and cv_glmnet on 20 data sets "
+        "and reports, per data set, the min..max over test subsets of the mean test-error "
+        "difference (percent) All−Same and Other−Same, and of log10 p of two-sided paired t-tests "
+        "(9 df). "
         f"This page runs `assay soak --learners {args.learner} --folds 10 --seed {args.seed}` on "
         "the real data sets in `../shared/data/soak/` and puts assay's numbers next to the "
         "paper's (from that folder's README). Fold assignment is random and the paper's folds "

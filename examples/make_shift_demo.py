@@ -1,4 +1,4 @@
-"""Generates the shift demo: a vessel-power-like regression task (source 003) with a canonical
+"""Generates the shift demo: a vessel-power-like regression task (Shifts 2.0 paper) with a canonical
 partition (train / dev_in / eval_in at low wind, dev_out / eval_out at high wind and later in
 time, with hull fouling), a single model and a 5-member ensemble of polynomial ridge
 regressions trained on the in-domain training data (bootstrap samples and feature subsets for the

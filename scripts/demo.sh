@@ -46,7 +46,7 @@ echo
 echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"
 echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
-echo "  cv:      $out/cv/report.html (test error and training time per learner, source 001 Figure 2)"
+echo "  cv:      $out/cv/report.html (test error and train time per learner, SOAK paper Figure 2)"
 echo "  shift:   $out/shift.html (retention curves under distribution shift)"
 echo "  count:   $out/count.html (exact counts over the whole input space)"
 echo "  segment: $out/segment.html (nDSC, lesion F1 and retention per subject)"

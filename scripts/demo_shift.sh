@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shift demo (source 003): a generated vessel-power-like regression task with a canonical
+# Shift demo (Shifts 2.0 paper): a generated vessel-power-like regression task with a canonical
 # partition (in-domain train/dev_in/eval_in, shifted dev_out/eval_out: high wind, hull fouling),
 # a single model and a 5-member Gaussian ensemble; the partition table and the retention and
 # F1-retention charts. Usage: scripts/demo_shift.sh [BUILD_DIR]

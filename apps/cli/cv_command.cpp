@@ -1,5 +1,5 @@
 // `assay cv DATA.csv... --label y [--learners ...] --out DIR`: plain K-fold comparison of learners
-// (source 001 §4.1, Figure 2): results.csv, summary.csv, results.json and report.html in DIR, and
+// (SOAK paper §4.1, Figure 2): results.csv, summary.csv, results.json and report.html in DIR, and
 // a table of mean ± SD test error and train time per learner on stdout.
 #include <algorithm>
 
@@ -21,7 +21,7 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
       "cv",
-      "Plain K-fold cross-validation comparing learners on one or more data sets (source 001\n"
+      "Plain K-fold cross-validation comparing learners on one or more data sets (SOAK paper\n"
       "Figure 2): test error and training time per learner. Writes results.csv, summary.csv,\n"
       "results.json and report.html to --out.");
   o->learners = soak::CvParams{}.learners;

@@ -75,7 +75,7 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   // An unwritable --out fails now, before every learner is trained. Planning only names the
   // folder that `assay job collect` writes later, so it creates nothing.
   if (!o.out.empty() && !o.plan.empty() && !global.launched_by_mpi) {
-    check_folder_creatable(o.out);
+    prepare_output_folder(o.out, /*create=*/false);
   } else if (!o.out.empty()) {
     check_writable((output_folder(o.out) / "results.json").string());
   }
@@ -106,23 +106,9 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   std::fprintf(stderr, "assay: wrote %s/%s\n", out.c_str(), batch::output_names(def.kind).c_str());
 }
 
-void check_folder_creatable(const std::string& out) {
-  std::error_code ec;
-  std::filesystem::path existing = std::filesystem::absolute(out, ec);
-  while (!std::filesystem::exists(existing, ec) && existing.has_relative_path()) {
-    existing = existing.parent_path();
-  }
-  if (!std::filesystem::is_directory(existing, ec)) {
-    fail("{}: cannot create directory: Not a directory", out);
-  }
-}
-
 std::filesystem::path output_folder(const std::string& out) {
-  const std::filesystem::path dir(out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) fail("{}: cannot create directory: {}", out, ec.message());
-  return dir;
+  prepare_output_folder(out, /*create=*/true);
+  return out;
 }
 
 void write_text_file(const std::filesystem::path& path, const std::string& text) {

@@ -49,10 +49,6 @@ struct LearningOptions {
 void run_experiment_command(const batch::ExperimentDefinition& def, const LearningOptions& o,
                             const GlobalOptions& global);
 
-/// Fails unless `out` is a folder or could be created as one (its nearest existing ancestor is
-/// a folder); creates nothing.
-void check_folder_creatable(const std::string& out);
-
 /// Creates `out` (and parents) if missing; throws assay::Error if it cannot.
 std::filesystem::path output_folder(const std::string& out);
 

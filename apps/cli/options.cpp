@@ -36,11 +36,10 @@ const CLI::Validator& non_negative_integer() {
 const CLI::Validator& open_probability() {
   static const CLI::Validator validator(
       [](std::string& text) -> std::string {
-        double value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-            !(value > 0 && value < 1)) {
-          return "expected a number in (0, 1), found " + quote_found(text);
+        try {
+          parse_probability("", text);  // the rule and its wording live in core/options
+        } catch (const Error& e) {
+          return e.message();
         }
         return {};
       },

@@ -1,5 +1,6 @@
 // `assay runs FILE --value COL [--by COL] ...`: mean ± SD of a metric across runs (seeds),
-// optionally per value of a meta-parameter, with a trend chart (source 000).
+// optionally per value of a meta-parameter, with a trend chart (the textbook section "Evaluation
+// Metrics").
 #include <cstdio>
 #include <iostream>
 

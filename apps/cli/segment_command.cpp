@@ -22,7 +22,7 @@ Action add_segment_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto& p = options->params;
   auto* cmd = app.add_subcommand(
       "segment",
-      "Segmentation evaluation on 3-D NIfTI volumes (source 003, MS lesions): DSC, nDSC, lesion\n"
+      "Segmentation evaluation on 3-D NIfTI volumes (Shifts 2.0, MS lesions): DSC, nDSC, lesion\n"
       "F1, nDSC retention per subject; mean ± SD (x100) overall and per partition; patient-level\n"
       "retention. A source is a folder, a glob, a {id} pattern or one file (docs/segment.md).");
   cmd->add_option("--pred", p.pred,

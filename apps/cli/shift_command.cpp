@@ -29,7 +29,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto options = std::make_shared<ShiftOptions>();
   auto* cmd = app.add_subcommand(
       "shift",
-      "Robustness and uncertainty under distribution shift (source 003): RMSE/MAE/MAPE/R2,\n"
+      "Robustness and uncertainty under distribution shift (Shifts 2.0): RMSE/MAE/MAPE/R2,\n"
       "R-AUC, PRR, AURC, F1-AUC and OOD AUROC per partition and joint in+shifted set, several\n"
       "models side by side; error- and F1-retention charts.");
   cmd->add_option("file", options->file, "CSV file with a header row")->required();

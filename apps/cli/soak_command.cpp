@@ -1,5 +1,5 @@
 // `assay soak DATA.csv... --label y --subset COL ... --out DIR`: Same/Other/All K-fold
-// cross-validation (source 001): results.csv, pvalues.csv, summaries.csv, results.json and
+// cross-validation (SOAK paper): results.csv, pvalues.csv, summaries.csv, results.json and
 // report.html in DIR, and a short summary on stdout.
 #include "assay/batch/experiment.hpp"
 #include "assay/soak/tables.hpp"
@@ -19,7 +19,7 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
       "soak",
-      "Same/Other/All K-fold cross-validation (source 001): can a model trained on some data\n"
+      "Same/Other/All K-fold cross-validation (SOAK paper): can a model trained on some data\n"
       "subsets predict another subset, and does combining subsets help? Writes results.csv,\n"
       "pvalues.csv, summaries.csv, results.json and report.html to --out.");
   o->learners = {"featureless"};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Robustness of image classifiers, exactly (source 002, Table 3).
+"""Robustness of image classifiers, exactly (QuantifyML paper, Table 3).
 
 1. scikit-learn's 8x8 digits (pixels 0..16): a DecisionTreeClassifier; one test image per label;
    for epsilon = 1 and 2 the exact size of the L-infinity ball (clipped to 0..16), the exact number

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Learnability of relational graph properties (source 002, Tables 1 and 2), exactly.
+"""Learnability of relational graph properties (QuantifyML paper, Tables 1 and 2), exactly.
 
 For each property of examples/count/graph<n>.spec: generate labelled graphs, train scikit-learn's
 DecisionTreeClassifier (and, on 4 nodes, MLPClassifier), export them with assay.models, and put the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains the demo's decision tree: 4-node graphs labelled Transitive (source 002), exported
+"""Trains the demo's decision tree: 4-node graphs labelled Transitive (QuantifyML paper), exported
 with assay.models to OUT/count_tree.json, plus the test split as OUT/count_test.csv (columns
 x0..x15, label).
 

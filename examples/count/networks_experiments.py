@@ -197,8 +197,8 @@ def graphs(args):
         "(2^25 or 2^36 of them), counted by domain splitting (assay.count.count, method split) "
         f"with a limit of {args.seconds} s per count. When a count does not finish, its cells "
         "are certified bounds and the table shows the accuracy interval [lower, upper]. On 5 "
-        "nodes the exact counts are checked against enumeration (method enumerate). Source "
-        "002 could not count networks beyond 16 inputs.",
+        "nodes the exact counts are checked against enumeration (method enumerate). The "
+        "QuantifyML paper could not count networks beyond 16 inputs.",
     ]
     for n in (5, 6):
         spec = count.load_spec(HERE / f"graph{n}.spec")

@@ -164,7 +164,7 @@ def _empty_score(normalize=True):
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, average="micro",
                    class_weight=None):
-    """Accuracy (source eqs. 162-164).
+    """Accuracy (textbook eqs. 162-164).
 
     average='micro' (default): scikit-learn's accuracy_score, the (weighted) fraction correct;
     normalize=False gives the (weighted) number correct (an int without weights or with integer
@@ -404,7 +404,7 @@ def binary_rates(y_true, y_pred, *, pos_label=1, sample_weight=None):
 
 
 def predict_labels(y_score, rule="argmax", threshold=0.5):
-    """Turns scores into decisions (source eqs. 170-171).
+    """Turns scores into decisions (textbook eqs. 170-171).
 
     1-D scores (binary): boolean array score >= threshold. 2-D (n, K): rule='argmax' gives the
     column index of the first maximum of each row (like numpy.argmax); rule='one_vs_all' gives an

@@ -164,7 +164,7 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
 
 
 def interpolated_precision(precision, recall):
-    """Source 000 eq. 172: p_interp(r) = max over r' >= r of p(r'); same shape as precision."""
+    """Textbook eq. 172: p_interp(r) = max over r' >= r of p(r'); same shape as precision."""
     return _assay.ranking_interpolated_precision(_scores(precision, "precision"),
                                                  _scores(recall, "recall"))
 
@@ -502,7 +502,7 @@ def delong_roc_test(y_true, score_a, score_b, *, pos_label=None):
 
 def compare_pr_curves(y_true, score_a, score_b, *, pos_label=None, method="voc_allpoint",
                       grid="exact", tie_mode="group"):
-    """Does one model's interpolated PR curve dominate the other's at every recall (source 000,
+    """Does one model's interpolated PR curve dominate the other's at every recall (textbook
     Figure 45)? Returns {"dominant": "a" | "b" | "equal" | None, "crossings": recalls where the
     better curve switches, "ap_a", "ap_b"} (AP under `method`; the default voc_allpoint is the
     area under the interpolated curve, so a dominant curve never has the smaller AP)."""

@@ -1,4 +1,4 @@
-"""Per-subject segmentation measures on numpy volumes (source 003, Shifts MS lesions): connected
+"""Per-subject segmentation measures on numpy volumes (Shifts 2.0 paper, MS lesions): connected
 components, DSC, nDSC, lesion-level F1, post-processing, the nDSC retention curve, voxel-wise
 ensemble uncertainty maps and ``score_subject`` tying them together. Every convention (>= on the
 probability threshold, IoU rule, retention fractions, brain mask use) is in docs/segmentation.md;

@@ -1,4 +1,4 @@
-"""Robustness and uncertainty under distribution shift (source 003): retention curves, R-AUC,
+"""Robustness and uncertainty under distribution shift (Shifts 2.0 paper): retention curves, R-AUC,
 PRR, AURC / AUGRC, F1 retention, ensemble uncertainty measures, Gaussian NLL, regression metrics
 with bootstrap intervals, OOD detection, canonical partition tables, threshold tuning and
 generalisation sets. Every convention is named in docs/shift.md; the computations are in C++
@@ -207,7 +207,7 @@ def _named(values, what):
 def evaluate_partitions(target, predictions, uncertainties, partition=None, shifted=None,
                         convention="shifts", error="squared", acceptable=None, beta=1.0,
                         n_resamples=0, confidence=0.95, seed=0, html=None):
-    """The canonical partition table (source 003, Tables 2 and 3).
+    """The canonical partition table (Shifts 2.0 paper, Tables 2 and 3).
 
     ``predictions`` and ``uncertainties``: dicts {model name: array}, same keys. ``partition``:
     one name per sample (train, dev_in, dev_out, ...); ``shifted``: 0/1 per sample (default:
@@ -234,16 +234,16 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
 
 def tune_threshold(y_true, score, partition, tune_on, metric="f1"):
     """Tunes the decision threshold (positive when score >= threshold) on partition ``tune_on``
-    (source 003: on dev-in) to maximise ``metric`` ("f1" or "accuracy"), and applies it to every
-    partition. Returns dict threshold, tuned_value, values {partition or "all": metric}."""
+    (the Shifts 2.0 paper: on dev-in) to maximise ``metric`` ("f1" or "accuracy"), and applies it
+    to every partition. Returns dict threshold, tuned_value, values {partition or "all": metric}."""
     return _assay._tune_threshold(_flags(y_true, "y_true"), _f64(score),
                                   [str(p) for p in np.asarray(partition).tolist()],
                                   str(tune_on), str(metric))
 
 
 def generalisation_set(ranges, n, label, seed=0):
-    """A generalisation set (source 003's synthetic vessel data): ``n`` inputs with every feature
-    sampled uniformly and independently over its declared range, so rare combinations are as
+    """A generalisation set (the Shifts 2.0 paper's synthetic vessel data): ``n`` inputs with every
+    feature sampled uniformly and independently over its declared range, so rare combinations are as
     common as typical ones, labelled by the reference function ``label``.
 
     ``ranges``: {feature name: (low, high)} (order kept). ``label``: a Python callable that

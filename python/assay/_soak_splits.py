@@ -1,4 +1,4 @@
-"""SOAK splitter: Same/Other/All K-fold cross-validation as a scikit-learn splitter (source 001).
+"""SOAK splitter: Same/Other/All K-fold cross-validation as a scikit-learn splitter (SOAK paper).
 
 The splits are computed by the compiled ``_assay.SoakSplits`` (assay/soak/splits.hpp), with the
 semantics of R's mlr3resampling::ResamplingSameOtherSizesCV. This module only converts arguments.

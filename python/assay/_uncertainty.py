@@ -1,4 +1,5 @@
-"""Uncertainty of a metric: bootstrap intervals, mean ± SD across runs (source 000)."""
+"""Uncertainty of a metric: bootstrap intervals, mean ± SD across runs (the textbook section
+"Evaluation Metrics")."""
 import numpy as np
 
 from . import _assay

@@ -8,7 +8,7 @@
   same names and defaults, plus ``random_state`` (seed of the internal CV folds) and ``n_jobs``
   (threads inside fit/predict) where the learner uses them.
 - ``cv``: plain K-fold cross-validation comparing learners on one data set (the library entry
-  point behind ``assay cv``; source 001 Figure 2).
+  point behind ``assay cv``; SOAK paper, Figure 2).
 
 Conventions (as scikit-learn): labels of any type; ``classes_`` sorted as ``numpy.unique``
 sorts them; ``predict_proba`` columns follow ``classes_``; ``predict`` is the class of highest
@@ -288,7 +288,7 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     Folds are random within each class (a permutation of 1..K, 1..K, ... per class); ``groups``
     keeps the rows of a group in one fold; ``fold`` gives the folds. ``learner_params``:
     ``{"glmnet": {"alpha": 0.5}}``. ``n_jobs``: threads (0 = all cores); results do not depend
-    on it. ``report``: path of an HTML page (source 001 Figure 2) to write.
+    on it. ``report``: path of an HTML page (SOAK paper, Figure 2) to write.
     Returns ``CvResult(results, summary, description)``: ``results`` has one row per (learner,
     fold) with the columns of results.csv (data, learner, test.fold, n_train, n_test,
     error_percent, auc, mse, mae, train_seconds, predict_seconds, hyperparameters, failure);

@@ -64,7 +64,7 @@ def _col(values):
 
 def pr_curve_chart(series, title="", width=400, height=300):
     """series: (name, recall, precision[, interpolated_precision[, average_precision]]) tuples.
-    Step lines, interpolated precision dotted (source 000, Figure 44)."""
+    Step lines, interpolated precision dotted (textbook Figure 44)."""
     rows = []
     for s in series:
         name, recall, precision, *rest = s

@@ -1,4 +1,4 @@
-"""assay.soak: Same/Other/All K-fold cross-validation (SOAK, source 001).
+"""assay.soak: Same/Other/All K-fold cross-validation (SOAK paper).
 
 - ``SOAKFold``: a scikit-learn splitter (``split``, ``get_n_splits``, ``iteration_table``).
 - ``run``: a whole experiment with assay's built-in learners (the entry point of ``assay soak``).
@@ -184,8 +184,8 @@ def summaries(results, measure=None):
 
 
 def report(results, path, measure=None, title="SOAK", description=""):
-    """Writes the HTML page of ``assay soak`` (summary, Figure 3 per data set and learner,
-    Figures 4-5, tables) for these results to ``path``; returns the path."""
+    """Writes the HTML page of ``assay soak`` (summary, the SOAK paper's Figure 3 per data set
+    and learner, its Figures 4-5, tables) for these results to ``path``; returns the path."""
     _assay.soak_report(_to_pyobj(_as_columns(results)), measure or "", str(path), title,
                        description)
     return path

@@ -21,9 +21,6 @@ namespace assay::python {
 
 namespace {
 
-// The DIMACS reader's limit (src/count/cnf.cpp): the counters keep per-variable state.
-constexpr std::int64_t kMaxCnfVariables = 10'000'000;
-
 // A count, size or seed argument: refused with its name when negative (or above 2^64 - 1),
 // where a plain conversion to an unsigned type would fail without naming it.
 std::uint64_t non_negative(const py::handle& value, const char* name) {
@@ -225,8 +222,9 @@ void register_cnf(py::module_& m) {
         for (const auto& c : clauses) {
           for (const auto lit : c) {
             if (lit == 0) fail("clauses hold non-zero literals; found 0");
-            if (lit > kMaxCnfVariables || lit < -kMaxCnfVariables) {
-              fail("literal {} is out of range (at most {} variables)", lit, kMaxCnfVariables);
+            if (lit > count::kMaxCnfVariables || lit < -count::kMaxCnfVariables) {
+              fail("literal {} is out of range (at most {} variables)", lit,
+                   count::kMaxCnfVariables);
             }
             top = std::max(top, lit < 0 ? -lit : lit);
           }

@@ -16,6 +16,11 @@ std::string prefix(std::string_view name) {
   return name.empty() ? std::string() : std::string(name) + ": ";
 }
 
+// The one rule for probabilities (confidence levels, delta): the open interval (0, 1); NaN fails.
+bool is_probability(double value) {
+  return value > 0 && value < 1;
+}
+
 bool threads_forced_by_environment() {
   const char* env = std::getenv("ASSAY_THREADS_FORCE");
   return env != nullptr && std::string_view(env) == "1";
@@ -55,7 +60,17 @@ int checked_threads(std::int64_t requested, std::string_view name, bool force) {
 }
 
 void check_probability(std::string_view name, double value) {
-  if (!(value > 0 && value < 1)) fail("{} must be in (0, 1), found {}", name, value);
+  if (!is_probability(value)) fail("{} must be in (0, 1), found {}", name, value);
+}
+
+double parse_probability(std::string_view name, std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !is_probability(value)) {
+    fail("{}expected a number in (0, 1), found {}", prefix(name), quote_found(text));
+  }
+  return value;
 }
 
 }  // namespace assay

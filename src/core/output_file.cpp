@@ -119,6 +119,22 @@ void check_writable(const std::string& path) {
   }
 }
 
+void prepare_output_folder(const std::string& folder, bool create) {
+  std::error_code ec;
+  if (create) {
+    std::filesystem::create_directories(folder, ec);
+    if (ec) fail("{}: cannot create directory: {}", folder, ec.message());
+    return;
+  }
+  std::filesystem::path existing = std::filesystem::absolute(folder, ec);
+  while (!std::filesystem::exists(existing, ec) && existing.has_relative_path()) {
+    existing = existing.parent_path();
+  }
+  if (!std::filesystem::is_directory(existing, ec)) {
+    fail("{}: cannot create directory: Not a directory", folder);
+  }
+}
+
 void check_distinct_outputs(const std::vector<std::string>& paths,
                             const std::vector<std::string>& names) {
   ASSAY_ASSERT(paths.size() == names.size());

@@ -17,12 +17,6 @@
 
 namespace assay::count {
 
-namespace {
-// Variables of a CNF: the counters keep per-variable state (about 100-200 bytes each), so
-// larger headers are refused before anything is sized by them.
-constexpr std::int32_t kMaxCnfVariables = 10'000'000;
-}  // namespace
-
 void Cnf::add_clause(std::span<const Var> clause) {
   literals.insert(literals.end(), clause.begin(), clause.end());
   starts.push_back(static_cast<std::uint32_t>(literals.size()));

@@ -140,7 +140,7 @@ Json cv_error_chart(const CvOutcome& o, const ChartParams& params) {
            detail::tooltip("n", "folds", "d")}}}}});
   Json spec = detail::base_spec(
       params, x_title + " per learner",
-      "Source 001 Figure 2 (top): test error of each fold (grey points), mean over folds (circle) "
+      "SOAK paper, Figure 2 (top): test error of each fold (grey points), mean over folds (circle) "
       "and mean \u00b1 SD (segment), per learner and data set.");
   return faceted(std::move(spec), o, std::move(values), std::move(layers), params, true);
 }
@@ -190,7 +190,7 @@ Json cv_time_chart(const CvOutcome& o, const ChartParams& params) {
            detail::tooltip("label", "mean\u00b1SD seconds")}}}}});
   Json spec = detail::base_spec(
       params, "training time per learner",
-      "Source 001 Figure 2 (bottom): training seconds of each fold (grey points) and their mean "
+      "SOAK paper, Figure 2 (bottom): training seconds of each fold (grey points) and their mean "
       "(circle), per learner and data set, on a log axis.");
   return faceted(std::move(spec), o, std::move(values), std::move(layers), params, false);
 }
@@ -252,13 +252,13 @@ HtmlReport cv_html(const CvOutcome& o, const std::string& title, const std::stri
     return r.failure.empty() && r.train_seconds > 0;
   });
   if (any_value) {
-    page.add_chart("Test error per learner and data set (source 001 Figure 2, top)",
+    page.add_chart("Test error per learner and data set (SOAK paper, Figure 2, top)",
                    cv_error_chart(o));
   } else {
     page.add_paragraph("No fold has a defined measure: no error chart.");
   }
   if (any_time) {
-    page.add_chart("Training time per learner and data set (source 001 Figure 2, bottom)",
+    page.add_chart("Training time per learner and data set (SOAK paper, Figure 2, bottom)",
                    cv_time_chart(o));
   } else {
     page.add_paragraph("No fold has a positive train time: no time chart.");

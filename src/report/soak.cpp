@@ -22,7 +22,7 @@ using soak::TrainSubsets;
 
 constexpr double kLevel = 0.05;
 
-// Rows of Figure 3 from top to bottom: mlr3resampling's pvalue() order.
+// Rows of the SOAK paper's Figure 3 from top to bottom: mlr3resampling's pvalue() order.
 const std::vector<std::string> kTrainRows = {"all", "all-same", "same", "other-same", "other"};
 
 std::string comparison_name(TrainSubsets compared) {
@@ -213,7 +213,7 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data, const st
 
   Json spec = detail::base_spec(
       params, fmt::format("{}: {} ({})", data, x_title, learner),
-      "Source 001 Figure 3: mean (circle) and mean \u00b1 SD (segment) of the test error over "
+      "SOAK paper, Figure 3: mean (circle) and mean \u00b1 SD (segment) of the test error over "
       "folds for each train set, per test subset; grey segments join Same to Other/All with the "
       "two-sided paired t-test p-value.");
   const int panel_width =
@@ -321,9 +321,9 @@ Json soak_difference_chart(const SoakStatistics& s, TrainSubsets compared,
   Json spec = detail::base_spec(
       params, fmt::format("{} over test subsets (min..max, mean)", name),
       compared == TrainSubsets::all
-          ? "Source 001 Figure 4: mean test error difference All\u2212Same and log10 p of the "
+          ? "SOAK paper, Figure 4: mean test error difference All\u2212Same and log10 p of the "
             "paired t-test, min..max over test subsets (segment), mean (dot)."
-          : "Source 001 Figure 5: mean test error difference Other\u2212Same and log10 p of the "
+          : "SOAK paper, Figure 5: mean test error difference Other\u2212Same and log10 p of the "
             "paired t-test, min..max over test subsets (segment), mean (dot).");
   spec.erase("width");
   spec.erase("height");
@@ -425,10 +425,10 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
     has_other |= c.compared == TrainSubsets::other;
   }
   if (has_all)
-    page.add_chart("All\u2212Same across data sets (source 001 Figure 4)",
+    page.add_chart("All\u2212Same across data sets (SOAK paper, Figure 4)",
                    soak_difference_chart(s, TrainSubsets::all));
   if (has_other)
-    page.add_chart("Other\u2212Same across data sets (source 001 Figure 5)",
+    page.add_chart("Other\u2212Same across data sets (SOAK paper, Figure 5)",
                    soak_difference_chart(s, TrainSubsets::other));
 
   page.add_heading("Mean and SD per train set");

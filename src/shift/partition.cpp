@@ -167,7 +167,8 @@ ShiftEvaluation evaluate_partitions(const PartitionInput& input, const Partition
       if (fresh) sets.push_back({input.partition[i], "partition", {}});
       sets[it->second].index.push_back(i);
     }
-    // Source 003's canonical partitions first, in its order; other names after, first-seen.
+    // The Shifts 2.0 paper's canonical partitions first, in its order; other names after,
+    // first-seen.
     const std::vector<std::string> canonical = {"train", "dev_in", "dev_out", "eval_in",
                                                 "eval_out"};
     auto rank = [&](const SetDef& s) {

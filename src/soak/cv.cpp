@@ -271,7 +271,7 @@ std::string describe_cv(const CvOutcome& outcome, const CvParams& params) {
       folds += fmt::format(", groups of column \"{}\" never split", params.group);
   }
   return fmt::format(
-      "K-fold cross-validation (source 001 §4.1) on {}. Learners: {}.{} {}; seed = {}.", data,
+      "K-fold cross-validation (SOAK paper §4.1) on {}. Learners: {}.{} {}; seed = {}.", data,
       learners, learner_params, folds, params.seed);
 }
 

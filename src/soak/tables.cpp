@@ -82,7 +82,7 @@ std::string describe_experiment(const SoakOutcome& outcome, const SoakExperiment
   if (params.run.learner_params.is_object() && !params.run.learner_params.empty())
     learners += fmt::format(" (parameters: {})", params.run.learner_params.dump());
   return fmt::format(
-      "SOAK (Same/Other/All K-fold cross-validation, source 001) on {}. Learners: {}. Train "
+      "SOAK (Same/Other/All K-fold cross-validation, SOAK paper) on {}. Learners: {}. Train "
       "subsets: {}; sizes = {}, ratio = {}, seeds = {}; seed = {}.",
       data, learners, params.splits.subsets, params.splits.sizes, params.splits.ratio,
       params.splits.seeds, params.splits.seed);

@@ -109,7 +109,7 @@ def test_outputs_and_hand_computed_kfold(run_cli, data, tmp_path):
     assert (row["n"], row["n_failed"]) == (5, 0) and np.isnan(row["auc_mean"])
 
     # stdout: the description, then the table with mean ± SD per learner.
-    assert r.stdout.startswith("K-fold cross-validation (source 001 §4.1) on toy (120 rows, "
+    assert r.stdout.startswith("K-fold cross-validation (SOAK paper §4.1) on toy (120 rows, "
                                "2 features, 3 classes; 5 folds). Learners: featureless.")
     line = next(l for l in r.stdout.splitlines() if l.startswith("toy"))
     assert f"{row['mean']:.2f}\u00b1{row['sd']:.2f}" in line
@@ -162,7 +162,7 @@ def test_python_cv_matches_cli(run_cli, data, tmp_path):
     np.testing.assert_allclose(py.results["error_percent"], cli["error_percent"], rtol=1e-15)
     assert list(py.results.columns) == list(cli.columns)
     assert py.summary["mean"][0] == pytest.approx(cli["error_percent"].mean(), rel=1e-12)
-    assert py.description.startswith("K-fold cross-validation (source 001 §4.1) on toy")
+    assert py.description.startswith("K-fold cross-validation (SOAK paper §4.1) on toy")
     assert render_page(tmp_path / "py.html") == "ok:2"
     # Given folds and groups from Python.
     given = learners.cv(df[["x1", "x2"]], df["y"], learners="featureless", fold=df["fold"])

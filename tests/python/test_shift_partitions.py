@@ -26,7 +26,7 @@ def test_partition_table_rows_equal_single_set_functions(rng):
     part, shifted, y, preds, uncs = make_task(rng)
     doc = shift.evaluate_partitions(y, preds, uncs, partition=part, acceptable=2.0,
                                     convention="shifts-vpower")
-    # Canonical partitions first in source 003's order, then others, joint sets, "all".
+    # Canonical partitions first in the Shifts 2.0 paper's order, then others, joint sets, "all".
     assert doc["sets"] == ["train", "dev_in", "dev_out", "eval_in", "eval_out", "gen",
                            "dev (in+out)", "eval (in+out)", "all"]
     assert doc["models"] == ["a", "b"]

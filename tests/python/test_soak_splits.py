@@ -1,4 +1,4 @@
-"""SOAKFold: the set definitions of source 001 §3.1, the scikit-learn splitter API and the
+"""SOAKFold: the set definitions of the SOAK paper (§3.1), the scikit-learn splitter API and the
 cross_validate round trip, on random data and on aztrees (../shared/data/soak)."""
 import os
 import warnings

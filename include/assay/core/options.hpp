@@ -32,4 +32,8 @@ int checked_threads(std::int64_t requested, std::string_view name = "threads", b
 /// Throws assay::Error unless 0 < value < 1 ("NAME must be in (0, 1), found V").
 void check_probability(std::string_view name, double value);
 
+/// Reads a number in (0, 1) given as text (the CLI's --confidence, --delta); throws assay::Error
+/// saying "NAME: expected a number in (0, 1), found "TEXT"" otherwise (no "NAME: " when empty).
+double parse_probability(std::string_view name, std::string_view text);
+
 }  // namespace assay

@@ -37,6 +37,11 @@ void write_file_atomic_with(const std::string& path, const std::function<void(in
 /// is writable) and `path` is not a folder. Creates nothing.
 void check_writable(const std::string& path);
 
+/// An output folder: with `create`, makes `folder` (and its parents); without, only checks that
+/// it could be made (its nearest existing ancestor is a folder) and creates nothing, for
+/// commands that just plan. Throws assay::Error "FOLDER: cannot create directory: REASON".
+void prepare_output_folder(const std::string& folder, bool create);
+
 /// Throws assay::Error when two of `paths` (empty ones skipped) name the same file: a command
 /// would overwrite one output with another. `names` (one per path, e.g. "--json-out") say which
 /// options gave them.

@@ -33,6 +33,10 @@ struct XorConstraint {
   bool rhs = true;        ///< the XOR of the variables equals rhs
 };
 
+/// The most variables a CNF may declare: the counters keep per-variable state (about 100-200
+/// bytes each), so larger headers (and literals) are refused before anything is sized by them.
+inline constexpr std::int32_t kMaxCnfVariables = 10'000'000;
+
 struct Cnf {
   std::int32_t n_vars = 0;
   std::vector<Var> literals;             ///< every clause's literals, one after the other

@@ -1,4 +1,4 @@
-"""Robustness and uncertainty under distribution shift (source 003): error-retention curves
+"""Robustness and uncertainty under distribution shift (Shifts 2.0 paper): error-retention curves
 (R-AUC, PRR) under the Shifts conventions, fd-shifts AURC / AUGRC, F1 retention, ensemble
 uncertainty measures, Gaussian NLL, regression metrics with bootstrap intervals, OOD detection,
 canonical partition tables, threshold tuning and generalisation sets. See docs/shift.md."""

@@ -65,6 +65,14 @@ TEST(Options, ProbabilitiesLieInTheOpenUnitInterval) {
   EXPECT_THROW_MSG(check_probability("confidence", 1), Error,
                    "confidence must be in (0, 1), found 1");
   EXPECT_THROW_MSG(check_probability("delta", NAN), Error, "delta must be in (0, 1), found nan");
+  // The CLI reads them from text with the same rule.
+  EXPECT_EQ(parse_probability("--delta", "0.2"), 0.2);
+  EXPECT_THROW_MSG(parse_probability("--confidence", "7"), Error,
+                   "--confidence: expected a number in (0, 1), found \"7\"");
+  EXPECT_THROW_MSG(parse_probability("", "0.5x"), Error,
+                   "expected a number in (0, 1), found \"0.5x\"");
+  EXPECT_THROW_MSG(parse_probability("", "nan"), Error,
+                   "expected a number in (0, 1), found \"nan\"");
 }
 
 }  // namespace

@@ -95,5 +95,18 @@ TEST_F(OutputFile, UnwritableTargetsAreFoundBeforeAnyWork) {
       "cannot write " + path("missing/x.json") + ": folder " + path("missing") + " does not exist");
 }
 
+// Planning names a folder without making it; running makes it with its parents.
+TEST_F(OutputFile, OutputFoldersArePlannedOrMade) {
+  prepare_output_folder(path("a/b"), /*create=*/false);
+  EXPECT_FALSE(fs::exists(path("a")));
+  prepare_output_folder(path("a/b"), /*create=*/true);
+  EXPECT_TRUE(fs::is_directory(path("a/b")));
+  write_file_atomic(path("file"), "x");
+  EXPECT_THROW_MSG(prepare_output_folder(path("file/sub"), false), Error,
+                   path("file/sub") + ": cannot create directory: Not a directory");
+  EXPECT_THROW_MSG(prepare_output_folder(path("file/sub"), true), Error,
+                   path("file/sub") + ": cannot create directory: Not a directory");
+}
+
 }  // namespace
 }  // namespace assay

@@ -242,7 +242,7 @@ TEST(Cv, FromTablesAndBadInput) {
   for (const auto& r : out.results.rows) EXPECT_EQ(r.n_test % 3, 0u);
   EXPECT_FALSE(std::isnan(out.summaries[0].auc_mean));  // two classes: AUC
   EXPECT_EQ(describe_cv(out, p),
-            "K-fold cross-validation (source 001 §4.1) on t (15 rows, 1 features, 2 classes, "
+            "K-fold cross-validation (SOAK paper §4.1) on t (15 rows, 1 features, 2 classes, "
             "grouped; 3 folds). Learners: featureless. Folds random within each class "
             "(stratified), groups of column \"g\" never split; seed = 1.");
 

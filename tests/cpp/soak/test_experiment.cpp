@@ -40,7 +40,7 @@ SoakTask toy_task(std::vector<double> weights = {}) {
   return SoakTask{std::move(d), SoakSplits(std::move(design), SoakSplitParams{})};
 }
 
-// Featureless by hand from the set definitions (source 001 §3.1): the weighted majority class of
+// Featureless by hand from the set definitions (SOAK paper §3.1): the weighted majority class of
 // Same/Other/All (ties: class 0), error = weighted share of test rows not of that class.
 double hand_error(const SoakResultRow& row, const std::vector<double>& w) {
   const std::int32_t sigma = row.test_subset == "A" ? 0 : 1;

@@ -35,7 +35,7 @@ SoakDesign make_design(std::size_t n, int n_subsets, std::uint64_t seed = 7) {
   return d;
 }
 
-// Brute force from the definitions of source 001 §3.1, on the folds the object reports.
+// Brute force from the definitions of the SOAK paper, §3.1, on the folds the object reports.
 void expect_sets_match_definitions(const SoakSplits& splits) {
   const auto& fold = splits.folds();
   const auto& subset = splits.design().subset;
