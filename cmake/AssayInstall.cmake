@@ -140,7 +140,11 @@ install(CODE "
        DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")")
 
 # --- The Python package -----------------------------------------------------------------------
-install(FILES ${ASSAY_PY_FILES} DESTINATION ${ASSAY_PYTHON_INSTALL_DIR}/assay)
+foreach(name ${ASSAY_PY_FILES})  # relative to python/assay, subpackages in their folders
+  get_filename_component(folder ${name} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/python/assay/${name}
+          DESTINATION ${ASSAY_PYTHON_INSTALL_DIR}/assay/${folder})
+endforeach()
 install(TARGETS _assay LIBRARY DESTINATION ${ASSAY_PYTHON_INSTALL_DIR}/assay)
 
 # --- The Debian package (`make package`) ------------------------------------------------------

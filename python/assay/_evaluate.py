@@ -1,5 +1,6 @@
 """assay.metrics.evaluate: everything `assay metrics` computes, as a dict."""
 import json
+import numbers
 import os
 
 import numpy as np
@@ -12,8 +13,11 @@ __all__ = ["evaluate"]
 
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
-             threads=0, html=None, max_classes=1000):
-    """Evaluates a classifier's predictions the way ``assay metrics`` does (same entry point).
+             threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
+             bin_strategy="uniform"):
+    """Evaluates a classifier's predictions the way ``assay metrics`` does (same entry point,
+    same options, same label encoding: numeric labels are named as the CLI names them, 1.0 as
+    "1", and a NaN label is refused; other labels by their text, in byte order).
 
     y_score: 1-D scores of the positive class (binary) or an (n, K) matrix, column k for the k-th
     class in sorted order. y_pred: predicted labels (default: ``score >= threshold`` for binary,
@@ -22,28 +26,46 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     curves); NaN is returned as None. ``html``: also write the HTML page with charts there.
     ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning).
     ``max_classes``: more classes are refused with the memory they would need (0 = no limit).
+    ``ap_grid`` (exact or numpy: the recall grid of voc07/coco101), ``bins`` and ``bin_strategy``
+    (uniform or quantile: the calibration table) are the CLI's --ap-grid, --bins, --bin-strategy.
     """
-    n_bootstrap = check_unsigned(n_bootstrap, "n_bootstrap")
-    confidence = check_probability(confidence, "confidence")
-    seed = check_unsigned(seed, "seed")
-    threads = check_threads(threads)
-    max_classes = check_unsigned(max_classes, "max_classes")
-    y_true = np.asarray(y_true)
     if y_score is None and y_pred is None:
         raise _assay.AssayError("give y_score or y_pred")
-    arrays = [y_true] if y_pred is None else [y_true, np.asarray(y_pred)]
-    if len(arrays) == 2 and len(arrays[0]) != len(arrays[1]):
-        raise _assay.AssayError(
-            f"y_true and y_pred differ in length ({len(arrays[0])} vs {len(arrays[1])})")
-    classes = np.unique(np.concatenate(arrays))
-    codes = [np.searchsorted(classes, a).astype(np.int32) for a in arrays]
-    names = [str(c) for c in classes]
+    # The options by the CLI's names, turned into the library's parameters in one place (C++).
+    options = {
+        "threshold": float(threshold),
+        "pos_label": _label_name(pos_label),
+        "ap_method": str(ap_method),
+        "ap_grid": str(ap_grid),
+        "bins": _bins(bins),
+        "bin_strategy": str(bin_strategy),
+        "n_bootstrap": check_unsigned(n_bootstrap, "n_bootstrap"),
+        "confidence": check_probability(confidence, "confidence"),
+        "seed": check_unsigned(seed, "seed"),
+        "threads": check_threads(threads),
+        "max_classes": check_unsigned(max_classes, "max_classes"),
+    }
     scores = (np.empty(0) if y_score is None
               else np.ascontiguousarray(y_score, dtype=np.float64))
     weights = (np.empty(0) if sample_weight is None
                else np.asarray(sample_weight, dtype=np.float64))
-    out = _assay._evaluate(
-        names, codes[0], scores, codes[1] if y_pred is not None else np.empty(0, np.int32),
-        weights, float(threshold), "" if pos_label is None else str(pos_label), ap_method,
-        n_bootstrap, confidence, seed, threads, os.fspath(html) if html else "", max_classes)
+    out = _assay._evaluate(np.asarray(y_true), scores,
+                           None if y_pred is None else np.asarray(y_pred), weights, options,
+                           os.fspath(html) if html else "")
     return json.loads(out)
+
+
+def _label_name(label):
+    """pos_label as the library takes it: a number (named like the numeric labels) or text."""
+    if label is None:
+        return ""
+    if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_)):
+        return float(label)
+    return str(label)
+
+
+def _bins(bins):
+    if isinstance(bins, (bool, np.bool_)) or not isinstance(bins, numbers.Integral) \
+            or not -2**31 <= bins < 2**31:
+        raise _assay.AssayError(f"bins: expected an integer, found {bins!r}")
+    return int(bins)

@@ -75,7 +75,7 @@ py::tuple encode_pair(const Array<T>& a, const Array<T>& b, const std::string& n
   auto vb = view_1d(b, nb.c_str());
   metrics::EncodedLabels<T> e;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     e = metrics::encode_labels<T>(va, vb, na.c_str(), nb.c_str());
   }
   return py::make_tuple(to_numpy(std::move(e.classes)), to_numpy(std::move(e.codes)),
@@ -89,7 +89,7 @@ py::array_t<std::int32_t> encode_listed(const Array<T>& values, const Array<T>& 
   auto c = view_1d(classes, "labels");
   std::vector<std::int32_t> out;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     out = metrics::encode_with_classes<T>(v, c, name.c_str());
   }
   return to_numpy(std::move(out));
@@ -97,7 +97,10 @@ py::array_t<std::int32_t> encode_listed(const Array<T>& values, const Array<T>& 
 
 }  // namespace
 
-void bind_classification(py::module_& m) {
+namespace {
+
+/// Class codes from labels, and the shared length check.
+void register_label_encoding(py::module_& m) {
   m.def("cls_encode_i64", &encode_pair<std::int64_t>);
   m.def("cls_encode_f64", &encode_pair<double>);
   m.def("cls_encode_listed_i64", &encode_listed<std::int64_t>);
@@ -106,7 +109,10 @@ void bind_classification(py::module_& m) {
         [](std::size_t a, std::size_t b, const std::string& na, const std::string& nb) {
           metrics::check_same_length(a, b, na.c_str(), nb.c_str());
         });
+}
 
+/// Confusion matrices: plain, straight from small integer labels, grouped.
+void register_confusion_matrices(py::module_& m) {
   m.def("cls_confusion_matrix", [](const Codes& t, const Codes& p, std::int32_t k, const Weights& w,
                                    const std::string& normalize) {
     auto vt = view_1d(t, "y_true");
@@ -115,7 +121,7 @@ void bind_classification(py::module_& m) {
     auto norm = metrics::parse_normalize(normalize);
     std::vector<double> out;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       out = metrics::confusion_matrix(vt, vp, k, vw, norm);
     }
     const auto kk = static_cast<std::size_t>(k);
@@ -133,7 +139,7 @@ void bind_classification(py::module_& m) {
           std::vector<double> matrix;
           bool done = false;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             done = metrics::confusion_matrix_direct(vt, vp, vw, norm, classes, matrix);
           }
           if (!done) return py::none();
@@ -149,7 +155,10 @@ void bind_classification(py::module_& m) {
         view_1d(cols, "col_groups"), nr, nc, weights_view(w));
     return to_numpy_2d(std::move(out), static_cast<std::size_t>(nr), static_cast<std::size_t>(nc));
   });
+}
 
+/// Precision, recall and F-beta: multiclass, direct, multilabel.
+void register_precision_recall_f(py::module_& m) {
   m.def("cls_prf_multiclass",
         [](const Codes& t, const Codes& p, std::int32_t k, const Codes& select, const Weights& w,
            double beta, const std::string& average, const std::string& zd, bool wp, bool wr,
@@ -161,7 +170,7 @@ void bind_classification(py::module_& m) {
           auto params = prf_params(beta, average, zd, wp, wr, wf);
           metrics::PrfResult r;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             auto counts = metrics::select_counts(metrics::label_counts(vt, vp, k, vw), vs);
             r = metrics::precision_recall_fscore(counts, params);
           }
@@ -182,7 +191,7 @@ void bind_classification(py::module_& m) {
           std::vector<double> matrix;
           metrics::PrfResult r;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             if (!metrics::confusion_matrix_direct(vt, vp, vw, metrics::Normalize::none, classes,
                                                   matrix)) {
               return py::none();
@@ -203,14 +212,17 @@ void bind_classification(py::module_& m) {
     auto params = prf_params(beta, average, zd, wp, wr, wf);
     metrics::PrfResult r;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       const bool samplewise = params.average == metrics::Average::samples;
       auto counts = metrics::multilabel_counts(vt, vp, l, vw, samplewise);
       r = metrics::precision_recall_fscore(counts, params, vw);
     }
     return prf_to_python(std::move(r));
   });
+}
 
+/// Accuracy (multiclass and multilabel), balanced accuracy, MCC, binary rates.
+void register_accuracies(py::module_& m) {
   m.def("cls_accuracy", [](const Codes& t, const Codes& p, std::int32_t k,
                            const std::string& average, bool normalize, const Weights& w,
                            const std::optional<Array<double>>& class_weight) {
@@ -229,7 +241,7 @@ void bind_classification(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto vp = view_1d(p, "y_pred");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::accuracy_score(vt, vp, k, params, vw, cw);
   });
 
@@ -274,7 +286,10 @@ void bind_classification(py::module_& m) {
           d["mcc"] = r.mcc;
           return d;
         });
+}
 
+/// Predicted labels from scores: threshold, argmax, one-vs-all.
+void register_decisions(py::module_& m) {
   m.def("cls_threshold", [](const Array<double>& s, double t) {
     auto out = metrics::threshold_scores(view_1d(s, "y_score"), t);
     return to_numpy(std::move(out));
@@ -287,7 +302,10 @@ void bind_classification(py::module_& m) {
     auto [v, k] = matrix_view(s, "y_score");
     return to_numpy_2d(metrics::one_vs_all(v, k, t), v.size() / k, k);
   });
+}
 
+/// Calibration error, Brier score and log loss of probabilities.
+void register_probability_losses(py::module_& m) {
   m.def("cls_calibration_error", [](const Codes& t, const Array<double>& prob,
                                     std::int32_t positive, const std::string& multiclass,
                                     std::int32_t bins, const std::string& strategy,
@@ -302,7 +320,7 @@ void bind_classification(py::module_& m) {
       auto vp = view_1d(prob, "y_prob");
       metrics::CalibrationResult r;
       {
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         r = metrics::calibration_error_binary(vt, positive, vp, params, vw);
       }
       return py::object(calibration_to_python(std::move(r)));
@@ -311,7 +329,7 @@ void bind_classification(py::module_& m) {
     if (multiclass == "top_label") {
       metrics::CalibrationResult r;
       {
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         r = metrics::calibration_error_top_label(vt, vp, k, params, vw);
       }
       return py::object(calibration_to_python(std::move(r)));
@@ -321,7 +339,7 @@ void bind_classification(py::module_& m) {
     }
     std::vector<metrics::CalibrationResult> rs;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       rs = metrics::calibration_error_classwise(vt, vp, k, params, vw);
     }
     py::list out;
@@ -340,9 +358,20 @@ void bind_classification(py::module_& m) {
     auto [vp, cols] = matrix_view(p, "y_pred");
     auto vt = view_1d(t, "y_true");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::log_loss(vt, k, vp, cols, eps, normalize, vw);
   });
+}
+
+}  // namespace
+
+void bind_classification(py::module_& m) {
+  register_label_encoding(m);
+  register_confusion_matrices(m);
+  register_precision_recall_f(m);
+  register_accuracies(m);
+  register_decisions(m);
+  register_probability_losses(m);
 }
 
 }  // namespace assay::python

@@ -26,7 +26,7 @@ py::list read_csv_columns(const std::string& path, std::vector<std::string> cate
   params.threads = threads;
   Table table;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     table = read_csv(path, params);
   }
   py::list out;
@@ -55,7 +55,7 @@ void bind_core(py::module_& m) {
       "read_npy",
       [](const std::string& path) {
         NpyArray a = [&] {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           return read_npy(path);
         }();
         return py::make_tuple(py::tuple(py::cast(a.shape)), to_numpy(std::move(a.data)), a.dtype);
@@ -72,7 +72,7 @@ void bind_core(py::module_& m) {
       "_write_file_atomic",
       [](const std::string& path, const py::bytes& data) {
         const std::string bytes = data;
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         write_file_atomic(path, bytes);
       },
       py::arg("path"), py::arg("data"),

@@ -81,9 +81,13 @@ std::span<const double> rows(const Array<double>& x, std::size_t n_features, std
 
 void bind_count_networks(py::module_& m);
 
-void bind_count(py::module_& m) {
-  using count::Model;
-  using count::Spec;
+namespace {
+
+using count::Model;
+using count::Spec;
+
+/// Models for counting: parse, load, describe, predict.
+void register_models(py::module_& m) {
   py::class_<Model, std::shared_ptr<Model>>(m, "CountModel");
   py::class_<Spec, std::shared_ptr<Spec>>(m, "CountSpec");
 
@@ -111,7 +115,7 @@ void bind_count(py::module_& m) {
         const auto data = rows(x, model.n_features, n);
         std::vector<std::int32_t> out(n);
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           for (std::size_t i = 0; i < n; ++i) {
             out[i] =
                 count::predict_label(model, data.subspan(i * model.n_features, model.n_features));
@@ -128,7 +132,7 @@ void bind_count(py::module_& m) {
         std::vector<double> out;
         std::size_t width = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           for (std::size_t i = 0; i < n; ++i) {
             const auto s =
                 count::predict_scores(model, data.subspan(i * model.n_features, model.n_features));
@@ -140,7 +144,10 @@ void bind_count(py::module_& m) {
         return to_numpy_2d(std::move(out), n, width);
       },
       py::arg("model"), py::arg("X"));
+}
 
+/// Input-space specifications and the count itself.
+void register_specs(py::module_& m) {
   m.def(
       "count_parse_spec",
       [](const std::string& text, const std::string& file) {
@@ -185,7 +192,7 @@ void bind_count(py::module_& m) {
         }
         count::CountResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count(model, spec, p);
         }
         return report::count_json(r).dump();
@@ -193,7 +200,10 @@ void bind_count(py::module_& m) {
       py::arg("model"), py::arg("spec"), py::arg("property"), py::arg("method"), py::arg("samples"),
       py::arg("seed"), py::arg("confidence"), py::arg("threads"), py::arg("X_test"),
       py::arg("y_test"), py::arg("options"));
+}
 
+/// CNF formulas: read, build, project, count.
+void register_cnf(py::module_& m) {
   py::class_<count::Cnf, std::shared_ptr<count::Cnf>>(m, "Cnf")
       .def_property_readonly("n_vars", [](const count::Cnf& f) { return f.n_vars; })
       .def_property_readonly("n_clauses", [](const count::Cnf& f) { return f.n_clauses(); })
@@ -261,13 +271,17 @@ void bind_count(py::module_& m) {
         p.threads = threads;
         count::CnfCountResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count_cnf(f, p);
         }
         return report::cnf_count_json(r, name).dump();
       },
       py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
       py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"));
+}
+
+/// A model's CNF encoding and local-robustness counts.
+void register_encoding_and_robustness(py::module_& m) {
   m.def(
       "count_encode",
       [](const Model& model, const Spec& spec, const std::string& property,
@@ -283,7 +297,7 @@ void bind_count(py::module_& m) {
         count::Encoding e;
         std::string text;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           e = count::encode(model, spec, p);
           if (out.empty()) {
             text = count::write_dimacs(e.cnf);
@@ -316,7 +330,7 @@ void bind_count(py::module_& m) {
         p.threads = threads;
         count::RobustnessResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::robustness(model, xv, p);
         }
         return report::robustness_json(r).dump();
@@ -324,6 +338,15 @@ void bind_count(py::module_& m) {
       py::arg("model"), py::arg("x"), py::arg("epsilon"), py::arg("label"), py::arg("lower"),
       py::arg("upper"), py::arg("step"), py::arg("samples"), py::arg("seed"), py::arg("confidence"),
       py::arg("method"), py::arg("threads"));
+}
+
+}  // namespace
+
+void bind_count(py::module_& m) {
+  register_models(m);
+  register_specs(m);
+  register_cnf(m);
+  register_encoding_and_robustness(m);
   bind_count_networks(m);
 }
 
@@ -398,7 +421,7 @@ void bind_count_networks(py::module_& m) {
         if (!html.empty()) check_writable(html);
         count::SplitResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = count::count_unsafe(model, property, p);
         }
         if (!html.empty()) report::split_html(r, model_name, property_name).write(html);

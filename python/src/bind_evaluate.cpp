@@ -1,62 +1,134 @@
-// assay.metrics.evaluate: the Python twin of `assay metrics` (same library entry point).
+// assay.metrics.evaluate: the Python twin of `assay metrics` (same library entry point, same
+// label encoding: the labels become the columns of an in-memory table that
+// metrics::evaluation_input encodes exactly as it encodes a CSV file's columns).
+#include <fmt/format.h>
+
+#include <variant>
+
+#include "assay/core/table.hpp"
 #include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/evaluation.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
+namespace {
+
+/// A label array as the column a CSV file would give: numbers stay numbers (a NaN is refused and
+/// 1.0 is named "1", as `assay metrics` names it), anything else becomes text (str() of each).
+Column label_column(const py::array& labels, const char* name) {
+  if (labels.ndim() != 1) fail("{} must be a 1-D array, found {} dimensions", name, labels.ndim());
+  const char kind = labels.dtype().kind();
+  if (kind == 'i' || kind == 'u' || kind == 'f') {
+    const auto converted = labels.cast<Array<double>>();  // alive while viewed
+    const auto numbers = view_1d(converted, name);
+    return Column::numeric(name, {numbers.begin(), numbers.end()});
+  }
+  return Column::categorical(
+      name, labels.attr("astype")("str").attr("tolist")().cast<std::vector<std::string>>());
+}
+
+/// The classes and codes of y_true (and y_pred), encoded by the library's CSV rules.
+metrics::EvaluationInput encoded_labels(const py::array& y_true,
+                                        const std::optional<py::array>& y_pred) {
+  Table table;
+  table.add_column(label_column(y_true, "y_true"));
+  metrics::EvaluateColumns columns;
+  columns.label = "y_true";
+  if (y_pred) {
+    Column pred = label_column(*y_pred, "y_pred");
+    if (pred.size() != table.n_rows()) {
+      fail("y_true and y_pred differ in length ({} vs {})", table.n_rows(), pred.size());
+    }
+    table.add_column(std::move(pred));
+    columns.pred = "y_pred";
+  }
+  // No samples: evaluate() says so (the table would name a file it does not have).
+  if (table.n_rows() == 0) return {};
+  return metrics::evaluation_input(table, columns);
+}
+
+/// The y_score matrix (n x K, or 1-D for one column) into the input, checked against y_true.
+void add_scores(metrics::EvaluationInput& input, const Array<double>& scores) {
+  if (scores.ndim() == 2) {
+    input.n_score_columns = static_cast<std::size_t>(scores.shape(1));
+  } else if (scores.ndim() == 1) {
+    input.n_score_columns = scores.size() ? 1 : 0;
+  } else {
+    fail("y_score must be 1-D or 2-D, found {} dimensions", scores.ndim());
+  }
+  input.scores.assign(scores.data(), scores.data() + scores.size());
+  const std::size_t n = input.y_true.size();
+  if (input.n_score_columns && input.scores.size() / input.n_score_columns != n) {
+    fail("y_true and y_score differ in length ({} vs {})", n,
+         input.scores.size() / input.n_score_columns);
+  }
+}
+
+/// The one place where Python's options become metrics::EvaluateParams: every key of
+/// assay.metrics.evaluate's parameter dict, by the names of `assay metrics`' options.
+metrics::EvaluateParams evaluate_params(const py::dict& options) {
+  metrics::EvaluateParams params;
+  for (const auto& [key, value] : options) {
+    const auto name = key.cast<std::string>();
+    if (name == "threshold") {
+      params.threshold = value.cast<double>();
+    } else if (name == "pos_label") {
+      // A number is named as the numeric labels are (1.0 -> "1"), text as it is.
+      const auto label = value.cast<std::variant<std::string, double>>();
+      if (const auto* text = std::get_if<std::string>(&label)) params.pos_label = *text;
+      if (const auto* number = std::get_if<double>(&label)) {
+        params.pos_label = fmt::format("{}", *number);
+      }
+    } else if (name == "ap_method") {
+      params.ap.method = metrics::parse_ap_method(value.cast<std::string>());
+    } else if (name == "ap_grid") {
+      params.ap.grid = metrics::parse_ap_grid(value.cast<std::string>());
+    } else if (name == "bins") {
+      params.calibration.bins = value.cast<std::int32_t>();
+    } else if (name == "bin_strategy") {
+      params.calibration.strategy = metrics::parse_bin_strategy(value.cast<std::string>());
+    } else if (name == "n_bootstrap") {
+      params.bootstrap.n_resamples = value.cast<std::size_t>();
+    } else if (name == "confidence") {
+      params.bootstrap.confidence = value.cast<double>();
+    } else if (name == "seed") {
+      params.bootstrap.seed = value.cast<std::uint64_t>();
+    } else if (name == "threads") {
+      params.bootstrap.threads = value.cast<int>();
+    } else if (name == "max_classes") {
+      params.max_classes = value.cast<std::size_t>();
+    } else {
+      ASSAY_ASSERT(false && "unknown evaluate option");
+    }
+  }
+  return params;
+}
+
+}  // namespace
 
 void bind_evaluate(py::module_& m) {
   m.def(
       "_evaluate",
-      [](std::vector<std::string> classes, const Array<std::int32_t>& y_true,
-         const Array<double>& scores, const Array<std::int32_t>& y_pred,
-         const Array<double>& weights, double threshold, std::string pos_label,
-         std::string ap_method, std::size_t n_bootstrap, double confidence, std::uint64_t seed,
-         int threads, std::string html, std::size_t max_classes) {
-        metrics::EvaluationInput input;
-        input.classes = std::move(classes);
-        auto yt = view_1d(y_true, "y_true");
-        input.y_true.assign(yt.begin(), yt.end());
-        if (scores.ndim() == 2) {
-          input.n_score_columns = static_cast<std::size_t>(scores.shape(1));
-        } else if (scores.ndim() == 1) {
-          input.n_score_columns = scores.size() ? 1 : 0;
-        } else {
-          fail("y_score must be 1-D or 2-D, found {} dimensions", scores.ndim());
-        }
-        input.scores.assign(scores.data(), scores.data() + scores.size());
-        if (input.n_score_columns && input.scores.size() / input.n_score_columns != yt.size()) {
-          fail("y_true and y_score differ in length ({} vs {})", yt.size(),
-               input.scores.size() / input.n_score_columns);
-        }
-        auto yp = view_1d(y_pred, "y_pred");
-        input.y_pred.assign(yp.begin(), yp.end());
-        auto w = view_1d(weights, "sample_weight");
+      [](const py::array& y_true, const Array<double>& y_score,
+         const std::optional<py::array>& y_pred, const Array<double>& sample_weight,
+         const py::dict& options, const std::string& html) {
+        const auto params = evaluate_params(options);
+        auto input = encoded_labels(y_true, y_pred);
+        add_scores(input, y_score);
+        auto w = view_1d(sample_weight, "sample_weight");
         input.weights.assign(w.begin(), w.end());
-
-        metrics::EvaluateParams params;
-        params.threshold = threshold;
-        params.pos_label = std::move(pos_label);
-        params.ap.method = metrics::parse_ap_method(ap_method);
-        params.bootstrap.n_resamples = n_bootstrap;
-        params.bootstrap.confidence = confidence;
-        params.bootstrap.seed = seed;
-        params.bootstrap.threads = threads;
-        params.max_classes = max_classes;
         std::string json;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           const auto evaluation = metrics::evaluate(std::move(input), params);
           json = report::evaluation_json(evaluation).dump();
           if (!html.empty()) report::evaluation_html(evaluation, "assay evaluation").write(html);
         }
         return json;
       },
-      py::arg("classes"), py::arg("y_true"), py::arg("scores"), py::arg("y_pred"),
-      py::arg("weights"), py::arg("threshold"), py::arg("pos_label"), py::arg("ap_method"),
-      py::arg("n_bootstrap"), py::arg("confidence"), py::arg("seed"), py::arg("threads"),
-      py::arg("html"), py::arg("max_classes"));
+      py::arg("y_true"), py::arg("y_score"), py::arg("y_pred"), py::arg("sample_weight"),
+      py::arg("options"), py::arg("html"));
 
   m.def(
       "_runs_html",

@@ -60,7 +60,7 @@ py::dict glmnet_path(const Array<double>& x, const Array<std::int32_t>& y, int n
   const std::vector<double> given = optional_vector(lambdas, "lambdas");
   learners::GlmnetPath path;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     path = learners::glmnet_path(data, all_rows(data.n_rows), params, given);
   }
   return path_dict(std::move(path));
@@ -75,7 +75,7 @@ py::dict glmnet_cv(const Array<double>& x, const Array<std::int32_t>& y, int n_c
   const std::vector<std::int32_t> folds = optional_vector(fold_ids, "fold_ids");
   learners::GlmnetCv cv;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     cv = learners::glmnet_cv(data, all_rows(data.n_rows), params, seed,
                              resolve_threads(threads, 1 << 20), folds);
   }

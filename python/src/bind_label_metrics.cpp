@@ -39,7 +39,7 @@ py::tuple agreement(const Array<T>& t, const Array<T>& p, const Weights& w) {
   auto vw = weights_view(w);
   metrics::LabelAgreement r;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     r = metrics::label_agreement(vt, vp, vw);
   }
   return py::make_tuple(r.matched, r.total);
@@ -71,7 +71,7 @@ void bind_label_parts(py::module_& m) {
     auto v = view_1d(values, "y");
     metrics::FloatLabelCheck r;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       r = metrics::inspect_float_labels(v);
     }
     return py::make_tuple(r.first_nan, r.first_inf, r.integral);
@@ -84,7 +84,7 @@ void bind_label_parts(py::module_& m) {
           auto vw = view_1d(w, "sample_weight");
           std::vector<std::int64_t> out;
           {
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             out = metrics::confusion_matrix_integer(vt, vp, k, vw);
           }
           const auto kk = static_cast<std::size_t>(k);
@@ -106,7 +106,7 @@ void bind_label_parts(py::module_& m) {
     auto vw = weights_view(w);
     std::vector<double> out;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       if (samplewise) {
         out = metrics::samplewise_confusion_matrix(vt, vp, l, vw);
       } else {
@@ -143,7 +143,7 @@ void bind_label_parts(py::module_& m) {
     auto [vp, l2] = matrix(p, "y_pred");
     metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::hamming_loss(vt, vp, l, vw);
   });
 
@@ -155,7 +155,7 @@ void bind_label_parts(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto vp = view_1d(p, "y_pred");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::mismatch_rate(vt, vp, vw);
   });
 
@@ -170,7 +170,7 @@ void bind_label_parts(py::module_& m) {
     auto [vp, l2] = matrix(p, "y_pred");
     if (l != l2) fail("y_true and y_pred have different shape");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::log_loss_indicator(vt, vp, l, eps, normalize, vw);
   });
 
@@ -187,7 +187,7 @@ void bind_score_parts(py::module_& m) {
           auto vt = view_1d(t, "y_true");
           auto vd = view_1d(d, "pred_decision");
           auto vw = weights_view(w);
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           return metrics::hinge_loss_binary(vt, positive, vd, vw);
         });
 
@@ -195,7 +195,7 @@ void bind_score_parts(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto [vd, k] = matrix(d, "pred_decision");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::hinge_loss_multiclass(vt, vd, k, vw);
   });
 
@@ -204,7 +204,7 @@ void bind_score_parts(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto [vs, classes] = matrix(s, "y_score");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::top_k_accuracy(vt, vs, classes, k, normalize, vw);
   });
 
@@ -213,7 +213,7 @@ void bind_score_parts(py::module_& m) {
     auto vt = view_1d(t, "y_true");
     auto vs = view_1d(s, "y_score");
     auto vw = weights_view(w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::top_1_accuracy_binary(vt, vs, threshold, normalize, vw);
   });
 
@@ -223,7 +223,7 @@ void bind_score_parts(py::module_& m) {
     auto vw = weights_view(w);
     metrics::DetCurve c;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       c = metrics::det_curve(vy, vs, vw);
     }
     return py::make_tuple(to_numpy(std::move(c.fpr)), to_numpy(std::move(c.fnr)),
@@ -243,7 +243,7 @@ void bind_label_ranking(py::module_& m) {
           auto [vs, l2] = matrix(s, "y_score");
           if (l != l2) fail("y_true and y_score have different shape");
           auto vw = weights_view(w);
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           if (name == "coverage") return metrics::coverage_error(vt, vs, l, vw);
           if (name == "lrap") return metrics::label_ranking_average_precision(vt, vs, l, vw);
           return metrics::label_ranking_loss(vt, vs, l, vw);
@@ -256,7 +256,7 @@ void bind_label_ranking(py::module_& m) {
     if (l != l2) fail("y_true and y_score have different shape");
     auto vw = weights_view(w);
     const auto params = dcg_params(k, log_base, ignore_ties);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     auto per_sample = normalized ? metrics::ndcg_per_sample(vt, vs, l, params)
                                  : metrics::dcg_per_sample(vt, vs, l, params);
     return metrics::average_samples(per_sample, vw);

@@ -76,7 +76,7 @@ FittedModel learner_fit(const std::string& name, const std::string& params_json,
   fitted.task = data.task;
   fitted.classes = data.classes;
   fitted.n_features = data.n_features;
-  py::gil_scoped_release release;
+  const WithoutGil without_gil;
   learners::check_dataset(data);
   if (!learner->supports(data.task)) {
     fail("learner {} does not support {}", quote_found(name),
@@ -110,7 +110,7 @@ py::array_t<double> fitted_predict(const FittedModel& fitted, const Array<double
   const std::size_t k = fitted.model->n_outputs();
   std::vector<double> out(data.n_rows * k);
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     std::vector<std::uint32_t> rows(data.n_rows);
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::uint32_t>(i);
     fitted.model->predict(data, rows, out);

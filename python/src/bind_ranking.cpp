@@ -40,7 +40,10 @@ py::array_t<double> vec(std::vector<double>&& v) {
 
 }  // namespace
 
-void bind_ranking(py::module_& m) {
+namespace {
+
+/// Precision-recall and ROC curves.
+void register_curves(py::module_& m) {
   m.def(
       "ranking_precision_recall_curve",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -50,7 +53,7 @@ void bind_ranking(py::module_& m) {
         auto wv = optional_view(w, "sample_weight");
         metrics::PrCurve c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = metrics::precision_recall_curve(yv, sv, wv, drop);
         }
         return py::make_tuple(vec(std::move(c.precision)), vec(std::move(c.recall)),
@@ -68,7 +71,7 @@ void bind_ranking(py::module_& m) {
         auto wv = optional_view(w, "sample_weight");
         metrics::RocCurve c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = metrics::roc_curve(yv, sv, wv, drop);
         }
         return py::make_tuple(vec(std::move(c.fpr)), vec(std::move(c.tpr)),
@@ -76,7 +79,10 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"),
       py::arg("drop_intermediate"));
+}
 
+/// Average precision (every convention), binary and multilabel.
+void register_average_precision(py::module_& m) {
   m.def(
       "ranking_average_precision",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -86,7 +92,7 @@ void bind_ranking(py::module_& m) {
         auto sv = view_1d(s, "y_score");
         auto wv = optional_view(w, "sample_weight");
         const ApParams p = make_params(method, grid, tie_mode, n_pos);
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         return metrics::average_precision(yv, sv, wv, p);
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("method"),
@@ -108,14 +114,17 @@ void bind_ranking(py::module_& m) {
         const auto avg = metrics::parse_score_average(average);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::average_precision_multilabel(yv, sv, k, wv, avg, p);
         }
         return vec(std::move(out));
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("average"),
       py::arg("method"), py::arg("grid"), py::arg("tie_mode"), py::arg("n_pos"));
+}
 
+/// ROC AUC: binary, multilabel and multiclass (OvR / OvO).
+void register_roc_auc(py::module_& m) {
   m.def(
       "ranking_roc_auc",
       [](const Array<std::uint8_t>& y, const Array<double>& s,
@@ -123,7 +132,7 @@ void bind_ranking(py::module_& m) {
         auto yv = view_1d(y, "y_true");
         auto sv = view_1d(s, "y_score");
         auto wv = optional_view(w, "sample_weight");
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         return metrics::roc_auc(yv, sv, wv, max_fpr);
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("max_fpr"));
@@ -142,7 +151,7 @@ void bind_ranking(py::module_& m) {
         const auto avg = metrics::parse_score_average(average);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::roc_auc_multilabel(yv, sv, k, wv, avg, max_fpr);
         }
         return vec(std::move(out));
@@ -163,14 +172,17 @@ void bind_ranking(py::module_& m) {
         const auto mc = metrics::parse_multi_class(multi_class);
         std::vector<double> out;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           out = metrics::roc_auc_multiclass(yv, sv, k, wv, avg, mc);
         }
         return vec(std::move(out));
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("average"),
       py::arg("multi_class"));
+}
 
+/// Interpolated precision and mean average precision over classes.
+void register_mean_average_precision(py::module_& m) {
   m.def(
       "ranking_interpolated_precision",
       [](const Array<double>& p, const Array<double>& r) {
@@ -192,14 +204,17 @@ void bind_ranking(py::module_& m) {
         const ApParams p = make_params(method, grid, tie_mode, std::nullopt);
         metrics::MeanApResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::mean_average_precision(yv, sv, k, wv, p);
         }
         return py::make_tuple(r.map, vec(std::move(r.per_class)), r.excluded);
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"), py::arg("method"),
       py::arg("grid"), py::arg("tie_mode"));
+}
 
+/// DeLong's test of two ROC AUCs and the comparison of two PR curves.
+void register_curve_tests(py::module_& m) {
   m.def(
       "ranking_delong_roc_test",
       [](const Array<std::uint8_t>& y, const Array<double>& a, const Array<double>& b) {
@@ -208,7 +223,7 @@ void bind_ranking(py::module_& m) {
         auto bv = view_1d(b, "score_b");
         metrics::DelongResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::delong_roc_test(yv, av, bv);
         }
         std::vector<double> cov = {r.covariance[0][0], r.covariance[0][1], r.covariance[1][0],
@@ -233,7 +248,7 @@ void bind_ranking(py::module_& m) {
         const ApParams p = make_params(method, grid, tie_mode, std::nullopt);
         metrics::PrComparison r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = metrics::compare_pr_curves(yv, av, bv, p);
         }
         py::dict d;
@@ -246,13 +261,16 @@ void bind_ranking(py::module_& m) {
       },
       py::arg("y_true"), py::arg("score_a"), py::arg("score_b"), py::arg("method"), py::arg("grid"),
       py::arg("tie_mode"));
+}
 
+/// RankedScores: the sorted scores, for resampling without sorting again.
+void register_ranked_scores(py::module_& m) {
   // The sorted structure, for resampling without re-sorting (weights in original order).
   py::class_<metrics::RankedScores>(m, "RankedScores")
       .def(py::init([](const Array<std::uint8_t>& y, const Array<double>& s) {
              auto yv = view_1d(y, "y_true");
              auto sv = view_1d(s, "y_score");
-             py::gil_scoped_release release;
+             const WithoutGil without_gil;
              return std::make_unique<metrics::RankedScores>(yv, sv);
            }),
            py::arg("y_true"), py::arg("y_score"))
@@ -262,7 +280,7 @@ void bind_ranking(py::module_& m) {
           [](const metrics::RankedScores& r, const std::optional<Array<double>>& w,
              std::optional<double> max_fpr) {
             auto wv = optional_view(w, "sample_weight");
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             return r.roc_auc(wv, max_fpr);
           },
           py::arg("sample_weight") = py::none(), py::arg("max_fpr") = py::none())
@@ -273,11 +291,22 @@ void bind_ranking(py::module_& m) {
              std::optional<double> n_pos) {
             auto wv = optional_view(w, "sample_weight");
             const ApParams p = make_params(method, grid, tie_mode, n_pos);
-            py::gil_scoped_release release;
+            const WithoutGil without_gil;
             return r.average_precision(wv, p);
           },
           py::arg("sample_weight") = py::none(), py::arg("method") = "step",
           py::arg("grid") = "exact", py::arg("tie_mode") = "group", py::arg("n_pos") = py::none());
+}
+
+}  // namespace
+
+void bind_ranking(py::module_& m) {
+  register_curves(m);
+  register_average_precision(m);
+  register_roc_auc(m);
+  register_mean_average_precision(m);
+  register_curve_tests(m);
+  register_ranked_scores(m);
 }
 
 }  // namespace assay::python

@@ -28,7 +28,7 @@ py::array_t<double> per_output(const Array<double>& y, const Array<double>& p, c
   const auto d = data_of(y, p, w);
   std::vector<double> out;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     out = compute(d);
   }
   return to_numpy(std::move(out));
@@ -64,7 +64,7 @@ void bind_regression(py::module_& m) {
     const auto d = data_of(y, p, w);
     metrics::ScoreParts parts;
     {
-      py::gil_scoped_release release;
+      const WithoutGil without_gil;
       if (name == "r2") {
         parts = metrics::r2_parts(d);
       } else if (name == "explained_variance") {
@@ -108,14 +108,14 @@ void bind_regression(py::module_& m) {
 
   m.def("reg_max_error", [](const Array<double>& y, const Array<double>& p) {
     const auto d = data_of(y, p, std::nullopt);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return metrics::max_error(d);
   });
 
   m.def("reg_tweedie", [](const Array<double>& y, const Array<double>& p, const Weights& w,
                           double power, bool d2) {
     const auto d = data_of(y, p, w);
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     return d2 ? metrics::d2_tweedie_score(d, power) : metrics::mean_tweedie_deviance(d, power);
   });
 }

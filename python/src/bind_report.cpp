@@ -82,7 +82,7 @@ std::string report_build(const std::string& config, bool is_path, const std::str
   if (!out.empty()) c.out = out;
   Json result;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     check_writable(c.out);
     const report::PreparedOverview prepared = report::prepare_overview(c);
     if (check_only) return Json{{"checked", true}, {"page", c.out}}.dump();

@@ -35,7 +35,7 @@ void bind_segment_files(py::module_& m) {
       [](const std::string& path) {
         Volume volume;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           volume = read_nifti(path);
         }
         return volume_to_numpy(std::move(volume));
@@ -56,7 +56,7 @@ void bind_segment_files(py::module_& m) {
         volume.data.assign(data.data(), data.data() + data.size());
         std::copy(affine.data(), affine.data() + 16, volume.affine.begin());
         const NiftiType type = parse_nifti_type(dtype);
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         write_nifti(path, volume, type);
       },
       py::arg("path"), py::arg("data"), py::arg("affine"), py::arg("dtype"));
@@ -84,7 +84,7 @@ void bind_segment_files(py::module_& m) {
         params.write_uncertainty = std::move(write_uncertainty);
         std::string json;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           json = report::segment_json(shift::evaluate_segmentation_files(params)).dump();
         }
         return json;

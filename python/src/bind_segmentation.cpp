@@ -64,7 +64,10 @@ py::dict lesion_dict(const shift::LesionCounts& c) {
 
 }  // namespace
 
-void bind_segmentation(py::module_& m) {
+namespace {
+
+/// Connected lesions, voxel scores, lesion counts and post-processing.
+void register_lesions(py::module_& m) {
   m.def(
       "_segmentation_label",
       [](const Array<double>& mask, int connectivity) {
@@ -73,7 +76,7 @@ void bind_segmentation(py::module_& m) {
         std::vector<std::int32_t> labels;
         std::uint32_t count = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           auto c = shift::label_components(binary, grid, connectivity);
           labels.assign(c.labels.begin(), c.labels.end());
           count = c.count;
@@ -111,7 +114,7 @@ void bind_segmentation(py::module_& m) {
         const auto t = mask_of(truth, "truth", grid);
         shift::LesionCounts c;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           c = shift::lesion_counts(p, t, grid, connectivity, iou_threshold);
         }
         return lesion_dict(c);
@@ -125,7 +128,7 @@ void bind_segmentation(py::module_& m) {
         auto binary = mask_of(mask, "mask", grid);
         std::size_t removed = 0;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           removed = shift::remove_small_lesions(binary, grid, connectivity, min_size);
         }
         return py::make_tuple(to_numpy(std::move(binary)), removed);
@@ -143,14 +146,17 @@ void bind_segmentation(py::module_& m) {
         params.connectivity = connectivity;
         std::vector<std::uint8_t> mask;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           mask = shift::postprocess(values(probability), grid, params);
         }
         return to_numpy(std::move(mask));
       },
       py::arg("probability"), py::arg("threshold"), py::arg("min_lesion_size"),
       py::arg("connectivity"));
+}
 
+/// nDSC retention and voxel-wise ensemble uncertainty maps.
+void register_voxel_uncertainty(py::module_& m) {
   m.def(
       "_segmentation_retention",
       [](const Array<double>& prediction, const Array<double>& truth,
@@ -168,7 +174,7 @@ void bind_segmentation(py::module_& m) {
         }
         shift::NdscRetention result;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           result = shift::ndsc_retention(p, t, values(uncertainty), brain, grid, r, points);
         }
         return retention_dict(std::move(result));
@@ -183,7 +189,7 @@ void bind_segmentation(py::module_& m) {
         const auto n_members = static_cast<std::size_t>(members.shape(0));
         shift::VoxelEnsembleMaps maps;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           maps = shift::ensemble_maps(values(members), n_members, grid, epsilon);
         }
         py::dict d;
@@ -196,7 +202,10 @@ void bind_segmentation(py::module_& m) {
         return d;
       },
       py::arg("members"), py::arg("epsilon"));
+}
 
+/// One subject's scores, as assay segment computes them.
+void register_subjects(py::module_& m) {
   m.def(
       "_segmentation_score_subject",
       [](const Array<double>& probability, const Array<double>& truth,
@@ -216,7 +225,7 @@ void bind_segmentation(py::module_& m) {
         params.retention_points = points;
         shift::SubjectScores s;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           s = shift::score_subject(values(probability), values(truth),
                                    uncertainty ? values(*uncertainty) : std::span<const double>{},
                                    brain_mask ? values(*brain_mask) : std::span<const double>{},
@@ -246,6 +255,14 @@ void bind_segmentation(py::module_& m) {
       py::arg("probability"), py::arg("truth"), py::arg("uncertainty"), py::arg("brain_mask"),
       py::arg("threshold"), py::arg("connectivity"), py::arg("iou_threshold"),
       py::arg("min_lesion_size"), py::arg("r"), py::arg("points"));
+}
+
+}  // namespace
+
+void bind_segmentation(py::module_& m) {
+  register_lesions(m);
+  register_voxel_uncertainty(m);
+  register_subjects(m);
 }
 
 }  // namespace assay::python

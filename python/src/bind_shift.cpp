@@ -62,7 +62,10 @@ std::span<const double> optional_1d(const Array<double>& a, const char* what) {
 
 }  // namespace
 
-void bind_shift(py::module_& m) {
+namespace {
+
+/// Retention and risk-coverage curves (R-AUC, PRR, AURC, F1 retention).
+void register_retention(py::module_& m) {
   m.def(
       "_retention_curve",
       [](const Array<double>& errors, const Array<double>& uncertainty,
@@ -72,7 +75,7 @@ void bind_shift(py::module_& m) {
         auto u = view_1d(uncertainty, "uncertainty");
         shift::RetentionResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::retention_curve(e, u, p);
         }
         return retention_dict(std::move(r));
@@ -133,14 +136,17 @@ void bind_shift(py::module_& m) {
         auto u = view_1d(uncertainty, "uncertainty");
         shift::F1RetentionResult r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::f1_retention(e, u, p);
         }
         return f1_dict(std::move(r));
       },
       py::arg("errors"), py::arg("uncertainty"), py::arg("threshold"), py::arg("beta"),
       py::arg("ordering"));
+}
 
+/// Ensemble uncertainty measures and Gaussian / ensemble NLL.
+void register_ensemble_uncertainty(py::module_& m) {
   m.def(
       "_ensemble_uncertainty",
       [](const Array<double>& probs, double epsilon, int threads) {
@@ -148,7 +154,7 @@ void bind_shift(py::module_& m) {
         auto data = view_nd(probs, 3, "probs", s);
         shift::EnsembleUncertainty r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::ensemble_uncertainty(data, s[0], s[1], s[2], {epsilon, threads});
         }
         py::dict d;
@@ -170,7 +176,7 @@ void bind_shift(py::module_& m) {
           fail("preds must have shape (members, samples, 2), found last axis {}", s[2]);
         shift::RegressionEnsembleUncertainty r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::ensemble_uncertainty_regression(data, s[0], s[1], {epsilon, threads});
         }
         py::dict d;
@@ -201,7 +207,10 @@ void bind_shift(py::module_& m) {
         return to_numpy(shift::ensemble_nll(view_1d(y, "y"), data, s[0], s[1], epsilon));
       },
       py::arg("y"), py::arg("preds"), py::arg("epsilon"));
+}
 
+/// Regression metrics with bootstrap intervals, OOD detection.
+void register_regression_and_ood(py::module_& m) {
   m.def(
       "_regression_metrics",
       [](const Array<double>& y_true, const Array<double>& y_pred,
@@ -217,7 +226,7 @@ void bind_shift(py::module_& m) {
         auto w = optional_1d(sample_weight, "sample_weight");
         shift::RegressionMetrics r;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           r = shift::regression_metrics(y, p, w, params);
         }
         py::dict d;
@@ -244,7 +253,10 @@ void bind_shift(py::module_& m) {
         return d;
       },
       py::arg("shifted"), py::arg("uncertainty"));
+}
 
+/// Partition tables, threshold tuning and generalisation sets.
+void register_partitions(py::module_& m) {
   // models: list of (name, prediction, uncertainty). Returns the JSON document as a string and
   // writes the HTML page when `html` is not empty.
   m.def(
@@ -283,7 +295,7 @@ void bind_shift(py::module_& m) {
         params.bootstrap.seed = seed;
         shift::ShiftEvaluation ev;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           ev = shift::evaluate_partitions(input, params);
         }
         if (!html.empty()) report::shift_html(ev, "assay shift").write(html);
@@ -317,6 +329,15 @@ void bind_shift(py::module_& m) {
         return to_numpy_2d(shift::generalisation_inputs(lo, hi, n, seed), n, lo.size());
       },
       py::arg("low"), py::arg("high"), py::arg("n"), py::arg("seed"));
+}
+
+}  // namespace
+
+void bind_shift(py::module_& m) {
+  register_retention(m);
+  register_ensemble_uncertainty(m);
+  register_regression_and_ood(m);
+  register_partitions(m);
 }
 
 }  // namespace assay::python

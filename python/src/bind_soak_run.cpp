@@ -123,7 +123,7 @@ py::dict soak_run(const Array<double>& x, const std::optional<Array<std::int32_t
 
   Table table;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     std::vector<soak::SoakTask> tasks;  // run_soak checks the data set
     tasks.push_back(
         soak::SoakTask{std::move(data), soak::SoakSplits(std::move(design), split_params)});
@@ -157,7 +157,7 @@ py::dict cv_run(const Array<double>& x, const std::optional<Array<std::int32_t>>
   Table results, summary;
   std::string description;
   {
-    py::gil_scoped_release release;
+    const WithoutGil without_gil;
     std::vector<soak::SoakTask> tasks;
     tasks.push_back(
         soak::cv_task(std::move(data), params, std::move(group_codes), std::move(fold_ids)));
@@ -198,7 +198,7 @@ void bind_soak_run(py::module_& m) {
         const Table table = dict_to_table(results);
         soak::SoakStatistics statistics;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           statistics = soak::soak_statistics(soak::results_from_table(table), {.measure = measure});
         }
         py::dict out;
@@ -215,7 +215,7 @@ void bind_soak_run(py::module_& m) {
       [](const py::dict& results, const std::string& measure, const std::string& path,
          const std::string& title, const std::string& description) {
         const Table table = dict_to_table(results);
-        py::gil_scoped_release release;
+        const WithoutGil without_gil;
         const soak::SoakResults parsed = soak::results_from_table(table);
         const auto statistics = soak::soak_statistics(parsed, {.measure = measure});
         report::soak_html(statistics, parsed, title, description).write(path);

@@ -118,7 +118,7 @@ void bind_soak_splits(py::module_& m) {
           [](const soak::SoakSplits& s, std::size_t i) {
             std::vector<std::uint32_t> rows;
             {
-              py::gil_scoped_release release;
+              const WithoutGil without_gil;
               rows = s.test_rows(i);
             }
             return rows_to_numpy(rows, 0);
@@ -129,7 +129,7 @@ void bind_soak_splits(py::module_& m) {
           [](const soak::SoakSplits& s, std::size_t i) {
             std::vector<std::uint32_t> rows;
             {
-              py::gil_scoped_release release;
+              const WithoutGil without_gil;
               rows = s.train_rows(i);
             }
             return rows_to_numpy(rows, 0);

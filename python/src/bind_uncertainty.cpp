@@ -81,7 +81,7 @@ void bind_uncertainty(py::module_& m) {
                                      : std::span<const double>{};
         metrics::BootstrapResult result;
         {
-          py::gil_scoped_release release;
+          const WithoutGil without_gil;
           result = metrics::bootstrap_ranking(y, s, w, kind, ap, params);
         }
         return bootstrap_to_dict(std::move(result));

@@ -25,6 +25,20 @@ namespace py = pybind11;
 template <typename T>
 using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
+/// Releases the GIL for the rest of the enclosing scope, so that other Python threads run while
+/// the library computes: the one way the bindings release it. Inside that scope no Python object
+/// may be touched (convert the arguments before it, the results after it); the library reports
+/// warnings through assay::warn, which takes the GIL back itself.
+class WithoutGil {
+ public:
+  WithoutGil() = default;
+  WithoutGil(const WithoutGil&) = delete;
+  WithoutGil& operator=(const WithoutGil&) = delete;
+
+ private:
+  py::gil_scoped_release release_;
+};
+
 /// A read-only view of a 1-D array; throws assay::Error naming `what` if it is not 1-D.
 template <typename T>
 std::span<const T> view_1d(const Array<T>& a, const char* what) {

@@ -210,3 +210,61 @@ def test_evaluate_python_bad_input():
         assay.metrics.evaluate([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(assay.AssayError, match="sample_weight must be >= 0"):
         assay.metrics.evaluate([0, 1], [0.2, 0.3], sample_weight=[1, -1])
+
+
+# Python names of `assay metrics` options that are not spelled like the option.
+_PYTHON_NAME = {"label": "y_true", "score": "y_score", "pred": "y_pred", "weight": "sample_weight",
+                "bootstrap": "n_bootstrap"}
+
+
+def test_evaluate_python_offers_every_cli_option(run_cli):
+    import inspect
+    help_text = run_cli("metrics", "--help").stdout
+    options = set(re.findall(r"^\s+(?:-\w,)?--([\w-]+)", help_text, re.M)) - {"help", "json", "json-out"}
+    parameters = inspect.signature(assay.metrics.evaluate).parameters
+    missing = [o for o in sorted(options) if _PYTHON_NAME.get(o, o.replace("-", "_")) not in parameters]
+    assert "ap-grid" in options and "bin-strategy" in options
+    assert missing == []
+
+
+def test_evaluate_python_equals_the_cli_with_every_option(run_cli, tmp_path, rng):
+    n = 120
+    y = rng.integers(0, 2, n).astype(float)  # 0.0 / 1.0: named "0" / "1" by both
+    s = np.round(np.clip(0.4 * y + 0.6 * rng.random(n), 0, 1), 2)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    path = write_csv(tmp_path / "f.csv", ["y", "p", "w"], zip(y, s, w))
+    cli = ["--ap-method", "voc07", "--ap-grid", "numpy", "--bins", "7", "--bin-strategy", "quantile",
+           "--pos-label", "1", "--threshold", "0.4", "--bootstrap", "40", "--seed", "3",
+           "--confidence", "0.9", "--max-classes", "5", "--threads", "1"]
+    r = run_cli("metrics", path, "--label", "y", "--score", "p", "--weight", "w", "--json", *cli)
+    assert r.returncode == 0, r.stderr
+    twin = assay.metrics.evaluate(y, s, sample_weight=w, ap_method="voc07", ap_grid="numpy",
+                                  bins=7, bin_strategy="quantile", pos_label=1.0, threshold=0.4,
+                                  n_bootstrap=40, seed=3, confidence=0.9, max_classes=5, threads=1)
+    assert twin == json.loads(r.stdout)
+    assert twin["classes"] == ["0", "1"] and twin["positive_class"] == "1"
+    assert assay.metrics.evaluate(y, s, pos_label=1)["positive_class"] == "1"
+    # bins and bin_strategy reach the library (the CLI equality above checks them all).
+    assert assay.metrics.evaluate(y, s)["calibration"] != twin["calibration"]
+
+
+def test_evaluate_python_labels_like_the_cli():
+    out = assay.metrics.evaluate(np.array([1.0, 2.0, 2.0, 1.0]), y_pred=np.array([1, 2, 1, 1]))
+    assert out["classes"] == ["1", "2"]
+    out = assay.metrics.evaluate(["b", "a", "b"], y_pred=["a", "a", "b"])
+    assert out["classes"] == ["a", "b"]
+    with pytest.raises(assay.AssayError, match=r'column "y_true", data row 2: expected a class '
+                                               r"label, found NaN"):
+        assay.metrics.evaluate([0.0, float("nan")], y_pred=[0, 1])
+    with pytest.raises(assay.AssayError, match="y_true must be a 1-D array, found 2 dimensions"):
+        assay.metrics.evaluate(np.zeros((2, 2)), y_pred=[0, 1])
+    with pytest.raises(assay.AssayError, match="bins must be >= 1, found 0"):
+        assay.metrics.evaluate([0, 1], [0.2, 0.7], bins=0)
+    with pytest.raises(assay.AssayError, match="bins: expected an integer, found 2.5"):
+        assay.metrics.evaluate([0, 1], [0.2, 0.7], bins=2.5)
+    with pytest.raises(assay.AssayError, match="strategy must be 'uniform' or 'quantile'"):
+        assay.metrics.evaluate([0, 1], [0.2, 0.7], bin_strategy="equal")
+    with pytest.raises(assay.AssayError, match="numpy"):
+        assay.metrics.evaluate([0, 1], [0.2, 0.7], ap_grid="fine")
+    with pytest.raises(assay.AssayError, match="no samples to evaluate"):
+        assay.metrics.evaluate([], y_pred=[])

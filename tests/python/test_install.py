@@ -72,6 +72,7 @@ def test_layout(prefix):
         assert any(re.fullmatch(rf"libassay_{layer}\.so\.\d+\.\d+", n) for n in libraries)
     package = python_dir(prefix) / "assay"
     assert (package / "__init__.py").is_file() and (package / "learners.py").is_file()
+    assert (package / "shift" / "segmentation.py").is_file()  # subpackages keep their folders
     assert list(package.glob("_assay*.so"))
     # Nothing installed refers to the build or source tree (RPATHs are relative).
     for binary in [prefix / "bin" / "assay", *package.glob("_assay*.so"),
@@ -121,6 +122,7 @@ def test_bash_completion(prefix):
 def test_python_package_from_the_install_only(prefix, tmp_path):
     code = ("import assay, numpy as np, pickle; from assay import metrics; "
             "import assay.learners as L; "
+            "from assay.shift.segmentation import score_subject; "
             "print(assay.__file__); "
             "print(metrics.roc_auc_score(np.array([0, 0, 1, 1]), np.array([.1, .4, .35, .8]))); "
             "X = np.arange(40.0).reshape(20, 2); y = np.arange(20) % 2; "

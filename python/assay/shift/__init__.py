@@ -2,6 +2,6 @@
 (R-AUC, PRR) under the Shifts conventions, fd-shifts AURC / AUGRC, F1 retention, ensemble
 uncertainty measures, Gaussian NLL, regression metrics with bootstrap intervals, OOD detection,
 canonical partition tables, threshold tuning and generalisation sets. See docs/shift.md."""
-from ._shift import *  # noqa: F401,F403
-from ._shift import __all__  # noqa: F401
+from .._shift import *  # noqa: F401,F403
+from .._shift import __all__  # noqa: F401
 from . import segmentation  # noqa: F401,E402  (assay.shift.segmentation: 3-D volumes)
