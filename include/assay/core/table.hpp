@@ -13,6 +13,10 @@
 //   t.column("y").codes;          // {0, 1, 0}, categories {"pos", "neg"}
 //   sorted_codes(t.column("y"));  // names {"neg", "pos"}, codes {1, 0, 1}
 //   t.numeric("p");               // throws: data.csv: no column "p"; columns are: score, y
+//
+// Requires (add_column): a name not yet taken and as many cells as the columns already there
+// (else assay::Error). Ensures: every column has n_rows() cells; lookups by name either find the
+// column or throw naming the columns that exist.
 #pragma once
 
 #include <cstddef>
