@@ -35,7 +35,8 @@
 //   t.column("y").categories;      // {"yes", "no"} (first-seen order); codes {0, 1}
 //   t.numeric("p");                // {0.9, 0.2}
 //   t.column("id").categories;     // {"7", "8"}: named in params.categorical
-//   parse_csv("y,p\n1,x\n", "mem.csv", {.numeric = {"p"}});   // throws "mem.csv:2:3: ..."
+//   parse_csv("y,p\n1,x\n", "mem.csv", {.numeric = {"p"}});
+//   // throws assay::Error: mem.csv:2:3: expected a number, found "x"
 //
 // How the file is read (memory-mapped, parsed in parallel chunks): docs/performance.md.
 #pragma once
