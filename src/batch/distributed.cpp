@@ -11,6 +11,7 @@
 
 #include "assay/batch/registry.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "system.hpp"
@@ -74,7 +75,8 @@ std::string run_job(const ExperimentDefinition& def, const LoadedExperiment& loa
     prov.peak_rss_bytes = detail::peak_rss_bytes();
     prov.cpu_seconds = detail::process_cpu_seconds() - cpu_start;
     return "R" +
-           Json{{"result", unit_result_json(unit)}, {"provenance", provenance_json(prov)}}.dump();
+           dump_json(
+               Json{{"result", unit_result_json(unit)}, {"provenance", provenance_json(prov)}}, -1);
   } catch (const std::exception& e) {
     return std::string("E") + e.what();
   }

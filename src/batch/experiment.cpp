@@ -7,6 +7,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
@@ -279,7 +280,7 @@ void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& out
     files.stage(path("results.csv"), format_csv(soak::results_table(o.results)));
     files.stage(path("pvalues.csv"), format_csv(soak::pvalues_table(o.statistics)));
     files.stage(path("summaries.csv"), format_csv(soak::summaries_table(o.statistics)));
-    files.stage(path("results.json"), soak::results_json(o.results).dump(1) + "\n");
+    files.stage(path("results.json"), dump_json(soak::results_json(o.results), 1) + "\n");
     files.stage(path("report.html"), report::soak_html(o.statistics, o.results, def.title,
                                                        soak::describe_experiment(o, def.params))
                                          .render());
@@ -287,7 +288,7 @@ void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& out
     const auto& o = outcome.cv;
     files.stage(path("results.csv"), format_csv(soak::cv_results_table(o.results)));
     files.stage(path("summary.csv"), format_csv(soak::cv_summary_table(o)));
-    files.stage(path("results.json"), soak::cv_json(o).dump(1) + "\n");
+    files.stage(path("results.json"), dump_json(soak::cv_json(o), 1) + "\n");
     files.stage(path("report.html"),
                 report::cv_html(o, def.title, soak::describe_cv(o, cv_params(def, 0))).render());
   }
@@ -304,14 +305,14 @@ std::string outcome_text(const ExperimentDefinition& def, const ExperimentOutcom
                          bool json) {
   if (def.kind == ExperimentKind::soak) {
     const auto& o = outcome.soak;
-    if (json) return soak::statistics_json(o.statistics).dump(2) + "\n";
+    if (json) return dump_json(soak::statistics_json(o.statistics), 2) + "\n";
     return soak::describe_experiment(o, def.params) + "\n\n" + report::soak_text(o.statistics);
   }
   const auto& o = outcome.cv;
   if (json) {
     Json summary = soak::cv_json(o);
     summary.erase("results");
-    return summary.dump(2) + "\n";
+    return dump_json(summary, 2) + "\n";
   }
   return soak::describe_cv(o, cv_params(def, 0)) + "\n\n" + report::cv_text(o);
 }

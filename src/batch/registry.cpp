@@ -11,6 +11,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/json.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/sha256.hpp"
 #include "system.hpp"
@@ -112,7 +113,7 @@ Json inputs_json(const std::vector<RegistryInput>& inputs) {
 }
 
 std::string registry_id(const Json& experiment, const Json& inputs) {
-  return sha256_hex(experiment.dump() + "\n" + inputs.dump());
+  return sha256_hex(dump_json(experiment, -1) + "\n" + dump_json(inputs, -1));
 }
 
 Table jobs_table(const std::vector<JobInfo>& jobs) {
@@ -330,7 +331,8 @@ Registry Registry::plan(const std::string& dir, const ExperimentDefinition& give
     if (!out_abs.empty() && out_abs != existing.out_) {
       existing.out_ = out_abs;
       existing.document_["out"] = out_abs;
-      write_file_atomic((folder / "registry.json").string(), existing.document_.dump(1) + "\n");
+      write_file_atomic((folder / "registry.json").string(),
+                        dump_json(existing.document_, 1) + "\n");
     }
     return existing;
   }
@@ -369,7 +371,7 @@ Registry Registry::plan(const std::string& dir, const ExperimentDefinition& give
   }
   write_csv(jobs_table(reg.jobs_), (folder / "jobs.csv").string());
   // registry.json last: a folder with it is a complete registry.
-  write_file_atomic((folder / "registry.json").string(), reg.document_.dump(1) + "\n");
+  write_file_atomic((folder / "registry.json").string(), dump_json(reg.document_, 1) + "\n");
   return reg;
 }
 
@@ -496,7 +498,7 @@ void Registry::write_result(std::size_t job, const soak::SoakUnitResult& unit,
   const Json doc{{"format", kResultFormat},          {"registry", id_},
                  {"assay_version", assay_version()}, {"job", job},
                  {"result", unit_result_json(unit)}, {"provenance", provenance_json(provenance)}};
-  write_file_atomic(result_path(job).string(), doc.dump(1) + "\n");
+  write_file_atomic(result_path(job).string(), dump_json(doc, 1) + "\n");
   clear_running(job);
 }
 
@@ -522,12 +524,12 @@ void Registry::record_failure(std::size_t job, const std::string& error,
   }
   attempts.push_back({{"error", error}, {"provenance", provenance_json(provenance)}});
   const Json doc{{"registry", id_}, {"job", job}, {"attempts", std::move(attempts)}};
-  write_file_atomic(failed_path(job).string(), doc.dump(1) + "\n");
+  write_file_atomic(failed_path(job).string(), dump_json(doc, 1) + "\n");
   clear_running(job);
 }
 
 void Registry::mark_running(std::size_t job, const JobProvenance& provenance) const {
-  write_file_atomic(running_path(job).string(), provenance_json(provenance).dump(1) + "\n");
+  write_file_atomic(running_path(job).string(), dump_json(provenance_json(provenance), 1) + "\n");
 }
 
 void Registry::clear_running(std::size_t job) const {

@@ -50,7 +50,7 @@ class Structural {
 
   /// Calls on_box for every box (a partition of `box`) on which the model's output is constant.
   void for_each_model_box(Box& box, const N& size, const OnBox& on_box) {
-    descend(box, size, 0, 0, on_box);
+    run(box, {Step::visit, 0, 0, size}, on_box);
   }
 
   /// A box on which the first tree reaches one leaf: independent units of work.
@@ -64,14 +64,14 @@ class Structural {
   std::vector<Seed> seeds(Box& box, const N& size) {
     std::vector<Seed> out;
     collecting_ = &out;
-    descend(box, size, 0, 0, OnBox{});
+    run(box, {Step::visit, 0, 0, size}, OnBox{});
     collecting_ = nullptr;
     return out;
   }
 
   /// for_each_model_box restricted to one seed.
   void from_seed(Seed& seed, const OnBox& on_box) {
-    reached_leaf(seed.box, seed.size, 0, seed.leaf, on_box);
+    run(seed.box, {Step::leaf, 0, seed.leaf, seed.size}, on_box);
   }
 
   /// A conjunct of a formula: the root, or one operand of a top-level "and".
@@ -222,58 +222,91 @@ class Structural {
   std::uint64_t decided() const { return decided_; }
 
  private:
-  void descend(Box& box, const N& size, std::size_t t, std::size_t node, const OnBox& on_box) {
-    const Tree& tree = m_.trees[t];
+  // One unit of the depth-first search over the trees' splits: walk tree t from `node`, or go on
+  // from the leaf `node` of tree t, or only set the range. Before either, input `input` (if any)
+  // gets the range [lo, hi] on the box: a sub-box's range is set, and its parent's restored, in
+  // stack order.
+  static constexpr std::size_t kNoInput = static_cast<std::size_t>(-1);
+  struct Step {
+    enum Kind { visit, leaf, restore } kind;
+    std::size_t t = 0, node = 0;
+    N size = N(0);
+    std::size_t input = kNoInput;
+    std::uint64_t lo = 0, hi = 0;
+  };
+
+  // Depth-first with an explicit stack: a path splits once per node on it, in every tree, which
+  // for a deep tree (a chain of 200,000 thresholds) is deeper than the call stack holds.
+  void run(Box& box, Step first, const OnBox& on_box) {
+    std::vector<Step> stack;
+    stack.push_back(std::move(first));
+    while (!stack.empty()) {
+      Step s = std::move(stack.back());
+      stack.pop_back();
+      if (s.input != kNoInput) {
+        box.lo[s.input] = s.lo;
+        box.hi[s.input] = s.hi;
+      }
+      if (s.kind == Step::visit) walk(box, s, stack, on_box);
+      if (s.kind == Step::leaf) reached_leaf(box, s, stack, on_box);
+    }
+  }
+
+  // Follows tree s.t down from s.node while the box sends all its points one way; at the first
+  // split of the box, queues both halves (left first) and the restoring of the range.
+  void walk(Box& box, const Step& s, std::vector<Step>& stack, const OnBox& on_box) {
+    const Tree& tree = m_.trees[s.t];
+    std::size_t node = s.node;
     while (!tree.is_leaf(node)) {
       const auto f = static_cast<std::size_t>(tree.feature[node]);
-      const std::uint64_t k = split_at_[t][node];
+      const std::uint64_t k = split_at_[s.t][node];
       if (box.hi[f] < k) {
         node = static_cast<std::size_t>(tree.left[node]);
       } else if (box.lo[f] >= k) {
         node = static_cast<std::size_t>(tree.right[node]);
       } else {
         const std::uint64_t lo = box.lo[f], hi = box.hi[f];
-        const N base = size / N(hi - lo + 1);
-        box.hi[f] = k - 1;
-        descend(box, base * N(k - lo), t, static_cast<std::size_t>(tree.left[node]), on_box);
-        box.hi[f] = hi;
-        box.lo[f] = k;
-        descend(box, base * N(hi - k + 1), t, static_cast<std::size_t>(tree.right[node]), on_box);
-        box.lo[f] = lo;
+        const N base = s.size / N(hi - lo + 1);
+        const auto left = static_cast<std::size_t>(tree.left[node]);
+        const auto right = static_cast<std::size_t>(tree.right[node]);
+        stack.push_back({Step::restore, 0, 0, N(0), f, lo, hi});
+        stack.push_back({Step::visit, s.t, right, base * N(hi - k + 1), f, k, hi});
+        stack.push_back({Step::visit, s.t, left, base * N(k - lo), f, lo, k - 1});
         return;
       }
     }
     if (collecting_) {
-      collecting_->push_back({box, size, node});
+      collecting_->push_back({box, s.size, node});
       return;
     }
-    reached_leaf(box, size, t, node, on_box);
+    reached_leaf(box, {Step::leaf, s.t, node, s.size}, stack, on_box);
   }
 
-  // Tree t has reached `node` on this box: go on with the next tree, or report the box.
-  void reached_leaf(Box& box, const N& size, std::size_t t, std::size_t node, const OnBox& on_box) {
-    leaves_[t] = node;
+  // Tree s.t has reached leaf s.node on this box: go on with the next tree, or report the box.
+  void reached_leaf(Box& box, const Step& s, std::vector<Step>& stack, const OnBox& on_box) {
+    const std::size_t t = s.t;
+    leaves_[t] = s.node;
     if (t + 1 < m_.trees.size()) {
       if (early_) {
         for (std::size_t k = 0; k < width_; ++k) {
-          partial_[t + 1][k] = partial_[t][k] + contribution_[t][node][k];
+          partial_[t + 1][k] = partial_[t][k] + contribution_[t][s.node][k];
         }
         const std::int32_t label = decided_label(t + 1);
         if (label >= 0) {
           Outputs out;
           out.label = label;
-          on_box(box, size, out);
+          on_box(box, s.size, out);
           return;
         }
       }
-      descend(box, size, t + 1, 0, on_box);
+      stack.push_back({Step::visit, t + 1, 0, s.size});
       return;
     }
     Outputs out;
     out.label = label_from_leaves(m_, leaves_, &scores_);
     out.scores = scores_.data();
     out.n_scores = scores_.size();
-    on_box(box, size, out);
+    on_box(box, s.size, out);
   }
 
   // Per tree and leaf, what it adds to each output (forest: normalised value or a vote; boosting:

@@ -227,6 +227,39 @@ TEST(Counting, StructuralEqualsEnumerationOnIntegerArithmetic) {
   }
 }
 
+// A chain of 200,000 thresholds on one input (node 2i tests x <= i + 0.5; its left leaf says
+// x == i, class 1 for even i): the structural search walks it with its own stack, as deep as
+// the tree, where recursion overflowed the call stack.
+TEST(Counting, StructuralHandlesAChainOf200000Thresholds) {
+  const Spec s = parse_spec("input x : int[0, 300000];\ntruth 1 = x > 1000;\n");
+  constexpr std::int32_t n = 200000;
+  Model m = constant_model(1, 0);
+  m.input_float32 = false;
+  Tree& t = m.trees[0];
+  t = Tree{};
+  for (std::int32_t i = 0; i < n; ++i) {
+    t.feature.insert(t.feature.end(), {0, 0});
+    t.threshold.insert(t.threshold.end(), {i + 0.5, 0.0});
+    t.left.insert(t.left.end(), {2 * i + 1, -1});
+    t.right.insert(t.right.end(), {2 * i + 2, -1});
+    t.value.push_back({1.0, 1.0});
+    t.value.push_back(i % 2 == 0 ? std::vector<double>{0.0, 1.0} : std::vector<double>{1.0, 0.0});
+  }
+  t.feature.push_back(0);
+  t.threshold.push_back(0.0);
+  t.left.push_back(-1);
+  t.right.push_back(-1);
+  t.value.push_back({1.0, 0.0});
+  validate(m);
+  const CountResult r = run(m, s, "", "structural");
+  // Label 1 exactly on the even x below n; the truth holds on x > 1000.
+  const long even_above = (n - 2 - 1002) / 2 + 1;  // 1002, 1004, ..., 199998
+  EXPECT_EQ(r.labels[1].tp, mpz_class(even_above));
+  EXPECT_EQ(r.labels[1].fp, mpz_class(501));  // 0, 2, ..., 1000
+  EXPECT_EQ(r.labels[1].fn, mpz_class(300000 - 1000 - even_above));
+  EXPECT_EQ(r.labels[1].tn, mpz_class(1001 - 501));
+}
+
 // Overall accuracy needs one true label per point: truths that overlap (a = 2 satisfies both
 // truth 1 and truth 2) or leave gaps make it NaN with a warning; per-label counts stay exact.
 TEST(Counting, OverlappingOrMissingTruthsMakeAccuracyUndefined) {
