@@ -405,6 +405,21 @@ NetworkBounds::NetworkBounds(const Model& m) {
   }
 }
 
+// How the bounds are computed (moved here from the public header):
+// Linear method: for hidden layer l, lower and upper linear functions of x (L(x) <= z(x) <=
+// U(x)) are pushed forward; an unstable ReLU on [l, u] is relaxed by a <= u (z - l) / (u - l)
+// above and a >= u / (u - l) z below. Each neuron's interval is the tighter of its symbolic
+// bound and interval propagation. The objective is then bounded by back-substitution: through
+// each ReLU the relaxation that gives the better bound is chosen per neuron (the CROWN rule:
+// the upper line for negative multipliers, the line a >= z or a >= 0, whichever has the smaller
+// area, for positive ones).
+//
+// Rounding: every sum of n products computed in floating point differs from the exact one by at
+// most gamma_n times the sum of the absolute products (gamma_n = n u / (1 - n u), u = 2^-53);
+// such errors on the coefficients of a linear function are turned into an error on its constant
+// through the magnitudes of the variables over the box, and subtracted (lower bounds) or added
+// (upper bounds), then the result is moved one ulp outward. Relaxation lines are checked at the
+// interval's ends with outward rounding, so a rounded slope stays a valid bound.
 void NetworkBounds::bound(std::span<const double> lo, std::span<const double> hi,
                           std::span<const LinearObjective> objectives, BoundMethod method,
                           BoundResult& out) const {

@@ -150,6 +150,10 @@ void standardize(const Dataset& data, std::span<const std::uint32_t> rows,
   }
 }
 
+// Squared distances are screened blockwise as ‖q‖² + ‖t‖² − 2q·t with BLAS matrix products; every
+// train row that could be among the k nearest within that formula's rounding error then gets its
+// distance recomputed directly as Σ(q_j − t_j)², and neighbours are ordered by that value, ties
+// broken by the lower train position.
 void nearest_neighbours(std::span<const double> ref, std::size_t n_ref,
                         std::span<const double> query, std::size_t n_query, std::size_t n_features,
                         std::size_t k, int threads, std::span<std::uint32_t> out) {

@@ -3,9 +3,9 @@
 // with `squeue` (and `sacct` where accounting is enabled) for `assay job status`.
 //
 //   SlurmParams p;  p.partition = "short";  p.time = "2:00:00";  p.chunk = 4;
-//   Submission s = submit(reg, p);   // reg/slurm/submit-1.sbatch + submit-1.jobs, sbatch
-//   --parsable
-//   // s.slurm_job_id = "4242", s.tasks = 15 array tasks of 4 jobs each
+//   Submission s = submit(reg, p);   // writes reg/slurm/submit-1.sbatch and submit-1.jobs,
+//                                    // then runs `sbatch --parsable` on the script
+//   // 60 jobs to run with chunk 4: s.tasks == 15 array tasks; s.slurm_job_id: sbatch's job id
 //
 // A submission lists the jobs to run — missing ones, and failed ones whose attempts do not exceed
 // retries + 1 — longest first (JobInfo::cost), in slurm/submit-K.jobs; array task T runs its

@@ -2,6 +2,10 @@
 // instead of growing with the count (AP/ROC areas, retention curves, regression metrics).
 // Overflow and infinite terms give the plain sum's inf (or NaN for inf + -inf), as numpy does:
 // the compensation term is dropped once the sum is not finite (inf - inf would make it NaN).
+//
+//   CompensatedSum s;
+//   for (double x : {1e16, 1.0, -1e16}) s.add(x);
+//   s.value();   // 1; a plain double sum gives 0 (1e16 + 1 rounds back to 1e16)
 #pragma once
 
 #include <cmath>

@@ -30,8 +30,15 @@
 // with any thread count; an empty cell in a column that turns out numeric is reported only when
 // the file has no other problem (the column's type is known only at the end).
 //
-// Speed: the file is memory-mapped; files without quotes are split at newlines and parsed in
-// parallel with identical results to a one-thread parse.
+//   Table t = parse_csv("id,y,p\n7,yes,0.9\n8,no,0.2\n", "mem.csv", {.categorical = {"id"}});
+//   t.n_rows();                    // 2
+//   t.column("y").categories;      // {"yes", "no"} (first-seen order); codes {0, 1}
+//   t.numeric("p");                // {0.9, 0.2}
+//   t.column("id").categories;     // {"7", "8"}: named in params.categorical
+//   parse_csv("y,p\n1,x\n", "mem.csv", {.numeric = {"p"}});
+//   // throws assay::Error: mem.csv:2:3: expected a number, found "x"
+//
+// How the file is read (memory-mapped, parsed in parallel chunks): docs/performance.md.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,10 @@
 // NaN), which readers must treat as "undefined". Text that is not UTF-8 never makes writing fail:
 // the readers refuse such bytes first, and as a last line of defence dump_json writes each
 // invalid byte as U+FFFD.
+//
+//   Json j = {{"auc", 0.75}, {"ap", std::nan("")}};
+//   dump_json(j, -1);                         // {"auc":0.75,"ap":null}
+//   write_json_file("out/metrics.json", j);   // 2-space indent; assay::Error if it cannot
 #pragma once
 
 #include <string>

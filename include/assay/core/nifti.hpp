@@ -17,6 +17,12 @@
 // read (and, for .nii.gz, decompressed with zlib, CRC checked) by assay, so a corrupt or
 // truncated file is an assay::Error naming the path, never an exit() or a short read. Reading
 // is thread-safe (volumes of different subjects are read in parallel).
+//
+//   Volume v = read_nifti("sub-01_mask.nii.gz");       // e.g. shape {182, 218, 182}
+//   double x = v.data[i + v.shape[0] * (j + v.shape[1] * k)];   // voxel (i, j, k)
+//   Volume out{.shape = {2, 2, 1}, .data = {0, 1, 1, 0}, .affine = v.affine};
+//   write_nifti("out.nii.gz", out, NiftiType::uint8);  // read back: the same data and affine
+//   shape_string(out);                                 // "2×2×1"
 #pragma once
 
 #include <array>

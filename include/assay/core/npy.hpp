@@ -8,6 +8,11 @@
 // complex numbers, strings and pickled objects are rejected with a message naming the dtype.
 // A file must hold exactly the bytes its header announces (truncated data or trailing bytes are
 // errors).
+//
+//   // np.save("a.npy", np.arange(6, dtype="<i4").reshape(2, 3))
+//   NpyArray a = read_npy("a.npy");
+//   // a.shape == {2, 3}, a.dtype == "<i4", a.data == {0, 1, 2, 3, 4, 5}:
+//   // element (i, j) is a.data[i * 3 + j]
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,16 @@
 // Building block shared by the layers that sort scores (metrics ranking, shift retention):
 // order-preserving 64-bit keys for doubles and stable radix sorts on them. Internal API (namespace
 // assay::detail): no stability promise to users.
+//
+//   std::vector<double> s = {0.5, -1.0, 0.5, 2.0};
+//   std::vector<std::uint32_t> idx = {0, 1, 2, 3}, buffer(4);
+//   radix_sort(idx.data(), buffer.data(), idx.size(),
+//              [&](std::uint32_t i) { return descending_key(s[i]); });
+//   // idx == {3, 0, 2, 1}: descending scores, the tie (0 and 2) in input order
+//
+// Requires: buffer holds n items; key() returns the same value for an item every time.
+// The comments at each function below say how it sorts (which passes, which digit widths);
+// the measured speed is in docs/performance.md.
 #pragma once
 
 #include <algorithm>

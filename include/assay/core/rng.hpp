@@ -3,6 +3,15 @@
 //
 // Determinism at any thread count: give each independent unit of work (a bootstrap resample, a
 // fold) its own stream with `Rng(seed).split(unit_index)` instead of sharing one generator.
+//
+//   Rng rng(7);
+//   double u = rng.uniform();                 // in [0, 1); the same value on every platform
+//   std::uint64_t k = rng.below(10);          // 0..9
+//   Rng unit3 = Rng(7).split(3);              // depends only on (7, 3), not on who ran before
+//
+// Ensures: the same seed gives the same sequence everywhere; split(i) depends only on the seed
+// and i, not on how many numbers were drawn before. Not thread-safe: one generator per thread or
+// per unit of work.
 #pragma once
 
 #include <cstdint>

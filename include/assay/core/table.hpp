@@ -6,6 +6,17 @@
 // index into categories, the distinct strings in first-seen order (so codes[0] is 0). Column names
 // are unique. A table remembers the file it came from (source()), so that lookups fail like a parse
 // error would: `data.csv: no column "score"; columns are: y, p1, p2`.
+//
+//   Table t("data.csv");
+//   t.add_column(Column::numeric("score", {0.9, 0.2, 0.4}));
+//   t.add_column(Column::categorical("y", {"pos", "neg", "pos"}));
+//   t.column("y").codes;          // {0, 1, 0}, categories {"pos", "neg"}
+//   sorted_codes(t.column("y"));  // names {"neg", "pos"}, codes {1, 0, 1}
+//   t.numeric("p");               // throws: data.csv: no column "p"; columns are: score, y
+//
+// Requires (add_column): a name not yet taken and as many cells as the columns already there
+// (else assay::Error). Ensures: every column has n_rows() cells; lookups by name either find the
+// column or throw naming the columns that exist.
 #pragma once
 
 #include <cstddef>

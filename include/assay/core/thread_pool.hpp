@@ -4,6 +4,11 @@
 // cores). Work is handed out by index, so as long as f(i) writes only to slot i the output is the
 // same with 1 or 64 threads. The first exception thrown by any f(i) is rethrown on the caller's
 // thread after all workers have stopped; remaining indices are skipped.
+//
+//   std::vector<double> out(n);
+//   parallel_for(n, [&](std::size_t i) { out[i] = std::sqrt(double(i)); }, threads);
+//   // out is the same for threads = 1, 2 or 0 (all cores)
+//   resolve_threads(8, 3);   // 3: no more workers than tasks
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,7 @@
 // The version of assay (the project's version in CMakeLists.txt), for --version, Python's
 // assay.__version__ and saved models.
+//
+//   std::string_view v = version();   // "0.1.0"
 #pragma once
 
 #include <string_view>

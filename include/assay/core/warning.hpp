@@ -4,6 +4,12 @@
 // "assay: warning: ..." to stderr; the Python module turns warnings into `assay.AssayWarning`
 // (a UserWarning) through the `warnings` module. With no handler installed they are dropped.
 // The handler may be called from worker threads; it is called under a mutex, one at a time.
+//
+//   std::vector<std::string> seen;
+//   {
+//     ScopedWarningHandler capture([&](const std::string& m) { seen.push_back(m); });
+//     warn("4 of 10 folds failed");   // seen == {"4 of 10 folds failed"}
+//   }                                 // the previous handler is back
 #pragma once
 
 #include <functional>

@@ -8,22 +8,10 @@
 //   // r.exact: the formula has at most `threshold` models, counted exactly;
 //   // otherwise Pr[count/(1+eps) <= r.estimate <= count*(1+eps)] >= 1 - delta.
 //
-// The algorithm (ApproxMC6: Yang and Meel, CAV 2023):
-// - threshold = 1 + 9.84 (1 + eps/(1+eps)) (1 + 1/eps)^2, truncated (72 for eps = 0.8);
-// - if the formula has at most `threshold` projected models (bounded enumeration with blocking
-//   clauses over the projection), that number is returned and marked exact;
-// - otherwise t measurements, t the smallest odd number whose error bound is <= delta with
-//   ApproxMC6's per-measurement bounds (3 for eps = 0.8, delta = 0.2; 5 for 0.1, 7 for 0.05).
-//   Each has its own random hash h_1, h_2, ...: XOR constraints over the projection (each
-//   variable in with probability 1/2, random parity), switched on in prefixes h_1..h_m by
-//   assumption literals. Its m is the smallest number of hashes whose cell holds at most
-//   `threshold` models, found by galloping then binary search (measurement 0 starts at m = 1,
-//   the others next to measurement 0's m); models found earlier in the measurement that lie in
-//   the cell are counted without a SAT call. Blocking clauses are guarded by a fresh literal
-//   per bounded count, switched off afterwards;
-// - the estimate is the median over the measurements of cell * 2^m, after ApproxMC6's rounding
-//   (for 0.414 <= eps < 1, a cell below pivot/sqrt(2) counts as pivot/sqrt(2), pivot =
-//   9.84 (1 + 1/eps)^2), rounded to an integer at the smallest m.
+// The algorithm is ApproxMC6 (Yang and Meel, CAV 2023): a formula with at most `threshold` models
+// (72 for eps = 0.8) is counted exactly; otherwise the median of t hashed measurements (3 for
+// eps = 0.8, delta = 0.2) is the estimate. The steps: the comment at count_approx in
+// src/count/approx_counter.cpp.
 // Every random choice comes from Rng(seed).split(measurement); a measurement's m depends only on
 // its hashes (cells shrink as m grows), so the same seed gives the same result with any number
 // of threads. Measurement 0 runs first; the others run in parallel, one CryptoMiniSat solver

@@ -13,20 +13,10 @@
 //   BoundResult r; nb.bound(lo, hi, {&o, 1}, BoundMethod::linear, r);
 //   // r.lower[0] <= z_1(x) - z_0(x) <= r.upper[0] for every x with lo <= x <= hi
 //
-// Linear method: for hidden layer l, lower and upper linear functions of x (L(x) <= z(x) <=
-// U(x)) are pushed forward; an unstable ReLU on [l, u] is relaxed by a <= u (z - l) / (u - l)
-// above and a >= u / (u - l) z below. Each neuron's interval is the tighter of its symbolic
-// bound and interval propagation. The objective is then bounded by back-substitution: through
-// each ReLU the relaxation that gives the better bound is chosen per neuron (the CROWN rule:
-// the upper line for negative multipliers, the line a >= z or a >= 0, whichever has the smaller
-// area, for positive ones).
-//
-// Rounding: every sum of n products computed in floating point differs from the exact one by at
-// most gamma_n times the sum of the absolute products (gamma_n = n u / (1 - n u), u = 2^-53);
-// such errors on the coefficients of a linear function are turned into an error on its constant
-// through the magnitudes of the variables over the box, and subtracted (lower bounds) or added
-// (upper bounds), then the result is moved one ulp outward. Relaxation lines are checked at the
-// interval's ends with outward rounding, so a rounded slope stays a valid bound.
+// Soundness: the linear method pushes linear relaxations forward and back-substitutes each
+// objective (CROWN's per-neuron choice of relaxation); every floating-point sum's rounding error
+// is bounded and added outward, so the bounds hold in exact real arithmetic (details: the comment
+// at NetworkBounds::bound in src/count/bounds.cpp).
 //
 // Influence (for choosing where to split a box): per objective and input i, |coefficient of x_i|
 // * width_i in the back-substituted lower and upper bounds.

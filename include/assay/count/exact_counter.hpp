@@ -7,34 +7,10 @@
 //   if (r.complete) use(r.count);          // exact
 //   else use(r.lower, r.upper);            // the time ran out: certified bounds
 //
-// The counter is a DPLL search in the style of sharpSAT / GANAK:
-// - preprocessing: unit propagation, failed literals are left to the search, pure literals of
-//   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted; of
-//   two projected ones one stays counted), subsumption and self-subsuming resolution; a
-//   variable that occurs in no clause is free (factor 2 when projected);
-// - unit propagation on two watched literals; conflicts learn a first-UIP clause (implied by the
-//   formula, so the models are unchanged) and the search backtracks chronologically; clauses
-//   of more than 64 literals are not kept (in circuits they cut one input assignment's gates);
-// - the unassigned variables of the not-yet-satisfied original clauses split into connected
-//   components, counted separately (the count of a branch is the product of its components'
-//   counts times 2^(projected variables that occur in no open clause));
-// - a component cache keyed by the component's variables and clause ids (valid only for the
-//   formula being counted; entries made under a branch whose count turned out 0 are dropped,
-//   since learned clauses may then have pruned models that another context would keep);
-// - projection-aware branching: projected variables first (by occurrences in the component and
-//   conflict activity); a component with no projected variable left contributes 1 if it is
-//   satisfiable and 0 otherwise (a search for one model, or CaDiCaL on large components);
-// - enumeration: a component with few projected variables and many clauses per projected
-//   variable (a circuit: inputs projected, gates determined by them) rarely splits and its
-//   residuals rarely repeat, so its projected variables are branched on without decomposing
-//   or caching below it; once they are all set, what is left is split as usual (components
-//   without projected variables; usually nothing: propagation has set every gate);
-// - during the search, an unprojected variable that occurs in one polarity only in its
-//   component's open clauses is set that way (the pure-literal rule: it keeps every projected
-//   model, and it splits formulas such as "some auxiliary t holds" as soon as one t is free);
-// - the time limit is checked every 1024 steps (and inside CaDiCaL); the bounds then count what
-//   the finished components contributed and every assignment of the unfinished ones;
-// - native XOR constraints are expanded into clauses first (expand_xors).
+// A DPLL search with component caching in the style of sharpSAT / GANAK (how it works: the
+// comment at count_exact in src/count/exact_counter.cpp). Time limit: checked every 1024 steps;
+// when it stops the search, the bounds count what the finished components contributed and every
+// assignment of the unfinished ones. Native XOR constraints are expanded into clauses first.
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise
 //   lower <= true count <= upper. Deterministic: the same formula gives the same search.

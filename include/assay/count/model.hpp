@@ -27,6 +27,14 @@
 //   network   dense layers, y = act(W x + b) with W stored row-major [out][in]; activations
 //             relu / identity in hidden layers, identity / logistic / softmax at the output.
 //             Binary logistic output (one unit): label = 1 iff sigmoid(z) > 0.5 (scikit-learn).
+//
+//   // Python: clf = DecisionTreeClassifier(max_depth=1).fit([[0], [1], [2], [3]], [0, 0, 1, 1])
+//   //         assay.models.save(assay.models.from_sklearn(clf), "tree.json")
+//   Model m = load_model("tree.json");     // kind tree, one split: x[0] <= 1.5 goes left
+//   std::vector<double> x = {2.5};
+//   predict_scores(m, x);                  // {0, 1}
+//   predict_label(m, x);                   // 1 (m.classes[1] == "1")
+//   predict_label(m, std::vector<double>{1.5});   // 0: a value on the threshold goes left
 #pragma once
 
 #include <cstdint>

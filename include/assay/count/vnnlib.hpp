@@ -13,6 +13,12 @@
 //
 //   VnnProperty.regions[r] = {box lo/hi, unsafe = OR over conjunctions of LinearAtom}
 //
+//   VnnProperty p = parse_vnnlib(
+//       "(declare-const X_0 Real) (declare-const Y_0 Real) (declare-const Y_1 Real)\n"
+//       "(assert (>= X_0 0)) (assert (<= X_0 1)) (assert (<= Y_1 Y_0))\n", "p.vnnlib");
+//   // p.n_inputs 1, p.n_outputs 2, one region: lo {0}, hi {1}, unsafe {{Y_1 - Y_0 <= 0}}
+//   //   (one LinearAtom: y {-1, 1}, x {0}, constant 0, not strict)
+//
 // An input fixed by its bounds (lo == hi, as X_2 in ACAS Xu's property 4) is a constant: volumes
 // are taken over the other inputs, which must be the same for every box.
 // The domain is the union of the regions' boxes (they must not overlap); a point x of region r is

@@ -10,6 +10,11 @@
 // named "column=category". The label, subset, group, fold, strata and weight columns are never
 // features; `features` (keep only these) or `drop` (remove these) narrow the rest. NaN in a
 // feature is an error naming the file, row and column (learners do not impute).
+//
+//   Table t = parse_csv("x,colour,y\n1.5,red,yes\n2.0,blue,no\n", "mem.csv");
+//   Dataset d = dataset_from_table(t, {.label = "y"}, TaskKind::classification, "demo");
+//   // d.feature_names {"x", "colour=red", "colour=blue"}, d.n_features 3
+//   // d.x {1.5, 1, 0,  2.0, 0, 1}; d.classes {"no", "yes"}; d.y_class {1, 0}
 #pragma once
 
 #include <cstddef>

@@ -20,6 +20,13 @@
 // probability 0 (R's glmnet stops instead); one class left is a LearnerFailure. Classification
 // only. Description: {"lambda", "rule", "lambda_index" (1-based), "nonzero", "alpha",
 // "n_lambda", "lambda_min", "lambda_1se"} and "classes_fitted" when a class was absent.
+//
+//   auto learner = make_learner("glmnet", {{"alpha", 0.5}, {"rule", "lambda.min"}});
+//   auto model = learner->fit(data, train_rows, FitContext{.seed = 1});
+//   model->predict(data, test_rows, out);   // n_classes probabilities per row
+//   // The path itself, as R's glmnet(x, y, alpha = 0.5) gives it:
+//   GlmnetPath path = glmnet_path(data, train_rows, GlmnetParams{.alpha = 0.5});
+//   // path.lambdas decreasing; path.coefficients[(l * n_outputs + k) * n_features + j]
 #pragma once
 
 #include <cstddef>

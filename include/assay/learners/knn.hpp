@@ -10,13 +10,12 @@
 // internal CV the scaler is refitted on each inner-train fold, as GridSearchCV refits the
 // pipeline; the final model's scaler uses every train row.
 //
-// Neighbours: squared distances are screened blockwise as ‖q‖² + ‖t‖² − 2q·t with BLAS matrix
-// products; every train row that could be among the k nearest within that formula's rounding
-// error then gets its distance recomputed directly as Σ(q_j − t_j)², and neighbours are ordered by
-// that value, ties broken by the lower train position. (scikit-learn's brute-force search keeps
-// a max-heap and evicts whichever tied row sits at its root, which depends on its chunking and
-// thread count: rows tied exactly at the k-th distance are the one place the two can differ.)
-// One search per CV fold finds the k_max nearest and scores every k.
+// Neighbours: ordered by the squared distance Σ(q_j − t_j)² computed directly (not through
+// ‖q‖² + ‖t‖² − 2q·t, which is only used to screen candidates: see nearest_neighbours in
+// src/learners/knn_search.cpp), ties broken by the lower train position. (scikit-learn's
+// brute-force search keeps a max-heap and evicts whichever tied row sits at its root, which
+// depends on its chunking and thread count: rows tied exactly at the k-th distance are the one
+// place the two can differ.) One search per CV fold finds the k_max nearest and scores every k.
 //
 // Classification: predict_proba = the neighbours' vote shares (count / k, as scikit-learn);
 // the predicted label (for the CV error) is the class with most votes, ties → the lowest class
@@ -37,6 +36,10 @@
 // rows of positive weight; no candidate k fits the smallest inner-train fold; fewer train rows
 // than internal folds; train rows of total weight 0. A train set of one class is fine: that class
 // gets probability 1 (as scikit-learn).
+//
+//   // one feature x = {0, 1, 2, 10, 11}, classes {a, a, b, b, b}; k fixed at 3 (no tuning)
+//   auto model = make_knn(KnnParams{.k_min = 3, .k_max = 3})->fit(data, all_rows, FitContext{});
+//   model->predict(data, row_1, out);   // x = 1: neighbours x = 1, 0, 2, so out = {2/3, 1/3}
 #pragma once
 
 #include <memory>

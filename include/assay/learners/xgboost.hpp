@@ -35,6 +35,13 @@
 //
 // Description: {"eta", "nrounds", "cv_error" (null when not tuned), and "absent_classes" (class
 // names absent from the train rows) when there are any}.
+//
+//   XgboostParams p;
+//   p.etas = {0.3};  p.rounds = {10};          // one pair: no tuning, no internal CV
+//   auto model = make_xgboost(p)->fit(data, train_rows, FitContext{.seed = 1, .threads = 2});
+//   model->predict(data, test_rows, out);      // n_classes probabilities per row
+//   model->description();                      // {"eta": 0.3, "nrounds": 10, "cv_error": null}
+//   make_learner("xgboost", {{"eta", 0.3}, {"nrounds", 10}});   // the same learner from JSON
 #pragma once
 
 #include <memory>

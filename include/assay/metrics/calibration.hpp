@@ -10,6 +10,13 @@
 // reported with count 0 and NaN accuracy/confidence and do not enter the error.
 // Error: l1 (ECE) = sum_b (W_b/W) |acc_b - conf_b|; l2 (RMS-CE) = sqrt(sum_b (W_b/W)(acc_b -
 // conf_b)^2); max (MCE) = max over non-empty bins of |acc_b - conf_b|.
+//
+//   std::vector<std::int32_t> y = {0, 1, 1, 0};
+//   std::vector<double> p = {0.1, 0.8, 0.6, 0.3};        // probability of class 1
+//   CalibrationResult r = calibration_error_binary(y, 1, p, {.bins = 2});
+//   // bins (0, .5] and (.5, 1]: count {2, 2}, accuracy {0, 1}, confidence {0.2, 0.7}
+//   // r.error = 0.5 |0 - 0.2| + 0.5 |1 - 0.7| = 0.25 (ECE)
+//   brier_score_loss(y, 1, p);   // (0.01 + 0.04 + 0.16 + 0.09) / 4 = 0.075
 #pragma once
 
 #include <cstdint>

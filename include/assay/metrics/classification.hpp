@@ -10,6 +10,14 @@
 // rule F = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), zero_division only when tp + fp + fn = 0.
 // Degenerate statistics (MCC with one class, adjusted balanced accuracy with one class) are NaN
 // plus a warning.
+//
+//   std::vector<std::int32_t> t = {0, 0, 1, 1, 2, 2}, p = {0, 1, 1, 1, 2, 0};
+//   LabelCounts c = label_counts(t, p, 3);   // tp {1, 2, 1}, pred {2, 3, 1}, truth {2, 2, 2}
+//   PrfResult f = precision_recall_fscore(c, {});   // per class: precision {0.5, 2/3, 1},
+//                                                   // recall {0.5, 1, 0.5}, F1 {0.5, 0.8, 2/3}
+//   precision_recall_fscore(c, {.average = Average::macro}).fscore[0];   // 0.65556
+//   accuracy_score(t, p, 3);      // 4 / 6 = 0.66667
+//   matthews_corrcoef(t, p, 3);   // 0.52223 (scikit-learn's value)
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,12 @@
 // class i and predicted class j. Weights: empty = all 1; otherwise finite and >= 0.
 // Grouped matrices map true classes to row groups and predicted classes to column groups
 // (rectangular: R x G); a class mapped to -1 is ignored (its samples are dropped).
+//
+//   std::vector<std::int32_t> t = {0, 0, 1, 1, 2, 2}, p = {0, 1, 1, 1, 2, 0};
+//   confusion_matrix(t, p, 3);   // {1, 1, 0,  0, 2, 0,  1, 0, 1}: row = true class
+//   confusion_matrix(t, p, 3, {}, Normalize::true_rows);   // {.5, .5, 0,  0, 1, 0,  .5, 0, .5}
+//   std::vector<std::int32_t> rows = {0, 1, 1}, cols = {0, 0, 1};   // class -> group
+//   grouped_confusion_matrix(t, p, rows, cols, 2, 2);   // {2, 0,  3, 1} (2 x 2)
 #pragma once
 
 #include <cstdint>

@@ -18,6 +18,14 @@
 //   class, macro ROC AUC, mAP, top-label ECE and log loss when rows are probabilities.
 // - bootstrap (params.bootstrap.n_resamples > 0): percentile intervals for every headline value,
 //   all from the same resamples (resample i depends only on the seed and i).
+//
+//   // predictions.csv: y,p with y = 0, 0, 1, 1 and p = 0.1, 0.4, 0.35, 0.8
+//   Table t = read_csv("predictions.csv");
+//   EvaluationInput in = evaluation_input(t, {.label = "y", .scores = {"p"}});
+//   Evaluation ev = evaluate(std::move(in), EvaluateParams{});
+//   // ev.positive_class "1", ev.prediction_rule "score >= 0.5", ev.confusion {2, 0, 1, 1};
+//   // ev.summary holds accuracy 0.75, ROC AUC 0.75, AP 0.83333, ... (report/evaluation.hpp
+//   // renders it as text, JSON or HTML)
 #pragma once
 
 #include <cstdint>

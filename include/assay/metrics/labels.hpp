@@ -8,6 +8,11 @@
 //
 // Encoders run in O(n) when the values are integers spanning a small range (at most
 // max(2^20, 2n) values), and sort-based (O(n log n)) otherwise. NaN is rejected.
+//
+//   std::vector<std::int64_t> y = {3, 1, 3, 7};
+//   auto e = encode_labels<std::int64_t>(y);        // e.classes {1, 3, 7}, e.codes {1, 0, 1, 2}
+//   std::vector<std::int64_t> listed = {7, 3};
+//   encode_with_classes<std::int64_t>(y, listed);   // {1, -1, 1, 0}: 1 is not listed
 #pragma once
 
 #include <cstdint>

@@ -18,15 +18,16 @@
 // convention and AUC below is a rule applied to that one scan. Counts are exact int64 when
 // unweighted and Neumaier-compensated double sums when weighted.
 //
-// Sorting: scores map to order-preserving uint64 keys (-0.0 canonicalised to +0.0) and are radix
-// sorted: one MSD pass over main memory on the 11 highest bits that vary splits the keys into
-// buckets, recursing until a bucket fits in cache, where LSD passes (8-bit digits, constant
-// digits skipped) finish it; runs of equal keys cost one copy. Unweighted group-mode work
-// (binary AP step, ROC AUC, the curves) sorts positives' and negatives' keys in two arrays and
-// merges them in one scan: 8 bytes of keys per sample plus one radix buffer of
-// max(n_pos, n_neg) keys (12 to 16 bytes per sample) and nothing else of size n. Weighted inputs,
-// max_fpr, the other AP methods and tie_mode=sequential go through RankedScores, which sorts
-// (key, index) records (about 32 bytes per sample while sorting, 17 kept).
+// Time and memory: O(n) (a radix sort); how the sort works and the bytes per sample it needs
+// are in docs/performance.md ("How", "Ranking metrics").
+//
+//   std::vector<std::uint8_t> y = {0, 0, 1, 1};
+//   std::vector<double> s = {0.1, 0.4, 0.35, 0.8};
+//   roc_auc(y, s);                                        // 0.75
+//   average_precision(y, s);                              // 0.83333 (scikit-learn's step AP)
+//   average_precision(y, s, {}, {.method = ApMethod::voc07});   // 0.84848 (11-point)
+//   RocCurve roc = roc_curve(y, s);   // fpr {0, 0, .5, .5, 1}, tpr {0, .5, .5, 1, 1},
+//                                     // thresholds {inf, 0.8, 0.4, 0.35, 0.1}
 //
 // Degenerate statistics give NaN plus assay::warn (docs/architecture.md): ROC AUC with one class
 // present (scikit-learn raises), ROC fpr/tpr without negatives/positives. Average precision
@@ -125,7 +126,6 @@ struct RocCurve {
 // Ensures: results equal the free functions below called with the same weights (to rounding,
 //   ~1e-15 relative); the object is immutable after construction, so methods may be called
 //   concurrently. Each call is O(n) (a gather of the weights in sorted order plus one scan).
-// Memory: 8 (score) + 1 (label) + 4 (index) + 4 (block end) bytes per sample.
 // ---------------------------------------------------------------------------------------------
 class RankedScores {
  public:
@@ -179,7 +179,7 @@ PrCurve precision_recall_curve(std::span<const std::uint8_t> y_true,
 RocCurve roc_curve(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
                    std::span<const double> sample_weight = {}, bool drop_intermediate = true);
 
-/// Binary average precision. Unweighted group-mode step AP uses the 16-byte/sample path.
+/// Binary average precision.
 double average_precision(std::span<const std::uint8_t> y_true, std::span<const double> y_score,
                          std::span<const double> sample_weight = {}, const ApParams& params = {});
 

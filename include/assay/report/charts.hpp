@@ -19,6 +19,12 @@
 // - Series names and labels are free text; they are data, not markup, so they need no escaping.
 // - Bad input (columns of different lengths, no series, duplicate labels, ...) throws
 //   assay::Error naming expected and found values.
+//
+//   PrSeries s{.name = "model", .recall = {1, 1, 0.5, 0.5, 0},   // precision_recall_curve's
+//              .precision = {0.5, 2.0 / 3, 0.5, 1, 1}};          // points, any order
+//   s.average_precision = 0.8333;             // legend: "model (AP = 0.833)"
+//   Json spec = pr_curve_chart({s});          // a complete Vega-Lite spec, data inlined
+//   write_json_file("pr.vl.json", spec);      // or HtmlReport::add_chart("PR", spec)
 #pragma once
 
 #include <cmath>

@@ -10,6 +10,11 @@
 //  "enumerated", "open"}, "seconds", "decision_seconds" (null when undecided), "stopped_by",
 //  "sample": {"k", "n", "value", "clopper_pearson": [lo, hi], "confidence"},
 //  "trace": [{"seconds", "lower", "upper", "boxes"}]}.
+//
+//   count::SplitResult r = count::count_unsafe(model, property, params);   // domain_split.hpp
+//   Json j = split_json(r, "net.onnx", "prop_2.vnnlib");   // j["decision"], j["unsafe"]["upper"]
+//   std::cout << split_text(r, "net.onnx", "prop_2.vnnlib");
+//   split_html(r, "net.onnx", "prop_2.vnnlib").write("split.html");
 #pragma once
 
 #include <string>

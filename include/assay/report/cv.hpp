@@ -9,6 +9,11 @@
 //   featureless takes microseconds, tuned learners seconds). Times of 0 (below the clock's
 //   resolution) cannot be drawn on a log axis and are left out of the chart, not the tables.
 // NA folds (a learner that failed) are not drawn; the tables count them.
+//
+//   soak::CvOutcome out = soak::cv_experiment({{"vowel", read_csv("vowel.csv")}}, params);
+//   std::cout << cv_text(out);          // one row per (data set, learner): folds, mean ± SD
+//   Json chart = cv_error_chart(out);   // Figure 2 (top) as a Vega-Lite spec
+//   cv_html(out, "vowel", "10-fold CV of featureless and glmnet").write("cv.html");
 #pragma once
 
 #include <string>

@@ -7,6 +7,11 @@
 // Numbers: across-subject means ± SD and R-AUCs are ×100 (as Shifts reports them), per-subject
 // values are fractions. Text shows 2 decimals for percentages, 4 for fractions; JSON keeps full
 // precision with NaN written as null.
+//
+//   shift::SegmentEvaluation e = shift::evaluate_segmentation_files(params);
+//   std::cout << segment_text(e);        // settings, the across-subject table, one row per subject
+//   Json j = segment_json(e, false);     // j["summary"][0]["set"] == "all", no curves
+//   segment_html(e, "MS lesions, dev-in").write("segment.html");
 #pragma once
 
 #include <string>

@@ -12,6 +12,12 @@
 //   right log10 of the paired p-value (min..max, mean); a dotted rule at difference 0 and at
 //   log10(0.05).
 // Only full-size comparisons (n_train_groups = 0) are drawn; down-sampled ones are in the tables.
+//
+//   soak::SoakOutcome out = soak::soak_experiment(tables, spec, params);   // soak/tables.hpp
+//   std::cout << soak_text(out.statistics);
+//   soak_verdict(out.statistics.comparisons[0]);   // other-same with p >= 0.05:
+//                                                  // "other subsets predict as well"
+//   soak_html(out.statistics, out.results, "aztrees3", "10-fold SOAK").write("soak.html");
 #pragma once
 
 #include <string>

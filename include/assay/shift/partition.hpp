@@ -26,6 +26,14 @@
 // one note and one warning per kind, not one per row. An empty partition cannot occur
 // (partitions are the values present); a set that is empty after all (a tuning partition that
 // does not exist) is an assay::Error.
+//
+//   PartitionInput in{.target = {1, 2, 3, 4},
+//                     .models = {{"m", {1.5, 2, 2, 4}, {0.5, 0.1, 0.9, 0.2}}},
+//                     .partition = {"dev_in", "dev_in", "dev_out", "dev_out"}};
+//   ShiftEvaluation ev = evaluate_partitions(in, PartitionParams{});
+//   // ev.sets {"dev_in", "dev_out", "dev (in+out)", "all"}; one row per set (one model):
+//   // dev_in: rmse 0.35355, mae 0.25, r2 0.5, r_auc 0.041667, prr 1;
+//   // dev (in+out): rmse 0.55902, r_auc 0.075, ood_auroc 0.75
 #pragma once
 
 #include <cstddef>

@@ -17,6 +17,14 @@
 // curve, sklearn.metrics.auc(recall, precision) (metrics ApMethod::trapezoid); average precision
 // (scikit-learn's step AP) is given too; FPR@95 = the smallest false-positive rate among the
 // ROC operating points (one per tie block) with TPR >= 0.95. One class only: NaN + warning.
+//
+//   std::vector<double> y = {3, -0.5, 2, 7}, p = {2.5, 0.0, 2, 8};
+//   mean_squared_error(y, p);    // 0.375
+//   mean_absolute_error(y, p);   // 0.5
+//   r2_score(y, p);              // 0.94861
+//   std::vector<std::uint8_t> shifted = {0, 0, 1, 1};
+//   OodResult o = ood_detection(shifted, std::vector<double>{0.1, 0.4, 0.35, 0.8});
+//   // o.auroc 0.75, o.aupr 0.79167, o.average_precision 0.83333, o.fpr_at_95 0.5
 #pragma once
 
 #include <cstddef>

@@ -33,6 +33,14 @@
 // DSC, nDSC, lesion F1 and nDSC R-AUC, reported ×100 as Shifts does, and the patient-level
 // error-retention curve (error = 1 − nDSC, uncertainty = mean voxel uncertainty over the
 // considered voxels; shift/retention.hpp, convention "shifts") with its R-AUC (×100) and PRR.
+//
+//   SegmentParams p;
+//   p.truth = "gt/{id}_gt.nii.gz";
+//   p.pred = {"m1/{id}_prob.nii.gz", "m2/{id}_prob.nii.gz"};   // two members: their mean
+//   p.brain_mask = "masks/";                                    // a folder: ids from file names
+//   SegmentEvaluation e = evaluate_segmentation_files(p);
+//   // e.subjects: one per truth subject (ids "01", "02", ...); e.sets[0] is "all": DSC, nDSC,
+//   // lesion F1 and nDSC R-AUC as mean ± SD ×100 (report/segmentation.hpp renders them)
 #pragma once
 
 #include <cstddef>

@@ -27,6 +27,12 @@
 //   Shifts uses numpy's unstable argsort), fractions x_i = ln(i) / ln(points), i = 1..points,
 //   pos = floor(N x_i), the pos most certain keep the prediction and the rest take the truth;
 //   area = 1 - trapezoid area under (x, nDSC) (Shifts' ndsc_aac_metric, "nDSC R-AUC").
+//
+//   std::vector<std::uint8_t> pred = {1, 1, 0, 0}, truth = {0, 1, 1, 0};   // a 4 x 1 x 1 grid
+//   VoxelCounts c = voxel_counts(pred, truth);   // n 4, tp 1, fp 1, fn 1
+//   dice(c);                                     // 2 / (2 + 1 + 1) = 0.5
+//   normalised_dice(c, 0.5);                     // 0.5: k = 1 when r = |G| / N
+//   normalised_dice(c, 0.001);                   // 2 / (2 + 999 + 1) = 0.0019960 (k = 999)
 #pragma once
 
 #include <cstddef>
