@@ -1,4 +1,4 @@
-// Exact counting over a bounded input domain (source 002, "QuantifyML"), with big integers, and
+// Exact counting over a bounded input domain (the QuantifyML paper), with big integers, and
 // the statistical estimates a user would otherwise trust, side by side.
 //
 //   Model m = load_model("tree.json");

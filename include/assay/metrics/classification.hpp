@@ -89,9 +89,9 @@ PrfResult precision_recall_fscore(const LabelCounts& counts, const PrfParams& pa
 enum class AccuracyAverage { micro, macro, weighted };
 
 struct AccuracyParams {
-  /// micro = fraction correct (eq. 162); macro = mean per-class recall over classes present in
-  /// y_true (eq. 163); weighted = (1/W) sum w_i [correct] with w_i = sample weight x
-  /// class_weight[y_true_i] (eq. 164). Default micro.
+  /// micro = fraction correct (textbook eq. 162); macro = mean per-class recall over classes
+  /// present in y_true (textbook eq. 163); weighted = (1/W) sum w_i [correct] with w_i = sample
+  /// weight x class_weight[y_true_i] (textbook eq. 164). Default micro.
   AccuracyAverage average = AccuracyAverage::micro;
   /// false: the (weighted) number correct instead of the fraction (micro/weighted only).
   bool normalize = true;
@@ -208,13 +208,13 @@ struct BinaryRates {
 BinaryRates binary_rates(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                          std::int32_t positive, std::span<const double> weights = {});
 
-/// Binary threshold rule (eq. 170): out[i] = score[i] >= threshold. NaN scores throw.
+/// Binary threshold rule (textbook eq. 170): out[i] = score[i] >= threshold. NaN scores throw.
 std::vector<std::uint8_t> threshold_scores(std::span<const double> scores, double threshold);
 
 /// Argmax rule: index of the first maximum of each row of an n x K score matrix.
 std::vector<std::int32_t> argmax_rows(std::span<const double> scores, std::size_t n_classes);
 
-/// One-vs-all rule (eq. 171): n x K indicator, out[i*K+k] = scores[i*K+k] >= threshold.
+/// One-vs-all rule (textbook eq. 171): n x K indicator, out[i*K+k] = scores[i*K+k] >= threshold.
 std::vector<std::uint8_t> one_vs_all(std::span<const double> scores, std::size_t n_classes,
                                      double threshold);
 

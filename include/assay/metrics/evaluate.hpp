@@ -7,7 +7,8 @@
 // S = 1 (binary: the score of the positive class, higher = more positive) or S = K (column k is
 // the score of class k); y_pred (codes) is optional when scores are given; weights empty = 1.
 //
-// What is computed (NaN + warning where undefined; see docs/metrics.md):
+// What is computed (NaN + warning where undefined; see docs/metrics.md; equation numbers are
+// those of the textbook section "Evaluation Metrics", docs/sources.md):
 // - binary (K = 2): predictions score >= threshold (eq. 170) unless y_pred is given; confusion
 //   matrix, binary rates, P/R/F1, MCC, balanced accuracy, ROC AUC, AP (params.ap), Brier score,
 //   log loss and ECE when the scores are probabilities in [0, 1]; PR (raw and interpolated) and
@@ -41,7 +42,7 @@
 namespace assay::metrics {
 
 struct EvaluateParams {
-  /// Binary decision threshold: positive when score >= threshold (source eq. 170). Default 0.5.
+  /// Binary decision threshold: positive when score >= threshold (textbook eq. 170). Default 0.5.
   double threshold = 0.5;
   /// Binary: name of the positive class. Default "" = the greater of the two sorted labels
   /// (scikit-learn's convention for {0, 1} and {-1, 1}).
@@ -105,8 +106,8 @@ struct ClassSummary {
   double average_precision = 0;
 };
 
-/// A curve to draw: PR (x = recall, y = precision, y_interpolated = eq. 172) or ROC (x = fpr,
-/// y = tpr). `area` is AP (params.ap) or ROC AUC.
+/// A curve to draw: PR (x = recall, y = precision, y_interpolated = textbook eq. 172) or ROC (x =
+/// fpr, y = tpr). `area` is AP (params.ap) or ROC AUC.
 struct CurveSeries {
   std::string name;
   std::vector<double> x;

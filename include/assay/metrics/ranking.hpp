@@ -208,7 +208,7 @@ DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double>
 /// points of equal-length x and y (else assay::Error).
 std::optional<double> trapezoid_area(std::span<const double> x, std::span<const double> y);
 
-/// Source 000 eq. 172: out[i] = max{precision[j] : recall[j] >= recall[i]}; any order.
+/// Textbook eq. 172: out[i] = max{precision[j] : recall[j] >= recall[i]}; any order.
 std::vector<double> interpolated_precision(std::span<const double> precision,
                                            std::span<const double> recall);
 
@@ -269,7 +269,7 @@ struct DelongResult {
 DelongResult delong_roc_test(std::span<const std::uint8_t> y_true, std::span<const double> score_a,
                              std::span<const double> score_b);
 
-/// PR-curve dominance (source 000, Figure 45). Each curve is its interpolated precision
+/// PR-curve dominance (textbook Figure 45). Each curve is its interpolated precision
 /// f(r) = max{P_k : R_k >= r} (0 if no point reaches r), a left-continuous step function on
 /// (0, 1]. Both are compared on every interval (u_{i-1}, u_i] of the union of their recall
 /// breakpoints (u_0 = 0, last = 1); values within 1e-12 relative count as equal.

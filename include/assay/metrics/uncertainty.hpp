@@ -1,9 +1,9 @@
 // Uncertainty of a metric: bootstrap percentile intervals and mean ± SD across runs.
 //
-// Source 000: "run with multiple different random seeds and report mean and standard deviation
-// across the runs" and "report trends against one or more meta-parameters rather than a single
-// operating point". Layout: samples are indexed 0..n-1 in the caller's order; weights are per
-// sample (empty = all 1).
+// The textbook section "Evaluation Metrics": "run with multiple different random seeds and report
+// mean and standard deviation across the runs" and "report trends against one or more
+// meta-parameters rather than a single operating point". Layout: samples are indexed 0..n-1 in the
+// caller's order; weights are per sample (empty = all 1).
 //
 // Bootstrap by weights: a resample is represented by how many times each sample was drawn
 // (multinomial counts), passed to the metric as per-sample weights. A metric that sorts its

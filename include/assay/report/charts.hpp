@@ -54,7 +54,7 @@ struct PrSeries {
   std::vector<double> recall;
   /// Precision of each point; same length as recall.
   std::vector<double> precision;
-  /// Interpolated precision (max precision at any recall >= r, source 000 Figure 44) per point,
+  /// Interpolated precision (max precision at any recall >= r, textbook Figure 44) per point,
   /// drawn dotted in the series' colour; empty = not drawn, else same length as recall.
   std::vector<double> interpolated_precision = {};
   /// Average precision shown in the legend as "name (AP = 0.873)"; NaN = not shown.
@@ -138,10 +138,10 @@ struct TrendSeries {
   std::vector<double> sd = {};
 };
 
-/// Trend chart (source 000: report trends, mean and SD across seeds, not one operating point):
-/// per series a line with points through the means and a translucent mean ± SD band, against a
-/// quantitative x axis, logarithmic if `log_x` (for meta-parameters such as C or a learning
-/// rate; then every x must be > 0). Requires at least one series.
+/// Trend chart (textbook section "Evaluation Metrics": report trends, mean and SD across seeds, not
+/// one operating point): per series a line with points through the means and a translucent mean ±
+/// SD band, against a quantitative x axis, logarithmic if `log_x` (for meta-parameters such as C or
+/// a learning rate; then every x must be > 0). Requires at least one series.
 Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_title,
                  const std::string& y_title, bool log_x = false, const ChartParams& params = {});
 

@@ -38,7 +38,8 @@ namespace assay::report {
 Json count_json(const count::CountResult& result);
 
 /// Exact counts per label, the Stat / Exact / Diff table of accuracy, precision, recall and F1
-/// (source 002 Tables 1-2; "label" = the positive label for binary models), safety and regions.
+/// (QuantifyML paper, Tables 1-2; "label" = the positive label for binary models), safety and
+/// regions.
 std::string count_text(const count::CountResult& result);
 
 /// The HTML page: the same tables and a chart of each estimate with its interval beside the

@@ -1,5 +1,5 @@
 // Rendering a K-fold comparison of learners (soak/cv.hpp): the terminal table, the Vega-Lite
-// charts of source 001 Figure 2 and the HTML page with both.
+// charts of the SOAK paper's Figure 2 and the HTML page with both.
 //
 // Charts (one panel per data set, learners as rows in the order they were run):
 // - cv_error_chart (Figure 2, top): the test error of every fold (small grey points), the mean

@@ -38,7 +38,7 @@ HtmlReport evaluation_html(const metrics::Evaluation& evaluation, const std::str
 
 namespace assay::report {
 
-/// A page with the mean ± SD trend of a metric against a meta-parameter (source 000) and its
+/// A page with the mean ± SD trend of a metric against a meta-parameter (the textbook) and its
 /// table. `log_x` for meta-parameters spread over decades (every value must be > 0).
 HtmlReport runs_html(const metrics::GroupedRunSummary& runs, const std::string& x_title,
                      const std::string& y_title, bool log_x, const std::string& title);

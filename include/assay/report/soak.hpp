@@ -1,8 +1,8 @@
 // Rendering a SOAK experiment (soak/experiment.hpp, soak/statistics.hpp): the terminal summary,
-// the Vega-Lite charts of source 001 and the HTML page with both.
+// the Vega-Lite charts of the SOAK paper and the HTML page with both.
 //
 // Charts:
-// - soak_error_chart (source 001 Figure 3): for one data set and learner, one panel per test
+// - soak_error_chart (SOAK paper, Figure 3): for one data set and learner, one panel per test
 //   subset; rows are the train sets (all, all-same, same, other-same, other); each train set shows
 //   its mean test error (point) and mean ± SD over folds (segment) labelled "mean±sd", and each
 //   comparison a grey segment from the Same mean to the compared mean labelled with the paired

@@ -1,5 +1,5 @@
-// Ensemble uncertainty measures and Gaussian likelihoods (source 003; Shifts' uncertainty code;
-// docs/shift.md "Ensemble uncertainty").
+// Ensemble uncertainty measures and Gaussian likelihoods (Shifts 2.0 paper; Shifts' uncertainty
+// code; docs/shift.md "Ensemble uncertainty").
 //
 // Data layout:
 // - Classification: probs has M members x n samples x K classes, row-major: member m, sample i,

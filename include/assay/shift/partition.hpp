@@ -1,7 +1,7 @@
-// Canonical partitions (source 003): every metric per partition and on the joint in+shifted
-// sets, for several models side by side (the layout of source 003's Tables 2 and 3); threshold
-// tuning on one partition applied to the others; generalisation sets sampled uniformly over
-// declared feature ranges.
+// Canonical partitions (Shifts 2.0 paper): every metric per partition and on the joint in+shifted
+// sets, for several models side by side (the layout of the Shifts 2.0 paper's Tables 2 and 3);
+// threshold tuning on one partition applied to the others; generalisation sets sampled uniformly
+// over declared feature ranges.
 //
 // Data layout: one row per sample. target[i] is the true value, each model gives prediction[i]
 // and uncertainty[i] (higher = less certain); partition[i] names the sample's partition
@@ -9,11 +9,11 @@
 // "all"); shifted[i] = 1 for a shifted sample (empty = derived from the partition names, below).
 //
 // Sets evaluated, in this order:
-// 1. every partition: source 003's canonical names first, in the order train, dev_in, dev_out,
+// 1. every partition: Shifts 2.0's canonical names first, in the order train, dev_in, dev_out,
 //    eval_in, eval_out (case-insensitive), then any other names in first-seen order;
 // 2. joint sets: partitions whose names differ only by a trailing "_in"/"_out" (also "-in",
 //    "-out", case-insensitive) form the joint set "<base> (in+out)", e.g. dev_in + dev_out =
-//    "dev (in+out)" — source 003 assesses models on the joint in-domain and shifted sets;
+//    "dev (in+out)" — Shifts 2.0 assesses models on the joint in-domain and shifted sets;
 // 3. "all" (every sample), when there is more than one partition.
 // Shifted flag derived from names: a partition whose name ends in "out" or contains "shift"
 // (case-insensitive) is shifted, every other partition in-domain.
@@ -153,7 +153,7 @@ struct ShiftColumns {
 ShiftEvaluation evaluate_table(const Table& table, const ShiftColumns& columns,
                                const PartitionParams& params);
 
-/// Threshold tuning (source 003: the segmentation threshold is tuned on dev-in): predict
+/// Threshold tuning (Shifts 2.0 paper: the segmentation threshold is tuned on dev-in): predict
 /// positive when score >= threshold; the threshold maximising the metric on the tuning
 /// partition (candidates: its distinct scores; ties: the highest threshold) is applied to every
 /// partition.

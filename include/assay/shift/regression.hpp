@@ -1,4 +1,4 @@
-// Regression metrics with bootstrap intervals, and OOD detection by uncertainty (source 003).
+// Regression metrics with bootstrap intervals, and OOD detection by uncertainty (Shifts 2.0 paper).
 //
 // Data layout: y_true[i], y_pred[i] for samples i = 0..n-1 (finite, same length n >= 1);
 // sample_weight: empty = all 1, else n finite values >= 0 with a positive total.

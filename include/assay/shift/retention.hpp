@@ -1,4 +1,4 @@
-// Error-retention curves and the scores derived from them (source 003; docs/shift.md):
+// Error-retention curves and the scores derived from them (Shifts 2.0 paper; docs/shift.md):
 // R-AUC and PRR as in the Shifts repository, AURC / e-AURC / AUGRC / e-AUGRC as in fd-shifts,
 // and F1-retention curves (F1-AUC, F1@95) as in Shifts' vessel-power code.
 //

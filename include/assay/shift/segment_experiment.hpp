@@ -1,5 +1,5 @@
-// Segmentation evaluation over many subjects stored as NIfTI files (source 003, MS lesions): the
-// library entry point of `assay segment` and Python's assay.shift.segmentation.evaluate.
+// Segmentation evaluation over many subjects stored as NIfTI files (Shifts 2.0 paper, MS lesions):
+// the library entry point of `assay segment` and Python's assay.shift.segmentation.evaluate.
 //
 // Inputs are *sources*, each naming one volume per subject:
 // - a folder: every *.nii / *.nii.gz file in it (not recursive);

@@ -1,5 +1,5 @@
-// Segmentation evaluation on 3-D volumes (source 003, MS lesions): DSC, nDSC, voxel and lesion
-// counts, lesion-level F1, post-processing, nDSC retention, voxel-wise ensemble uncertainty.
+// Segmentation evaluation on 3-D volumes (Shifts 2.0 paper, MS lesions): DSC, nDSC, voxel and
+// lesion counts, lesion-level F1, post-processing, nDSC retention, voxel-wise ensemble uncertainty.
 //
 // Layout: a volume is nx*ny*nz values, first index fastest: voxel (i, j, k) is
 // v[i + nx * (j + ny * k)] (NIfTI's order, assay::Volume). A C-ordered numpy array of shape

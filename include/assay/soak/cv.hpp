@@ -1,4 +1,4 @@
-// Plain K-fold cross-validation comparing learners on one or more data sets (source 001 §4.1
+// Plain K-fold cross-validation comparing learners on one or more data sets (SOAK paper §4.1
 // and Figure 2): the single entry point behind `assay cv` and `assay.learners.cv`.
 //
 //   CvParams params;  params.data.label = "y";  params.learners = {"featureless", "glmnet"};
@@ -42,9 +42,9 @@ struct CvParams {
   std::string fold;
   /// Classification (default) or regression.
   learners::TaskKind task = learners::TaskKind::classification;
-  /// Number of folds K (>= 2); default 10 as source 001.
+  /// Number of folds K (>= 2); default 10 as in the SOAK paper.
   int folds = 10;
-  /// Learners to compare; default the five of source 001 §4.1.
+  /// Learners to compare; default the five of the SOAK paper, §4.1.
   std::vector<std::string> learners = {"featureless", "glmnet", "cart", "knn", "xgboost"};
   /// Parameters per learner name ({"glmnet": {"alpha": 0.5}}); a learner without an entry gets
   /// its defaults; a name that is not in `learners` is an error.

@@ -1,4 +1,4 @@
-// SOAK train/test splits: Same/Other/All K-fold cross-validation (source 001 §3.1), with the
+// SOAK train/test splits: Same/Other/All K-fold cross-validation (SOAK paper §3.1), with the
 // semantics of mlr3resampling's ResamplingSameOtherSizesCV.
 //
 //   SoakDesign design;                       // one entry per row

@@ -1,4 +1,4 @@
-// Statistics of a SOAK experiment (source 001 §3.1, mlr3resampling's pvalue()): for each
+// Statistics of a SOAK experiment (SOAK paper §3.1, mlr3resampling's pvalue()): for each
 // (data set, learner, test subset), the mean and SD of the test error of each train set, and
 // two-sided t-tests comparing Other and All with Same.
 //
