@@ -17,33 +17,33 @@ std::vector<std::pair<CLI::Option*, int*>>& thread_options() {
   return options;
 }
 
-}  // namespace
-
-const CLI::Validator& non_negative_integer() {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
+// A validator that applies one of core/options' rules: the rule and its wording live there, so
+// the CLI and the Python functions refuse a value with the same message.
+template <typename Rule>
+CLI::Validator core_rule(Rule rule, const std::string& description) {
+  return CLI::Validator(
+      [rule](std::string& text) -> std::string {
         try {
-          parse_unsigned("", text);
+          rule(text);
         } catch (const Error& e) {
           return e.message();
         }
         return {};
       },
-      "INTEGER >= 0");
+      description);
+}
+
+}  // namespace
+
+const CLI::Validator& non_negative_integer() {
+  static const CLI::Validator validator =
+      core_rule([](const std::string& text) { parse_unsigned("", text); }, "INTEGER >= 0");
   return validator;
 }
 
 const CLI::Validator& open_probability() {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
-        try {
-          parse_probability("", text);  // the rule and its wording live in core/options
-        } catch (const Error& e) {
-          return e.message();
-        }
-        return {};
-      },
-      "NUMBER in (0, 1)");
+  static const CLI::Validator validator =
+      core_rule([](const std::string& text) { parse_probability("", text); }, "NUMBER in (0, 1)");
   return validator;
 }
 
@@ -64,21 +64,16 @@ CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::stri
 }
 
 CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help) {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
+  static const CLI::Validator validator = core_rule(
+      [](const std::string& text) {
         std::int64_t value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-          return "expected 0 (all cores) or a positive number of threads, found " +
-                 quote_found(text);
+          fail("expected 0 (all cores) or a positive number of threads, found {}",
+               quote_found(text));
         }
-        try {
-          // Range only: the cap at the machine's cores waits for cap_thread_options.
-          checked_threads(value, "", /*force=*/true);
-        } catch (const Error& e) {
-          return e.message();
-        }
-        return {};
+        // Range only: the cap at the machine's cores waits for cap_thread_options.
+        checked_threads(value, "", /*force=*/true);
       },
       "INTEGER >= 0");
   auto* option =

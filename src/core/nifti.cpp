@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -81,11 +82,25 @@ std::size_t read_bytes(gzFile file, unsigned char* out, std::size_t n, const std
   return done;
 }
 
-std::int32_t load_int32(const unsigned char* bytes, bool swap) {
-  std::uint32_t v;
-  std::memcpy(&v, bytes, 4);
-  if (swap) v = __builtin_bswap32(v);
-  return static_cast<std::int32_t>(v);
+// A T stored at `bytes` (any alignment), its bytes reversed first when the file's byte order is
+// not the machine's.
+template <typename T>
+T load(const unsigned char* bytes, bool swap) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  using U = std::conditional_t<
+      sizeof(T) == 1, std::uint8_t,
+      std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  U u;
+  std::memcpy(&u, bytes, sizeof(T));
+  if (swap) {
+    if constexpr (sizeof(T) == 2) u = __builtin_bswap16(u);
+    if constexpr (sizeof(T) == 4) u = __builtin_bswap32(u);
+    if constexpr (sizeof(T) == 8) u = __builtin_bswap64(u);
+  }
+  T v;
+  std::memcpy(&v, &u, sizeof(T));
+  return v;
 }
 
 std::string quoted_bytes(const unsigned char* bytes, std::size_t n) {
@@ -145,22 +160,7 @@ const char* datatype_name(int datatype) {
 template <typename T>
 void convert(const unsigned char* src, std::size_t n, bool swap, double* out) {
   for (std::size_t i = 0; i < n; ++i) {
-    T v;
-    if constexpr (sizeof(T) == 1) {
-      std::memcpy(&v, src + i, 1);
-    } else {
-      using U =
-          std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                             std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
-      U u;
-      std::memcpy(&u, src + i * sizeof(T), sizeof(T));
-      if (swap) {
-        if constexpr (sizeof(T) == 2) u = __builtin_bswap16(u);
-        if constexpr (sizeof(T) == 4) u = __builtin_bswap32(u);
-        if constexpr (sizeof(T) == 8) u = __builtin_bswap64(u);
-      }
-      std::memcpy(&v, &u, sizeof(T));
-    }
+    const T v = load<T>(src + i * sizeof(T), swap);
     out[i] = static_cast<double>(v);
   }
 }
@@ -257,8 +257,8 @@ void read_raw_header(gzFile file, const std::string& path, RawHeader& raw) {
   if (got < 4) {
     fail("{}: truncated: expected a NIfTI header of at least 348 bytes, found {}", path, got);
   }
-  const std::int32_t size_native = load_int32(header, false);
-  const std::int32_t size_swapped = load_int32(header, true);
+  const std::int32_t size_native = load<std::int32_t>(header, false);
+  const std::int32_t size_swapped = load<std::int32_t>(header, true);
   if (size_native == kNifti1HeaderSize || size_swapped == kNifti1HeaderSize) {
     raw.size = kNifti1HeaderSize;
   } else if (size_native == kNifti2HeaderSize || size_swapped == kNifti2HeaderSize) {
@@ -293,27 +293,13 @@ void check_raw_dims_and_type(const RawHeader& raw, const std::string& path) {
   const unsigned char* header = raw.bytes;
   std::int64_t dim[8];
   int datatype = 0;
-  if (raw.nifti1()) {
-    for (int d = 0; d < 8; ++d) {
-      std::uint16_t v;
-      std::memcpy(&v, header + 40 + 2 * d, 2);
-      if (raw.swapped) v = __builtin_bswap16(v);
-      dim[d] = static_cast<std::int16_t>(v);
-    }
-    std::uint16_t t;
-    std::memcpy(&t, header + 70, 2);
-    datatype = static_cast<std::int16_t>(raw.swapped ? __builtin_bswap16(t) : t);
-  } else {
-    for (int d = 0; d < 8; ++d) {
-      std::uint64_t v;
-      std::memcpy(&v, header + 16 + 8 * d, 8);
-      if (raw.swapped) v = __builtin_bswap64(v);
-      dim[d] = static_cast<std::int64_t>(v);
-    }
-    std::uint16_t t;
-    std::memcpy(&t, header + 12, 2);
-    datatype = static_cast<std::int16_t>(raw.swapped ? __builtin_bswap16(t) : t);
+  // NIfTI-1: int16 dim[8] at byte 40, int16 datatype at 70; NIfTI-2: int64 dim[8] at 16,
+  // int16 datatype at 12.
+  for (int d = 0; d < 8; ++d) {
+    dim[d] = raw.nifti1() ? load<std::int16_t>(header + 40 + 2 * d, raw.swapped)
+                          : load<std::int64_t>(header + 16 + 8 * d, raw.swapped);
   }
+  datatype = load<std::int16_t>(header + (raw.nifti1() ? 70 : 12), raw.swapped);
   if (dim[0] < 1 || dim[0] > 7) {
     fail("{}: expected 1 to 7 dimensions, found dim[0] = {}", path, dim[0]);
   }
@@ -330,19 +316,10 @@ void check_raw_dims_and_type(const RawHeader& raw, const std::string& path) {
 // huge) by the header size, which would read every voxel shifted.
 std::int64_t raw_vox_offset(const RawHeader& raw, const std::string& path) {
   double offset_value = 0;
-  if (raw.nifti1()) {
-    std::uint32_t u;
-    std::memcpy(&u, raw.bytes + 108, 4);
-    if (raw.swapped) u = __builtin_bswap32(u);
-    float f;
-    std::memcpy(&f, &u, 4);
-    offset_value = f;
-  } else {
-    std::uint64_t u;
-    std::memcpy(&u, raw.bytes + 168, 8);
-    if (raw.swapped) u = __builtin_bswap64(u);
-    offset_value = static_cast<double>(static_cast<std::int64_t>(u));
-  }
+  // NIfTI-1: float at byte 108; NIfTI-2: int64 at 168.
+  offset_value = raw.nifti1()
+                     ? load<float>(raw.bytes + 108, raw.swapped)
+                     : static_cast<double>(load<std::int64_t>(raw.bytes + 168, raw.swapped));
   if (!std::isfinite(offset_value) || offset_value != std::floor(offset_value) ||
       offset_value < raw.size || offset_value > 9e15) {
     fail("{}: expected vox_offset a whole number >= {}, found {}", path, raw.size, offset_value);
