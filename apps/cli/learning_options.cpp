@@ -41,9 +41,7 @@ void LearningOptions::add_column_options(CLI::App* cmd) {
 }
 
 learners::TaskKind LearningOptions::task_kind() const {
-  if (task == "classification") return learners::TaskKind::classification;
-  if (task == "regression") return learners::TaskKind::regression;
-  fail("--task must be classification or regression, found {}", quote_found(task));
+  return parse_task_kind(task, "--task");
 }
 
 learners::DatasetColumns LearningOptions::columns() const {

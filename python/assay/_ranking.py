@@ -159,7 +159,7 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
         y_score = probas_pred
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(y) == 0:
-        raise AssayError("y_true and y_score are empty")
+        raise AssayError("y_true is empty: need at least one sample")
     return _assay.ranking_precision_recall_curve(y, s, w, bool(drop_intermediate))
 
 
@@ -173,7 +173,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """(fpr, tpr, thresholds) as scikit-learn, with thresholds[0] = inf (scikit-learn >= 1.3)."""
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(y) == 0:
-        raise AssayError("y_true and y_score are empty")
+        raise AssayError("y_true is empty: need at least one sample")
     return _assay.ranking_roc_curve(y, s, w, bool(drop_intermediate))
 
 
@@ -286,7 +286,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
         return out if average is None else np.float64(out[0])
     labels, s, w = _curve_inputs(y, y_score, pos_label, sample_weight)
     if len(labels) == 0:
-        raise AssayError("y_true and y_score are empty")
+        raise AssayError("y_true is empty: need at least one sample")
     return np.float64(_assay.ranking_average_precision(labels, s, w, method, grid, tie_mode,
                                                       n_pos))
 
@@ -426,7 +426,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     else:
         y_bin = np.zeros(y.size, dtype=np.uint8)
     if len(y_bin) == 0:
-        raise AssayError("y_true and y_score are empty")
+        raise AssayError("y_true is empty: need at least one sample")
     return np.float64(_assay.ranking_roc_auc(y_bin, np.ascontiguousarray(s), w, max_fpr))
 
 

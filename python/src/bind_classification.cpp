@@ -105,10 +105,8 @@ void register_label_encoding(py::module_& m) {
   m.def("cls_encode_f64", &encode_pair<double>);
   m.def("cls_encode_listed_i64", &encode_listed<std::int64_t>);
   m.def("cls_encode_listed_f64", &encode_listed<double>);
-  m.def("cls_check_same_length",
-        [](std::size_t a, std::size_t b, const std::string& na, const std::string& nb) {
-          metrics::check_same_length(a, b, na.c_str(), nb.c_str());
-        });
+  m.def("cls_check_same_length", [](std::size_t a, std::size_t b, const std::string& na,
+                                    const std::string& nb) { check_same_length(a, b, na, nb); });
 }
 
 /// Confusion matrices: plain, straight from small integer labels, grouped.
@@ -207,7 +205,7 @@ void register_precision_recall_f(py::module_& m) {
                                  const std::string& zd, bool wp, bool wr, bool wf) {
     auto [vt, l] = indicator_view(t, "y_true");
     auto [vp, l2] = indicator_view(p, "y_pred");
-    metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
+    check_same_length(l, l2, "y_true columns", "y_pred columns");
     auto vw = weights_view(w);
     auto params = prf_params(beta, average, zd, wp, wr, wf);
     metrics::PrfResult r;
@@ -249,7 +247,7 @@ void register_accuracies(py::module_& m) {
                                       bool normalize, const Weights& w) {
     auto [vt, l] = indicator_view(t, "y_true");
     auto [vp, l2] = indicator_view(p, "y_pred");
-    metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
+    check_same_length(l, l2, "y_true columns", "y_pred columns");
     return metrics::multilabel_accuracy(vt, vp, l, normalize, weights_view(w));
   });
 

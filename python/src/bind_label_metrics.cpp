@@ -102,7 +102,7 @@ void bind_label_parts(py::module_& m) {
                                           bool samplewise, double total) {
     auto [vt, l] = matrix(t, "y_true");
     auto [vp, l2] = matrix(p, "y_pred");
-    metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
+    check_same_length(l, l2, "y_true columns", "y_pred columns");
     auto vw = weights_view(w);
     std::vector<double> out;
     {
@@ -130,7 +130,7 @@ void bind_label_parts(py::module_& m) {
                                     const std::string& average, const std::string& zd) {
     auto [vt, l] = matrix(t, "y_true");
     auto [vp, l2] = matrix(p, "y_pred");
-    metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
+    check_same_length(l, l2, "y_true columns", "y_pred columns");
     auto vw = weights_view(w);
     const auto avg = metrics::parse_average(average);
     const bool samplewise = avg == metrics::Average::samples;
@@ -141,7 +141,7 @@ void bind_label_parts(py::module_& m) {
   m.def("lm_hamming_multilabel", [](const Indicator& t, const Indicator& p, const Weights& w) {
     auto [vt, l] = matrix(t, "y_true");
     auto [vp, l2] = matrix(p, "y_pred");
-    metrics::check_same_length(l, l2, "y_true columns", "y_pred columns");
+    check_same_length(l, l2, "y_true columns", "y_pred columns");
     auto vw = weights_view(w);
     const WithoutGil without_gil;
     return metrics::hamming_loss(vt, vp, l, vw);

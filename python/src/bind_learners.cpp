@@ -22,17 +22,14 @@ learners::Dataset dataset_from_arrays(const Array<double>& x,
   if (x.ndim() != 2) fail("X must be a 2-D array, found {} dimensions", x.ndim());
   learners::Dataset data;
   data.name = std::move(name);
-  if (task == "classification") {
-    data.task = learners::TaskKind::classification;
+  data.task = parse_task_kind(task);
+  if (data.task == TaskKind::classification) {
     if (!y_class) fail("a classification task needs y_class (class codes), found None");
     data.y_class = optional_vector(y_class, "y_class");
     data.classes = std::move(classes);
-  } else if (task == "regression") {
-    data.task = learners::TaskKind::regression;
+  } else {
     if (!y_value) fail("a regression task needs y_value (targets), found None");
     data.y_value = optional_vector(y_value, "y_value");
-  } else {
-    fail("task must be \"classification\" or \"regression\", found {}", quote_found(task));
   }
   data.n_rows = static_cast<std::size_t>(x.shape(0));
   data.n_features = static_cast<std::size_t>(x.shape(1));
@@ -79,8 +76,7 @@ FittedModel learner_fit(const std::string& name, const std::string& params_json,
   const WithoutGil without_gil;
   learners::check_dataset(data);
   if (!learner->supports(data.task)) {
-    fail("learner {} does not support {}", quote_found(name),
-         data.task == learners::TaskKind::classification ? "classification" : "regression");
+    fail("learner {} does not support {}", quote_found(name), std::string(to_string(data.task)));
   }
   std::vector<std::uint32_t> rows(data.n_rows);
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::uint32_t>(i);
@@ -123,11 +119,9 @@ py::array_t<double> fitted_predict(const FittedModel& fitted, const Array<double
 // whatever its layout; the bytes carry the version again for learners::load_model.
 py::tuple fitted_state(const FittedModel& fitted) {
   const std::vector<std::uint8_t> bytes = learners::save_model(*fitted.model);
-  return py::make_tuple(
-      learners::kModelFormatVersion, std::string(assay::version()),
-      py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-      fitted.task == learners::TaskKind::classification ? "classification" : "regression",
-      fitted.classes, fitted.n_features);
+  return py::make_tuple(learners::kModelFormatVersion, std::string(assay::version()),
+                        py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                        std::string(to_string(fitted.task)), fitted.classes, fitted.n_features);
 }
 
 FittedModel fitted_from_state(const py::tuple& state) {
@@ -151,8 +145,7 @@ FittedModel fitted_from_state(const py::tuple& state) {
   }
   const std::string bytes = state[2].cast<std::string>();
   FittedModel fitted;
-  fitted.task = state[3].cast<std::string>() == "regression" ? learners::TaskKind::regression
-                                                             : learners::TaskKind::classification;
+  fitted.task = parse_task_kind(state[3].cast<std::string>());
   fitted.classes = state[4].cast<std::vector<std::string>>();
   fitted.n_features = state[5].cast<std::size_t>();
   fitted.model =

@@ -18,10 +18,6 @@
 namespace assay::batch {
 namespace {
 
-const char* task_name(learners::TaskKind task) {
-  return task == learners::TaskKind::classification ? "classification" : "regression";
-}
-
 // Typed access to a definition's fields, naming the file and the key in messages.
 class Reader {
  public:
@@ -114,7 +110,7 @@ Json definition_json(const ExperimentDefinition& def) {
                 {"group", c.design.group},
                 {"fold", c.design.fold},
                 {"strata", c.design.strata}}},
-              {"task", task_name(c.task)},
+              {"task", std::string(to_string(c.task))},
               {"splits",
                {{"folds", s.folds},
                 {"subsets", s.subsets},
@@ -151,12 +147,7 @@ ExperimentDefinition definition_from_json(const Json& json, const std::string& w
   def.spec.design.fold = columns.text("fold");
   def.spec.design.strata = columns.texts("strata");
   const std::string task = in.text("task");
-  if (task != "classification" && task != "regression") {
-    fail("{}: field \"task\": expected classification or regression, found {}", where,
-         quote_found(task));
-  }
-  def.spec.task = task == "classification" ? learners::TaskKind::classification
-                                           : learners::TaskKind::regression;
+  def.spec.task = parse_task_kind(task, fmt::format("{}: field \"task\"", where));
   const Reader splits = in.object("splits");
   auto& s = def.params.splits;
   s.folds = static_cast<int>(splits.integer("folds"));

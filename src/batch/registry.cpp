@@ -14,6 +14,7 @@
 #include "assay/core/json.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/sha256.hpp"
+#include "assay/core/validate.hpp"
 #include "system.hpp"
 
 #ifndef ASSAY_VERSION
@@ -26,7 +27,6 @@ namespace {
 
 constexpr const char* kFormat = "assay-registry 1";
 constexpr const char* kResultFormat = "assay-result 1";
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

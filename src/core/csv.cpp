@@ -31,12 +31,11 @@
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/validate.hpp"
 #include "core/names.hpp"
 
 namespace assay {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 enum class Role { automatic, numeric, categorical };
 

@@ -28,60 +28,70 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// What runs: a CountMethod other than auto, or auto's choice for large networks (exact CNF
+// counting within the time budget, approximate beyond it; reported as exact-cnf).
 enum class Method { structural, enumerate, exact_cnf, approx, exact_cnf_then_approx, split };
 
-const char* method_name(Method m) {
+std::string method_name(Method m) {
   switch (m) {
     case Method::structural:
-      return "structural";
+      return std::string(to_string(CountMethod::structural));
     case Method::enumerate:
-      return "enumerate";
+      return std::string(to_string(CountMethod::enumerate));
     case Method::exact_cnf:
-      return "exact-cnf";
-    case Method::approx:
-      return "approx";
     case Method::exact_cnf_then_approx:
-      return "exact-cnf";
+      return std::string(to_string(CountMethod::exact_cnf));
+    case Method::approx:
+      return std::string(to_string(CountMethod::approx));
     case Method::split:
-      return "split";
+      return std::string(to_string(CountMethod::split));
   }
   return "";
 }
 
-void check_method(const std::string& method, const Model& m, bool cnf_allowed) {
-  const bool known =
-      method == "auto" || method == "structural" || method == "enumerate" ||
-      (cnf_allowed && (method == "exact-cnf" || method == "approx" || method == "split"));
-  if (!known) {
-    fail("method must be {}, found {}",
-         cnf_allowed ? "auto, structural, enumerate, exact-cnf, approx or split"
-                     : "auto, structural or enumerate",
-         quote_found(method));
+// Robustness counts without the CNF methods (cnf_allowed = false).
+CountMethod check_method(const std::string& name, const Model& m, bool cnf_allowed) {
+  const CountMethod method = parse_count_method(name);
+  const bool cnf = method == CountMethod::exact_cnf || method == CountMethod::approx ||
+                   method == CountMethod::split;
+  if (cnf && !cnf_allowed) {
+    fail("method must be auto, structural or enumerate, found {}", quote_found(name));
   }
-  if (method == "split" && m.kind != ModelKind::network) {
+  if (method == CountMethod::split && m.kind != ModelKind::network) {
     fail("method split counts networks; count trees with method structural");
   }
-  if (method == "structural" && m.kind == ModelKind::network) {
+  if (method == CountMethod::structural && m.kind == ModelKind::network) {
     fail("structural counting covers trees and tree ensembles; count networks with method {}",
          cnf_allowed ? "enumerate, exact-cnf or approx" : "enumerate");
   }
+  return method;
 }
 
 // auto: structural for trees; networks are enumerated when that is cheap, else counted through
 // CNF, exactly within the time budget and approximately beyond it.
-Method resolve_method(const std::string& method, const Model& m, const mpz_class& domain_size) {
-  if (method == "structural") return Method::structural;
-  if (method == "enumerate") return Method::enumerate;
-  if (method == "exact-cnf") return Method::exact_cnf;
-  if (method == "approx") return Method::approx;
-  if (method == "split") return Method::split;
+Method resolve_method(CountMethod method, const Model& m, const mpz_class& domain_size) {
+  switch (method) {
+    case CountMethod::structural:
+      return Method::structural;
+    case CountMethod::enumerate:
+      return Method::enumerate;
+    case CountMethod::exact_cnf:
+      return Method::exact_cnf;
+    case CountMethod::approx:
+      return Method::approx;
+    case CountMethod::split:
+      return Method::split;
+    case CountMethod::automatic:
+      break;
+  }
   if (m.kind != ModelKind::network) return Method::structural;
   if (domain_size <= mpz_class(1UL << 26)) return Method::enumerate;
   return Method::exact_cnf_then_approx;
 }
 
-bool use_structural(const std::string& method, const Model& m) {
-  return method == "structural" || (method == "auto" && m.kind != ModelKind::network);
+bool use_structural(CountMethod method, const Model& m) {
+  return method == CountMethod::structural ||
+         (method == CountMethod::automatic && m.kind != ModelKind::network);
 }
 
 // Bad samples or test sets fail before the (possibly long) exact count.
@@ -338,7 +348,7 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   check_request(m, spec, params);
   const Checks c = detail::select_checks(m, spec, params.property);
   check_score_indices(m, c);
-  const Method method = resolve_method(params.method, m, spec.domain.size());
+  const Method method = resolve_method(parse_count_method(params.method), m, spec.domain.size());
   CountResult r = empty_result(m, spec, c, params, method);
   const auto start = Clock::now();
   exact_counts(m, spec, c, params, method, r);
@@ -355,10 +365,9 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
                             const RobustnessParams& params) {
   check_robustness_request(m, x, params);
   const Domain dom = robustness_domain(m.n_features, params);
-  check_method(params.method, m, false);
-  const bool structural = use_structural(params.method, m);
+  const bool structural = use_structural(check_method(params.method, m, false), m);
   RobustnessResult r;
-  r.method = structural ? "structural" : "enumerate";
+  r.method = method_name(structural ? Method::structural : Method::enumerate);
   const Box box = detail::region_box(dom, x, params.epsilon);
   const auto start = Clock::now();
   r.total = detail::box_size(box);
@@ -370,6 +379,36 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
   r.samples = detail::region_samples(m, dom, box, params.label, params.samples, params.seed,
                                      params.confidence);
   return r;
+}
+
+CountMethod parse_count_method(std::string_view name) {
+  static constexpr std::pair<std::string_view, CountMethod> kMethods[] = {
+      {"auto", CountMethod::automatic},      {"structural", CountMethod::structural},
+      {"enumerate", CountMethod::enumerate}, {"exact-cnf", CountMethod::exact_cnf},
+      {"approx", CountMethod::approx},       {"split", CountMethod::split}};
+  for (const auto& [spelling, method] : kMethods) {
+    if (name == spelling) return method;
+  }
+  fail("method must be auto, structural, enumerate, exact-cnf, approx or split, found {}",
+       quote_found(name));
+}
+
+std::string_view to_string(CountMethod method) {
+  switch (method) {
+    case CountMethod::automatic:
+      return "auto";
+    case CountMethod::structural:
+      return "structural";
+    case CountMethod::enumerate:
+      return "enumerate";
+    case CountMethod::exact_cnf:
+      return "exact-cnf";
+    case CountMethod::approx:
+      return "approx";
+    case CountMethod::split:
+      return "split";
+  }
+  return "";
 }
 
 }  // namespace assay::count

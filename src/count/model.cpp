@@ -9,11 +9,16 @@
 #include <unordered_map>
 
 #include "assay/core/error.hpp"
+#include "assay/core/task.hpp"
 #include "input_file.hpp"
 
 namespace assay::count {
 
 namespace {
+
+TaskKind task_of(const Model& m) {
+  return m.classification ? TaskKind::classification : TaskKind::regression;
+}
 
 constexpr int kFormatVersion = 1;
 // Largest feature, output or class count read from a file (sizes above it are damage, and would
@@ -177,7 +182,7 @@ Model from_assay_json(const Json& j, const Reader& r) {
     r.bad("task",
           fmt::format("expected classification or regression, found {}", quote_found(task)));
   }
-  m.classification = task == "classification";
+  m.classification = parse_task_kind(task) == TaskKind::classification;
   m.n_features = r.size(r.at(j, "", "n_features"), "n_features", kMaxWidth);
   m.n_outputs = r.size(r.at(j, "", "n_outputs"), "n_outputs", kMaxWidth);
   if (j.contains("source")) m.source = r.str(j["source"], "source");
@@ -708,7 +713,7 @@ Json model_to_json(const Model& m) {
   j["format"] = "assay-model";
   j["version"] = kFormatVersion;
   j["kind"] = to_string(m.kind);
-  j["task"] = m.classification ? "classification" : "regression";
+  j["task"] = to_string(task_of(m));
   j["source"] = m.source;
   j["n_features"] = m.n_features;
   j["n_outputs"] = m.n_outputs;
@@ -824,7 +829,7 @@ void save_model(const Model& model, const std::string& path) {
 ModelInfo model_info(const Model& m) {
   ModelInfo info;
   info.kind = to_string(m.kind);
-  info.task = m.classification ? "classification" : "regression";
+  info.task = to_string(task_of(m));
   info.source = m.source;
   info.n_features = m.n_features;
   info.n_outputs = m.n_outputs;

@@ -12,6 +12,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 
 namespace assay::learners {
 namespace {
@@ -255,16 +256,14 @@ void check_dataset(const Dataset& data) {
     for (std::size_t j = 0; j < d; ++j) {
       const double v = data.x[i * d + j];
       if (!std::isfinite(v)) {
-        // "NaN" as numpy and scikit-learn write it (their estimator checks look for it).
+        // Spelled as numpy writes it: scikit-learn's estimator checks look for "NaN".
         fail("{}: feature {} of row {} is {}, expected a finite value (learners do not impute)",
-             who, j, i, std::isnan(v) ? std::string("NaN") : fmt::format("{}", v));
+             who, j, i, non_finite_name(v));
       }
     }
   }
   if (data.task == TaskKind::classification) {
-    if (data.y_class.size() != n) {
-      fail("{}: {} class codes for {} rows (one per row)", who, data.y_class.size(), n);
-    }
+    check_same_length(n, data.y_class.size(), who + ": rows", "class codes");
     const std::size_t k = data.classes.size();
     if (k < 2) fail("{} has {} class names, expected at least two", who, k);
     for (std::size_t i = 0; i < n; ++i) {
@@ -274,27 +273,14 @@ void check_dataset(const Dataset& data) {
       }
     }
   } else {
-    if (data.y_value.size() != n) {
-      fail("{}: {} targets for {} rows (one per row)", who, data.y_value.size(), n);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(data.y_value[i])) {
-        fail("{}: target of row {} is {}, expected a finite number", who, i, data.y_value[i]);
-      }
-    }
+    check_same_length(n, data.y_value.size(), who + ": rows", "targets");
+    check_finite(data.y_value, who + ": targets");
   }
   if (!data.weights.empty()) {
-    if (data.weights.size() != n) {
-      fail("{}: {} weights for {} rows (one per row, or none)", who, data.weights.size(), n);
-    }
+    check_same_length(n, data.weights.size(), who + ": rows", "weights");
+    check_weights(data.weights, n, who, who + ": weights");
     double total = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double w = data.weights[i];
-      if (!(w >= 0) || std::isinf(w)) {
-        fail("{}: weight of row {} is {}, expected a finite weight >= 0", who, i, w);
-      }
-      total += w;
-    }
+    for (const double w : data.weights) total += w;
     // Learners sum weights (class shares, node risks, vote totals): an overflowing sum would
     // silently change their answers.
     if (!std::isfinite(total)) {

@@ -346,160 +346,273 @@ void finish_lambdas(StdPath& out, const LambdaSequence& seq) {
   if (seq.generated() && !out.lambdas.empty()) out.lambdas[0] = seq.lambda_max;
 }
 
-// Thrown inside a path when glmnet's `maxit` is reached; the path keeps the λ values before.
-struct PassLimit {
-  std::size_t ilm;
-};
+// Glossary: the paths below keep the names of glmnet's Fortran (lognet2n, lognetn) so that they
+// can be read side by side with it.
+//   ilm          index of the λ step;  al: its λ;  al0: the previous λ (for the strong rule)
+//   al1, al2     the L1 and L2 parts of the penalty: λα and λ(1 − α)  (om = 1 − α)
+//   tlam         strong-rule threshold α(2λ − λ_previous): features with ga above it are screened
+//   in ga           |gradient| of each feature at the current fit (strong rule and KKT check) b0, b
+//   intercept(s) and coefficients (class-major: b[c·p + j]); bs0, bs: their values at
+//                the start of the IRLS step
+//   v, r         IRLS weights w·q(1 − q) and working residual w·(y − q)
+//   q            binomial: fitted probability, then the link during the refit; multinomial:
+//                exp(link) per class, with sxp their sum over the classes per row
+//   xmz          Σ v: the intercept's curvature;  xv: each coefficient's curvature Σ v·x²
+//   dlx          largest xv·Δb² of a pass: the convergence measure;  shr: its threshold
+//                (thresh × null deviance)
+//   nlp          coordinate passes so far; maxit = PathSettings::max_passes
+//   dev0, dev1, devi   null deviance, deviance of the intercept-only fit, deviance at the step
+//   pmin, vmin, fmin/fmax, emin/emax, pfm/pfx   glmnet's clamps of probabilities, weights, links
 
-[[noreturn]] void too_many_passes(std::size_t ilm, std::size_t) {
-  throw PassLimit{ilm};
-}
-
-// R's glmnet on reaching maxit: a warning, and the solutions for the larger λ are returned.
-void pass_limit_reached(const PassLimit& limit, const PathSettings& s) {
-  if (limit.ilm == 0) {
+// The passes ran out at λ step `ilm` (glmnet's maxit), as R's glmnet reports it: a warning, and
+// the solutions for the larger λ are returned (a failure when there are none).
+void pass_limit_reached(std::size_t ilm, const PathSettings& s) {
+  if (ilm == 0) {
     throw LearnerFailure(fmt::format(
         "glmnet did not converge at the first λ within {} passes (max_passes)", s.max_passes));
   }
   warn(fmt::format(
       "glmnet did not converge at λ number {} within {} passes (max_passes); the path stops "
       "at λ number {}, as R's glmnet does",
-      limit.ilm + 1, s.max_passes, limit.ilm));
+      ilm + 1, s.max_passes, ilm));
 }
 
-// lognet2n: two classes, y = 1 for the second class.
-StdPath binomial_path(const Design& d, const PathSettings& s) {
-  const std::size_t n = d.n, p = d.p;
-  const double* X = d.x.data();
-  const double* w = d.w.data();
-  std::vector<double> y(n);
-  for (std::size_t i = 0; i < n; ++i) y[i] = d.y[i] == 1 ? 1.0 : 0.0;
-  const double pmax = 1 - kPmin;
-  const double vmin = (1 + kPmin) * kPmin * (1 - kPmin);
-  const double fmax = std::log(1 / kPmin - 1), fmin = -fmax;
-  const double q0 = dot(w, y.data(), n);
-  if (!(q0 > kPmin) || !(q0 < pmax)) {
-    throw LearnerFailure(
-        fmt::format("glmnet: a class has weight share {} of the train rows, below {}",
-                    std::min(q0, 1 - q0), kPmin));
-  }
-  const double bz = std::log(q0 / (1 - q0));
-  std::vector<double> b0{bz}, bs0{bz};
-  std::vector<double> b(p, 0.0), bs(p, 0.0), xv(p, 0.0), ga(p, 0.0);
-  std::vector<double> v(n), r(n), q(n, q0);
-  for (std::size_t i = 0; i < n; ++i) {
-    v[i] = q0 * (1 - q0) * w[i];
-    r[i] = w[i] * (y[i] - q0);
-  }
-  double xmz = q0 * (1 - q0);
-  const double dev1 = -(bz * q0 + std::log(1 - q0));
-  const double dev0 = dev1;
-  StdPath out;
-  out.k = 1;
-  out.dev0 = dev0;
-  const double shr = s.thresh * dev0;
-  const double al_pen = s.alpha, om = 1 - s.alpha;
-  for (std::size_t j = 0; j < p; ++j)
-    if (d.varies[j]) ga[j] = std::abs(dot(r.data(), X + j * n, n));
-  std::vector<char> strong(p, 0), in_active(p, 0);
-  std::vector<std::size_t> order, strong_list;
-  LambdaSequence seq(s);
-  double al = 0;
-  std::size_t nlp = 0;
-  try {
-    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
-      double al0;
-      std::tie(al, al0) = seq.next(ilm, al, ga, d.varies);
-      const double al1 = al * al_pen, al2 = al * om;
-      const double tlam = al_pen * (2 * al - al0);
-      for (std::size_t k = 0; k < p; ++k)
-        if (!strong[k] && d.varies[k] && ga[k] > tlam) strong[k] = 1;
-      // A cyclic pass over `list`, then the intercept; returns dlx.
-      auto pass = [&](const std::vector<std::size_t>& list, bool first, bool may_enter) {
-        double dlx = coordinate_pass(list, X, n, b.data(), xv.data(), r.data(), v.data(), al1, al2,
-                                     first, may_enter, in_active, order);
-        const double d0 = sum(r.data(), n) / xmz;
-        if (d0 != 0) {
-          b0[0] += d0;
-          dlx = std::max(dlx, xmz * d0 * d0);
-          for (std::size_t i = 0; i < n; ++i) r[i] -= d0 * v[i];
-        }
-        return dlx;
-      };
-      bool stop_path = false;
-      for (;;) {  // IRLS
-        bs0[0] = b0[0];
-        for (std::size_t k : order) bs[k] = b[k];
-        strong_list.clear();
-        for (std::size_t k = 0; k < p; ++k)
-          if (strong[k]) strong_list.push_back(k);
-        // Coordinate descent: full passes over the strong set (the first also computes the
-        // curvatures xv), each followed by passes over the active set until they settle.
-        for (bool first = true;; first = false) {
-          ++nlp;
-          if (pass(strong_list, first, true) < shr) break;
-          if (nlp > s.max_passes) too_many_passes(ilm, s.max_passes);
-          for (;;) {
-            ++nlp;
-            const double dlx = pass(order, false, false);
-            if (dlx < shr) break;
-            if (nlp > s.max_passes) too_many_passes(ilm, s.max_passes);
-          }
-        }
-        // New working response at the new coefficients.
-        std::vector<double>& eta = q;
-        std::fill(eta.begin(), eta.end(), b0[0]);
-        for (std::size_t k : order) {
-          const double bk = b[k];
-          if (bk == 0) continue;
-          const double* xk = X + k * n;
-          for (std::size_t i = 0; i < n; ++i) eta[i] += bk * xk[i];
-        }
-        xmz = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-          const double fi = eta[i];
-          q[i] = fi < fmin ? 0.0 : fi > fmax ? 1.0 : 1 / (1 + std::exp(-fi));
-          v[i] = w[i] * q[i] * (1 - q[i]);
-          xmz += v[i];
-        }
-        if (xmz <= vmin) {
-          stop_path = true;
-          break;
-        }
-        for (std::size_t i = 0; i < n; ++i) r[i] = w[i] * (y[i] - q[i]);
-        bool moved = xmz * (b0[0] - bs0[0]) * (b0[0] - bs0[0]) >= shr;
-        for (std::size_t a = 0; a < order.size() && !moved; ++a) {
-          const std::size_t k = order[a];
-          moved = xv[k] * (b[k] - bs[k]) * (b[k] - bs[k]) >= shr;
-        }
-        if (moved) continue;
-        // KKT check of the features outside the strong set.
-        bool entered = false;
-        for (std::size_t k = 0; k < p; ++k) {
-          if (strong[k] || !d.varies[k]) continue;
-          ga[k] = std::abs(dot(r.data(), X + k * n, n));
-          if (ga[k] > al1) {
-            strong[k] = 1;
-            entered = true;
-          }
-        }
-        if (!entered) break;
-      }
-      double devi = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double pi = std::min(std::max(kPmin, q[i]), pmax);
-        devi -= w[i] * (y[i] * std::log(pi) + (1 - y[i]) * std::log(1 - pi));
-      }
-      const bool go_on = record_step(out, seq, al, (dev1 - devi) / dev0, b0, b, order, p);
-      if (stop_path || !go_on) break;
+// glmnet's coordinate descent for one linear predictor at one IRLS step: full passes over the
+// strong set (the first also computes the curvatures), each followed by passes over the active
+// set until they settle. `pass(list, first, may_enter)` runs one pass and returns its dlx.
+// Returns false when the passes exceed the budget (then the path stops).
+template <typename Pass>
+bool coordinate_descent(Pass&& pass, const std::vector<std::size_t>& strong_list,
+                        const std::vector<std::size_t>& order, double shr, std::size_t max_passes,
+                        std::size_t& nlp) {
+  for (bool first = true;; first = false) {
+    ++nlp;
+    if (pass(strong_list, first, true) < shr) return true;
+    if (nlp > max_passes) return false;
+    for (;;) {
+      ++nlp;
+      if (pass(order, false, false) < shr) break;
+      if (nlp > max_passes) return false;
     }
-  } catch (const PassLimit& limit) {
-    pass_limit_reached(limit, s);
   }
-  out.order = order;
-  out.passes = nlp;
-  finish_lambdas(out, seq);
-  return out;
+}
+
+// How the IRLS loop at one λ ended.
+enum class LambdaOutcome {
+  converged,   // record the step; the path goes on unless glmnet's early-stop rules say not
+  stop_path,   // record the step, then stop (the weights collapsed: xmz <= vmin)
+  pass_limit,  // maxit reached: the step is not recorded and the path stops
+};
+
+// What both paths share: the design, the λ sequence, the strong and active sets and the pass
+// count. Derived paths fill `out` step by step.
+class PathCommon {
+ protected:
+  PathCommon(const Design& design, const PathSettings& settings)
+      : d(design),
+        s(settings),
+        n(design.n),
+        p(design.p),
+        X(design.x.data()),
+        w(design.w.data()),
+        ga(design.p, 0.0),
+        strong(design.p, 0),
+        in_active(design.p, 0),
+        seq(settings) {}
+
+  // λ of step ilm and the strong rule: features whose gradient exceeds tlam join the strong set.
+  void start_lambda(std::size_t ilm) {
+    double al0;
+    std::tie(al, al0) = seq.next(ilm, al, ga, d.varies);
+    al1 = al * s.alpha;
+    al2 = al * (1 - s.alpha);
+    const double tlam = s.alpha * (2 * al - al0);
+    for (std::size_t k = 0; k < p; ++k)
+      if (!strong[k] && d.varies[k] && ga[k] > tlam) strong[k] = 1;
+  }
+
+  void list_strong() {
+    strong_list.clear();
+    for (std::size_t k = 0; k < p; ++k)
+      if (strong[k]) strong_list.push_back(k);
+  }
+
+  // One pass for the predictor with coefficients bc, curvatures xvc and intercept b0c, then the
+  // intercept's own update; returns dlx.
+  double pass(const std::vector<std::size_t>& list, bool first, bool may_enter, double* bc,
+              double* xvc, double& b0c, double xmz) {
+    double dlx = coordinate_pass(list, X, n, bc, xvc, r.data(), v.data(), al1, al2, first,
+                                 may_enter, in_active, order);
+    const double d0 = sum(r.data(), n) / xmz;
+    if (d0 != 0) {
+      b0c += d0;
+      dlx = std::max(dlx, xmz * d0 * d0);
+      for (std::size_t i = 0; i < n; ++i) r[i] -= d0 * v[i];
+    }
+    return dlx;
+  }
+
+  // eta = b0c + Σ_active bc_k x_k.
+  void linear_predictor(double b0c, const double* bc, std::vector<double>& eta) const {
+    std::fill(eta.begin(), eta.end(), b0c);
+    for (std::size_t k : order) {
+      const double bk = bc[k];
+      if (bk == 0) continue;
+      const double* xk = X + k * n;
+      for (std::size_t i = 0; i < n; ++i) eta[i] += bk * xk[i];
+    }
+  }
+
+  StdPath finish() {
+    out.order = order;
+    out.passes = nlp;
+    finish_lambdas(out, seq);
+    return std::move(out);
+  }
+
+  const Design& d;
+  const PathSettings& s;
+  const std::size_t n, p;
+  const double* X;
+  const double* w;
+  std::vector<double> ga, v, r;
+  std::vector<char> strong, in_active;
+  std::vector<std::size_t> order, strong_list;
+  LambdaSequence seq;
+  double al = 0, al1 = 0, al2 = 0;
+  std::size_t nlp = 0;
+  StdPath out;
+};
+
+// lognet2n: two classes, y = 1 for the second class.
+class BinomialPath : PathCommon {
+ public:
+  BinomialPath(const Design& design, const PathSettings& settings)
+      : PathCommon(design, settings), y(design.n), q(design.n) {
+    start_at_intercept();
+  }
+
+  StdPath run() {
+    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
+      start_lambda(ilm);
+      const LambdaOutcome outcome = irls();
+      if (outcome == LambdaOutcome::pass_limit) {
+        pass_limit_reached(ilm, s);
+        break;
+      }
+      const bool go_on = record_step(out, seq, al, (dev1 - deviance()) / dev0, b0, b, order, p);
+      if (outcome == LambdaOutcome::stop_path || !go_on) break;
+    }
+    return finish();
+  }
+
+ private:
+  // The intercept-only fit: q0 = the second class's weight share, its link, residuals, ga.
+  void start_at_intercept() {
+    for (std::size_t i = 0; i < n; ++i) y[i] = d.y[i] == 1 ? 1.0 : 0.0;
+    const double q0 = dot(w, y.data(), n);
+    if (!(q0 > kPmin) || !(q0 < pmax)) {
+      throw LearnerFailure(
+          fmt::format("glmnet: a class has weight share {} of the train rows, below {}",
+                      std::min(q0, 1 - q0), kPmin));
+    }
+    const double bz = std::log(q0 / (1 - q0));
+    b0 = {bz};
+    bs0 = {bz};
+    b.assign(p, 0.0);
+    bs.assign(p, 0.0);
+    xv.assign(p, 0.0);
+    std::fill(q.begin(), q.end(), q0);
+    v.resize(n);
+    r.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      v[i] = q0 * (1 - q0) * w[i];
+      r[i] = w[i] * (y[i] - q0);
+    }
+    xmz = q0 * (1 - q0);
+    dev1 = -(bz * q0 + std::log(1 - q0));
+    dev0 = dev1;
+    out.k = 1;
+    out.dev0 = dev0;
+    shr = s.thresh * dev0;
+    for (std::size_t j = 0; j < p; ++j)
+      if (d.varies[j]) ga[j] = std::abs(dot(r.data(), X + j * n, n));
+  }
+
+  // IRLS at the current λ: coordinate descent, new working response, until the coefficients
+  // stop moving and no feature outside the strong set violates the KKT conditions.
+  LambdaOutcome irls() {
+    for (;;) {
+      bs0[0] = b0[0];
+      for (std::size_t k : order) bs[k] = b[k];
+      list_strong();
+      auto one_pass = [&](const std::vector<std::size_t>& list, bool first, bool may_enter) {
+        return pass(list, first, may_enter, b.data(), xv.data(), b0[0], xmz);
+      };
+      if (!coordinate_descent(one_pass, strong_list, order, shr, s.max_passes, nlp)) {
+        return LambdaOutcome::pass_limit;
+      }
+      if (!refit_weights()) return LambdaOutcome::stop_path;
+      for (std::size_t i = 0; i < n; ++i) r[i] = w[i] * (y[i] - q[i]);
+      if (moved()) continue;
+      if (!kkt_violations_enter()) return LambdaOutcome::converged;
+    }
+  }
+
+  // q, v and xmz at the new coefficients; false when the weights collapse (xmz <= vmin).
+  bool refit_weights() {
+    std::vector<double>& eta = q;  // the link, replaced in place by the probability
+    linear_predictor(b0[0], b.data(), eta);
+    xmz = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double fi = eta[i];
+      q[i] = fi < fmin ? 0.0 : fi > fmax ? 1.0 : 1 / (1 + std::exp(-fi));
+      v[i] = w[i] * q[i] * (1 - q[i]);
+      xmz += v[i];
+    }
+    return xmz > vmin;
+  }
+
+  bool moved() const {
+    if (xmz * (b0[0] - bs0[0]) * (b0[0] - bs0[0]) >= shr) return true;
+    for (std::size_t k : order) {
+      if (xv[k] * (b[k] - bs[k]) * (b[k] - bs[k]) >= shr) return true;
+    }
+    return false;
+  }
+
+  // KKT check of the features outside the strong set; those in violation join it.
+  bool kkt_violations_enter() {
+    bool entered = false;
+    for (std::size_t k = 0; k < p; ++k) {
+      if (strong[k] || !d.varies[k]) continue;
+      ga[k] = std::abs(dot(r.data(), X + k * n, n));
+      if (ga[k] > al1) {
+        strong[k] = 1;
+        entered = true;
+      }
+    }
+    return entered;
+  }
+
+  double deviance() const {
+    double devi = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double pi = std::min(std::max(kPmin, q[i]), pmax);
+      devi -= w[i] * (y[i] * std::log(pi) + (1 - y[i]) * std::log(1 - pi));
+    }
+    return devi;
+  }
+
+  static constexpr double pmax = 1 - kPmin;
+  static constexpr double vmin = (1 + kPmin) * kPmin * (1 - kPmin);
+  const double fmax = std::log(1 / kPmin - 1), fmin = -fmax;
+  std::vector<double> y, q, b0, bs0, b, bs, xv;
+  double xmz = 0, dev0 = 0, dev1 = 0, shr = 0;
+};
+
+StdPath binomial_path(const Design& d, const PathSettings& s) {
+  return BinomialPath(d, s).run();
 }
 
 // glmnet's elc: the shift s minimising Σ_c [(1−α)/2 (a_c − s)² + α |a_c − s|], by which each
@@ -533,195 +646,224 @@ double centring_shift(double alpha, std::vector<double> a) {
 }
 
 // lognetn: K ≥ 3 classes, one penalised linear predictor per class.
-StdPath multinomial_path(const Design& d, const PathSettings& s) {
-  const std::size_t n = d.n, p = d.p, nc = d.classes.size();
-  const double* X = d.x.data();
-  const double* w = d.w.data();
-  const double pmax = 1 - kPmin;
-  const double emin = kPmin / pmax, emax = 1 / emin;
-  const double pfm = (1 + kPmin) * kPmin, pfx = (1 - kPmin) * pmax;
-  const double vmin = pfm * pmax;
-  std::vector<double> b0(nc), bs0(nc);
-  std::vector<double> b(nc * p, 0.0), bs(nc * p, 0.0), xv(nc * p, 0.0), ga(p, 0.0);
-  double dev1 = 0;
-  for (std::size_t c = 0; c < nc; ++c) {
-    double q0 = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (d.y[i] == static_cast<int>(c)) q0 += w[i];
-    if (!(q0 > kPmin) || !(q0 < pmax)) {
-      throw LearnerFailure(
-          fmt::format("glmnet: a class has weight share {} of the train rows, outside ({}, {})", q0,
-                      kPmin, pmax));
-    }
-    b0[c] = std::log(q0);
-    dev1 -= q0 * b0[c];
+class MultinomialPath : PathCommon {
+ public:
+  MultinomialPath(const Design& design, const PathSettings& settings)
+      : PathCommon(design, settings),
+        nc(design.classes.size()),
+        b0(nc),
+        bs0(nc),
+        b(nc * design.p, 0.0),
+        bs(nc * design.p, 0.0),
+        xv(nc * design.p, 0.0),
+        q(nc * design.n),
+        sxp(design.n, 0.0),
+        eta(design.n),
+        di(design.n),
+        shift_buf(nc) {
+    v.resize(n);
+    r.resize(n);
+    start_at_intercepts();
   }
-  const double dev0 = dev1;
-  {
+
+  StdPath run() {
+    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
+      start_lambda(ilm);
+      const LambdaOutcome outcome = irls();
+      if (outcome == LambdaOutcome::pass_limit) {
+        pass_limit_reached(ilm, s);
+        break;
+      }
+      const bool go_on = record_step(out, seq, al, (dev1 - deviance()) / dev0, b0, b, order, p);
+      if (outcome == LambdaOutcome::stop_path || !go_on) break;
+    }
+    return finish();
+  }
+
+ private:
+  // The intercept-only fit: log class shares (centred), q = their exponentials, ga = the largest
+  // gradient over the classes.
+  void start_at_intercepts() {
+    for (std::size_t c = 0; c < nc; ++c) {
+      double q0 = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (d.y[i] == static_cast<int>(c)) q0 += w[i];
+      if (!(q0 > kPmin) || !(q0 < pmax)) {
+        throw LearnerFailure(
+            fmt::format("glmnet: a class has weight share {} of the train rows, outside ({}, {})",
+                        q0, kPmin, pmax));
+      }
+      b0[c] = std::log(q0);
+      dev1 -= q0 * b0[c];
+    }
+    dev0 = dev1;
     const double m = std::accumulate(b0.begin(), b0.end(), 0.0) / static_cast<double>(nc);
     for (double& x : b0) x -= m;
-  }
-  std::vector<double> q(nc * n), sxp(n, 0.0), v(n), r(n), eta(n), di(n);
-  for (std::size_t c = 0; c < nc; ++c) {
-    const double e = std::exp(b0[c]);
-    for (std::size_t i = 0; i < n; ++i) {
-      q[c * n + i] = e;
-      sxp[i] += e;
+    for (std::size_t c = 0; c < nc; ++c) {
+      const double e = std::exp(b0[c]);
+      for (std::size_t i = 0; i < n; ++i) {
+        q[c * n + i] = e;
+        sxp[i] += e;
+      }
     }
+    for (std::size_t c = 0; c < nc; ++c) {
+      residual(c);
+      for (std::size_t j = 0; j < p; ++j)
+        if (d.varies[j]) ga[j] = std::max(ga[j], std::abs(dot(r.data(), X + j * n, n)));
+    }
+    out.k = nc;
+    out.dev0 = dev0;
+    shr = s.thresh * dev0;
   }
-  auto residual = [&](std::size_t c) {
+
+  void residual(std::size_t c) {
     for (std::size_t i = 0; i < n; ++i)
       r[i] = w[i] * ((d.y[i] == static_cast<int>(c) ? 1.0 : 0.0) - q[c * n + i] / sxp[i]);
-  };
-  for (std::size_t c = 0; c < nc; ++c) {
-    residual(c);
-    for (std::size_t j = 0; j < p; ++j)
-      if (d.varies[j]) ga[j] = std::max(ga[j], std::abs(dot(r.data(), X + j * n, n)));
   }
-  StdPath out;
-  out.k = nc;
-  out.dev0 = dev0;
-  const double shr = s.thresh * dev0;
-  const double al_pen = s.alpha, om = 1 - s.alpha;
-  std::vector<char> strong(p, 0), in_active(p, 0);
-  std::vector<std::size_t> order, strong_list;
-  std::vector<double> shift_buf(nc);
-  LambdaSequence seq(s);
-  double al = 0;
-  std::size_t nlp = 0;
-  try {
-    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
-      double al0;
-      std::tie(al, al0) = seq.next(ilm, al, ga, d.varies);
-      const double al1 = al * al_pen, al2 = al * om;
-      const double tlam = al_pen * (2 * al - al0);
-      for (std::size_t k = 0; k < p; ++k)
-        if (!strong[k] && d.varies[k] && ga[k] > tlam) strong[k] = 1;
-      bool any_class = false;
-      for (;;) {  // IRLS: one sweep over the classes
-        bool moved = false;
-        any_class = false;
-        strong_list.clear();
-        for (std::size_t k = 0; k < p; ++k)
-          if (strong[k]) strong_list.push_back(k);
-        for (std::size_t c = 0; c < nc; ++c) {
-          bs0[c] = b0[c];
-          for (std::size_t k : order) bs[c * p + k] = b[c * p + k];
-          double xmz = 0;
-          for (std::size_t i = 0; i < n; ++i) {
-            double pic = q[c * n + i] / sxp[i];
-            if (pic < pfm) {
-              pic = 0;
-              v[i] = 0;
-            } else if (pic > pfx) {
-              pic = 1;
-              v[i] = 0;
-            } else {
-              v[i] = w[i] * pic * (1 - pic);
-              xmz += v[i];
-            }
-            r[i] = w[i] * ((d.y[i] == static_cast<int>(c) ? 1.0 : 0.0) - pic);
-          }
-          if (xmz <= vmin) continue;
-          any_class = true;
-          double* bc = b.data() + c * p;
-          double* xvc = xv.data() + c * p;
-          auto pass = [&](const std::vector<std::size_t>& list, bool first, bool may_enter) {
-            double dlx = coordinate_pass(list, X, n, bc, xvc, r.data(), v.data(), al1, al2, first,
-                                         may_enter, in_active, order);
-            const double d0 = sum(r.data(), n) / xmz;
-            if (d0 != 0) {
-              b0[c] += d0;
-              dlx = std::max(dlx, xmz * d0 * d0);
-              for (std::size_t i = 0; i < n; ++i) r[i] -= d0 * v[i];
-            }
-            return dlx;
-          };
-          for (bool first = true;; first = false) {
-            ++nlp;
-            if (pass(strong_list, first, true) < shr) break;
-            if (nlp > s.max_passes) too_many_passes(ilm, s.max_passes);
-            for (;;) {
-              ++nlp;
-              if (pass(order, false, false) < shr) break;
-              if (nlp > s.max_passes) too_many_passes(ilm, s.max_passes);
-            }
-          }
-          if (xmz * (b0[c] - bs0[c]) * (b0[c] - bs0[c]) > shr) moved = true;
-          for (std::size_t a = 0; a < order.size() && !moved; ++a) {
-            const std::size_t k = order[a];
-            if (xvc[k] * (bc[k] - bs[c * p + k]) * (bc[k] - bs[c * p + k]) > shr) moved = true;
-          }
-          std::fill(eta.begin(), eta.end(), b0[c]);
-          for (std::size_t k : order) {
-            const double bk = bc[k];
-            if (bk == 0) continue;
-            const double* xk = X + k * n;
-            for (std::size_t i = 0; i < n; ++i) eta[i] += bk * xk[i];
-          }
-          double* qc = q.data() + c * n;
-          for (std::size_t i = 0; i < n; ++i) {
-            const double fi = std::min(std::max(-kMaxLink, eta[i]), kMaxLink);
-            sxp[i] -= qc[i];
-            qc[i] = std::min(std::max(emin * sxp[i], std::exp(fi)), emax * sxp[i]);
-            sxp[i] += qc[i];
-          }
-        }
-        // Centre intercepts and each active feature's class coefficients.
-        const double s0 = -std::accumulate(b0.begin(), b0.end(), 0.0) / static_cast<double>(nc);
-        for (double& x : b0) x += s0;
-        std::fill(di.begin(), di.end(), s0);
-        for (std::size_t l : order) {
-          for (std::size_t c = 0; c < nc; ++c) shift_buf[c] = b[c * p + l];
-          const double sl = centring_shift(s.alpha, shift_buf);
-          if (sl == 0) continue;
-          for (std::size_t c = 0; c < nc; ++c) b[c * p + l] -= sl;
-          const double* xl = X + l * n;
-          for (std::size_t i = 0; i < n; ++i) di[i] -= sl * xl[i];
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-          const double e = std::exp(di[i]);
-          sxp[i] *= e;
-          for (std::size_t c = 0; c < nc; ++c) q[c * n + i] *= e;
-        }
-        if (!any_class) break;
-        if (moved) continue;
-        std::vector<std::size_t> outside;
-        for (std::size_t k = 0; k < p; ++k)
-          if (!strong[k] && d.varies[k]) {
-            outside.push_back(k);
-            ga[k] = 0;
-          }
-        if (outside.empty()) break;
-        for (std::size_t c = 0; c < nc; ++c) {
-          residual(c);
-          for (std::size_t k : outside)
-            ga[k] = std::max(ga[k], std::abs(dot(r.data(), X + k * n, n)));
-        }
-        bool entered = false;
-        for (std::size_t k : outside) {
-          if (ga[k] > al1) {
-            strong[k] = 1;
-            entered = true;
-          }
-        }
-        if (!entered) break;
+
+  // IRLS at the current λ: sweeps over the classes (each one a coordinate descent), centring,
+  // until no class moves and no feature outside the strong set violates the KKT conditions.
+  LambdaOutcome irls() {
+    for (;;) {
+      moved = false;
+      any_class = false;
+      list_strong();
+      for (std::size_t c = 0; c < nc; ++c) {
+        if (!fit_class(c)) return LambdaOutcome::pass_limit;
       }
-      double devi = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t c = static_cast<std::size_t>(d.y[i]);
-        devi -= w[i] * std::log(q[c * n + i] / sxp[i]);
-      }
-      const bool go_on = record_step(out, seq, al, (dev1 - devi) / dev0, b0, b, order, p);
-      if (!any_class || !go_on) break;
+      centre();
+      if (!any_class) return LambdaOutcome::stop_path;
+      if (moved) continue;
+      if (!kkt_violations_enter()) return LambdaOutcome::converged;
     }
-  } catch (const PassLimit& limit) {
-    pass_limit_reached(limit, s);
   }
-  out.order = order;
-  out.passes = nlp;
-  finish_lambdas(out, seq);
-  return out;
+
+  // One class's coordinate descent with the other classes fixed, then its new exp(link). A class
+  // whose weights collapsed (xmz <= vmin) is skipped. False when the passes ran out.
+  bool fit_class(std::size_t c) {
+    bs0[c] = b0[c];
+    for (std::size_t k : order) bs[c * p + k] = b[c * p + k];
+    const double xmz = class_weights(c);
+    if (xmz <= vmin) return true;
+    any_class = true;
+    double* bc = b.data() + c * p;
+    double* xvc = xv.data() + c * p;
+    auto one_pass = [&](const std::vector<std::size_t>& list, bool first, bool may_enter) {
+      return pass(list, first, may_enter, bc, xvc, b0[c], xmz);
+    };
+    if (!coordinate_descent(one_pass, strong_list, order, shr, s.max_passes, nlp)) return false;
+    if (!moved) moved = class_moved(c, xmz);
+    update_class_links(c);
+    return true;
+  }
+
+  // v and r of class c at the current probabilities (clamped at pfm, pfx); returns xmz.
+  double class_weights(std::size_t c) {
+    double xmz = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double pic = q[c * n + i] / sxp[i];
+      if (pic < pfm) {
+        pic = 0;
+        v[i] = 0;
+      } else if (pic > pfx) {
+        pic = 1;
+        v[i] = 0;
+      } else {
+        v[i] = w[i] * pic * (1 - pic);
+        xmz += v[i];
+      }
+      r[i] = w[i] * ((d.y[i] == static_cast<int>(c) ? 1.0 : 0.0) - pic);
+    }
+    return xmz;
+  }
+
+  bool class_moved(std::size_t c, double xmz) const {
+    if (xmz * (b0[c] - bs0[c]) * (b0[c] - bs0[c]) > shr) return true;
+    const double* bc = b.data() + c * p;
+    const double* xvc = xv.data() + c * p;
+    for (std::size_t k : order) {
+      if (xvc[k] * (bc[k] - bs[c * p + k]) * (bc[k] - bs[c * p + k]) > shr) return true;
+    }
+    return false;
+  }
+
+  // q of class c = exp(link), clamped to [emin, emax]·sxp; sxp follows.
+  void update_class_links(std::size_t c) {
+    linear_predictor(b0[c], b.data() + c * p, eta);
+    double* qc = q.data() + c * n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double fi = std::min(std::max(-kMaxLink, eta[i]), kMaxLink);
+      sxp[i] -= qc[i];
+      qc[i] = std::min(std::max(emin * sxp[i], std::exp(fi)), emax * sxp[i]);
+      sxp[i] += qc[i];
+    }
+  }
+
+  // Centre the intercepts and each active feature's class coefficients (glmnet's elc); the
+  // probabilities do not change, q and sxp are rescaled by the same factor per row.
+  void centre() {
+    const double s0 = -std::accumulate(b0.begin(), b0.end(), 0.0) / static_cast<double>(nc);
+    for (double& x : b0) x += s0;
+    std::fill(di.begin(), di.end(), s0);
+    for (std::size_t l : order) {
+      for (std::size_t c = 0; c < nc; ++c) shift_buf[c] = b[c * p + l];
+      const double sl = centring_shift(s.alpha, shift_buf);
+      if (sl == 0) continue;
+      for (std::size_t c = 0; c < nc; ++c) b[c * p + l] -= sl;
+      const double* xl = X + l * n;
+      for (std::size_t i = 0; i < n; ++i) di[i] -= sl * xl[i];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const double e = std::exp(di[i]);
+      sxp[i] *= e;
+      for (std::size_t c = 0; c < nc; ++c) q[c * n + i] *= e;
+    }
+  }
+
+  // KKT check of the features outside the strong set (largest gradient over the classes).
+  bool kkt_violations_enter() {
+    std::vector<std::size_t> outside;
+    for (std::size_t k = 0; k < p; ++k)
+      if (!strong[k] && d.varies[k]) {
+        outside.push_back(k);
+        ga[k] = 0;
+      }
+    if (outside.empty()) return false;
+    for (std::size_t c = 0; c < nc; ++c) {
+      residual(c);
+      for (std::size_t k : outside) ga[k] = std::max(ga[k], std::abs(dot(r.data(), X + k * n, n)));
+    }
+    bool entered = false;
+    for (std::size_t k : outside) {
+      if (ga[k] > al1) {
+        strong[k] = 1;
+        entered = true;
+      }
+    }
+    return entered;
+  }
+
+  double deviance() const {
+    double devi = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t c = static_cast<std::size_t>(d.y[i]);
+      devi -= w[i] * std::log(q[c * n + i] / sxp[i]);
+    }
+    return devi;
+  }
+
+  static constexpr double pmax = 1 - kPmin;
+  static constexpr double emin = kPmin / pmax, emax = 1 / emin;
+  static constexpr double pfm = (1 + kPmin) * kPmin, pfx = (1 - kPmin) * pmax;
+  static constexpr double vmin = pfm * pmax;
+  const std::size_t nc;
+  std::vector<double> b0, bs0, b, bs, xv, q, sxp, eta, di, shift_buf;
+  double dev0 = 0, dev1 = 0, shr = 0;
+  bool moved = false, any_class = false;
+};
+
+StdPath multinomial_path(const Design& d, const PathSettings& s) {
+  return MultinomialPath(d, s).run();
 }
 
 PathSettings settings_for(const GlmnetParams& params, const Design& d,

@@ -5,12 +5,11 @@
 #include <limits>
 
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/metrics/labels.hpp"
 
 namespace assay::metrics {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 void check_probabilities(std::span<const double> p, std::size_t cols, const char* name) {
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -63,7 +62,7 @@ CalibrationResult calibration_error(std::span<const double> confidence,
                                     const CalibrationParams& params,
                                     std::span<const double> weights) {
   check_same_length(confidence.size(), outcome.size(), "confidence", "outcome");
-  if (confidence.empty()) fail("y_prob is empty");
+  check_not_empty(confidence.size(), "y_prob");
   check_weights(weights, confidence.size(), "y_prob");
   check_probabilities(confidence, 1, "y_prob");
   if (params.bins < 1) fail("bins must be >= 1, found {}", params.bins);
@@ -181,7 +180,7 @@ std::vector<CalibrationResult> calibration_error_classwise(std::span<const std::
 double brier_score_loss(std::span<const std::int32_t> y_true, std::int32_t positive,
                         std::span<const double> y_prob, std::span<const double> weights) {
   check_same_length(y_true.size(), y_prob.size(), "y_true", "y_prob");
-  if (y_true.empty()) fail("y_true and y_prob are empty");
+  check_not_empty(y_true.size(), "y_true");
   check_weights(weights, y_true.size());
   check_probabilities(y_prob, 1, "y_prob");
   double num = 0, den = 0;
@@ -199,7 +198,7 @@ double log_loss(std::span<const std::int32_t> y_true, std::int32_t n_classes,
                 std::span<const double> y_prob, std::size_t n_cols, double eps, bool normalize,
                 std::span<const double> weights) {
   const std::size_t n = y_true.size();
-  if (n == 0) fail("y_true and y_pred are empty");
+  check_not_empty(n, "y_true");
   check_same_length(n * n_cols, y_prob.size(), "y_true x columns", "y_pred");
   check_weights(weights, n);
   if (!(eps >= 0 && eps < 0.5)) fail("eps must be in [0, 0.5), found {}", eps);
@@ -251,7 +250,7 @@ double log_loss_indicator(std::span<const std::uint8_t> y_true, std::span<const 
     fail("y_true must have n x {} entries, found {}", n_cols, y_true.size());
   }
   const std::size_t n = y_true.size() / n_cols;
-  if (n == 0) fail("y_true and y_pred are empty");
+  check_not_empty(n, "y_true");
   check_weights(weights, n);
   if (!(eps >= 0 && eps < 0.5)) fail("eps must be in [0, 0.5), found {}", eps);
   auto clip = [eps](double p) { return std::clamp(p, eps, 1 - eps); };

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
@@ -16,12 +17,10 @@
 namespace assay::metrics {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 void check_pair(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                 std::span<const double> weights) {
   check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
-  if (y_true.empty()) fail("y_true and y_pred are empty");
+  check_not_empty(y_true.size(), "y_true");
   check_weights(weights, y_true.size());
 }
 
@@ -152,7 +151,7 @@ std::size_t detail::indicator_rows(std::span<const std::uint8_t> y_true,
     fail("multilabel indicators must have n x {} entries, found {}", n_labels, y_true.size());
   }
   const std::size_t n = y_true.size() / n_labels;
-  if (n == 0 && !allow_empty) fail("y_true and y_pred are empty");
+  if (!allow_empty) check_not_empty(n, "y_true");
   check_weights(weights, n);
   return n;
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/labels.hpp"
@@ -13,8 +14,6 @@
 
 namespace assay::metrics {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double weight_of(std::span<const double> w, std::size_t i) {
   return w.empty() ? 1.0 : w[i];

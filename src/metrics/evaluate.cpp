@@ -10,6 +10,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/confusion.hpp"
@@ -18,7 +19,6 @@
 namespace assay::metrics {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::size_t kMaxCurvePoints = 2000;
 
 std::string join(const std::vector<std::string>& items, std::size_t max_items = 20) {

@@ -68,21 +68,6 @@ void map_codes(std::span<const T> values, const std::int32_t* table, std::int64_
 
 }  // namespace
 
-void check_same_length(std::size_t n1, std::size_t n2, const char* name1, const char* name2) {
-  if (n1 != n2) fail("{} and {} differ in length ({} vs {})", name1, name2, n1, n2);
-}
-
-void check_weights(std::span<const double> weights, std::size_t n, const char* name) {
-  if (weights.empty()) return;
-  check_same_length(n, weights.size(), name, "sample_weight");
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    const double w = weights[i];
-    if (std::isnan(w)) fail("sample_weight contains NaN at index {}", i);
-    if (w < 0) fail("sample_weight must be >= 0, found {} at index {}", w, i);
-    if (std::isinf(w)) fail("sample_weight must be finite, found {} at index {}", w, i);
-  }
-}
-
 FloatLabelCheck inspect_float_labels(std::span<const double> values) {
   FloatLabelCheck out;
   constexpr double kInt64Range = 9.2233720368547758e18;  // 2^63

@@ -13,6 +13,7 @@
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "metrics/power_scale.hpp"
 
@@ -20,23 +21,11 @@ namespace assay::metrics {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-const char* non_finite_name(double x) {
-  if (std::isnan(x)) return "NaN";
-  return x > 0 ? "inf" : "-inf";
-}
-
-[[noreturn]] void fail_score(const char* what, double x, std::size_t i) {
-  fail("{} contains {} at index {}", what, non_finite_name(x), i);
-}
-
 void check_lengths(std::size_t n_true, std::size_t n_score, const char* score_name) {
-  if (n_true != n_score) {
-    fail("y_true and {} differ in length ({} vs {})", score_name, n_true, n_score);
-  }
-  if (n_true == 0) fail("y_true and {} are empty", score_name);
+  check_same_length(n_true, n_score, "y_true", score_name);
+  check_not_empty(n_true, "y_true");
 }
 
 /// Checks labels are 0/1; returns the number of positives.
@@ -47,21 +36,6 @@ std::size_t check_labels(std::span<const std::uint8_t> y) {
     n_pos += y[i];
   }
   return n_pos;
-}
-
-void check_weights(std::span<const double> w, std::size_t n) {
-  if (w.empty()) return;
-  if (w.size() != n) fail("sample_weight and y_true differ in length ({} vs {})", w.size(), n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(w[i])) fail_score("sample_weight", w[i], i);
-    if (w[i] < 0) fail("sample_weight contains a negative value ({}) at index {}", w[i], i);
-  }
-}
-
-void check_scores(std::span<const double> s, const char* what) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!std::isfinite(s[i])) fail_score(what, s[i], i);
-  }
 }
 
 /// Inputs of at least this many samples use labelled keys (below, the merge costs little and
@@ -163,7 +137,7 @@ void scan_labelled(std::span<const std::uint8_t> y, std::span<const double> s,
   std::vector<std::size_t> next(n_buckets + 1, 0);
   detail::histogram(n, n_buckets, next.data(), [&](std::size_t i) {
     const double x = s[i];
-    if (!std::isfinite(x)) fail_score("y_score", x, i);
+    if (!std::isfinite(x)) fail_non_finite("y_score", x, i);
     return bucket(shifted_descending_key(x));
   });
   // Prefix sums; class 1 starts one slot late, leaving a gap for class 0's scan sentinel.
@@ -266,7 +240,7 @@ void scan_merged(std::span<const std::uint8_t> y, std::span<const double> s, std
     std::uint64_t key_and = ~std::uint64_t{0};
     for (std::size_t i = 0; i < n; ++i) {
       const double x = s[i];
-      if (!std::isfinite(x)) fail_score("y_score", x, i);
+      if (!std::isfinite(x)) fail_non_finite("y_score", x, i);
       // Branch-free (labels are random, a branch would mispredict half the time): store into
       // both streams and advance one; the other slot is overwritten next (or by an end marker).
       const std::size_t is_pos = y[i];
@@ -532,7 +506,7 @@ RankedScores::RankedScores(std::span<const std::uint8_t> y_true, std::span<const
   };
   std::vector<Record> records(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(y_score[i])) fail_score("y_score", y_score[i], i);
+    if (!std::isfinite(y_score[i])) fail_non_finite("y_score", y_score[i], i);
     records[i] = {detail::descending_key(y_score[i]), static_cast<std::uint32_t>(i)};
   }
   std::vector<Record> buffer(n);
@@ -927,13 +901,11 @@ double roc_auc(std::span<const std::uint8_t> y_true, std::span<const double> y_s
 
 std::vector<double> interpolated_precision(std::span<const double> precision,
                                            std::span<const double> recall) {
-  if (precision.size() != recall.size()) {
-    fail("precision and recall differ in length ({} vs {})", precision.size(), recall.size());
-  }
+  check_same_length(precision.size(), recall.size(), "precision", "recall");
   const std::size_t n = precision.size();
   for (std::size_t i = 0; i < n; ++i) {
-    if (std::isnan(precision[i])) fail_score("precision", precision[i], i);
-    if (std::isnan(recall[i])) fail_score("recall", recall[i], i);
+    if (std::isnan(precision[i])) fail_non_finite("precision", precision[i], i);
+    if (std::isnan(recall[i])) fail_non_finite("recall", recall[i], i);
   }
   std::vector<std::size_t> idx(n);
   std::iota(idx.begin(), idx.end(), std::size_t{0});
@@ -962,7 +934,7 @@ std::size_t check_matrix(std::size_t y_size, std::size_t s_size, std::size_t k,
                          std::span<const double> w) {
   if (k == 0) fail("y_score has no columns");
   if (y_size != s_size) fail("y_true and y_score differ in size ({} vs {})", y_size, s_size);
-  if (y_size == 0) fail("y_true and y_score are empty");
+  check_not_empty(y_size, "y_true");
   if (y_size % k != 0) fail("y_score size {} is not a multiple of its {} columns", s_size, k);
   const std::size_t n = y_size / k;
   check_weights(w, n);
@@ -1052,7 +1024,7 @@ std::vector<double> average_precision_multilabel(std::span<const std::uint8_t> y
                                                  std::span<const double> sample_weight,
                                                  ScoreAverage average, const ApParams& params) {
   check_labels_matrix(y_true);
-  check_scores(y_score, "y_score");
+  check_finite(y_score, "y_score");
   BinaryMetric metric = [&params](std::span<const std::uint8_t> y, std::span<const double> s,
                                   std::span<const double> w) {
     return average_precision(y, s, w, params);
@@ -1065,7 +1037,7 @@ std::vector<double> roc_auc_multilabel(std::span<const std::uint8_t> y_true,
                                        std::span<const double> sample_weight, ScoreAverage average,
                                        std::optional<double> max_fpr) {
   check_labels_matrix(y_true);
-  check_scores(y_score, "y_score");
+  check_finite(y_score, "y_score");
   BinaryMetric metric = [max_fpr](std::span<const std::uint8_t> y, std::span<const double> s,
                                   std::span<const double> w) { return roc_auc(y, s, w, max_fpr); };
   return average_binary_score(metric, y_true, y_score, n_columns, sample_weight, average);
@@ -1077,12 +1049,12 @@ std::vector<double> roc_auc_multiclass(std::span<const std::int32_t> y_true,
                                        MultiClass multi_class) {
   if (k == 0) fail("y_score has no columns");
   const std::size_t n = y_true.size();
-  if (n == 0) fail("y_true and y_score are empty");
+  check_not_empty(n, "y_true");
   if (y_score.size() != n * k) {
     fail("y_true and y_score differ in length ({} vs {})", n, y_score.size() / k);
   }
   check_weights(sample_weight, n);
-  check_scores(y_score, "y_score");
+  check_finite(y_score, "y_score");
   for (std::size_t i = 0; i < n; ++i) {
     if (y_true[i] < 0 || std::size_t(y_true[i]) >= k) {
       fail("y_true code {} at index {} is outside 0..{}", y_true[i], i, k - 1);
@@ -1156,7 +1128,7 @@ MeanApResult mean_average_precision(std::span<const std::uint8_t> y_true,
                                     std::span<const double> sample_weight, const ApParams& params) {
   const std::size_t n = check_matrix(y_true.size(), y_score.size(), k, sample_weight);
   check_labels_matrix(y_true);
-  check_scores(y_score, "y_score");
+  check_finite(y_score, "y_score");
   if (params.n_pos) fail("n_pos is not supported by mean_average_precision (one per class)");
   MeanApResult out;
   out.per_class.assign(k, kNaN);
@@ -1195,8 +1167,8 @@ DelongResult delong_roc_test(std::span<const std::uint8_t> y_true, std::span<con
                              std::span<const double> score_b) {
   check_lengths(y_true.size(), score_a.size(), "score_a");
   check_lengths(y_true.size(), score_b.size(), "score_b");
-  check_scores(score_a, "score_a");
-  check_scores(score_b, "score_b");
+  check_finite(score_a, "score_a");
+  check_finite(score_b, "score_b");
   const std::size_t n_all = y_true.size();
   const std::size_t m = check_labels(y_true);
   const std::size_t n = n_all - m;
@@ -1289,8 +1261,8 @@ PrComparison compare_pr_curves(std::span<const std::uint8_t> y_true,
                                const ApParams& params) {
   check_lengths(y_true.size(), score_a.size(), "score_a");
   check_lengths(y_true.size(), score_b.size(), "score_b");
-  check_scores(score_a, "score_a");
-  check_scores(score_b, "score_b");
+  check_finite(score_a, "score_a");
+  check_finite(score_b, "score_b");
   const OperatingPoints pa = RankedScores(y_true, score_a).operating_points({}, params.tie_mode);
   const OperatingPoints pb = RankedScores(y_true, score_b).operating_points({}, params.tie_mode);
   PrComparison out;

@@ -24,7 +24,7 @@ std::string element_name(const char* name, std::size_t k, std::size_t m) {
   return fmt::format("{}[{}, {}]", name, k / m, k % m);
 }
 
-void check_finite(std::span<const double> a, const char* name, std::size_t m) {
+void check_finite_elements(std::span<const double> a, const char* name, std::size_t m) {
   for (std::size_t k = 0; k < a.size(); ++k) {
     if (std::isnan(a[k])) fail("Input contains NaN: {} is NaN", element_name(name, k, m));
     if (std::isinf(a[k])) {
@@ -39,8 +39,8 @@ void check_finite(std::span<const double> a, const char* name, std::size_t m) {
 void check_finite_if_needed(const RegressionData& d, std::span<const double> results) {
   for (double r : results) {
     if (!std::isfinite(r)) {
-      check_finite(d.y_true, "y_true", d.n_outputs);
-      check_finite(d.y_pred, "y_pred", d.n_outputs);
+      check_finite_elements(d.y_true, "y_true", d.n_outputs);
+      check_finite_elements(d.y_pred, "y_pred", d.n_outputs);
       return;
     }
   }
@@ -341,8 +341,8 @@ std::vector<double> mean_absolute_percentage_error(const RegressionData& d) {
 
 std::vector<double> mean_squared_log_error(const RegressionData& d, bool squared) {
   check_regression_data(d);
-  check_finite(d.y_true, "y_true", d.n_outputs);
-  check_finite(d.y_pred, "y_pred", d.n_outputs);
+  check_finite_elements(d.y_true, "y_true", d.n_outputs);
+  check_finite_elements(d.y_pred, "y_pred", d.n_outputs);
   const auto negative = [](double v) { return v < 0; };
   if (std::any_of(d.y_true.begin(), d.y_true.end(), negative) ||
       std::any_of(d.y_pred.begin(), d.y_pred.end(), negative)) {
@@ -360,8 +360,8 @@ std::vector<double> mean_squared_log_error(const RegressionData& d, bool squared
 
 std::vector<double> median_absolute_error(const RegressionData& d) {
   check_regression_data(d);
-  check_finite(d.y_true, "y_true", d.n_outputs);
-  check_finite(d.y_pred, "y_pred", d.n_outputs);
+  check_finite_elements(d.y_true, "y_true", d.n_outputs);
+  check_finite_elements(d.y_pred, "y_pred", d.n_outputs);
   const std::size_t n = d.n_samples();
   const std::size_t m = d.n_outputs;
   std::vector<double> out(m);
@@ -390,8 +390,8 @@ std::vector<double> median_absolute_error(const RegressionData& d) {
 double max_error(const RegressionData& d) {
   check_regression_data(d);
   check_single_output(d, "max_error");
-  check_finite(d.y_true, "y_true", 1);
-  check_finite(d.y_pred, "y_pred", 1);
+  check_finite_elements(d.y_true, "y_true", 1);
+  check_finite_elements(d.y_pred, "y_pred", 1);
   double worst = 0;
   for (std::size_t i = 0; i < d.y_true.size(); ++i) {
     worst = std::max(worst, std::abs(d.y_true[i] - d.y_pred[i]));
@@ -412,8 +412,8 @@ std::vector<double> mean_pinball_loss(const RegressionData& d, double alpha) {
 double mean_tweedie_deviance(const RegressionData& d, double power) {
   check_regression_data(d);
   check_single_output(d, "mean_tweedie_deviance");
-  check_finite(d.y_true, "y_true", 1);
-  check_finite(d.y_pred, "y_pred", 1);
+  check_finite_elements(d.y_true, "y_true", 1);
+  check_finite_elements(d.y_pred, "y_pred", 1);
   check_tweedie_domain(d, power);
   return weighted_means(
       d, [power](double y, double p, std::size_t) { return tweedie_term(y, p, power); })[0];

@@ -12,19 +12,10 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 
 namespace assay::metrics {
-namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-void check_finite(std::span<const double> values, const char* what) {
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) fail("{} contains {} at index {}", what, values[i], i);
-  }
-}
-}  // namespace
-
 double quantile(std::span<const double> values, double q) {
   std::vector<double> defined;
   defined.reserve(values.size());
@@ -60,16 +51,7 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
         "not a confidence interval; use 1000 or more resamples (0 = no intervals)");
   }
   ASSAY_ASSERT(names.empty() || names.size() == metrics.size());
-  if (!base_weights.empty()) {
-    if (base_weights.size() != n) {
-      fail("sample_weight and y_true differ in length ({} vs {})", base_weights.size(), n);
-    }
-    check_finite(base_weights, "sample_weight");
-    for (std::size_t i = 0; i < n; ++i) {
-      if (base_weights[i] < 0)
-        fail("sample_weight must be >= 0, found {} at index {}", base_weights[i], i);
-    }
-  }
+  check_weights(base_weights, n);
 
   std::vector<double> ones;
   if (base_weights.empty()) {
@@ -192,9 +174,7 @@ RunSummary summarize_runs(std::span<const double> values) {
 }
 
 GroupedRunSummary summarize_runs_by(std::span<const double> values, std::span<const double> by) {
-  if (values.size() != by.size()) {
-    fail("values and by differ in length ({} vs {})", values.size(), by.size());
-  }
+  check_same_length(values.size(), by.size(), "values", "by");
   check_finite(by, "by");
   std::map<double, std::vector<double>> groups;
   for (std::size_t i = 0; i < values.size(); ++i) groups[by[i]].push_back(values[i]);

@@ -255,9 +255,8 @@ std::vector<std::string> data_files(const KeyReader& r, const std::string& base_
 
 learners::TaskKind task_kind(const KeyReader& r) {
   const std::string task = r.text("task", "classification");
-  if (task == "classification") return learners::TaskKind::classification;
-  if (task == "regression") return learners::TaskKind::regression;
-  r.fail_value("task", "expected \"classification\" or \"regression\"", r.value("task"));
+  if (task == "classification" || task == "regression") return parse_task_kind(task);
+  r.fail_value("task", "expected classification or regression", r.value("task"));
 }
 
 Json learner_params(const KeyReader& r) {

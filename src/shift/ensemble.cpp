@@ -11,6 +11,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/validate.hpp"
 #include "shift/fast_log.hpp"
 #include "shift/sorted.hpp"
 
@@ -266,11 +267,11 @@ std::vector<double> gaussian_nll(std::span<const double> y, std::span<const doub
   if (y.size() != mean.size() || y.size() != var.size()) {
     fail("y, mean and var differ in length ({}, {}, {})", y.size(), mean.size(), var.size());
   }
-  if (y.empty()) fail("y is empty: need at least one sample");
+  check_not_empty(y.size(), "y");
   if (!(epsilon >= 0)) fail("epsilon must be >= 0, found {}", epsilon);
-  detail::check_finite(y, "y");
-  detail::check_finite(mean, "mean");
-  detail::check_finite(var, "var");
+  check_finite(y, "y");
+  check_finite(mean, "mean");
+  check_finite(var, "var");
   const double half_log_2pi = std::log(2 * std::numbers::pi) / 2;
   std::vector<double> out(y.size());
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -288,7 +289,7 @@ std::vector<double> ensemble_nll(std::span<const double> y, std::span<const doub
     fail("y and preds differ in number of samples ({} vs {})", y.size(), n_samples);
   }
   if (!(epsilon >= 0)) fail("epsilon must be >= 0, found {}", epsilon);
-  detail::check_finite(y, "y");
+  check_finite(y, "y");
   const std::size_t M = n_members, n = n_samples;
   const double half_log_2pi = std::log(2 * std::numbers::pi) / 2;
   const double log_m = std::log(static_cast<double>(M));

@@ -10,6 +10,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/rng.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/ranking.hpp"
 #include "assay/shift/ensemble.hpp"
@@ -18,8 +19,6 @@
 
 namespace assay::shift {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -121,33 +120,23 @@ namespace {
 // Lengths, names and values of the models, partition and shift flags, and the parameters.
 void check_partition_input(const PartitionInput& input, const PartitionParams& params) {
   const std::size_t n = input.target.size();
-  if (n == 0) fail("target is empty: need at least one sample");
+  check_not_empty(n, "target");
   if (input.models.empty()) fail("need at least one model, found 0");
-  detail::check_finite(input.target, "target");
+  check_finite(input.target, "target");
   std::set<std::string> names;
   for (const auto& m : input.models) {
     if (!names.insert(m.name).second) fail("model name {} is given twice", quote_found(m.name));
-    if (m.prediction.size() != n) {
-      fail("predictions of model {} and target differ in length ({} vs {})", quote_found(m.name),
-           m.prediction.size(), n);
-    }
-    if (m.uncertainty.size() != n) {
-      fail("uncertainty of model {} and target differ in length ({} vs {})", quote_found(m.name),
-           m.uncertainty.size(), n);
-    }
-    detail::check_finite(m.prediction, ("predictions of model " + m.name).c_str());
+    const std::string predictions = "predictions of model " + quote_found(m.name);
+    const std::string uncertainty = "uncertainty of model " + quote_found(m.name);
+    check_same_length(m.prediction.size(), n, predictions, "target");
+    check_same_length(m.uncertainty.size(), n, uncertainty, "target");
+    check_finite(m.prediction, predictions);
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::isnan(m.uncertainty[i])) {
-        fail("uncertainty of model {} contains nan at index {}", quote_found(m.name), i);
-      }
+      if (std::isnan(m.uncertainty[i])) fail_non_finite(uncertainty, m.uncertainty[i], i);
     }
   }
-  if (!input.partition.empty() && input.partition.size() != n) {
-    fail("partition and target differ in length ({} vs {})", input.partition.size(), n);
-  }
-  if (!input.shifted.empty() && input.shifted.size() != n) {
-    fail("shifted and target differ in length ({} vs {})", input.shifted.size(), n);
-  }
+  if (!input.partition.empty()) check_same_length(input.partition.size(), n, "partition", "target");
+  if (!input.shifted.empty()) check_same_length(input.shifted.size(), n, "shifted", "target");
   if (params.acceptable && std::isnan(*params.acceptable)) {
     fail("acceptable must be a number, found nan");
   }
@@ -529,8 +518,8 @@ ThresholdTuning tune_threshold(std::span<const std::uint8_t> y_true, std::span<c
   if (partition.size() != n) {
     fail("partition and y_true differ in length ({} vs {})", partition.size(), n);
   }
-  if (n == 0) fail("y_true is empty: need at least one sample");
-  detail::check_finite(score, "score");
+  check_not_empty(n, "y_true");
+  check_finite(score, "score");
   for (std::size_t i = 0; i < n; ++i) {
     if (y_true[i] > 1) fail("y_true must be 0 or 1, found {} at index {}", y_true[i], i);
   }

@@ -9,6 +9,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/ranking.hpp"
 #include "assay/metrics/regression.hpp"
@@ -17,28 +18,16 @@
 namespace assay::shift {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 void check_inputs(std::span<const double> y_true, std::span<const double> y_pred,
                   std::span<const double> w) {
-  if (y_true.size() != y_pred.size()) {
-    fail("y_true and y_pred differ in length ({} vs {})", y_true.size(), y_pred.size());
-  }
-  if (y_true.empty()) fail("y_true is empty: need at least one sample");
-  detail::check_finite(y_true, "y_true");
-  detail::check_finite(y_pred, "y_pred");
-  if (!w.empty()) {
-    if (w.size() != y_true.size()) {
-      fail("sample_weight and y_true differ in length ({} vs {})", w.size(), y_true.size());
-    }
-    detail::check_finite(w, "sample_weight");
-    double total = 0;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      if (w[i] < 0) fail("sample_weight must be >= 0, found {} at index {}", w[i], i);
-      total += w[i];
-    }
-    if (!(total > 0)) fail("sample_weight sums to 0: need a positive total weight");
-  }
+  check_same_length(y_true.size(), y_pred.size(), "y_true", "y_pred");
+  check_not_empty(y_true.size(), "y_true");
+  check_finite(y_true, "y_true");
+  check_finite(y_pred, "y_pred");
+  check_weights(w, y_true.size());
+  double total = 0;
+  for (const double wi : w) total += wi;
+  if (!w.empty() && !(total > 0)) fail("sample_weight sums to 0: need a positive total weight");
 }
 
 // The metrics themselves are assay::metrics' (scikit-learn's definitions); inputs were checked.
@@ -162,14 +151,12 @@ RegressionMetrics regression_metrics(std::span<const double> y_true, std::span<c
 
 OodResult ood_detection(std::span<const std::uint8_t> shifted,
                         std::span<const double> uncertainty) {
-  if (shifted.size() != uncertainty.size()) {
-    fail("shifted and uncertainty differ in length ({} vs {})", shifted.size(), uncertainty.size());
-  }
-  if (shifted.empty()) fail("shifted is empty: need at least one sample");
+  check_same_length(shifted.size(), uncertainty.size(), "shifted", "uncertainty");
+  check_not_empty(shifted.size(), "shifted");
   OodResult r;
   for (std::size_t i = 0; i < shifted.size(); ++i) {
     if (shifted[i] > 1) fail("shifted must be 0 or 1, found {} at index {}", shifted[i], i);
-    if (std::isnan(uncertainty[i])) fail("uncertainty contains nan at index {}", i);
+    if (std::isnan(uncertainty[i])) fail_non_finite("uncertainty", uncertainty[i], i);
     r.n_shifted += shifted[i];
   }
   r.n_in = shifted.size() - r.n_shifted;

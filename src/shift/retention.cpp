@@ -6,6 +6,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "shift/sorted.hpp"
 
@@ -44,20 +45,12 @@ std::vector<double> sorted_ascending(std::span<const double> values) {
   return out;
 }
 
-void check_finite(std::span<const double> values, const char* what) {
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) fail("{} contains {} at index {}", what, values[i], i);
-  }
-}
-
 void check_errors_uncertainty(std::span<const double> errors, std::span<const double> uncertainty) {
-  if (errors.size() != uncertainty.size()) {
-    fail("errors and uncertainty differ in length ({} vs {})", errors.size(), uncertainty.size());
-  }
-  if (errors.empty()) fail("errors is empty: need at least one sample");
+  check_same_length(errors.size(), uncertainty.size(), "errors", "uncertainty");
+  check_not_empty(errors.size(), "errors");
   check_finite(errors, "errors");
   for (std::size_t i = 0; i < uncertainty.size(); ++i) {
-    if (std::isnan(uncertainty[i])) fail("uncertainty contains nan at index {}", i);
+    if (std::isnan(uncertainty[i])) fail_non_finite("uncertainty", uncertainty[i], i);
   }
 }
 
@@ -65,7 +58,6 @@ void check_errors_uncertainty(std::span<const double> errors, std::span<const do
 
 namespace {
 using detail::ByUncertainty;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kF1Eps = 1e-10;
 
 // Prefix sums S_k of the errors in ascending-uncertainty order (grouped: each error replaced by

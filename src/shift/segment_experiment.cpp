@@ -331,27 +331,27 @@ void check_grid(const Volume& v, const Volume& truth) {
   }
 }
 
-const std::vector<std::string>& measure_names() {
-  static const std::vector<std::string> names{"entropy_of_expected", "expected_entropy",
-                                              "mutual_information", "epkl",
-                                              "reverse_mutual_information"};
-  return names;
+VoxelMeasure resolve_measure(const SegmentParams& p) {
+  if (!p.uncertainty.empty()) return VoxelMeasure::file;
+  const VoxelMeasure measure = parse_voxel_measure(p.voxel_measure);
+  if (measure != VoxelMeasure::automatic) return measure;
+  return p.pred.size() > 1 ? VoxelMeasure::reverse_mutual_information
+                           : VoxelMeasure::entropy_of_expected;
 }
 
-std::string resolve_measure(const SegmentParams& p) {
-  if (!p.uncertainty.empty()) return "file";
-  if (p.voxel_measure == "auto") {
-    return p.pred.size() > 1 ? "reverse_mutual_information" : "entropy_of_expected";
+const std::vector<double>& chosen_measure(const EnsembleUncertainty& u, VoxelMeasure measure) {
+  switch (measure) {
+    case VoxelMeasure::entropy_of_expected:
+      return u.entropy_of_expected;
+    case VoxelMeasure::expected_entropy:
+      return u.expected_entropy;
+    case VoxelMeasure::mutual_information:
+      return u.mutual_information;
+    case VoxelMeasure::epkl:
+      return u.epkl;
+    default:
+      return u.reverse_mutual_information;
   }
-  if (p.voxel_measure == "none") return "none";
-  const auto& names = measure_names();
-  if (std::find(names.begin(), names.end(), p.voxel_measure) == names.end()) {
-    fail(
-        "voxel uncertainty measure: expected auto, none, entropy_of_expected, expected_entropy, "
-        "mutual_information, epkl or reverse_mutual_information, found {}",
-        quote_found(p.voxel_measure));
-  }
-  return p.voxel_measure;
 }
 
 void write_derived(const std::string& folder, const std::string& name, const Volume& grid,
@@ -375,7 +375,7 @@ struct Workspace {
 // block by block so that only a small M x block x 2 array is held beside the members. With a
 // brain mask and no map to write, only brain voxels are computed (score_subject uses no other;
 // the rest are 0).
-void member_uncertainty(const std::vector<Volume>& members, const std::string& measure,
+void member_uncertainty(const std::vector<Volume>& members, VoxelMeasure measure,
                         std::span<const double> brain, Workspace& ws) {
   const std::size_t n = members.front().data.size(), m = members.size();
   constexpr std::size_t kBlock = std::size_t{1} << 15;
@@ -404,17 +404,13 @@ void member_uncertainty(const std::vector<Volume>& members, const std::string& m
       }
     }
     const EnsembleUncertainty u = ensemble_uncertainty(ws.block, m, b, 2, params);
-    const std::vector<double>* chosen = &u.reverse_mutual_information;
-    if (measure == "entropy_of_expected") chosen = &u.entropy_of_expected;
-    if (measure == "expected_entropy") chosen = &u.expected_entropy;
-    if (measure == "mutual_information") chosen = &u.mutual_information;
-    if (measure == "epkl") chosen = &u.epkl;
-    for (std::size_t i = 0; i < b; ++i) ws.uncertainty[ws.voxels[i]] = (*chosen)[i];
+    const std::vector<double>& chosen = chosen_measure(u, measure);
+    for (std::size_t i = 0; i < b; ++i) ws.uncertainty[ws.voxels[i]] = chosen[i];
   }
 }
 
 SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
-                        const std::string& measure, Workspace& ws) {
+                        VoxelMeasure measure, Workspace& ws) {
   read_nifti_into(files.truth, ws.truth);
   const Volume& truth = ws.truth;
   check_binary(truth, "truth");
@@ -449,12 +445,12 @@ SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
   }
 
   std::span<const double> uncertainty;
-  if (measure == "file") {
+  if (measure == VoxelMeasure::file) {
     read_nifti_into(files.uncertainty, ws.uncertainty_file);
     check_grid(ws.uncertainty_file, truth);
     check_not_nan(ws.uncertainty_file, "uncertainty");
     uncertainty = ws.uncertainty_file.data;
-  } else if (measure != "none") {
+  } else if (measure != VoxelMeasure::none) {
     member_uncertainty(ws.members, measure,
                        params.write_uncertainty.empty() ? brain : std::span<const double>(), ws);
     uncertainty = ws.uncertainty;
@@ -619,7 +615,8 @@ void check_outputs_apart(const SegmentParams& params, const std::vector<SubjectF
 SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
   SegmentEvaluation ev;
   ev.params = params;
-  ev.voxel_uncertainty = resolve_measure(params);
+  const VoxelMeasure measure = resolve_measure(params);
+  ev.voxel_uncertainty = to_string(measure);
   check_params(params.scoring);
   const auto subjects = match_subjects(params);
   check_outputs_apart(params, subjects);
@@ -644,7 +641,7 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
         for (std::size_t i = next++; i < subjects.size() && !failed; i = next++) {
           ev.subjects[i].files = subjects[i];
           try {
-            ev.subjects[i].scores = score_one(subjects[i], params, ev.voxel_uncertainty, ws);
+            ev.subjects[i].scores = score_one(subjects[i], params, measure, ws);
           } catch (...) {
             failed = true;
             throw;
@@ -655,7 +652,7 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
       workers);
   progress.finish();
 
-  const bool has_uncertainty = ev.voxel_uncertainty != "none";
+  const bool has_uncertainty = measure != VoxelMeasure::none;
   std::vector<const SubjectResult*> all;
   std::map<std::string, std::vector<const SubjectResult*>> by_partition;
   for (const auto& r : ev.subjects) {
@@ -742,6 +739,35 @@ Table subject_table(const SegmentEvaluation& ev) {
   }
   for (int c = 0; c < 16; ++c) table.add_column(Column::numeric(names[c], std::move(cols[c])));
   return table;
+}
+
+namespace {
+constexpr std::pair<std::string_view, VoxelMeasure> kVoxelMeasures[] = {
+    {"auto", VoxelMeasure::automatic},
+    {"file", VoxelMeasure::file},
+    {"none", VoxelMeasure::none},
+    {"entropy_of_expected", VoxelMeasure::entropy_of_expected},
+    {"expected_entropy", VoxelMeasure::expected_entropy},
+    {"mutual_information", VoxelMeasure::mutual_information},
+    {"epkl", VoxelMeasure::epkl},
+    {"reverse_mutual_information", VoxelMeasure::reverse_mutual_information}};
+}  // namespace
+
+VoxelMeasure parse_voxel_measure(std::string_view name) {
+  for (const auto& [spelling, measure] : kVoxelMeasures) {
+    if (name == spelling && measure != VoxelMeasure::file) return measure;
+  }
+  fail(
+      "voxel uncertainty measure: expected auto, none, entropy_of_expected, expected_entropy, "
+      "mutual_information, epkl or reverse_mutual_information, found {}",
+      quote_found(name));
+}
+
+std::string_view to_string(VoxelMeasure measure) {
+  for (const auto& [spelling, m] : kVoxelMeasures) {
+    if (m == measure) return spelling;
+  }
+  return "";
 }
 
 }  // namespace assay::shift

@@ -52,7 +52,5 @@ std::vector<double> sorted_ascending(std::span<const double> values);
 /// Throws unless errors and uncertainty have the same length n >= 1, errors finite and
 /// uncertainty not NaN.
 void check_errors_uncertainty(std::span<const double> errors, std::span<const double> uncertainty);
-/// Throws unless every value is finite (names `what` and the index).
-void check_finite(std::span<const double> values, const char* what);
 
 }  // namespace assay::shift::detail

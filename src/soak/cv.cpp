@@ -7,12 +7,11 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/soak/tables.hpp"
 
 namespace assay::soak {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Plain K-fold: the "same" train sets of a one-subset design.
 SoakSplitParams split_params(const CvParams& params) {

@@ -14,18 +14,13 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/learners/learner.hpp"
 #include "assay/metrics/ranking.hpp"
 
 namespace assay::soak {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-const char* task_kind_name(learners::TaskKind kind) {
-  return kind == learners::TaskKind::classification ? "classification" : "regression";
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -184,7 +179,7 @@ void check_soak_inputs(const std::vector<SoakTask>& tasks,
     for (const auto* learner : learners) {
       if (!learner->supports(task.dataset.task)) {
         fail("learner {} does not support {} (data set {})", quote_found(learner->name()),
-             task_kind_name(task.dataset.task), quote_found(task.dataset.name));
+             to_string(task.dataset.task), quote_found(task.dataset.name));
       }
     }
   }

@@ -11,12 +11,11 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "assay/core/error.hpp"
+#include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
 
 namespace assay::soak {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Domain/overflow errors become NaN instead of exceptions; the arguments are checked first.
 using Policy = boost::math::policies::policy<

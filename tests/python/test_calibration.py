@@ -160,7 +160,7 @@ BAD = [
     (lambda: am.brier_score_loss([0, 1, 2], [0.2, 0.3, 0.1]),
      "Only binary classification is supported"),
     (lambda: am.brier_score_loss(["a", "b"], [0.2, 0.3]), "pos_label is not specified"),
-    (lambda: am.brier_score_loss([], []), "y_true and y_prob are empty"),
+    (lambda: am.brier_score_loss([], []), "y_true is empty: need at least one sample"),
     (lambda: am.log_loss([1, 1], [0.2, 0.3]), r"y_true contains only one label \(1\)"),
     (lambda: am.log_loss([0, 1, 2], [[0.5, 0.5]] * 3),
      "y_true and y_pred contain different number of classes 3, 2"),

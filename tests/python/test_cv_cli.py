@@ -203,7 +203,7 @@ def test_several_files_share_one_report(run_cli, data, rng, tmp_path):
     (["--learners", "featureless", "--folds", "1"], None),
     (["--learners", "featureless", "--folds", "1000"], None),
     (["--learners", "featureless", "--task", "clustering"],
-     'task must be classification or regression, found "clustering"'),
+     '--task: expected classification or regression, found "clustering"'),
     (["--learners", "featureless", "--seed", "-3"], None),
     (["--learners", "featureless", "--features", "x1", "--drop", "x2"], None),
     (["--learners", "featureless", "--weight", "nope"], None),

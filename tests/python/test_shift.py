@@ -495,7 +495,7 @@ def test_bad_input_messages():
     E = assay.AssayError
     with pytest.raises(E, match=r"errors and uncertainty differ in length \(3 vs 2\)"):
         shift.retention_curve([1, 2, 3], [1, 2])
-    with pytest.raises(E, match=r"uncertainty contains nan at index 1"):
+    with pytest.raises(E, match=r"uncertainty contains NaN at index 1"):
         shift.retention_curve([1, 2, 3], [1, np.nan, 2])
     with pytest.raises(E, match=r"errors contains inf at index 0"):
         shift.f1_retention([np.inf], [0], 1.0)

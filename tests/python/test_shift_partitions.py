@@ -110,7 +110,7 @@ def test_partition_bad_input():
     E = assay.AssayError
     with pytest.raises(E, match=r"predictions of model \"m\" and target differ in length \(2 vs 3\)"):
         shift.evaluate_partitions([1, 2, 3], {"m": [1, 2]}, {"m": [1, 2, 3]})
-    with pytest.raises(E, match=r"uncertainty of model \"m\" contains nan at index 1"):
+    with pytest.raises(E, match=r"uncertainty of model \"m\" contains NaN at index 1"):
         shift.evaluate_partitions([1, 2, 3], {"m": [1, 2, 3]}, {"m": [1, np.nan, 3]})
     with pytest.raises(E, match=r"partition and target differ in length \(2 vs 3\)"):
         shift.evaluate_partitions([1, 2, 3], {"m": [1, 2, 3]}, {"m": [1, 2, 3]},

@@ -284,7 +284,7 @@ def test_soak_run_bad_input():
         _run(bad, y, subset, fold, w, 1)
     with pytest.raises(assay.AssayError, match="X must be a 2-D array, found 1 dimensions"):
         _run(x[:, 0].copy(), y, subset, fold, w, 1)
-    with pytest.raises(assay.AssayError, match='task must be "classification" or "regression"'):
+    with pytest.raises(assay.AssayError, match='task: expected classification or regression, found "'):
         _assay.soak_run(
             x, y, ["no", "yes"], None, None, "ranking", subset, ["A", "B"], None, None,
             fold, 10, "SOA", -1, 0.5, 1, 1, ["featureless"], 1, 3, "toy", None,

@@ -60,7 +60,7 @@ def test_bootstrap_undefined_resamples_are_counted_and_warned():
     (dict(n_resamples=0), "n_resamples must be at least 1, found 0"),
     (dict(confidence=1.0), r"confidence must be in \(0, 1\), found 1"),
     (dict(sample_weight=[1.0, -1.0, 1.0]), "sample_weight must be >= 0, found -1 at index 1"),
-    (dict(sample_weight=[1.0, 1.0]), r"sample_weight and y_true differ in length \(2 vs 3\)"),
+    (dict(sample_weight=[1.0, 1.0]), r"y_true and sample_weight differ in length \(3 vs 2\)"),
 ])
 def test_bootstrap_bad_input(kwargs, message):
     with pytest.raises(assay.AssayError, match=message):
@@ -100,7 +100,7 @@ def test_summarize_runs_single_run_warns_nan():
 
 @pytest.mark.parametrize("values, by, message", [
     ([], None, "summarize_runs needs at least one value, found 0"),
-    ([0.5, float("nan")], None, "values contains nan at index 1"),
+    ([0.5, float("nan")], None, "values contains NaN at index 1"),
     ([0.5, 0.6], [1.0], r"values and by differ in length \(2 vs 1\)"),
 ])
 def test_summarize_runs_bad_input(values, by, message):

@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gmpxx.h>
@@ -131,6 +132,14 @@ struct SampleView {
   std::vector<Proportion> safety;   ///< per safety property: S out of S+N
   std::vector<Proportion> regions;  ///< per region: sampled inside the region
 };
+
+/// A counting method, spelled in results exactly as its option (to_string): a result never names
+/// its method differently from the option that asks for it.
+enum class CountMethod { automatic, structural, enumerate, exact_cnf, approx, split };
+/// "auto", "structural", "enumerate", "exact-cnf", "approx" or "split"; anything else throws
+/// assay::Error "method must be auto, structural, ..., found "x"".
+CountMethod parse_count_method(std::string_view name);
+std::string_view to_string(CountMethod method);
 
 struct CountParams {
   /// "" = every truth, safety property and region of the spec; otherwise one name: a predicate

@@ -23,10 +23,11 @@
 #include <vector>
 
 #include "assay/core/table.hpp"
+#include "assay/core/task.hpp"
 
 namespace assay::learners {
 
-enum class TaskKind { classification, regression };
+using assay::TaskKind;  // core/task.hpp: parse_task_kind, to_string
 
 struct Dataset {
   /// Name used in results (e.g. the file stem).

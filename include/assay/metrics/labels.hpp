@@ -19,6 +19,8 @@
 #include <span>
 #include <vector>
 
+#include "assay/core/validate.hpp"
+
 namespace assay::metrics {
 
 /// Sorted distinct class values of one or two label arrays plus the codes of each array.
@@ -52,11 +54,5 @@ struct FloatLabelCheck {
   bool integral = true;
 };
 FloatLabelCheck inspect_float_labels(std::span<const double> values);
-
-/// Checks sample weights: empty (= all 1) or length n, finite and >= 0. Throws otherwise.
-void check_weights(std::span<const double> weights, std::size_t n, const char* name = "y_true");
-
-/// Checks two arrays have the same length; message "a and b differ in length (5 vs 4)".
-void check_same_length(std::size_t n1, std::size_t n2, const char* name1, const char* name2);
 
 }  // namespace assay::metrics

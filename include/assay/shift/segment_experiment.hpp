@@ -46,6 +46,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/core/table.hpp"
@@ -53,6 +54,24 @@
 #include "assay/shift/segmentation.hpp"
 
 namespace assay::shift {
+
+/// Where a run's voxel uncertainty comes from: auto (resolved by the number of members), a map
+/// file (--uncertainty; not an option of --voxel-measure), none, or one measure of the members
+/// (shift/ensemble.hpp). Results spell it as the option does (to_string).
+enum class VoxelMeasure {
+  automatic,
+  file,
+  none,
+  entropy_of_expected,
+  expected_entropy,
+  mutual_information,
+  epkl,
+  reverse_mutual_information
+};
+/// "auto", "none", "entropy_of_expected", "expected_entropy", "mutual_information", "epkl" or
+/// "reverse_mutual_information"; anything else throws assay::Error naming what was found.
+VoxelMeasure parse_voxel_measure(std::string_view name);
+std::string_view to_string(VoxelMeasure measure);
 
 struct SegmentParams {
   /// Prediction sources (at least one): probability maps or 0/1 masks; several = ensemble

@@ -231,18 +231,17 @@ TEST(CheckDataset, NamesTheProblem) {
                    "data set \"toy\" has 1 class names, expected at least two");
   d = classification({0, 1}, 2, {1, -2});
   EXPECT_THROW_MSG(check_dataset(d), Error,
-                   "data set \"toy\": weight of row 1 is -2, expected a finite weight >= 0");
+                   "data set \"toy\": weights must be >= 0, found -2 at index 1");
   d = classification({0, 1}, 2, {1});
   EXPECT_THROW_MSG(check_dataset(d), Error,
-                   "data set \"toy\": 1 weights for 2 rows (one per row, or none)");
+                   "data set \"toy\": rows and weights differ in length (2 vs 1)");
   d = classification({0, 1}, 2);
   d.y_class.pop_back();
   EXPECT_THROW_MSG(check_dataset(d), Error,
-                   "data set \"toy\": 1 class codes for 2 rows (one per row)");
+                   "data set \"toy\": rows and class codes differ in length (2 vs 1)");
   d.task = TaskKind::regression;
   d.y_value = {1, std::nan("")};
-  EXPECT_THROW_MSG(check_dataset(d), Error,
-                   "data set \"toy\": target of row 1 is nan, expected a finite number");
+  EXPECT_THROW_MSG(check_dataset(d), Error, "data set \"toy\": targets contains NaN at index 1");
   d.n_rows = 0;
   EXPECT_THROW_MSG(check_dataset(d), Error, "data set \"toy\" has no rows, expected at least one");
 }

@@ -343,7 +343,7 @@ TEST(Errors, MessagesNameValues) {
   const std::vector<std::uint8_t> empty_y;
   const std::vector<double> empty_s;
   EXPECT_THROW_MSG(assay::metrics::roc_auc(empty_y, empty_s), assay::Error,
-                   "y_true and y_score are empty");
+                   "y_true is empty: need at least one sample");
   const std::vector<std::uint8_t> y3 = {0, 1, 2};
   const std::vector<double> s3 = {0.1, 0.2, 0.3};
   EXPECT_THROW_MSG(assay::metrics::roc_auc(y3, s3), assay::Error,
@@ -351,7 +351,7 @@ TEST(Errors, MessagesNameValues) {
   const std::vector<std::uint8_t> y2 = {0, 1, 1};
   const std::vector<double> w = {1, -0.5, 1};
   EXPECT_THROW_MSG(assay::metrics::roc_auc(y2, s3, w), assay::Error,
-                   "sample_weight contains a negative value (-0.5) at index 1");
+                   "sample_weight must be >= 0, found -0.5 at index 1");
   EXPECT_THROW_MSG(assay::metrics::parse_ap_method("voc12"), assay::Error,
                    "method must be one of \"step\", \"voc07\", \"voc_allpoint\", \"coco101\", "
                    "\"trapezoid\", found \"voc12\"");

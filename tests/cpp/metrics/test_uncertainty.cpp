@@ -64,7 +64,7 @@ TEST(Bootstrap, BadParameters) {
                    "bootstrap needs at least one sample, found 0");
   const std::vector<double> w{1, 1};
   EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), w, p), Error,
-                   "sample_weight and y_true differ in length (2 vs 3)");
+                   "y_true and sample_weight differ in length (3 vs 2)");
 }
 
 TEST(SummarizeRuns, MeanSdMinMax) {

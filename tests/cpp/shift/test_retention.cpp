@@ -132,8 +132,8 @@ TEST(Retention, BadInput) {
                    "errors and uncertainty differ in length (3 vs 2)");
   EXPECT_THROW_MSG(retention_curve({}, {}), Error, "errors is empty: need at least one sample");
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THROW_MSG(prr(three, {{1.0, nan, 2.0}}), Error, "uncertainty contains nan at index 1");
-  EXPECT_THROW_MSG(risk_coverage({{1.0, nan}}, two), Error, "errors contains nan at index 1");
+  EXPECT_THROW_MSG(prr(three, {{1.0, nan, 2.0}}), Error, "uncertainty contains NaN at index 1");
+  EXPECT_THROW_MSG(risk_coverage({{1.0, nan}}, two), Error, "errors contains NaN at index 1");
   EXPECT_THROW_MSG(f1_retention(three, three, {.threshold = 1, .beta = -1}), Error,
                    "beta must be > 0, found -1");
   EXPECT_THROW_MSG(parse_retention_convention("trapz"), Error,

@@ -1,0 +1,23 @@
+// What a model predicts: a class or a number. One enum for the learners (which fit either), the
+// counting models (which read "task" from their JSON) and every result that names the task, so
+// the option, the file field and the output spell it the same way.
+//
+//   TaskKind t = parse_task_kind("regression");   // TaskKind::regression
+//   to_string(t);                                  // "regression"
+//   parse_task_kind("clasification");
+//       // Error: task: expected classification or regression, found "clasification"
+//   parse_task_kind(value, "--task");   // the same message, naming the option
+#pragma once
+
+#include <string_view>
+
+namespace assay {
+
+enum class TaskKind { classification, regression };
+
+/// "classification" | "regression"; anything else throws assay::Error "<what>: expected
+/// classification or regression, found "<name>"" (`what` names the option or field).
+TaskKind parse_task_kind(std::string_view name, std::string_view what = "task");
+std::string_view to_string(TaskKind task);
+
+}  // namespace assay
