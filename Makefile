@@ -28,7 +28,7 @@ test: build
 	  --durations=25 tests/python
 
 # The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang, leak detection on), in
-# their own build folder (docs/fuzzing.md). Not yet part of CI (.ci/run): see docs/fuzzing.md.
+# their own build folder (docs/fuzzing.md). CI (.ci/run) runs it after `make test`.
 test-sanitize: deps
 	JOBS=$(JOBS) PYTHON=$(PYTHON) scripts/test-sanitize.sh
 

@@ -509,7 +509,7 @@ def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
         raise AssayError("Only binary classification is supported. The type of the target is "
                          f"{name}.")
     if len(a) == 0:
-        raise AssayError("y_true and y_prob are empty")
+        raise AssayError("y_true is empty: need at least one sample")
     if p.max() > 1:
         raise AssayError("y_prob contains values greater than 1.")
     if p.min() < 0:

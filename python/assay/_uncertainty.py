@@ -58,7 +58,7 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
                else np.asarray(sample_weight, dtype=np.float64))
     if sample_weight is not None and len(weights) != n:
         raise _assay.AssayError(
-            f"sample_weight and y_true differ in length ({len(weights)} vs {n})")
+            f"y_true and sample_weight differ in length ({n} vs {len(weights)})")
     fast = _ranking_fast_path(metric, y_true, y_other, metric_kwargs)
     if fast is not None:
         from . import _ranking
