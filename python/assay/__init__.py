@@ -10,8 +10,12 @@ learnability, safety, local robustness); ``assay.learners`` (the five learners o
 as scikit-learn estimators, and ``cv``), loaded on first use since it imports scikit-learn.
 Errors are raised as ``assay.AssayError`` (a ``ValueError``); degenerate statistics warn with
 ``assay.AssayWarning`` (a ``UserWarning``) and return NaN.
+
+Threads: ``assay.set_num_threads(n)`` sets what "all cores" (threads=0, n_jobs=None) means for
+the process; without it the environment variable ``ASSAY_NUM_THREADS``, else ``OMP_NUM_THREADS``
+(which joblib sets in its workers), else the CPUs the process may use. Results do not depend on it.
 """
-from ._assay import AssayError, AssayWarning, __version__
+from ._assay import AssayError, AssayWarning, __version__, get_num_threads, set_num_threads
 from . import metrics
 from . import io
 from . import report
@@ -20,8 +24,8 @@ from . import soak
 from . import models
 from . import count
 
-__all__ = ["AssayError", "AssayWarning", "count", "io", "learners", "metrics", "models", "report",
-           "shift", "soak", "__version__"]
+__all__ = ["AssayError", "AssayWarning", "count", "get_num_threads", "io", "learners", "metrics",
+           "models", "report", "set_num_threads", "shift", "soak", "__version__"]
 
 
 def __getattr__(name):

@@ -3,6 +3,7 @@
 #include "assay/core/npy.hpp"
 #include "assay/core/options.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/core/thread_pool.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
@@ -48,6 +49,15 @@ py::list read_csv_columns(const std::string& path, std::vector<std::string> cate
 }  // namespace
 
 void bind_core(py::module_& m) {
+  m.def(
+      "set_num_threads",
+      [](int n) {
+        if (n < 0) fail("set_num_threads: expected n >= 0 (0 = the default), found {}", n);
+        set_num_threads(n);
+      },
+      py::arg("n"), "Sets the process-wide default thread count (0 = back to the default).");
+  m.def("get_num_threads", &default_threads,
+        "The thread count that threads = 0 (n_jobs = None) means now.");
   m.def("read_csv", &read_csv_columns, py::arg("path"), py::arg("categorical"), py::arg("numeric"),
         py::arg("allow_missing"), py::arg("comments"), py::arg("delimiter"), py::arg("threads"),
         "Reads a CSV file: list of (name, is_numeric, float64 array | (int32 codes, categories)).");

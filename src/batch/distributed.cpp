@@ -54,7 +54,7 @@ Prepared prepare(const ExperimentDefinition& def, JobDistributor& d, const Distr
 
 int threads_per_rank(int requested) {
   if (requested > 0) return requested;
-  return std::max(1, hardware_threads() / std::max(1, local_ranks()));
+  return std::max(1, default_threads() / std::max(1, local_ranks()));
 }
 
 // A worker's payload: "R" + {"result", "provenance"} or "E" + the error.

@@ -243,7 +243,7 @@ ExperimentOutcome run_experiment(const ExperimentDefinition& def, int threads) {
   std::vector<soak::SoakUnitResult> units(n_units);
   // As run_soak: threads left over when there are fewer units than workers go to the learners.
   const int workers = resolve_threads(threads, n_units);
-  const int total_threads = threads > 0 ? threads : hardware_threads();
+  const int total_threads = threads > 0 ? threads : default_threads();
   const int learner_threads = std::max(1, total_threads / std::max(1, workers));
   Progress progress(to_string(def.kind), n_units);
   parallel_for(

@@ -245,7 +245,7 @@ SoakResults run_soak(const std::vector<SoakTask>& tasks,
 
   // Threads left over when there are fewer units than workers go to the learners.
   const int workers = resolve_threads(params.threads, n_units);
-  const int total_threads = params.threads > 0 ? params.threads : hardware_threads();
+  const int total_threads = params.threads > 0 ? params.threads : default_threads();
   const int learner_threads = std::max(1, total_threads / std::max(1, workers));
   Progress progress("soak", n_units);
   parallel_for(
