@@ -80,7 +80,9 @@ TEST(Labels, TableAndSortPathsGiveTheSameCodes) {
   ASSERT_EQ(near.classes.size(), wide.classes.size());
   for (std::size_t k = 0; k < near.classes.size(); ++k) {
     EXPECT_EQ(near.classes[k] * far, wide.classes[k]);
-    if (k > 0) EXPECT_LT(near.classes[k - 1], near.classes[k]);
+    if (k > 0) {
+      EXPECT_LT(near.classes[k - 1], near.classes[k]);
+    }
   }
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(near.classes[near.codes[i]], a[i]);
   for (std::size_t i = 0; i < b.size(); ++i) EXPECT_EQ(near.classes[near.codes2[i]], b[i]);
