@@ -1,3 +1,5 @@
+// core/csv: reading CSV text and files into tables (types, quoting, line endings, comments,
+// missing cells, errors with file:line:col) and writing tables back as CSV.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -395,27 +397,6 @@ TEST(CsvErrors, HeaderAndParams) {
   q.delimiter = '"';
   EXPECT_EQ(error_all_ways("a\"b\n", q),
             "delimiter \"\\\"\" is not allowed (it could be part of a number or a quote)");
-}
-
-TEST(Table, LookupAndBuild) {
-  Table t("data.csv");
-  t.add_column(Column::numeric("y", {1, 0}));
-  t.add_column(Column::categorical("g", {"u", "v"}));
-  t.add_column(Column::numeric("p2", {0.1, 0.2}));
-  EXPECT_EQ(t.column("g").categories, (std::vector<std::string>{"u", "v"}));
-  EXPECT_EQ(t.find("nope"), nullptr);
-  EXPECT_TRUE(t.has_column("p2"));
-  EXPECT_THROW_MSG(t.column("score"), Error,
-                   "data.csv: no column \"score\"; columns are: y, g, p2");
-  EXPECT_THROW_MSG(t.numeric("g"), Error,
-                   "data.csv: column \"g\" holds text (e.g. \"u\"), expected numbers");
-  EXPECT_THROW_MSG(t.add_column(Column::numeric("y", {1, 2})), Error,
-                   "data.csv: duplicate column name \"y\"");
-  EXPECT_THROW_MSG(t.add_column(Column::numeric("z", {1})), Error,
-                   "data.csv: column \"z\" has 1 rows, expected 2 like the other columns");
-  Table memory;
-  memory.add_column(Column::numeric("y", {}));
-  EXPECT_THROW_MSG(memory.column("x"), Error, "no column \"x\"; columns are: y");
 }
 
 TEST(Csv, WriteRoundTrip) {

@@ -1,5 +1,5 @@
-// Exact counting: structural counts equal full enumeration on every 16-bit case, known counts of
-// graph properties, robustness regions with big integers, intervals, and bad input.
+// count/counting: structural counts equal full enumeration on every 16-bit case, known counts of
+// graph properties, robustness regions with big integers, the statistical view, and bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -369,26 +369,6 @@ TEST(Counting, SamplesAndTestSetGiveTheStatisticalView) {
   EXPECT_NEAR(big.accuracy.value, r.labels[1].accuracy, 0.03);
   const CountResult again = count(m, s, p);
   EXPECT_EQ(again.samples[2].labels[1].tp, big.tp);
-}
-
-TEST(Counting, ProportionIntervals) {
-  const Proportion p = proportion(5, 10, 0.95);
-  EXPECT_NEAR(p.exact_low, 0.18708602844739, 1e-10);  // Clopper-Pearson (R's binom.test)
-  EXPECT_NEAR(p.exact_high, 0.81291397155261, 1e-10);
-  EXPECT_NEAR(p.wilson_low, 0.23659309051257, 1e-10);  // R's prop.test(correct = FALSE)
-  EXPECT_NEAR(p.wilson_high, 0.76340690948743, 1e-10);
-  const Proportion z = proportion(0, 20, 0.95);
-  EXPECT_EQ(z.exact_low, 0.0);
-  EXPECT_NEAR(z.exact_high, 0.16843347098308, 1e-10);
-  EXPECT_TRUE(std::isnan(proportion(0, 0).value));
-}
-
-TEST(Counting, ScientificNotation) {
-  EXPECT_EQ(to_scientific(mpz_class(12345)), "12345");
-  EXPECT_EQ(to_scientific(mpz_class("332000000000000000")), "3.32e+17");
-  EXPECT_EQ(to_scientific(mpz_class("999600000000000000")), "1.00e+18");
-  EXPECT_EQ(to_decimal(mpz_class("123456789012345678901234567890")),
-            "123456789012345678901234567890");
 }
 
 TEST(Counting, BadInput) {

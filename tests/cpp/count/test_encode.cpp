@@ -1,6 +1,6 @@
-// The CNF encoder: bit-vector arithmetic against integers on every input, and encoded models and
-// formulas against enumeration (each projected model of a query's CNF must be an input where the
-// query holds, and the other way round).
+// count/encode: encoded models and formulas against enumeration (each projected model of a
+// query's CNF must be an input where the query holds, and the other way round), query sizes and
+// the parts the encoder refuses. The bit-vector arithmetic underneath is in test_cnf_builder.cpp.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -12,121 +12,8 @@
 #include "assay/count/exact_counter.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
-#include "count/cnf_builder.hpp"
 
 namespace {
-
-using assay::count::Cnf;
-using assay::count::Var;
-using assay::count::detail::BitVec;
-using assay::count::detail::CnfBuilder;
-using assay::count::detail::Int;
-
-// Values of every variable given the projected inputs: the gates are equivalences, so unit
-// propagation from the inputs decides every gate. Returns false on a conflict.
-bool propagate(const Cnf& f, std::vector<int>& value) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t i = 0; i < f.n_clauses(); ++i) {
-      int open = 0;
-      Var last = 0;
-      bool sat = false;
-      for (const Var lit : f.clause(i)) {
-        const int v = value[static_cast<std::size_t>(std::abs(lit))];
-        if (v == 0) {
-          ++open;
-          last = lit;
-        } else if ((v > 0) == (lit > 0)) {
-          sat = true;
-        }
-      }
-      if (sat) continue;
-      if (open == 0) return false;
-      if (open == 1) {
-        value[static_cast<std::size_t>(std::abs(last))] = last > 0 ? 1 : -1;
-        changed = true;
-      }
-    }
-  }
-  return true;
-}
-
-Int read(const BitVec& v, const std::vector<int>& value) {
-  Int x = 0;
-  for (std::size_t i = 0; i < v.width(); ++i) {
-    const Var lit = v.bits[i];
-    const int b = lit == 1 ? 1 : lit == -1 ? -1 : value[std::abs(lit)] * (lit > 0 ? 1 : -1);
-    if (b > 0) {
-      if (i + 1 == v.width()) {
-        x -= Int(1) << i;
-      } else {
-        x += Int(1) << i;
-      }
-    }
-  }
-  return x;
-}
-
-// Runs `check(a, b, values)` for every value of two 3-bit signed inputs built from input bits.
-void for_all_pairs(
-    const std::function<void(CnfBuilder&, const BitVec&, const BitVec&,
-                             std::vector<std::function<void(Int, Int, const std::vector<int>&)>>&)>&
-        build) {
-  CnfBuilder b;
-  BitVec a, c;
-  for (int i = 0; i < 3; ++i) a.bits.push_back(b.input());
-  for (int i = 0; i < 3; ++i) c.bits.push_back(b.input());
-  a.lo = c.lo = -4;
-  a.hi = c.hi = 3;
-  std::vector<std::function<void(Int, Int, const std::vector<int>&)>> checks;
-  build(b, a, c, checks);
-  const Cnf f = b.take();
-  for (int x = 0; x < 64; ++x) {
-    std::vector<int> value(static_cast<std::size_t>(f.n_vars) + 1, 0);
-    value[1] = 1;
-    for (int i = 0; i < 6; ++i)
-      value[static_cast<std::size_t>(f.projection[i])] = (x >> i) & 1 ? 1 : -1;
-    ASSERT_TRUE(propagate(f, value));
-    const Int av = read(a, value), cv = read(c, value);
-    for (const auto& check : checks) check(av, cv, value);
-  }
-}
-
-TEST(CnfBuilder, ArithmeticEqualsIntegers) {
-  for_all_pairs([](CnfBuilder& b, const BitVec& a, const BitVec& c, auto& checks) {
-    const BitVec sum = b.add(a, c), diff = b.sub(a, c), prod = b.mul(a, c), neg = b.neg(a);
-    const BitVec times = b.mul_const(a, -11), relu = b.relu(a), half = b.shift_right(c, 1);
-    const BitVec pick = b.mux(b.less_than(a, c), a, c);
-    const Var lt = b.less_than(a, c), le = b.less_equal(a, c), eq = b.equal(a, c);
-    checks.push_back([=](Int x, Int y, const std::vector<int>& v) {
-      EXPECT_EQ(read(sum, v), x + y);
-      EXPECT_EQ(read(diff, v), x - y);
-      EXPECT_EQ(read(prod, v), x * y);
-      EXPECT_EQ(read(neg, v), -x);
-      EXPECT_EQ(read(times, v), -11 * x);
-      EXPECT_EQ(read(relu, v), x > 0 ? x : 0);
-      EXPECT_EQ(read(half, v), y >= 0 ? y / 2 : (y - 1) / 2);  // floor
-      EXPECT_EQ(read(pick, v), x < y ? x : y);
-      auto truth = [&](Var lit) {
-        return lit == 1 || (lit != -1 && v[std::abs(lit)] * (lit > 0 ? 1 : -1) > 0);
-      };
-      EXPECT_EQ(truth(lt), x < y);
-      EXPECT_EQ(truth(le), x <= y);
-      EXPECT_EQ(truth(eq), x == y);
-    });
-  });
-}
-
-TEST(CnfBuilder, GatesFoldConstantsAndShareStructure) {
-  CnfBuilder b;
-  const Var x = b.input(), y = b.input();
-  EXPECT_EQ(b.and2(x, assay::count::detail::kTrue), x);
-  EXPECT_EQ(b.and2(x, -x), assay::count::detail::kFalse);
-  EXPECT_EQ(b.xor2(x, x), assay::count::detail::kFalse);
-  EXPECT_EQ(b.and2(x, y), b.and2(y, x));
-  EXPECT_EQ(b.xor2(-x, y), -b.xor2(x, y));
-  EXPECT_EQ(b.less_than(b.constant(3), b.constant(5)), assay::count::detail::kTrue);
-}
 
 // ------------------------------------------------------------------ models against enumeration
 

@@ -1,3 +1,5 @@
+// learners/knn: votes of the k nearest (ties to the lower train row), k tuned by internal CV
+// independently of threads, constant features, weights, regression and bad parameters.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 #include <numeric>
 #include <vector>
 
-#include "../../../src/learners/knn_search.hpp"  // private search, tested against brute force
 #include "assay/core/rng.hpp"
 #include "assay/learners/dataset.hpp"
 #include "assay/learners/knn.hpp"
@@ -83,35 +84,6 @@ TEST(Knn, DistanceTiesGoToTheLowerTrainRow) {
             (std::vector<double>{0.5, 0.5}));
   EXPECT_EQ(predict_all(*make_knn(Json{{"k", 3}})->fit(d, train, {}), d, {3}),
             (std::vector<double>{2.0 / 3, 1.0 / 3}));
-}
-
-TEST(Knn, SearchEqualsBruteForceWithDuplicatesAndTies) {
-  // Integer features with many equal distances and duplicated rows; the screened search must
-  // return exactly the brute-force order (direct distance, then position).
-  Rng rng(3);
-  const std::size_t n_ref = 1500, n_query = 300, p = 6, k = 25;
-  std::vector<double> ref(n_ref * p), query(n_query * p);
-  for (double& v : ref) v = static_cast<double>(rng.below(3));
-  for (double& v : query)
-    v = static_cast<double>(rng.below(3)) + 0.5 * static_cast<double>(rng.below(2));
-  for (std::size_t j = 0; j < p; ++j) ref[1000 * p + j] = ref[7 * p + j];  // a duplicate row
-  std::vector<std::uint32_t> got(n_query * k), got4(n_query * k);
-  detail::nearest_neighbours(ref, n_ref, query, n_query, p, k, 1, got);
-  detail::nearest_neighbours(ref, n_ref, query, n_query, p, k, 4, got4);
-  EXPECT_EQ(got, got4);
-  for (std::size_t q = 0; q < n_query; ++q) {
-    std::vector<std::pair<double, std::uint32_t>> all;
-    for (std::size_t t = 0; t < n_ref; ++t) {
-      double s = 0;
-      for (std::size_t j = 0; j < p; ++j) {
-        const double diff = query[q * p + j] - ref[t * p + j];
-        s += diff * diff;
-      }
-      all.emplace_back(s, static_cast<std::uint32_t>(t));
-    }
-    std::sort(all.begin(), all.end());
-    for (std::size_t i = 0; i < k; ++i) ASSERT_EQ(got[q * k + i], all[i].second) << q << " " << i;
-  }
 }
 
 TEST(Knn, TunedKDoesNotDependOnThreads) {

@@ -8,7 +8,6 @@
 #include "assay/core/error.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/metrics/classification.hpp"
-#include "assay/metrics/labels.hpp"
 #include "test_util.hpp"
 
 namespace am = assay::metrics;
@@ -95,18 +94,6 @@ TEST(ClassificationLosses, LabelAgreement) {
   EXPECT_EQ(rw.total, 4.5);
   const V nan{std::nan(""), 1.0};
   EXPECT_EQ(am::label_agreement<double>(nan, nan).matched, 1.0);  // NaN never matches
-}
-
-TEST(ClassificationLosses, InspectFloatLabelsIntegrality) {
-  const auto integral = [](double x) { return am::inspect_float_labels(V{x}).integral; };
-  for (double x : {0.0, -0.0, 1.0, -7.0, 0x1p52 - 1, 0x1p52, 0x1p53 + 2, -0x1p62, 0x1p63 - 1024})
-    EXPECT_TRUE(integral(x)) << x;
-  for (double x : {0.5, -1.5, 2.5, 0x1p52 - 0.5, -(0x1p51 + 0.5), 1e-300, 0x1p63, -0x1p63,
-                   std::nan(""), HUGE_VAL})
-    EXPECT_FALSE(integral(x)) << x;
-  const auto r = am::inspect_float_labels(V{1, 2, std::nan(""), 3, -HUGE_VAL});
-  EXPECT_EQ(r.first_nan, 2);
-  EXPECT_EQ(r.first_inf, 4);
 }
 
 TEST(ClassificationLosses, BadInputMessages) {

@@ -1,3 +1,5 @@
+// metrics/confusion: confusion matrices from class codes (weights, normalisation, unlisted
+// codes) and the direct path that encodes small integer labels on the fly.
 #include <cstdint>
 #include <vector>
 
@@ -8,41 +10,6 @@
 
 namespace am = assay::metrics;
 using Codes = std::vector<std::int32_t>;
-
-TEST(Labels, EncodesSmallIntegerRangeAndSortsClasses) {
-  std::vector<std::int64_t> a{5, -2, 5, 3};
-  std::vector<std::int64_t> b{3, 9};
-  auto e = am::encode_labels<std::int64_t>(a, b);
-  EXPECT_EQ(e.classes, (std::vector<std::int64_t>{-2, 3, 5, 9}));
-  EXPECT_EQ(e.codes, (Codes{2, 0, 2, 1}));
-  EXPECT_EQ(e.codes2, (Codes{1, 3}));
-}
-
-TEST(Labels, EncodesWideRangeAndFractionalValuesBySorting) {
-  std::vector<std::int64_t> a{1'000'000'000'000, -7, 1'000'000'000'000};
-  auto e = am::encode_labels<std::int64_t>(a);
-  EXPECT_EQ(e.classes, (std::vector<std::int64_t>{-7, 1'000'000'000'000}));
-  EXPECT_EQ(e.codes, (Codes{1, 0, 1}));
-  std::vector<double> f{0.5, -1.25, 0.5, 2.0};
-  auto g = am::encode_labels<double>(f);
-  EXPECT_EQ(g.classes, (std::vector<double>{-1.25, 0.5, 2.0}));
-  EXPECT_EQ(g.codes, (Codes{1, 0, 1, 2}));
-}
-
-TEST(Labels, EncodesAgainstExplicitClasses) {
-  std::vector<std::int64_t> v{3, 1, 4, 1};
-  std::vector<std::int64_t> classes{4, 1};
-  EXPECT_EQ(am::encode_with_classes<std::int64_t>(v, classes), (Codes{-1, 1, 0, 1}));
-  std::vector<std::int64_t> dup{4, 4};
-  EXPECT_THROW_MSG(am::encode_with_classes<std::int64_t>(v, dup), assay::Error,
-                   "labels contains the value 4 more than once");
-}
-
-TEST(Labels, RejectsNaN) {
-  std::vector<double> a{0, 1};
-  std::vector<double> b{1, std::nan("")};
-  EXPECT_THROW_MSG(am::encode_labels<double>(a, b), assay::Error, "y_pred contains NaN at index 1");
-}
 
 TEST(Confusion, CountsAndDropsUnlistedCodes) {
   Codes t{0, 1, 1, 2, -1, 0};

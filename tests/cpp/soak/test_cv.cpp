@@ -1,3 +1,5 @@
+// soak/cv: plain and grouped K-fold cross-validation of the learners (cv_task, cv_experiment),
+// and its checks of learners and parameters.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,9 +10,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/learners/learner.hpp"
-#include "assay/report/cv.hpp"
 #include "assay/soak/cv.hpp"
-#include "assay/soak/tables.hpp"
 #include "test_util.hpp"
 
 namespace assay::soak {
@@ -267,68 +267,6 @@ TEST(Cv, FromTablesAndBadInput) {
   CvParams one_fold = featureless_params();
   one_fold.folds = 1;
   EXPECT_THROW(cv_task(toy(), one_fold), Error);
-}
-
-TEST(LearnerParams, FromAssignments) {
-  const Json p = learner_params_from_assignments({"glmnet.alpha=0.5", "glmnet.rule=lambda.min",
-                                                  "xgboost.etas=[0.1,1]", "knn.k=3", "cart.cp=1e-3",
-                                                  "glmnet.name=\"x=1\"", "a.b.c=true"});
-  EXPECT_EQ(p["glmnet"]["alpha"], 0.5);
-  EXPECT_EQ(p["glmnet"]["rule"], "lambda.min");
-  EXPECT_EQ(p["glmnet"]["name"], "x=1");
-  EXPECT_EQ(p["xgboost"]["etas"], Json::array({0.1, 1}));
-  EXPECT_EQ(p["knn"]["k"], 3);
-  EXPECT_EQ(p["cart"]["cp"], 0.001);
-  EXPECT_EQ(p["a"]["b.c"], true);
-  EXPECT_TRUE(learner_params_from_assignments({}).empty());
-  EXPECT_THROW_MSG(learner_params_from_assignments({"glmnet.alpha"}), Error,
-                   "--learner-param expects LEARNER.KEY=VALUE (e.g. glmnet.alpha=0.5), found "
-                   "\"glmnet.alpha\"");
-  EXPECT_THROW_MSG(learner_params_from_assignments({"alpha=0.5"}), Error,
-                   "--learner-param expects LEARNER.KEY=VALUE (e.g. glmnet.alpha=0.5), found "
-                   "\"alpha=0.5\"");
-  EXPECT_THROW_MSG(learner_params_from_assignments({"glmnet.alpha="}), Error,
-                   "--learner-param expects LEARNER.KEY=VALUE with all three non-empty, found "
-                   "\"glmnet.alpha=\"");
-  EXPECT_THROW_MSG(learner_params_from_assignments({"glmnet.alpha=1", "glmnet.alpha=0.5"}), Error,
-                   "--learner-param glmnet.alpha is given twice");
-}
-
-TEST(CvReport, ChartsTextAndPage) {
-  const CvParams params = featureless_params();
-  std::vector<SoakTask> tasks;
-  tasks.push_back(cv_task(toy(), params, {}, kFold));
-  CvOutcome out = run_cv(std::move(tasks), params);
-  const Json error = report::cv_error_chart(out);
-  std::size_t folds = 0, stats = 0;
-  for (const auto& v : error["data"]["values"]) {
-    folds += v["kind"] == "fold";
-    stats += v["kind"] == "stat";
-  }
-  EXPECT_EQ(folds, 3u);
-  EXPECT_EQ(stats, 1u);
-  EXPECT_EQ(error["facet"]["field"], "data");
-  const Json time = report::cv_time_chart(out);
-  EXPECT_EQ(time["spec"]["layer"][0]["encoding"]["x"]["scale"]["type"], "log");
-
-  const std::string text = report::cv_text(out);
-  EXPECT_NE(text.find("featureless"), std::string::npos);
-  EXPECT_NE(text.find("error_percent mean\u00b1sd"), std::string::npos);
-  EXPECT_EQ(report::cv_html(out, "cv", "").chart_count(), 2u);
-
-  // A failed fold: counted in the text, not drawn.
-  out.results.rows[0].failure = "one class";
-  out.results.rows[0].error_percent = NAN;
-  out.summaries = cv_summaries(out.results, out.measure);
-  EXPECT_NE(report::cv_text(out).find("toy / featureless: 1 fold NA: one class"),
-            std::string::npos);
-  for (auto& r : out.results.rows) {
-    r.failure = "one class";
-    r.error_percent = NAN;
-  }
-  EXPECT_THROW_MSG(report::cv_error_chart(out), Error,
-                   "no fold has a defined error_percent: nothing to chart");
-  EXPECT_EQ(report::cv_html(out, "cv", "").chart_count(), 0u);
 }
 
 }  // namespace

@@ -1,3 +1,5 @@
+// soak/statistics: paired and Welch t-tests by hand, and the SOAK statistics (grouping by
+// train set and size, pairs by fold and seed, the measure, results read back from a CSV).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/warning.hpp"
-#include "assay/report/soak.hpp"
 #include "assay/soak/statistics.hpp"
 #include "test_util.hpp"
 
@@ -353,51 +354,6 @@ TEST(SoakStatistics, ResultsReadBackFromACsv) {
   EXPECT_THROW_MSG(results_from_table(parse_csv(
                        "test.subset,train.subsets,test.fold,auc\nA,same,1,high\n", "x.csv")),
                    Error, "x.csv: column \"auc\", data row 1: expected a number, found \"high\"");
-}
-
-TEST(SoakVerdict, DirectionFollowsTheMeasure) {
-  // Other - Same = +5 with p = 0.01: worse for an error measure, better for AUC.
-  Comparison c;
-  c.compared = TrainSubsets::other;
-  c.paired.mean_difference = 5;
-  c.paired.p_value = 0.01;
-  EXPECT_EQ(report::soak_verdict(c), "other subsets predict worse");
-  EXPECT_EQ(report::soak_verdict(c, "mse"), "other subsets predict worse");
-  EXPECT_EQ(report::soak_verdict(c, "auc"), "other subsets predict better");
-  c.compared = TrainSubsets::all;
-  EXPECT_EQ(report::soak_verdict(c, "error_percent"), "combining subsets hurts");
-  EXPECT_EQ(report::soak_verdict(c, "auc"), "combining subsets helps");
-  c.paired.p_value = 0.2;
-  EXPECT_EQ(report::soak_verdict(c, "auc"), "combining subsets makes no significant difference");
-  c.paired.p_value = std::nan("");
-  c.paired.undefined_reason = "all differences equal";
-  EXPECT_EQ(report::soak_verdict(c, "auc"), "undefined (all differences equal)");
-}
-
-TEST(SoakText, AucHigherOtherIsNotADifference) {
-  // Higher AUC when training on other subsets, significantly: the subsets are "similar" (other
-  // is not worse); the same numbers as error_percent make them differ.
-  SoakStatistics s;
-  s.measure = "auc";
-  Comparison c;
-  c.data = "d";
-  c.learner = "l";
-  c.test_subset = "A";
-  c.compared = TrainSubsets::other;
-  c.paired.mean_difference = 0.1;
-  c.paired.p_value = 0.001;
-  s.comparisons.push_back(c);
-  s.summaries.push_back(TrainSetSummary{.data = "d",
-                                        .learner = "l",
-                                        .test_subset = "A",
-                                        .train_subsets = TrainSubsets::same,
-                                        .n_train_groups = 0,
-                                        .mean = 0.8,
-                                        .sd = 0.01,
-                                        .n = 5});
-  EXPECT_NE(report::soak_text(s).find("d / l: subsets similar"), std::string::npos);
-  s.measure = "error_percent";
-  EXPECT_NE(report::soak_text(s).find("d / l: subsets differ"), std::string::npos);
 }
 
 }  // namespace

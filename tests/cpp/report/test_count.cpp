@@ -1,5 +1,5 @@
-// Rendering counting results: JSON with exact counts as decimal strings, the text tables and the
-// HTML page.
+// report/count: rendering counting results — JSON with exact counts as decimal strings, the
+// text tables and the HTML page.
 #include <gtest/gtest.h>
 
 #include "assay/core/warning.hpp"

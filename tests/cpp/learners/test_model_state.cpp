@@ -1,5 +1,6 @@
-// save_model / load_model: every learner's fitted model comes back predicting bit-identically;
-// bytes of another format version, or no saved model at all, are clear errors.
+// learners/model_state: save_model / load_model — every learner's fitted model comes back
+// predicting bit-identically; bytes of another format version, or no saved model at all, are clear
+// errors.
 #include <gtest/gtest.h>
 
 #include <cmath>

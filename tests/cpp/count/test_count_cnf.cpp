@@ -1,0 +1,117 @@
+// count/count_cnf: counting a user's CNF — exact counts (all variables, or the projection)
+// against brute force, the approximate route on small counts, the formula's sizes in the
+// result, and the parameter checks.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <string>
+
+#include "assay/core/error.hpp"
+#include "assay/count/cnf.hpp"
+#include "assay/count/count_cnf.hpp"
+#include "test_util.hpp"
+
+namespace assay::count {
+namespace {
+
+// Projected models of f by enumerating every assignment of its variables.
+std::uint64_t brute_force(const Cnf& f) {
+  const std::vector<Var> shown = f.projected();
+  std::set<std::uint64_t> models;
+  for (std::uint64_t a = 0; a < (std::uint64_t{1} << f.n_vars); ++a) {
+    bool sat = true;
+    for (std::size_t c = 0; c < f.n_clauses() && sat; ++c) {
+      bool any = false;
+      for (const Var lit : f.clause(c)) {
+        const bool v = (a >> (std::abs(lit) - 1)) & 1;
+        any = any || (lit > 0 ? v : !v);
+      }
+      sat = any;
+    }
+    if (!sat) continue;
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < shown.size(); ++i) key |= ((a >> (shown[i] - 1)) & 1) << i;
+    models.insert(key);
+  }
+  return models.size();
+}
+
+CnfCountParams exact() {
+  CnfCountParams p;
+  p.method = "exact-cnf";
+  return p;
+}
+
+TEST(CountCnf, ExactCountsEveryVariableOrTheProjection) {
+  // (x1 or x2) and (not x1 or x3): 4 models; on {x1, x2}: 3.
+  const Cnf all = parse_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\n", "f.cnf");
+  const CnfCountResult r = count_cnf(all, exact());
+  EXPECT_EQ(r.count, 4);
+  EXPECT_TRUE(r.guarantee.exact);
+  EXPECT_EQ(r.guarantee.method, "exact-cnf");
+  EXPECT_EQ(r.n_vars, 3);
+  EXPECT_EQ(r.n_clauses, 2u);
+  EXPECT_EQ(r.n_xors, 0u);
+  EXPECT_EQ(r.n_projected, 3u);
+  const Cnf shown = parse_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\nc p show 1 2 0\n", "f.cnf");
+  const CnfCountResult s = count_cnf(shown, exact());
+  EXPECT_EQ(s.count, 3);
+  EXPECT_EQ(s.n_projected, 2u);
+  // Unsatisfiable, and no clauses at all.
+  EXPECT_EQ(count_cnf(parse_dimacs("p cnf 2 2\n1 0\n-1 0\n", "u.cnf"), exact()).count, 0);
+  EXPECT_EQ(count_cnf(parse_dimacs("p cnf 5 0\n", "e.cnf"), exact()).count, 32);
+}
+
+TEST(CountCnf, RandomFormulasEqualBruteForce) {
+  std::mt19937 rng(12);
+  for (int rep = 0; rep < 30; ++rep) {
+    const int n = 6 + rep % 5;
+    std::string text = "p cnf " + std::to_string(n) + " " + std::to_string(n) + "\n";
+    for (int c = 0; c < n; ++c) {
+      for (int k = 0; k < 3; ++k) {
+        const int v = 1 + static_cast<int>(rng() % n);
+        text += std::to_string(rng() % 2 ? v : -v) + " ";
+      }
+      text += "0\n";
+    }
+    if (rep % 2) text += "c p show 1 2 3 4 0\n";
+    const Cnf f = parse_dimacs(text, "r.cnf");
+    EXPECT_EQ(count_cnf(f, exact()).count, brute_force(f)) << text;
+  }
+}
+
+TEST(CountCnf, AutoAndApproxOnSmallCounts) {
+  const Cnf f = parse_dimacs("p cnf 4 1\n1 2 0\n", "f.cnf");  // 12 models
+  CnfCountParams p;  // auto: exact well within its time limit
+  const CnfCountResult a = count_cnf(f, p);
+  EXPECT_EQ(a.count, 12);
+  EXPECT_EQ(a.guarantee.method, "exact-cnf");
+  p.method = "approx";
+  p.threads = 1;
+  const CnfCountResult b = count_cnf(f, p);
+  EXPECT_EQ(b.guarantee.method, "approx");
+  EXPECT_EQ(b.count, 12);  // below the cell threshold: counted exactly
+}
+
+TEST(CountCnf, ParametersAreChecked) {
+  const Cnf f = parse_dimacs("p cnf 2 1\n1 0\n", "f.cnf");
+  CnfCountParams p;
+  p.method = "enumerate";
+  EXPECT_THROW_MSG(count_cnf(f, p), Error,
+                   "method must be auto, exact-cnf or approx for a CNF file, found \"enumerate\"");
+  p = {};
+  p.time_limit = -1;
+  EXPECT_THROW_MSG(count_cnf(f, p), Error, "time_limit must be >= 0, found -1");
+  p = {};
+  p.epsilon = 0;
+  EXPECT_THROW_MSG(count_cnf(f, p), Error, "epsilon must be > 0, found 0");
+  p = {};
+  p.delta = 1;
+  EXPECT_THROW_MSG(count_cnf(f, p), Error, "delta must lie in (0, 1), found 1");
+}
+
+}  // namespace
+}  // namespace assay::count

@@ -1,0 +1,117 @@
+// count/vnnlib: VNN-LIB properties as disjoint input boxes with unsafe output conditions,
+// integer inputs, and located errors.
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "assay/core/error.hpp"
+#include "assay/count/vnnlib.hpp"
+
+namespace assay::count {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const char* kProp = R"(; a property
+(declare-const X_0 Real)
+(declare-const X_1 Real)
+(declare-const Y_0 Real)
+(declare-const Y_1 Real)
+(assert (<= X_0 1))
+(assert (>= X_0 -1))
+(assert (or (and (<= X_1 0.5) (>= X_1 0))
+            (and (<= X_1 -0.25) (>= X_1 -1))))
+(assert (or (and (<= Y_1 Y_0) (>= Y_0 2.5))
+            (and (> (+ Y_0 (* 2 Y_1)) (- X_0 1)))))
+)";
+
+TEST(Vnnlib, BoxesAndUnsafeConditions) {
+  const VnnProperty p = parse_vnnlib(kProp, "p.vnnlib");
+  EXPECT_EQ(p.n_inputs, 2u);
+  EXPECT_EQ(p.n_outputs, 2u);
+  EXPECT_FALSE(p.integer_inputs);
+  ASSERT_EQ(p.regions.size(), 2u);
+  EXPECT_EQ(p.regions[0].lo, (std::vector<double>{-1, 0}));
+  EXPECT_EQ(p.regions[0].hi, (std::vector<double>{1, 0.5}));
+  EXPECT_EQ(p.regions[1].lo, (std::vector<double>{-1, -1}));
+  EXPECT_EQ(p.regions[1].hi, (std::vector<double>{1, -0.25}));
+  ASSERT_EQ(p.regions[0].unsafe.size(), 2u);
+  const auto& c0 = p.regions[0].unsafe[0];
+  ASSERT_EQ(c0.size(), 2u);
+  EXPECT_EQ(c0[0].y, (std::vector<double>{-1, 1}));  // Y_1 - Y_0 <= 0
+  EXPECT_EQ(c0[1].y, (std::vector<double>{-1, 0}));  // -(Y_0 - 2.5) <= 0
+  EXPECT_EQ(c0[1].constant, 2.5);
+  const auto& c1 = p.regions[0].unsafe[1][0];  // x0 - 1 - y0 - 2 y1 < 0
+  EXPECT_TRUE(c1.strict);
+  EXPECT_EQ(c1.y, (std::vector<double>{-1, -2}));
+  EXPECT_EQ(c1.x, (std::vector<double>{1, 0}));
+  EXPECT_EQ(c1.constant, -1);
+  const double x[2] = {0, 0}, y_safe[2] = {0, -1}, y_bad[2] = {3, 1};
+  EXPECT_FALSE(unsafe_at(p.regions[0], x, y_safe));
+  EXPECT_TRUE(unsafe_at(p.regions[0], x, y_bad));
+}
+
+TEST(Vnnlib, IntegerInputs) {
+  const VnnProperty p = parse_vnnlib(
+      "(declare-const X_0 Int)(declare-const Y_0 Real)(assert (< X_0 3.5))(assert (> X_0 -2))"
+      "(assert (>= Y_0 0))",
+      "i.vnnlib");
+  EXPECT_TRUE(p.integer_inputs);
+  EXPECT_EQ(p.regions[0].lo, (std::vector<double>{-1}));
+  EXPECT_EQ(p.regions[0].hi, (std::vector<double>{3}));
+}
+
+TEST(Vnnlib, ErrorsAreLocated) {
+  auto err = [](const std::string& text) {
+    return error_of([&] { parse_vnnlib(text, "p.vnnlib"); });
+  };
+  const std::string head = "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n";
+  EXPECT_EQ(err(head + "(assert (<= X_0 1)"),
+            "p.vnnlib:3:19: expected ')' to close the '(' at 3:1, found end of file");
+  EXPECT_EQ(err(head + "(assert (<= X_0 1))\n(assert (>= Z_0 0))"),
+            "p.vnnlib:4:13: expected a number or a variable X_i / Y_j, found \"Z_0\"");
+  EXPECT_EQ(err(head + "(assert (<= X_0 1))(assert (>= Y_0 0))"),
+            "p.vnnlib:1:1: X_0 has no lower bound; the input region must be a bounded box");
+  EXPECT_EQ(err(head + "(assert (<= X_0 1))(assert (>= X_0 2))"),
+            "p.vnnlib: the input box is empty: X_0 >= 2 and X_0 <= 1");
+  EXPECT_EQ(err(head + "(assert (<= X_0 1))(assert (>= X_0 0))(assert (<= (* X_0 Y_0) 1))"),
+            "p.vnnlib:3:51: expected a linear term, found a product of two variables");
+  EXPECT_EQ(err(head + "(assert (<= X_0 1 2))"),
+            "p.vnnlib:3:9: expected (<= a b) with two operands, found 3");
+  EXPECT_EQ(err("(declare-const X_0 Real)(declare-const X_2 Real)(declare-const Y_0 Real)"
+                "(assert true)"),
+            "p.vnnlib:1:25: X_2 is declared but X_1 is not");
+  EXPECT_EQ(err("(declare-const X_0 Float)"),
+            "p.vnnlib:1:20: expected sort Real or Int, found \"Float\"");
+  EXPECT_EQ(err(head + "(assert (or (and (<= X_0 1) (>= X_0 0)) (and (<= X_0 2) (>= X_0 0.5))))"),
+            "p.vnnlib: input boxes 1 and 2 overlap; assay counts over disjoint boxes");
+  EXPECT_EQ(err(head + "(define-fun f () Real 1)"),
+            "p.vnnlib:3:1: expected (declare-const ...) or (assert ...), found (define-fun ...)");
+  EXPECT_NE(error_of([] { load_vnnlib("/nonexistent.vnnlib"); }).find("cannot open VNN-LIB file"),
+            std::string::npos);
+  // Hostile nesting is refused where it gets too deep, not by a stack overflow.
+  std::string deep = head + "(assert (<= X_0 1))(assert (>= X_0 0))\n(assert ";
+  for (int i = 0; i < 100000; ++i) deep += "(and ";
+  EXPECT_EQ(err(deep),
+            "p.vnnlib:4:5004: expected lists nested at most 1000 levels deep, found "
+            "deeper nesting");
+  EXPECT_EQ(err("\xEF\xBB\xBF(declare-const X_0 Float)"),
+            "p.vnnlib:1:20: expected sort Real or Int, found \"Float\"");
+  const auto dir = std::filesystem::temp_directory_path() / "assay_vnnlib_folder.vnnlib";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(error_of([&] { load_vnnlib(dir.string()); }),
+            dir.string() + ": is a folder, expected a VNN-LIB file");
+  std::filesystem::remove(dir);
+}
+
+}  // namespace
+}  // namespace assay::count
