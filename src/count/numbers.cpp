@@ -1,4 +1,6 @@
 // Exact numbers for display and the proportions of the statistical view.
+#include <cstdint>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -37,11 +39,20 @@ std::string to_scientific(const mpz_class& value, int digits) {
   return out;
 }
 
+// GMP's get_d truncates toward zero (4/5 gave 0.7999999999999999): the nearest double is the
+// truncated one or its neighbour away from zero, decided exactly (ties to even), so rates equal
+// the correctly rounded quotient Python and numpy compute.
 double ratio(const mpz_class& a, const mpz_class& b) {
   if (b == 0) return std::numeric_limits<double>::quiet_NaN();
   mpq_class q(a, b);
   q.canonicalize();
-  return q.get_d();
+  const double truncated = q.get_d();
+  const double away = std::nextafter(truncated, q >= 0 ? HUGE_VAL : -HUGE_VAL);
+  if (!std::isfinite(truncated) || !std::isfinite(away)) return truncated;
+  const mpq_class below = abs(q - mpq_class(truncated));
+  const mpq_class above = abs(mpq_class(away) - q);
+  if (below != above) return below < above ? truncated : away;
+  return (std::bit_cast<std::uint64_t>(truncated) & 1) == 0 ? truncated : away;
 }
 
 Proportion proportion(std::uint64_t k, std::uint64_t n, double confidence) {

@@ -144,12 +144,11 @@ TEST(Checks, FinishLabelComputesRatesFromExactCounts) {
   l.tn = 50;
   l.fn = 10;
   finish_label(l, "1");
-  // Within an ulp: ratio() truncates toward zero (mpq_get_d), so 4/5 is 0.7999999999999999;
-  // test_numbers.cpp has the exact check (disabled until that is fixed).
-  EXPECT_DOUBLE_EQ(l.accuracy, 0.8);
-  EXPECT_DOUBLE_EQ(l.precision, 0.75);
-  EXPECT_DOUBLE_EQ(l.recall, 0.75);
-  EXPECT_DOUBLE_EQ(l.f1, 0.75);
+  // Exactly the doubles Python computes from the same counts ((30 + 50) / 100 is 0.8).
+  EXPECT_EQ(l.accuracy, 0.8);
+  EXPECT_EQ(l.precision, 0.75);
+  EXPECT_EQ(l.recall, 0.75);
+  EXPECT_EQ(l.f1, 0.75);
   // Counts beyond 2^64 keep their exact ratios.
   LabelCounts big;
   big.tp = mpz_class(1) << 100;

@@ -65,14 +65,20 @@ TEST(Numbers, RatioIsExactBeforeRounding) {
   EXPECT_TRUE(std::isnan(ratio(mpz_class(3), mpz_class(0))));
 }
 
-// ratio() converts with mpq_get_d, which truncates toward zero: 4/5 comes out as
-// 0.7999999999999999 (one ulp below 0.8, which Python's (tp + tn) / total gives). Enable when
-// ratio() rounds to nearest.
-TEST(Numbers, DISABLED_RatioIsCorrectlyRounded) {
+// Rates are the correctly rounded quotient, as Python's (tp + tn) / total: mpq_get_d alone
+// truncates toward zero (4/5 gave 0.7999999999999999), a bug this test found.
+TEST(Numbers, RatioIsCorrectlyRounded) {
   EXPECT_EQ(ratio(mpz_class(4), mpz_class(5)), 0.8);
   EXPECT_EQ(ratio(mpz_class(80), mpz_class(100)), 0.8);
   EXPECT_EQ(ratio(mpz_class(2), mpz_class(5)), 0.4);
   EXPECT_EQ(ratio(mpz_class(1), mpz_class(10)), 0.1);
+  EXPECT_EQ(ratio(mpz_class(-4), mpz_class(5)), -0.8);
+  // Every quotient of small integers equals the double division (which rounds correctly).
+  for (int a = 0; a <= 60; ++a) {
+    for (int b = 1; b <= 60; ++b) {
+      EXPECT_EQ(ratio(mpz_class(a), mpz_class(b)), double(a) / double(b)) << a << "/" << b;
+    }
+  }
 }
 
 TEST(Numbers, ProportionAtTheEdges) {
