@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "assay/core/error.hpp"
+#include "count/exact/circuit.hpp"
 #include "count/exact/counter.hpp"
 #include "count/exact/preprocess.hpp"
 
@@ -14,6 +16,10 @@ void check_input(const Cnf& cnf, const ExactCountParams& params) {
   if (!(params.time_limit >= 0.0) || std::isinf(params.time_limit)) {
     fail("count_exact: expected a time limit >= 0 seconds (0 = none), found {}", params.time_limit);
   }
+  if (params.circuit_projected > 62) {
+    fail("count_exact: expected circuit_projected in 0..62, found {}", params.circuit_projected);
+  }
+  if (params.threads < 0) fail("count_exact: expected threads >= 0, found {}", params.threads);
   if (cnf.n_vars < 0) fail("count_exact: expected n_vars >= 0, found {}", cnf.n_vars);
   if (cnf.starts.empty() || cnf.starts.back() != cnf.literals.size()) {
     fail("count_exact: malformed Cnf: clause starts end at {}, expected {} literals",
@@ -47,10 +53,73 @@ void check_input(const Cnf& cnf, const ExactCountParams& params) {
   }
 }
 
+void count_by_circuit(const exact::Circuit& circuit, const ExactCountParams& params,
+                      std::optional<exact::Clock::time_point> deadline, ExactCountResult& result) {
+  exact::CircuitLimits limits;
+  limits.deadline = deadline;
+  limits.threads = params.threads;
+  limits.progress_task = params.progress_task;
+  const exact::CircuitCount n = exact::count_circuit(circuit, limits);
+  result.complete = n.complete;
+  result.lower = n.lower;
+  result.upper = n.upper;
+  result.stats.circuit = true;
+  result.stats.circuit_gates = circuit.gates.size();
+  result.stats.circuit_constraints = circuit.n_clauses();
+  result.stats.circuit_words = n.words;
+}
+
+void count_by_search(const Cnf& input, const std::vector<std::uint8_t>& projected,
+                     const ExactCountParams& params,
+                     std::optional<exact::Clock::time_point> deadline, ExactCountResult& result) {
+  const exact::Formula formula = exact::preprocess(input, projected, params.preprocess);
+  result.stats.vars_after_preprocessing = static_cast<std::int32_t>(formula.n_vars);
+  result.stats.clauses_after_preprocessing = formula.n_clauses();
+  if (formula.unsat) {
+    result.complete = true;
+    return;
+  }
+  exact::SearchLimits limits;
+  limits.deadline = deadline;
+  limits.cache_bytes = params.cache_mib << 20;
+  limits.sat_oracle_clauses = params.sat_oracle_clauses;
+  limits.progress_task = params.progress_task;
+  limits.enumerate_projected = params.enumerate_projected;
+  limits.enumerate_clauses_per_projected = params.enumerate_clauses_per_projected;
+  exact::Counter counter(formula, limits);
+  counter.run();
+  counter.add_stats(result.stats);
+  result.complete = counter.complete();
+  const auto free = static_cast<mp_bitcnt_t>(formula.free_projected);
+  mpz_mul_2exp(result.lower.get_mpz_t(), counter.lower().get_mpz_t(), free);
+  mpz_mul_2exp(result.upper.get_mpz_t(), counter.upper().get_mpz_t(), free);
+}
+
 }  // namespace
 
 // How count_exact counts (moved here from the public header, which says what the caller gets):
-// The counter is a DPLL search in the style of sharpSAT / GANAK:
+// First the circuit route (src/count/exact/circuit.hpp), when it applies:
+// - gate recognition on the clauses (after XOR expansion, without preprocessing): definitions
+//   v <=> AND(l1..lk) (k >= 1, so also v <=> l; OR is AND with negated inputs and output:
+//   CnfBuilder's and2, and_n, or_n), v <=> XOR(a, b) (its 4 clauses; also expand_xors' chain),
+//   v <=> ITE(c, a, b) (4 clauses, plus the 2 redundant ones CnfBuilder adds) and
+//   v <=> MAJ(a, b, c) (6 clauses), and constants from unit clauses; only for unprojected
+//   variables, at most one each, accepted in topological order from the projected variables
+//   (so acyclic); a unit clause defines a constant only where no gate does;
+// - it applies when every unprojected variable that occurs in a clause got a definition and
+//   at most circuit_projected projected variables occur in clauses; otherwise the search below
+//   runs unchanged;
+// - it is exact: each definition's clauses are equivalent to it, so every projected assignment
+//   has exactly one extension to the gates satisfying them, and it is a projected model iff the
+//   other clauses (the constraints) hold there; unprojected variables in no clause do not count
+//   and projected ones count twice;
+// - counting: 64 assignments per word (the 6 inputs with the largest cones vary inside a
+//   word), the gates evaluated in topological order, the constraints ANDed, popcount, summed;
+//   from one word to the next only the gates and clauses that depend on a flipped input are
+//   evaluated again; the words split into fixed chunks of 2048 (threads, time limit and
+//   progress per chunk), so the count is the same at any thread count; on expiry the bounds
+//   are the models of the evaluated chunks and that plus every assignment of the others.
+// Otherwise the counter is a DPLL search in the style of sharpSAT / GANAK:
 // - preprocessing: unit propagation, failed literals are left to the search, pure literals of
 //   unprojected variables, equivalent literals (a <=> b from binary clauses, substituted; of
 //   two projected ones one stays counted), subsumption and self-subsuming resolution; a
@@ -97,30 +166,15 @@ ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
     std::fill(projected.begin() + 1, projected.end(), 1);
     result.n_projected = input->n_vars;
   }
-
-  const exact::Formula formula = exact::preprocess(*input, projected, params.preprocess);
-  result.stats.vars_after_preprocessing = static_cast<std::int32_t>(formula.n_vars);
-  result.stats.clauses_after_preprocessing = formula.n_clauses();
-  if (formula.unsat) {
-    result.complete = true;
+  std::optional<exact::Clock::time_point> deadline;
+  if (params.time_limit > 0) {
+    deadline = start + std::chrono::duration_cast<exact::Clock::duration>(
+                           std::chrono::duration<double>(params.time_limit));
+  }
+  if (const auto circuit = exact::recognise_circuit(*input, projected, params.circuit_projected)) {
+    count_by_circuit(*circuit, params, deadline, result);
   } else {
-    exact::SearchLimits limits;
-    if (params.time_limit > 0) {
-      limits.deadline = start + std::chrono::duration_cast<exact::Clock::duration>(
-                                    std::chrono::duration<double>(params.time_limit));
-    }
-    limits.cache_bytes = params.cache_mib << 20;
-    limits.sat_oracle_clauses = params.sat_oracle_clauses;
-    limits.progress_task = params.progress_task;
-    limits.enumerate_projected = params.enumerate_projected;
-    limits.enumerate_clauses_per_projected = params.enumerate_clauses_per_projected;
-    exact::Counter counter(formula, limits);
-    counter.run();
-    counter.add_stats(result.stats);
-    result.complete = counter.complete();
-    const auto free = static_cast<mp_bitcnt_t>(formula.free_projected);
-    mpz_mul_2exp(result.lower.get_mpz_t(), counter.lower().get_mpz_t(), free);
-    mpz_mul_2exp(result.upper.get_mpz_t(), counter.upper().get_mpz_t(), free);
+    count_by_search(*input, projected, params, deadline, result);
   }
   result.count = result.lower;
   result.seconds = std::chrono::duration<double>(exact::Clock::now() - start).count();
