@@ -147,38 +147,72 @@ void count_by_search(const Cnf& input, const std::vector<std::uint8_t>& projecte
 // - the time limit is checked every 1024 steps (and inside CaDiCaL); the bounds then count what
 //   the finished components contributed and every assignment of the unfinished ones;
 // - native XOR constraints are expanded into clauses first (expand_xors).
+namespace {
+
+// The formula the counter works on: XORs expanded into clauses, and the projected flags.
+struct Prepared {
+  Cnf expanded;
+  const Cnf* cnf = nullptr;
+  std::vector<std::uint8_t> projected;  // by DIMACS variable
+  std::optional<exact::Clock::time_point> deadline;
+};
+
+void prepare(const Cnf& cnf, const ExactCountParams& params, exact::Clock::time_point start,
+             Prepared& out) {
+  check_input(cnf, params);
+  out.cnf = &cnf;
+  if (!cnf.xors.empty()) {
+    out.expanded = cnf;
+    expand_xors(out.expanded);
+    out.cnf = &out.expanded;
+  }
+  out.projected.assign(static_cast<std::size_t>(out.cnf->n_vars) + 1, 0);
+  if (out.cnf->has_projection) {
+    for (const Var v : out.cnf->projection) out.projected[static_cast<std::size_t>(v)] = 1;
+  } else {
+    std::fill(out.projected.begin() + 1, out.projected.end(), 1);
+  }
+  if (params.time_limit > 0) {
+    out.deadline = start + std::chrono::duration_cast<exact::Clock::duration>(
+                               std::chrono::duration<double>(params.time_limit));
+  }
+}
+
+}  // namespace
+
 ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
   const auto start = exact::Clock::now();
-  check_input(cnf, params);
-  Cnf expanded;
-  const Cnf* input = &cnf;
-  if (!cnf.xors.empty()) {
-    expanded = cnf;
-    expand_xors(expanded);
-    input = &expanded;
-  }
-  std::vector<std::uint8_t> projected(static_cast<std::size_t>(input->n_vars) + 1, 0);
+  Prepared in;
+  prepare(cnf, params, start, in);
   ExactCountResult result;
-  if (input->has_projection) {
-    for (const Var v : input->projection) projected[static_cast<std::size_t>(v)] = 1;
-    result.n_projected = static_cast<std::int32_t>(input->projection.size());
+  result.n_projected = in.cnf->has_projection ? static_cast<std::int32_t>(in.cnf->projection.size())
+                                              : in.cnf->n_vars;
+  if (const auto circuit =
+          exact::recognise_circuit(*in.cnf, in.projected, params.circuit_projected)) {
+    count_by_circuit(*circuit, params, in.deadline, result);
   } else {
-    std::fill(projected.begin() + 1, projected.end(), 1);
-    result.n_projected = input->n_vars;
-  }
-  std::optional<exact::Clock::time_point> deadline;
-  if (params.time_limit > 0) {
-    deadline = start + std::chrono::duration_cast<exact::Clock::duration>(
-                           std::chrono::duration<double>(params.time_limit));
-  }
-  if (const auto circuit = exact::recognise_circuit(*input, projected, params.circuit_projected)) {
-    count_by_circuit(*circuit, params, deadline, result);
-  } else {
-    count_by_search(*input, projected, params, deadline, result);
+    count_by_search(*in.cnf, in.projected, params, in.deadline, result);
   }
   result.count = result.lower;
   result.seconds = std::chrono::duration<double>(exact::Clock::now() - start).count();
   return result;
+}
+
+CircuitModels enumerate_circuit_models(const Cnf& cnf, std::uint64_t limit,
+                                       const std::function<void(const std::vector<bool>&)>& visit,
+                                       const ExactCountParams& params) {
+  Prepared in;
+  prepare(cnf, params, exact::Clock::now(), in);
+  CircuitModels out;
+  const auto circuit = exact::recognise_circuit(*in.cnf, in.projected, params.circuit_projected);
+  if (!circuit) return out;
+  exact::CircuitLimits limits;
+  limits.deadline = in.deadline;
+  const exact::CircuitEnumeration e = exact::enumerate_circuit(*circuit, limit, visit, limits);
+  out.circuit = true;
+  out.found = e.found;
+  out.interrupted = e.interrupted;
+  return out;
 }
 
 }  // namespace assay::count

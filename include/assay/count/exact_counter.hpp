@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <gmpxx.h>
 
@@ -85,5 +87,21 @@ struct ExactCountResult {
 
 /// Counts the projected models of `cnf` exactly (see the header comment).
 ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params = {});
+
+/// How far enumerate_circuit_models got.
+struct CircuitModels {
+  bool circuit = false;      ///< the circuit route applies (otherwise nothing was visited)
+  std::uint64_t found = 0;   ///< projected models visited (== limit: at least limit)
+  bool interrupted = false;  ///< the time limit stopped it first
+};
+
+/// When the circuit route applies to `cnf` (see ExactCountParams::circuit_projected), visits its
+/// projected models (n_projected booleans in projection order, as enumerate_projected gives
+/// them) until `limit` are found, none is left or params.time_limit passes, by evaluating the
+/// circuit (one thread); otherwise returns circuit = false at once. For settling ambiguous
+/// inputs, where a SAT solver with blocking clauses takes ~30 ms per model of a network circuit.
+CircuitModels enumerate_circuit_models(const Cnf& cnf, std::uint64_t limit,
+                                       const std::function<void(const std::vector<bool>&)>& visit,
+                                       const ExactCountParams& params = {});
 
 }  // namespace assay::count

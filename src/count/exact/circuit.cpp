@@ -474,6 +474,11 @@ Circuit Recogniser::build() const {
   Circuit out;
   out.n_inputs = n_inputs;
   out.free_inputs = free_inputs;
+  for (std::uint32_t v = 0; v < n_vars_; ++v) {
+    if (!projected_[v + 1]) continue;
+    out.projected_position.push_back(input_index[v] == kNone ? kFreeInput
+                                                             : position[input_index[v]]);
+  }
   for (const std::uint32_t g : gate_order) {
     const Candidate& c = cands_[order_[g]];
     CircuitGate gate;
@@ -541,21 +546,26 @@ class Evaluator {
   std::uint64_t count(std::uint64_t begin, std::uint64_t end) {
     std::uint64_t models = 0;
     for (std::uint64_t w = begin; w < end; ++w) {
-      const bool all = w == begin;
-      const std::uint32_t r = all ? 63 : static_cast<std::uint32_t>(std::countr_zero(w));
-      for (std::uint32_t p = 6; p < c_.n_inputs && (all || p <= 6 + r); ++p) {
-        values_[p] = ((w >> (p - 6)) & 1u) != 0 ? ~std::uint64_t{0} : 0;
-      }
-      evaluate_gates(all ? 0 : gate_from_[r]);
-      std::uint64_t ok = valid_;
-      const std::uint32_t from = all ? 0 : group_from_[r];
-      for (std::uint32_t g = 0; g + 1 < group_start_.size(); ++g) {
-        if (g >= from) group_value_[g] = evaluate_clauses(group_start_[g], group_start_[g + 1]);
-        ok &= group_value_[g];
-      }
-      models += static_cast<std::uint64_t>(std::popcount(ok));
+      models += static_cast<std::uint64_t>(std::popcount(models_at(w, w == begin)));
     }
     return models;
+  }
+
+  /// The models among word w's assignments, as bits; `first`: w is the first word evaluated
+  /// (else w - 1 was the previous one).
+  std::uint64_t models_at(std::uint64_t w, bool first) {
+    const std::uint32_t r = first ? 63 : static_cast<std::uint32_t>(std::countr_zero(w));
+    for (std::uint32_t p = 6; p < c_.n_inputs && (first || p <= 6 + r); ++p) {
+      values_[p] = ((w >> (p - 6)) & 1u) != 0 ? ~std::uint64_t{0} : 0;
+    }
+    evaluate_gates(first ? 0 : gate_from_[r]);
+    std::uint64_t ok = valid_;
+    const std::uint32_t from = first ? 0 : group_from_[r];
+    for (std::uint32_t g = 0; g + 1 < group_start_.size(); ++g) {
+      if (g >= from) group_value_[g] = evaluate_clauses(group_start_[g], group_start_[g + 1]);
+      ok &= group_value_[g];
+    }
+    return ok;
   }
 
  private:
@@ -669,6 +679,79 @@ CircuitCount count_circuit(const Circuit& circuit, const CircuitLimits& limits) 
   const auto factor = static_cast<mp_bitcnt_t>(circuit.free_inputs);
   mpz_mul_2exp(out.lower.get_mpz_t(), out.lower.get_mpz_t(), factor);
   mpz_mul_2exp(out.upper.get_mpz_t(), out.upper.get_mpz_t(), factor);
+  return out;
+}
+
+namespace {
+
+// Visits the projected models of one word's model bits: each model once per assignment of the
+// free inputs. False once `limit` models were visited.
+class ModelVisitor {
+ public:
+  ModelVisitor(const Circuit& c, std::uint64_t limit,
+               const std::function<void(const std::vector<bool>&)>& visit)
+      : c_(c), limit_(limit), visit_(visit), values_(c.projected_position.size()) {
+    for (std::size_t i = 0; i < c.projected_position.size(); ++i) {
+      if (c.projected_position[i] == kFreeInput) free_.push_back(i);
+    }
+  }
+
+  bool word(std::uint64_t w, std::uint64_t models) {
+    for (; models != 0; models &= models - 1) {
+      const auto bit = static_cast<std::uint64_t>(std::countr_zero(models));
+      for (std::size_t i = 0; i < c_.projected_position.size(); ++i) {
+        const std::uint32_t p = c_.projected_position[i];
+        if (p == kFreeInput) continue;
+        values_[i] = p < 6 ? ((bit >> p) & 1u) != 0 : ((w >> (p - 6)) & 1u) != 0;
+      }
+      if (!free_combinations()) return false;
+    }
+    return true;
+  }
+
+  std::uint64_t found() const { return found_; }
+
+ private:
+  bool free_combinations() {
+    const std::uint64_t n =
+        free_.size() >= 63 ? ~std::uint64_t{0} : std::uint64_t{1} << free_.size();
+    for (std::uint64_t m = 0; m < n; ++m) {
+      if (found_ >= limit_) return false;
+      for (std::size_t j = 0; j < free_.size() && j < 64; ++j)
+        values_[free_[j]] = ((m >> j) & 1u) != 0;
+      if (visit_) visit_(values_);
+      ++found_;
+    }
+    return found_ < limit_;
+  }
+
+  const Circuit& c_;
+  std::uint64_t limit_;
+  const std::function<void(const std::vector<bool>&)>& visit_;
+  std::vector<bool> values_;
+  std::vector<std::size_t> free_;
+  std::uint64_t found_ = 0;
+};
+
+}  // namespace
+
+CircuitEnumeration enumerate_circuit(const Circuit& circuit, std::uint64_t limit,
+                                     const std::function<void(const std::vector<bool>&)>& visit,
+                                     const CircuitLimits& limits) {
+  CircuitEnumeration out;
+  if (limit == 0) return out;
+  const std::uint64_t words = circuit.n_inputs > 6 ? std::uint64_t{1} << (circuit.n_inputs - 6) : 1;
+  Evaluator eval(circuit);
+  ModelVisitor visitor(circuit, limit, visit);
+  for (std::uint64_t w = 0; w < words; ++w) {
+    if (w % kChunkWords == 0 && w > 0 && limits.deadline &&
+        std::chrono::steady_clock::now() >= *limits.deadline) {
+      out.interrupted = true;
+      break;
+    }
+    if (!visitor.word(w, eval.models_at(w, w == 0))) break;
+  }
+  out.found = visitor.found();
   return out;
 }
 

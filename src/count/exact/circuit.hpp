@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ namespace assay::count::exact {
 /// projected variables (in evaluation position order), slot n_inputs + i is gate i's output.
 using Signal = std::uint32_t;
 
+inline constexpr std::uint32_t kFreeInput = 0xFFFFFFFFu;
+
 enum class GateKind : std::uint8_t { constant, and_n, xor2, ite, maj3 };
 
 struct CircuitGate {
@@ -41,7 +44,7 @@ struct CircuitGate {
   bool negate = false;      ///< the slot holds the negation of the function (OR, XOR's parity)
   std::uint32_t first = 0;  ///< its input signals: Circuit::inputs[first, first + n)
   std::uint32_t n = 0;      ///< and_n: k >= 1; xor2: 2; ite: 3 (c, a, b); maj3: 3; constant: 0
-  std::uint32_t level = 0;  ///< see Circuit::levels
+  std::uint32_t level = 0;  ///< see Circuit::clause_level
 };
 
 struct Circuit {
@@ -58,7 +61,9 @@ struct Circuit {
   /// The level of a gate or clause is the lowest input position >= 6 it depends on (positions
   /// 0..5 vary inside a word), or n_inputs when it depends on none: from one word to the next
   /// only those with a level up to 6 + (trailing zeros of the word index) change.
-  std::uint32_t n_levels = 0;
+  /// Per projected variable (in increasing variable order): its input position, or kFreeInput
+  /// when it occurs in no clause.
+  std::vector<std::uint32_t> projected_position;
   // recognised definitions, for the statistics
   std::uint64_t n_and = 0, n_xor = 0, n_ite = 0, n_maj = 0, n_constant = 0;
 
@@ -85,5 +90,17 @@ struct CircuitCount {
 
 /// Counts the assignments of the circuit's inputs under which every constraint holds.
 CircuitCount count_circuit(const Circuit& circuit, const CircuitLimits& limits);
+
+struct CircuitEnumeration {
+  std::uint64_t found = 0;   ///< models visited (== limit: at least limit)
+  bool interrupted = false;  ///< the deadline stopped it first
+};
+
+/// Visits the projected models (values of the projected variables in increasing variable order,
+/// free ones included) until `limit` are found, none is left or the deadline passes (checked
+/// every 2048 words). One thread; the order is the evaluation's, the same on every run.
+CircuitEnumeration enumerate_circuit(const Circuit& circuit, std::uint64_t limit,
+                                     const std::function<void(const std::vector<bool>&)>& visit,
+                                     const CircuitLimits& limits);
 
 }  // namespace assay::count::exact

@@ -11,6 +11,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
+#include "assay/count/approx_counter.hpp"
 #include "assay/count/cnf.hpp"
 #include "assay/count/exact_counter.hpp"
 #include "count/cnf_builder.hpp"
@@ -997,6 +998,44 @@ TEST(CircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
   p.circuit_projected = 63;
   EXPECT_THROW_MSG(count_exact(g, p), Error,
                    "count_exact: expected circuit_projected in 0..62, found 63");
+}
+
+TEST(CircuitRoute, EnumeratesTheModelsCryptoMiniSatFinds) {
+  using Models = std::vector<std::vector<bool>>;
+  const auto collect = [](Models& out) {
+    return [&out](const std::vector<bool>& a) { out.push_back(a); };
+  };
+  for (std::uint64_t seed = 0; seed < 30; ++seed) {
+    Rng rng(9800 + seed);
+    Cnf f = random_builder_circuit(rng, 3 + static_cast<int>(rng.below(12)), 20, 3);
+    if (seed % 3 == 0)
+      f.set_projection([&] {  // one input in no clause: free
+        std::vector<Var> p = f.projected();
+        p.push_back(f.new_var());
+        return p;
+      }());
+    Models mine, theirs;
+    const CircuitModels c = enumerate_circuit_models(f, 100000, collect(mine));
+    const ProjectedEnumeration e = enumerate_projected(f, 100000, collect(theirs));
+    ASSERT_TRUE(c.circuit) << "seed " << seed;
+    EXPECT_FALSE(c.interrupted);
+    EXPECT_EQ(c.found, e.found) << "seed " << seed;
+    EXPECT_EQ(c.found, count_with(f, 0).count.get_ui()) << "seed " << seed;
+    std::sort(mine.begin(), mine.end());
+    std::sort(theirs.begin(), theirs.end());
+    EXPECT_EQ(mine, theirs) << "seed " << seed;
+    if (c.found > 3) {  // a limit stops it
+      Models some;
+      EXPECT_EQ(enumerate_circuit_models(f, 3, collect(some)).found, 3u);
+      EXPECT_EQ(some.size(), 3u);
+    }
+  }
+  Rng rng(9900);
+  Cnf g = random_kcnf(rng, 12, 30, 3);
+  random_projection(rng, g, 6);  // unprojected variables without definitions
+  Models none;
+  EXPECT_FALSE(enumerate_circuit_models(g, 10, collect(none)).circuit);
+  EXPECT_TRUE(none.empty());
 }
 
 // ------------------------------------------------------------------ bad input
