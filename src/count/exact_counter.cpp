@@ -106,9 +106,10 @@ void count_by_search(const Cnf& input, const std::vector<std::uint8_t>& projecte
 //   v <=> MAJ(a, b, c) (6 clauses), and constants from unit clauses; only for unprojected
 //   variables, at most one each, accepted in topological order from the projected variables
 //   (so acyclic); a unit clause defines a constant only where no gate does;
-// - it applies when every unprojected variable that occurs in a clause got a definition and
-//   at most circuit_projected projected variables occur in clauses; otherwise the search below
-//   runs unchanged;
+// - it applies when every unprojected variable that occurs in a clause got a definition, at
+//   least one of them is a gate (not a constant: clauses alone decompose, and the search counts
+//   them faster) and at most circuit_projected projected variables occur in clauses; otherwise
+//   the search below runs unchanged;
 // - it is exact: each definition's clauses are equivalent to it, so every projected assignment
 //   has exactly one extension to the gates satisfying them, and it is a projected model iff the
 //   other clauses (the constraints) hold there; unprojected variables in no clause do not count

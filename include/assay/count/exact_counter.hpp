@@ -49,9 +49,10 @@ struct ExactCountParams {
   /// Run the preprocessing pass (false: only normalise clauses; for tests of the search).
   bool preprocess = true;
   /// The circuit route: when every unprojected variable that occurs in a clause is a
-  /// recognised gate over the projected ones and at most this many projected variables occur
-  /// in clauses (at most 62), the count evaluates the gates on every projected assignment,
-  /// 64 per machine word, instead of searching (0 = never).
+  /// recognised gate over the projected ones (at least one gate: clauses alone are searched)
+  /// and at most this many projected variables occur in clauses (at most 62), the count
+  /// evaluates the gates on every projected assignment, 64 per machine word, instead of
+  /// searching (0 = never).
   std::uint32_t circuit_projected = 30;
   /// Worker threads of the circuit route (0 = all cores); the count does not depend on it.
   int threads = 0;

@@ -318,6 +318,12 @@ std::optional<Circuit> Recogniser::run(std::uint32_t max_inputs) {
     if (occurs_[v] && !projected_[v + 1]) find_candidates(v);
   }
   if (!accept_definitions()) return std::nullopt;
+  // Clauses alone (no gate; constants aside) are no circuit: the search decomposes them and is
+  // faster (a decision tree's paths as clauses on 25 inputs: 0.015 s searched, 0.15 s evaluated).
+  const bool gates = std::any_of(order_.begin(), order_.end(), [&](std::uint32_t i) {
+    return cands_[i].kind != GateKind::constant;
+  });
+  if (!gates) return std::nullopt;
   return build();
 }
 

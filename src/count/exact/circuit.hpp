@@ -71,8 +71,9 @@ struct Circuit {
 };
 
 /// The circuit of `cnf` (XORs expanded; `projected` indexed by variable, 1-based), or nothing when
-/// some unprojected variable that occurs in a clause has no acyclic definition or more than
-/// `max_inputs` projected variables occur in clauses.
+/// some unprojected variable that occurs in a clause has no acyclic definition, no gate other
+/// than a constant was found (clauses alone), or more than `max_inputs` projected variables
+/// occur in clauses.
 std::optional<Circuit> recognise_circuit(const Cnf& cnf, const std::vector<std::uint8_t>& projected,
                                          std::uint32_t max_inputs);
 

@@ -904,6 +904,7 @@ TEST(CircuitRoute, EqualsSearchAndBruteForce) {
     Cnf f = random_builder_circuit(rng, inputs, static_cast<int>(rng.below(12)),
                                    static_cast<int>(rng.below(5)));
     const int mode = static_cast<int>(seed % 5);
+    const bool has_gate = f.n_vars > inputs + 1;  // variable 1 is the constant, then the inputs
     if (mode == 1) {  // an input left unprojected (and used): no definition, unless a unit
       std::vector<Var> proj = f.projected();
       const auto i = static_cast<std::ptrdiff_t>(rng.below(proj.size()));
@@ -932,7 +933,7 @@ TEST(CircuitRoute, EqualsSearchAndBruteForce) {
     EXPECT_EQ(search.count, expected) << "seed " << seed;
     EXPECT_FALSE(search.stats.circuit);
     if (mode == 0 || mode == 4) {
-      EXPECT_TRUE(route.stats.circuit) << "seed " << seed;
+      EXPECT_EQ(route.stats.circuit, has_gate) << "seed " << seed;
     } else if (mode != 1) {  // mode 1: a random unit clause may make the input a constant
       EXPECT_FALSE(route.stats.circuit) << "seed " << seed << " mode " << mode;
     }
@@ -991,9 +992,14 @@ TEST(CircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
   Rng rng(4);
   const Cnf g = random_kcnf(rng, 12, 30, 3);  // every variable projected: clauses only
   const ExactCountResult r = count_with(g, 30);
-  EXPECT_TRUE(r.stats.circuit);
-  EXPECT_EQ(r.stats.circuit_gates, 0u);
+  EXPECT_FALSE(r.stats.circuit);  // no gate: the search counts
   EXPECT_EQ(r.count, brute_force(g));
+  Cnf h = g;  // one constant (an unprojected variable with a unit clause) is no gate either
+  h.n_vars = 13;
+  h.add_clause({13});
+  h.set_projection(g.projected());
+  EXPECT_FALSE(count_with(h, 30).stats.circuit);
+  EXPECT_EQ(count_with(h, 30).count, r.count);
   ExactCountParams p;
   p.circuit_projected = 63;
   EXPECT_THROW_MSG(count_exact(g, p), Error,
