@@ -974,7 +974,9 @@ TEST(CircuitRoute, TimeLimitGivesCertifiedBounds) {
     EXPECT_GE(r.upper, full.count) << limit;
     EXPECT_EQ(r.count, r.lower);
     EXPECT_LE(r.upper, mpz_class(1) << 26);
-    if (!r.complete) EXPECT_LT(r.stats.circuit_words, full.stats.circuit_words);
+    if (!r.complete) {
+      EXPECT_LT(r.stats.circuit_words, full.stats.circuit_words);
+    }
   }
 }
 
