@@ -794,7 +794,7 @@ std::optional<exact::Circuit> recognise(const Cnf& f) {
   return exact::recognise_circuit(f, projected, 30);
 }
 
-TEST(CircuitRoute, RecognisesEachGateType) {
+TEST(ExactCircuitRoute, RecognisesEachGateType) {
   using detail::CnfBuilder;
   CnfBuilder b;  // variable 1 is the constant true, a unit clause
   const Var x1 = b.input(), x2 = b.input(), x3 = b.input(), x4 = b.input();
@@ -896,7 +896,7 @@ Cnf random_builder_circuit(Rng& rng, int n_inputs, int n_gates, int n_constraint
   return b.take();
 }
 
-TEST(CircuitRoute, EqualsSearchAndBruteForce) {
+TEST(ExactCircuitRoute, EqualsSearchAndBruteForce) {
   int circuits = 0, not_circuits = 0;
   for (std::uint64_t seed = 0; seed < 150; ++seed) {
     Rng rng(9000 + seed);
@@ -943,7 +943,7 @@ TEST(CircuitRoute, EqualsSearchAndBruteForce) {
   EXPECT_GT(not_circuits, 40);
 }
 
-TEST(CircuitRoute, LargerCircuitsEqualSearchAtAnyThreadCount) {
+TEST(ExactCircuitRoute, LargerCircuitsEqualSearchAtAnyThreadCount) {
   for (std::uint64_t seed = 0; seed < 6; ++seed) {
     Rng rng(9500 + seed);
     const Cnf f = random_builder_circuit(rng, 18 + static_cast<int>(seed), 80, 4);
@@ -962,7 +962,7 @@ TEST(CircuitRoute, LargerCircuitsEqualSearchAtAnyThreadCount) {
   EXPECT_EQ(r.count, count_with(f, 20).count);
 }
 
-TEST(CircuitRoute, TimeLimitGivesCertifiedBounds) {
+TEST(ExactCircuitRoute, TimeLimitGivesCertifiedBounds) {
   Rng rng(9700);
   const Cnf f = random_builder_circuit(rng, 26, 300, 6);
   const ExactCountResult full = count_with(f, 30, 2);
@@ -980,7 +980,7 @@ TEST(CircuitRoute, TimeLimitGivesCertifiedBounds) {
   }
 }
 
-TEST(CircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
+TEST(ExactCircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
   detail::CnfBuilder b;
   const Var x1 = b.input(), x2 = b.input();
   b.input();  // in no clause: a factor 2
@@ -1008,7 +1008,7 @@ TEST(CircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
                    "count_exact: expected circuit_projected in 0..62, found 63");
 }
 
-TEST(CircuitRoute, EnumeratesTheModelsCryptoMiniSatFinds) {
+TEST(ExactCircuitRoute, EnumeratesTheModelsCryptoMiniSatFinds) {
   using Models = std::vector<std::vector<bool>>;
   const auto collect = [](Models& out) {
     return [&out](const std::vector<bool>& a) { out.push_back(a); };
