@@ -129,6 +129,7 @@ class CnfCounts {
   Value exact_count(const Cnf& f, bool& complete) {
     ExactCountParams ep;
     ep.time_limit = p_.time_limit;
+    ep.threads = p_.threads;  // the circuit route's workers
     const ExactCountResult r = count_exact(f, ep);
     complete = r.complete;
     return {r.lower, r.upper, false};
