@@ -78,6 +78,14 @@ class Recogniser {
                      std::initializer_list<std::uint32_t> clauses);
   bool accept_definitions();
   bool try_accept(std::uint32_t cand);
+  struct Layout {
+    std::vector<std::uint32_t> input_index;  // per variable: its input number, or kNone
+    std::uint32_t n_inputs = 0, free_inputs = 0;
+    std::vector<std::uint64_t> masks;        // support: gates in order_, then constraints
+    std::vector<std::uint32_t> constraints;  // clause ids
+    std::vector<std::uint32_t> position;     // per input number
+  };
+  Layout layout() const;
   Circuit build() const;
 
   std::uint32_t n_vars_;
@@ -424,66 +432,78 @@ std::uint32_t level_of(std::uint64_t position_mask) {
   return above == 0 ? kNever : static_cast<std::uint32_t>(std::countr_zero(above));
 }
 
-Circuit Recogniser::build() const {
-  // Support masks over the inputs (in variable order), then over positions.
-  std::vector<std::uint32_t> input_index(n_vars_, kNone);
-  std::uint32_t n_inputs = 0, free_inputs = 0;
+// Indices 0..n-1 by level, highest first (stable: the given order within a level).
+std::vector<std::uint32_t> by_level(const std::vector<std::uint32_t>& level) {
+  std::vector<std::uint32_t> order(level.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return level[a] > level[b]; });
+  return order;
+}
+
+// Support masks over the inputs (in variable order): the accepted gates' (in order_), then the
+// constraint clauses'; and the input positions they lead to.
+Recogniser::Layout Recogniser::layout() const {
+  Layout l;
+  l.input_index.assign(n_vars_, kNone);
   for (std::uint32_t v = 0; v < n_vars_; ++v) {
     if (!projected_[v + 1]) continue;
     if (occurs_[v]) {
-      input_index[v] = n_inputs++;
+      l.input_index[v] = l.n_inputs++;
     } else {
-      ++free_inputs;
+      ++l.free_inputs;
     }
   }
   std::vector<std::uint64_t> var_mask(n_vars_, 0);
   for (std::uint32_t v = 0; v < n_vars_; ++v) {
-    if (input_index[v] != kNone) var_mask[v] = std::uint64_t{1} << input_index[v];
+    if (l.input_index[v] != kNone) var_mask[v] = std::uint64_t{1} << l.input_index[v];
   }
-  std::vector<std::uint64_t> masks;  // gates in order_, then the constraint clauses
   for (const std::uint32_t i : order_) {
     const Candidate& c = cands_[i];
     std::uint64_t m = 0;
     for (std::uint32_t j = 0; j < c.n_inputs; ++j)
       m |= var_mask[lit_var(cand_inputs_[c.first_input + j])];
     var_mask[lit_var(c.out)] = m;
-    masks.push_back(m);
+    l.masks.push_back(m);
   }
-  std::vector<std::uint32_t> constraints;
   for (std::uint32_t c = 0; c + 1 < starts_.size(); ++c) {
     if (consumed_[c]) continue;
     std::uint64_t m = 0;
-    for (const Lit l : clause(c)) m |= var_mask[lit_var(l)];
-    masks.push_back(m);
-    constraints.push_back(c);
+    for (const Lit x : clause(c)) m |= var_mask[lit_var(x)];
+    l.masks.push_back(m);
+    l.constraints.push_back(c);
   }
-  const std::vector<std::uint32_t> position = input_positions(masks, n_inputs);
+  l.position = input_positions(l.masks, l.n_inputs);
+  return l;
+}
 
-  // Gates by level, highest first (stable, so topological within a level; a gate's inputs
-  // depend on a subset of its inputs, so their level is at least its own).
-  std::vector<std::uint32_t> gate_level(order_.size());
-  for (std::size_t g = 0; g < order_.size(); ++g)
-    gate_level[g] = level_of(remap(masks[g], position));
-  std::vector<std::uint32_t> gate_order(order_.size());
-  std::iota(gate_order.begin(), gate_order.end(), 0u);
-  std::stable_sort(gate_order.begin(), gate_order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return gate_level[a] > gate_level[b]; });
+// Gates by level, highest first (stable, so topological within a level: a gate's inputs depend
+// on a subset of its own inputs, so their level is at least its own), then the constraints.
+Circuit Recogniser::build() const {
+  const Layout l = layout();
+  std::vector<std::uint32_t> level(l.masks.size());
+  for (std::size_t k = 0; k < l.masks.size(); ++k)
+    level[k] = level_of(remap(l.masks[k], l.position));
+  const std::vector<std::uint32_t> gate_order =
+      by_level(std::vector<std::uint32_t>(level.begin(), level.begin() + order_.size()));
+  const std::vector<std::uint32_t> clause_order =
+      by_level(std::vector<std::uint32_t>(level.begin() + order_.size(), level.end()));
   std::vector<std::uint32_t> slot(n_vars_, kNone);
   for (std::uint32_t v = 0; v < n_vars_; ++v) {
-    if (input_index[v] != kNone) slot[v] = position[input_index[v]];
+    if (l.input_index[v] != kNone) slot[v] = l.position[l.input_index[v]];
   }
   for (std::uint32_t k = 0; k < gate_order.size(); ++k) {
-    slot[lit_var(cands_[order_[gate_order[k]]].out)] = n_inputs + k;
+    slot[lit_var(cands_[order_[gate_order[k]]].out)] = l.n_inputs + k;
   }
-  const auto signal = [&](Lit l) { return 2 * slot[lit_var(l)] + (lit_negated(l) ? 1u : 0u); };
+  const auto signal = [&](Lit x) { return 2 * slot[lit_var(x)] + (lit_negated(x) ? 1u : 0u); };
 
   Circuit out;
-  out.n_inputs = n_inputs;
-  out.free_inputs = free_inputs;
+  out.n_inputs = l.n_inputs;
+  out.free_inputs = l.free_inputs;
   for (std::uint32_t v = 0; v < n_vars_; ++v) {
     if (!projected_[v + 1]) continue;
-    out.projected_position.push_back(input_index[v] == kNone ? kFreeInput
-                                                             : position[input_index[v]]);
+    out.projected_position.push_back(l.input_index[v] == kNone ? kFreeInput
+                                                               : l.position[l.input_index[v]]);
   }
   for (const std::uint32_t g : gate_order) {
     const Candidate& c = cands_[order_[g]];
@@ -492,7 +512,7 @@ Circuit Recogniser::build() const {
     gate.negate = lit_negated(c.out);
     gate.first = static_cast<std::uint32_t>(out.inputs.size());
     gate.n = c.n_inputs;
-    gate.level = gate_level[g];
+    gate.level = level[g];
     for (std::uint32_t j = 0; j < c.n_inputs; ++j)
       out.inputs.push_back(signal(cand_inputs_[c.first_input + j]));
     out.gates.push_back(gate);
@@ -502,18 +522,10 @@ Circuit Recogniser::build() const {
     out.n_maj += c.kind == GateKind::maj3;
     out.n_constant += c.kind == GateKind::constant;
   }
-  std::vector<std::uint32_t> clause_order(constraints.size());
-  std::iota(clause_order.begin(), clause_order.end(), 0u);
-  std::vector<std::uint32_t> levels(constraints.size());
-  for (std::size_t k = 0; k < constraints.size(); ++k) {
-    levels[k] = level_of(remap(masks[order_.size() + k], position));
-  }
-  std::stable_sort(clause_order.begin(), clause_order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return levels[a] > levels[b]; });
   for (const std::uint32_t k : clause_order) {
-    for (const Lit l : clause(constraints[k])) out.literals.push_back(signal(l));
+    for (const Lit x : clause(l.constraints[k])) out.literals.push_back(signal(x));
     out.starts.push_back(static_cast<std::uint32_t>(out.literals.size()));
-    out.clause_level.push_back(levels[k]);
+    out.clause_level.push_back(level[order_.size() + k]);
   }
   return out;
 }
