@@ -1,7 +1,9 @@
 // Times count_exact on one DIMACS file for bench/bench_count_exact.py (built on demand:
 // `cmake --build build --target bench_count_exact`; not part of the tests).
-//   bench_count_exact FILE.cnf [TIME_LIMIT_SECONDS]
+//   bench_count_exact FILE.cnf [TIME_LIMIT_SECONDS [CIRCUIT_PROJECTED]]
 // Prints one JSON object: the count (or bounds), the seconds and the counter's statistics.
+// One thread (the table compares single-threaded CPU times); CIRCUIT_PROJECTED 0 switches the
+// circuit route off (the search alone, as before the route existed).
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -13,14 +15,17 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_count_exact FILE.cnf [TIME_LIMIT_SECONDS]\n");
+    std::fprintf(stderr,
+                 "usage: bench_count_exact FILE.cnf [TIME_LIMIT_SECONDS [CIRCUIT_PROJECTED]]\n");
     return 2;
   }
   try {
     const assay::count::Cnf cnf = assay::count::read_dimacs_file(argv[1]);
     assay::count::ExactCountParams params;
     params.progress_task = "";
+    params.threads = 1;
     if (argc > 2) params.time_limit = std::atof(argv[2]);
+    if (argc > 3) params.circuit_projected = static_cast<std::uint32_t>(std::atoi(argv[3]));
     const assay::count::ExactCountResult r = assay::count::count_exact(cnf, params);
     const auto& s = r.stats;
     const nlohmann::json out = {
@@ -41,6 +46,10 @@ int main(int argc, char** argv) {
         {"cache_evictions", s.cache_evictions},
         {"sat_checks", s.sat_checks},
         {"pure_literals", s.pure_literals},
+        {"circuit", s.circuit},
+        {"circuit_gates", s.circuit_gates},
+        {"circuit_constraints", s.circuit_constraints},
+        {"circuit_words", s.circuit_words},
     };
     std::printf("%s\n", out.dump().c_str());
   } catch (const std::exception& e) {

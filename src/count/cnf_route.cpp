@@ -129,6 +129,7 @@ class CnfCounts {
   Value exact_count(const Cnf& f, bool& complete) {
     ExactCountParams ep;
     ep.time_limit = p_.time_limit;
+    ep.threads = p_.threads;  // the circuit route's workers
     const ExactCountResult r = count_exact(f, ep);
     complete = r.complete;
     return {r.lower, r.upper, false};
@@ -214,6 +215,12 @@ class CnfCounts {
       for (std::size_t v = 0; v < k.size(); ++v) x[v] = spec_.domain.vars[v].value(k[v]);
       s.points.push_back(std::move(x));
     };
+    // A circuit with few inputs (every encoding on up to 30 input bits): evaluated 64 inputs at
+    // a time by the exact counter's circuit route; otherwise CryptoMiniSat with blocking clauses.
+    ExactCountParams ep;
+    ep.time_limit = p_.time_limit;
+    const CircuitModels c = enumerate_circuit_models(e.cnf, p_.ambiguity_limit + 1, keep, ep);
+    if (c.circuit) return !c.interrupted && c.found <= p_.ambiguity_limit;
     const ProjectedEnumeration r =
         enumerate_projected(e.cnf, p_.ambiguity_limit + 1, keep, p_.time_limit);
     return !r.interrupted && r.found <= p_.ambiguity_limit;

@@ -7,17 +7,21 @@
 //   if (r.complete) use(r.count);          // exact
 //   else use(r.lower, r.upper);            // the time ran out: certified bounds
 //
-// A DPLL search with component caching in the style of sharpSAT / GANAK (how it works: the
-// comment at count_exact in src/count/exact_counter.cpp). Time limit: checked every 1024 steps;
-// when it stops the search, the bounds count what the finished components contributed and every
-// assignment of the unfinished ones. Native XOR constraints are expanded into clauses first.
+// A DPLL search with component caching in the style of sharpSAT / GANAK, or, on circuits with
+// few inputs (every unprojected variable a gate over the projected ones), an evaluation of the
+// gates on every input assignment, 64 at a time (how both work: the comment at count_exact in
+// src/count/exact_counter.cpp). Time limit: checked every 1024 search steps (every 2048 words of
+// the circuit route); when it stops, the bounds count what was finished and every assignment of
+// the rest. Native XOR constraints are expanded into clauses first.
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise
 //   lower <= true count <= upper. Deterministic: the same formula gives the same search.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <gmpxx.h>
 
@@ -44,6 +48,14 @@ struct ExactCountParams {
   std::string progress_task = "count: exact";
   /// Run the preprocessing pass (false: only normalise clauses; for tests of the search).
   bool preprocess = true;
+  /// The circuit route: when every unprojected variable that occurs in a clause is a
+  /// recognised gate over the projected ones (at least one gate: clauses alone are searched)
+  /// and at most this many projected variables occur in clauses (at most 62), the count
+  /// evaluates the gates on every projected assignment, 64 per machine word, instead of
+  /// searching (0 = never).
+  std::uint32_t circuit_projected = 30;
+  /// Worker threads of the circuit route (0 = all cores); the count does not depend on it.
+  int threads = 0;
 };
 
 struct ExactCountStats {
@@ -58,6 +70,10 @@ struct ExactCountStats {
   std::uint64_t pure_literals = 0;    ///< unprojected variables set by the pure-literal rule
   std::int32_t vars_after_preprocessing = 0;
   std::uint64_t clauses_after_preprocessing = 0;
+  bool circuit = false;                   ///< the circuit route counted (no search ran)
+  std::uint64_t circuit_gates = 0;        ///< gate definitions it recognised
+  std::uint64_t circuit_constraints = 0;  ///< clauses left as constraints
+  std::uint64_t circuit_words = 0;        ///< words of 64 assignments it evaluated
 };
 
 struct ExactCountResult {
@@ -72,5 +88,21 @@ struct ExactCountResult {
 
 /// Counts the projected models of `cnf` exactly (see the header comment).
 ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params = {});
+
+/// How far enumerate_circuit_models got.
+struct CircuitModels {
+  bool circuit = false;      ///< the circuit route applies (otherwise nothing was visited)
+  std::uint64_t found = 0;   ///< projected models visited (== limit: at least limit)
+  bool interrupted = false;  ///< the time limit stopped it first
+};
+
+/// When the circuit route applies to `cnf` (see ExactCountParams::circuit_projected), visits its
+/// projected models (n_projected booleans in projection order, as enumerate_projected gives
+/// them) until `limit` are found, none is left or params.time_limit passes, by evaluating the
+/// circuit (one thread); otherwise returns circuit = false at once. For settling ambiguous
+/// inputs, where a SAT solver with blocking clauses takes ~30 ms per model of a network circuit.
+CircuitModels enumerate_circuit_models(const Cnf& cnf, std::uint64_t limit,
+                                       const std::function<void(const std::vector<bool>&)>& visit,
+                                       const ExactCountParams& params = {});
 
 }  // namespace assay::count

@@ -11,8 +11,11 @@
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
+#include "assay/count/approx_counter.hpp"
 #include "assay/count/cnf.hpp"
 #include "assay/count/exact_counter.hpp"
+#include "count/cnf_builder.hpp"
+#include "count/exact/circuit.hpp"
 #include "test_util.hpp"
 
 namespace assay::count {
@@ -217,16 +220,20 @@ Cnf graph_property(int n, const std::string& property) {
   return f;
 }
 
+// The search (the circuit route off: these tests are about the search; the circuit route has
+// its own tests below, which compare it with this).
 ExactCountResult count(const Cnf& f, bool preprocess = true, std::size_t oracle = 2000) {
   ExactCountParams p;
   p.preprocess = preprocess;
   p.sat_oracle_clauses = oracle;
   p.progress_task = "";
+  p.circuit_projected = 0;
   return count_exact(f, p);
 }
 
 std::uint64_t count_u64(const Cnf& f, bool preprocess = true, std::size_t oracle = 2000) {
   const ExactCountResult r = count(f, preprocess, oracle);
+  EXPECT_FALSE(r.stats.circuit);
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.lower, r.upper);
   EXPECT_EQ(r.count, r.lower);
@@ -243,6 +250,7 @@ ExactCountResult count_enumerating(const Cnf& f, std::uint32_t projected, bool p
   p.enumerate_clauses_per_projected = 0;
   p.time_limit = time_limit;
   p.progress_task = "";
+  p.circuit_projected = 0;
   return count_exact(f, p);
 }
 
@@ -299,6 +307,9 @@ TEST(ExactCounter, TseitinCircuitOn24ProjectedInputs) {
     Rng rng(3000 + seed);
     const Circuit c = random_circuit(rng, 24, 60, 3, 24);
     EXPECT_EQ(count_u64(c.cnf), c.count) << "seed " << seed;
+    const ExactCountResult r = count_exact(c.cnf);  // the circuit route
+    EXPECT_TRUE(r.complete && r.stats.circuit) << "seed " << seed;
+    EXPECT_EQ(r.count, c.count) << "seed " << seed;
   }
 }
 
@@ -757,11 +768,282 @@ TEST(ExactCounter, ReportsProgress) {
 TEST(ExactCounter, TinyCacheStillCountsExactly) {
   ExactCountParams p;
   p.cache_mib = 0;  // every entry is evicted at once
+  p.circuit_projected = 0;
   EXPECT_EQ(count_exact(graph_property(5, "transitive"), p).count, 154303);
   Rng rng(3);
   Cnf f = random_kcnf(rng, 18, 50, 3);
   random_projection(rng, f, 10);
   EXPECT_EQ(count_exact(f, p).count, brute_force(f));
+}
+
+// ------------------------------------------------------------------ the circuit route
+
+ExactCountResult count_with(const Cnf& f, std::uint32_t circuit_projected, int threads = 1,
+                            double time_limit = 0.0) {
+  ExactCountParams p;
+  p.circuit_projected = circuit_projected;
+  p.threads = threads;
+  p.time_limit = time_limit;
+  p.progress_task = "";
+  return count_exact(f, p);
+}
+
+std::optional<exact::Circuit> recognise(const Cnf& f) {
+  std::vector<std::uint8_t> projected(static_cast<std::size_t>(f.n_vars) + 1, 0);
+  for (const Var v : f.projected()) projected[static_cast<std::size_t>(v)] = 1;
+  return exact::recognise_circuit(f, projected, 30);
+}
+
+TEST(ExactCircuitRoute, RecognisesEachGateType) {
+  using detail::CnfBuilder;
+  CnfBuilder b;  // variable 1 is the constant true, a unit clause
+  const Var x1 = b.input(), x2 = b.input(), x3 = b.input(), x4 = b.input();
+  const Var g_and = b.and2(x1, -x2), g_or = b.or2(x2, x3), g_xor = b.xor2(x1, x3);
+  const Var g_ite = b.ite(x1, x2, -x4), g_maj = b.maj3(x2, -x3, x4);
+  const Var g_and_n = b.and_n({x1, x2, -x3}), g_or_n = b.or_n({-x1, x3, x4});
+  const Var eq = b.fresh();  // eq <=> -x4, by hand
+  b.clause({eq, x4});
+  b.clause({-eq, -x4});
+  b.assert_true(b.or_n({g_and, g_or, g_xor, g_ite, g_maj, g_and_n, g_or_n, eq}));
+  const Cnf f = b.take();
+  const auto c = recognise(f);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->n_inputs, 4u);
+  EXPECT_EQ(c->n_constant, 1u);  // variable 1
+  EXPECT_EQ(c->n_and, 6u);       // and2, or2, and_n, or_n, the equivalence, the final or_n
+  EXPECT_EQ(c->n_xor, 1u);
+  EXPECT_EQ(c->n_ite, 1u);
+  EXPECT_EQ(c->n_maj, 1u);
+  EXPECT_EQ(c->n_clauses(), 1u);  // the asserted unit
+  const ExactCountResult r = count_with(f, 30);
+  EXPECT_TRUE(r.complete && r.stats.circuit);
+  EXPECT_EQ(r.stats.circuit_gates, 10u);
+  EXPECT_EQ(r.stats.circuit_constraints, 1u);
+  EXPECT_EQ(r.stats.circuit_words, 1u);
+  EXPECT_EQ(r.count, brute_force(f));
+  EXPECT_EQ(count_with(f, 0).count, r.count);
+
+  // each gate alone, with its output asserted (ITE without the two redundant clauses too)
+  Cnf ite4;
+  ite4.n_vars = 4;  // 4 <=> (1 ? 2 : 3)
+  for (const auto& cl :
+       std::vector<std::vector<Var>>{{-4, -1, 2}, {-4, 1, 3}, {4, -1, -2}, {4, 1, -3}}) {
+    ite4.add_clause(cl);
+  }
+  ite4.add_clause({4});
+  ite4.set_projection({1, 2, 3});
+  const auto ci = recognise(ite4);
+  ASSERT_TRUE(ci.has_value());
+  EXPECT_EQ(ci->n_ite, 1u);
+  EXPECT_EQ(count_with(ite4, 30).count, 4);  // c ? a : b true in 4 of 8
+  // expand_xors' chain of XOR definitions
+  Cnf x;
+  x.n_vars = 5;
+  x.xors.push_back({{1, 2, 3, 4, 5}, true});
+  x.add_clause({1, 2});
+  const ExactCountResult rx = count_with(x, 30);
+  EXPECT_TRUE(rx.stats.circuit);
+  EXPECT_EQ(rx.stats.circuit_gates, 4u);  // one XOR per step; the last one's unit: a constraint
+  EXPECT_EQ(rx.stats.circuit_constraints, 2u);
+  EXPECT_EQ(rx.count, brute_force(x));
+}
+
+// A random circuit from CnfBuilder's gates (and2, or2, xor2, ite, maj3, and_n, or_n) over
+// `n_inputs` projected inputs, with random constraint clauses over inputs and gates and a few
+// asserted gates.
+Cnf random_builder_circuit(Rng& rng, int n_inputs, int n_gates, int n_constraints) {
+  detail::CnfBuilder b;
+  std::vector<Var> signals;
+  for (int i = 0; i < n_inputs; ++i) signals.push_back(b.input());
+  const auto pick = [&] {
+    const Var s = signals[rng.below(signals.size())];
+    return rng.below(2) ? s : -s;
+  };
+  for (int g = 0; g < n_gates; ++g) {
+    Var out = 0;
+    switch (rng.below(7)) {
+      case 0:
+        out = b.and2(pick(), pick());
+        break;
+      case 1:
+        out = b.or2(pick(), pick());
+        break;
+      case 2:
+        out = b.xor2(pick(), pick());
+        break;
+      case 3:
+        out = b.ite(pick(), pick(), pick());
+        break;
+      case 4:
+        out = b.maj3(pick(), pick(), pick());
+        break;
+      case 5:
+        out = b.and_n({pick(), pick(), pick(), pick()});
+        break;
+      default:
+        out = b.or_n({pick(), pick(), pick()});
+        break;
+    }
+    if (out != detail::kTrue && out != detail::kFalse) signals.push_back(out);
+  }
+  for (int k = 0; k < n_constraints; ++k) {
+    if (rng.below(3) == 0) {
+      b.assert_true(pick());
+    } else {
+      b.clause({pick(), pick(), pick()});
+    }
+  }
+  return b.take();
+}
+
+TEST(ExactCircuitRoute, EqualsSearchAndBruteForce) {
+  int circuits = 0, not_circuits = 0;
+  for (std::uint64_t seed = 0; seed < 150; ++seed) {
+    Rng rng(9000 + seed);
+    const int inputs = 1 + static_cast<int>(rng.below(12));
+    Cnf f = random_builder_circuit(rng, inputs, static_cast<int>(rng.below(12)),
+                                   static_cast<int>(rng.below(5)));
+    const int mode = static_cast<int>(seed % 5);
+    const bool has_gate = f.n_vars > inputs + 1;  // variable 1 is the constant, then the inputs
+    if (mode == 1) {  // an input left unprojected (and used): no definition, unless a unit
+      std::vector<Var> proj = f.projected();
+      const auto i = static_cast<std::ptrdiff_t>(rng.below(proj.size()));
+      f.add_clause({proj[static_cast<std::size_t>(i)], -detail::kTrue});
+      proj.erase(proj.begin() + i);
+      f.set_projection(proj);
+    } else if (mode == 2) {  // an auxiliary variable without a definition
+      const Var t = f.new_var();
+      f.add_clause({t, static_cast<Var>(2 + rng.below(static_cast<std::uint64_t>(inputs)))});
+    } else if (mode == 3) {  // a cycle: t <=> (u and x), u <=> (t or y)
+      const Var t = f.new_var(), u = f.new_var();
+      const Var x = 2, y = static_cast<Var>(1 + inputs);
+      f.add_clause({-t, u});
+      f.add_clause({-t, x});
+      f.add_clause({t, -u, -x});
+      f.add_clause({u, -t});
+      f.add_clause({u, -y});
+      f.add_clause({-u, t, y});
+    }
+    if (f.n_vars > 26) continue;
+    const std::uint64_t expected = brute_force(f);
+    const ExactCountResult route = count_with(f, 30);
+    const ExactCountResult search = count_with(f, 0);
+    EXPECT_TRUE(route.complete && search.complete);
+    EXPECT_EQ(route.count, expected) << "seed " << seed;
+    EXPECT_EQ(search.count, expected) << "seed " << seed;
+    EXPECT_FALSE(search.stats.circuit);
+    if (mode == 0 || mode == 4) {
+      EXPECT_EQ(route.stats.circuit, has_gate) << "seed " << seed;
+    } else if (mode != 1) {  // mode 1: a random unit clause may make the input a constant
+      EXPECT_FALSE(route.stats.circuit) << "seed " << seed << " mode " << mode;
+    }
+    (route.stats.circuit ? circuits : not_circuits) += 1;
+  }
+  EXPECT_GT(circuits, 40);
+  EXPECT_GT(not_circuits, 40);
+}
+
+TEST(ExactCircuitRoute, LargerCircuitsEqualSearchAtAnyThreadCount) {
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    Rng rng(9500 + seed);
+    const Cnf f = random_builder_circuit(rng, 18 + static_cast<int>(seed), 80, 4);
+    const ExactCountResult one = count_with(f, 30, 1);
+    const ExactCountResult two = count_with(f, 30, 2);
+    EXPECT_TRUE(one.complete && one.stats.circuit);
+    EXPECT_EQ(one.count, two.count) << "seed " << seed;
+    EXPECT_EQ(one.stats.circuit_words, two.stats.circuit_words);
+    EXPECT_EQ(one.count, count_with(f, 0).count) << "seed " << seed;
+  }
+  // a limit below the number of inputs: the search counts
+  Rng rng(9600);
+  const Cnf f = random_builder_circuit(rng, 20, 40, 3);
+  const ExactCountResult r = count_with(f, 10);
+  EXPECT_FALSE(r.stats.circuit);
+  EXPECT_EQ(r.count, count_with(f, 20).count);
+}
+
+TEST(ExactCircuitRoute, TimeLimitGivesCertifiedBounds) {
+  Rng rng(9700);
+  const Cnf f = random_builder_circuit(rng, 26, 300, 6);
+  const ExactCountResult full = count_with(f, 30, 2);
+  ASSERT_TRUE(full.complete && full.stats.circuit);
+  for (const double limit : {0.0005, 0.005, 0.02}) {
+    const ExactCountResult r = count_with(f, 30, 2, limit);
+    EXPECT_TRUE(r.stats.circuit);
+    EXPECT_LE(r.lower, full.count) << limit;
+    EXPECT_GE(r.upper, full.count) << limit;
+    EXPECT_EQ(r.count, r.lower);
+    EXPECT_LE(r.upper, mpz_class(1) << 26);
+    if (!r.complete) {
+      EXPECT_LT(r.stats.circuit_words, full.stats.circuit_words);
+    }
+  }
+}
+
+TEST(ExactCircuitRoute, FreeInputsEmptyClausesAndNoProjection) {
+  detail::CnfBuilder b;
+  const Var x1 = b.input(), x2 = b.input();
+  b.input();  // in no clause: a factor 2
+  b.assert_true(b.xor2(x1, x2));
+  Cnf f = b.take();
+  EXPECT_EQ(count_with(f, 30).count, 4);
+  EXPECT_TRUE(count_with(f, 30).stats.circuit);
+  f.add_clause(std::vector<Var>{});  // unsatisfiable
+  EXPECT_EQ(count_with(f, 30).count, 0);
+  EXPECT_EQ(count_with(f, 30).upper, 0);
+  Rng rng(4);
+  const Cnf g = random_kcnf(rng, 12, 30, 3);  // every variable projected: clauses only
+  const ExactCountResult r = count_with(g, 30);
+  EXPECT_FALSE(r.stats.circuit);  // no gate: the search counts
+  EXPECT_EQ(r.count, brute_force(g));
+  Cnf h = g;  // one constant (an unprojected variable with a unit clause) is no gate either
+  h.n_vars = 13;
+  h.add_clause({13});
+  h.set_projection(g.projected());
+  EXPECT_FALSE(count_with(h, 30).stats.circuit);
+  EXPECT_EQ(count_with(h, 30).count, r.count);
+  ExactCountParams p;
+  p.circuit_projected = 63;
+  EXPECT_THROW_MSG(count_exact(g, p), Error,
+                   "count_exact: expected circuit_projected in 0..62, found 63");
+}
+
+TEST(ExactCircuitRoute, EnumeratesTheModelsCryptoMiniSatFinds) {
+  using Models = std::vector<std::vector<bool>>;
+  const auto collect = [](Models& out) {
+    return [&out](const std::vector<bool>& a) { out.push_back(a); };
+  };
+  for (std::uint64_t seed = 0; seed < 30; ++seed) {
+    Rng rng(9800 + seed);
+    Cnf f = random_builder_circuit(rng, 3 + static_cast<int>(rng.below(12)), 20, 3);
+    if (seed % 3 == 0)
+      f.set_projection([&] {  // one input in no clause: free
+        std::vector<Var> p = f.projected();
+        p.push_back(f.new_var());
+        return p;
+      }());
+    Models mine, theirs;
+    const CircuitModels c = enumerate_circuit_models(f, 100000, collect(mine));
+    const ProjectedEnumeration e = enumerate_projected(f, 100000, collect(theirs));
+    ASSERT_TRUE(c.circuit) << "seed " << seed;
+    EXPECT_FALSE(c.interrupted);
+    EXPECT_EQ(c.found, e.found) << "seed " << seed;
+    EXPECT_EQ(c.found, count_with(f, 0).count.get_ui()) << "seed " << seed;
+    std::sort(mine.begin(), mine.end());
+    std::sort(theirs.begin(), theirs.end());
+    EXPECT_EQ(mine, theirs) << "seed " << seed;
+    if (c.found > 3) {  // a limit stops it
+      Models some;
+      EXPECT_EQ(enumerate_circuit_models(f, 3, collect(some)).found, 3u);
+      EXPECT_EQ(some.size(), 3u);
+    }
+  }
+  Rng rng(9900);
+  Cnf g = random_kcnf(rng, 12, 30, 3);
+  random_projection(rng, g, 6);  // unprojected variables without definitions
+  Models none;
+  EXPECT_FALSE(enumerate_circuit_models(g, 10, collect(none)).circuit);
+  EXPECT_TRUE(none.empty());
 }
 
 // ------------------------------------------------------------------ bad input
