@@ -56,6 +56,7 @@ CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
   } else {
     ExactCountParams ep;
     ep.time_limit = p.method == "auto" && p.time_limit == 0 ? 60.0 : p.time_limit;
+    ep.threads = p.threads;  // the circuit route's workers
     const ExactCountResult e = count_exact(f, ep);
     if (e.complete) {
       r.count = e.count;

@@ -28,9 +28,11 @@ def make_regions(path, rows_per_subset=60, features=4, classes=3, seed=0, region
 
 
 def make_slow(path):
-    """Two subsets, 150 rows each: with `SLOW_ARGS` and glmnet, 12 jobs of about 0.15 CPU-seconds
-    (long enough to kill one while it runs, short enough for CI)."""
-    return make_regions(path, rows_per_subset=150, features=10, classes=3, seed=4, regions="AB")
+    """Two subsets, 1000 rows of 40 features each: with `SLOW_ARGS` and glmnet, 12 jobs of about
+    0.3 CPU-seconds on a fast 2026 core (long enough to see and kill one while it runs when the
+    tests poll every 50 ms, short enough for CI; 150 rows of 10 gave 0.05 s jobs that sometimes
+    ended before the test saw them)."""
+    return make_regions(path, rows_per_subset=1000, features=40, classes=3, seed=4, regions="AB")
 
 
 SLOW_ARGS = ["--label", "y", "--subset", "region", "--folds", "2", "--seed", "2",
