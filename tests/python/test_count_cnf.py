@@ -76,23 +76,6 @@ def test_exact_cnf_equals_structural_on_5_node_graphs(kind, name):
     assert want["labels"][1]["tp"] + want["labels"][1]["fp"] < 2**25
 
 
-# A network on 25 inputs: enumeration and exact-cnf both take seconds per property (about 20 s
-# together on a busy 2-core machine), so three of the twelve properties run here; all twelve
-# were checked once (docs/count.md, "The circuit route").
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.parametrize("name", ["Reflexive", "Symmetric", "Transitive"])
-def test_exact_cnf_equals_enumeration_for_a_network_on_5_node_graphs(name):
-    sys.path.insert(0, os.path.join(ROOT, "examples", "count"))
-    import graph_learnability
-    X, y = graph_learnability.dataset(name, 5, np.random.default_rng(5), size=1500)
-    est = MLPClassifier(hidden_layer_sizes=(4,), max_iter=60, random_state=0).fit(X, y)
-    m = models.from_sklearn(est)
-    want = count.count(m, GRAPH5, name, method="enumerate")
-    got = count.count(m, GRAPH5, name, method="exact-cnf")
-    assert _cells(got) == _cells(want)
-    assert got["method"] == "exact-cnf"
-
-
 def test_encode_round_trip_through_the_cli(run_cli, tmp_path):
     est = _fit("tree", "Transitive", 2)
     mfile = tmp_path / "tree.json"
