@@ -4,9 +4,14 @@
 
 namespace assay {
 
-TaskKind parse_task_kind(std::string_view name, std::string_view what) {
+std::optional<TaskKind> find_task_kind(std::string_view name) {
   if (name == "classification") return TaskKind::classification;
   if (name == "regression") return TaskKind::regression;
+  return std::nullopt;
+}
+
+TaskKind parse_task_kind(std::string_view name, std::string_view what) {
+  if (const auto task = find_task_kind(name)) return *task;
   fail("{}: expected classification or regression, found {}", what, quote_found(name));
 }
 

@@ -12,7 +12,6 @@
 #include <exception>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 namespace assay {
 namespace {
@@ -35,6 +34,10 @@ int threads_from_env(const char* name) {
 // True on the pool's own workers: a parallel_for inside a parallel_for runs on the calling
 // worker (the pool is busy with the outer loop; waiting for it would deadlock).
 thread_local bool t_pool_worker = false;
+
+// Most workers the pool starts, whatever is asked (ASSAY_NUM_THREADS=100000 would otherwise start
+// that many threads): a request beyond it runs on these, with the same result.
+constexpr int kMostWorkers = 1023;
 
 // One loop at a time over [0, n): the caller and up to `helpers` workers take indices from a
 // shared counter. Workers are created on first need and then wait for the next loop, so a call
@@ -69,10 +72,9 @@ class Pool {
 
  private:
   void grow(int helpers) {
-    while (static_cast<int>(workers_.size()) < helpers) {
-      std::thread worker([this] { work(); });
-      worker.detach();  // workers live as long as the process; the pool is never destroyed
-      workers_.push_back(1);
+    for (; workers_ < helpers; ++workers_) {
+      // Workers live as long as the process; the pool is never destroyed.
+      std::thread([this] { work(); }).detach();
     }
   }
 
@@ -113,7 +115,7 @@ class Pool {
   std::mutex run_mutex_;  // held by the caller of the running loop
   std::mutex mutex_;      // guards the loop's bookkeeping below
   std::condition_variable wake_, done_;
-  std::vector<char> workers_;
+  int workers_ = 0;  // started so far
   const std::function<void(std::size_t)>* body_ = nullptr;
   std::size_t n_ = 0;
   std::atomic<std::size_t> next_{0};
@@ -171,7 +173,7 @@ int resolve_threads(int requested, std::size_t n_tasks) {
 
 void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body, int threads) {
   const int t = resolve_threads(threads, n);
-  if (t > 1 && !t_pool_worker && pool().try_run(n, body, t - 1)) return;
+  if (t > 1 && !t_pool_worker && pool().try_run(n, body, std::min(t - 1, kMostWorkers))) return;
   for (std::size_t i = 0; i < n; ++i) body(i);
 }
 

@@ -178,11 +178,12 @@ Model from_assay_json(const Json& j, const Reader& r) {
                                                             {"network", ModelKind::network}};
   m.kind = parse_enum(r, r.at(j, "", "kind"), "kind", kinds);
   const std::string task = r.str(r.at(j, "", "task"), "task");
-  if (task != "classification" && task != "regression") {
+  const auto kind = find_task_kind(task);
+  if (!kind) {
     r.bad("task",
           fmt::format("expected classification or regression, found {}", quote_found(task)));
   }
-  m.classification = parse_task_kind(task) == TaskKind::classification;
+  m.classification = *kind == TaskKind::classification;
   m.n_features = r.size(r.at(j, "", "n_features"), "n_features", kMaxWidth);
   m.n_outputs = r.size(r.at(j, "", "n_outputs"), "n_outputs", kMaxWidth);
   if (j.contains("source")) m.source = r.str(j["source"], "source");

@@ -143,6 +143,9 @@ struct StdPath {
   std::vector<double> dev_ratio;
   double dev0 = 0;  // null deviance / 2 per unit weight
   std::size_t passes = 0;
+  // Why the path stopped early (maxit reached), or "": callers warn, in task order when fits
+  // run in parallel, so the warnings do not depend on timing.
+  std::string warning;
 };
 
 struct PathSettings {
@@ -364,17 +367,17 @@ void finish_lambdas(StdPath& out, const LambdaSequence& seq) {
 //   dev0, dev1, devi   null deviance, deviance of the intercept-only fit, deviance at the step
 //   pmin, vmin, fmin/fmax, emin/emax, pfm/pfx   glmnet's clamps of probabilities, weights, links
 
-// The passes ran out at λ step `ilm` (glmnet's maxit), as R's glmnet reports it: a warning, and
-// the solutions for the larger λ are returned (a failure when there are none).
-void pass_limit_reached(std::size_t ilm, const PathSettings& s) {
+// The passes ran out at λ step `ilm` (glmnet's maxit), as R's glmnet reports it: a warning
+// (returned), and the solutions for the larger λ are kept (a failure when there are none).
+std::string pass_limit_reached(std::size_t ilm, const PathSettings& s) {
   if (ilm == 0) {
     throw LearnerFailure(fmt::format(
         "glmnet did not converge at the first λ within {} passes (max_passes)", s.max_passes));
   }
-  warn(fmt::format(
+  return fmt::format(
       "glmnet did not converge at λ number {} within {} passes (max_passes); the path stops "
       "at λ number {}, as R's glmnet does",
-      ilm + 1, s.max_passes, ilm));
+      ilm + 1, s.max_passes, ilm);
 }
 
 // glmnet's coordinate descent for one linear predictor at one IRLS step: full passes over the
@@ -407,7 +410,31 @@ enum class LambdaOutcome {
 // What both paths share: the design, the λ sequence, the strong and active sets and the pass
 // count. Derived paths fill `out` step by step.
 class PathCommon {
+ public:
+  virtual ~PathCommon() = default;
+
+  // glmnet's λ loop: the strong rule, the IRLS at λ, the step recorded unless the passes ran
+  // out; the path stops early by glmnet's rules (record_step) or when an IRLS says so.
+  StdPath run() {
+    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
+      start_lambda(ilm);
+      const LambdaOutcome outcome = irls();
+      if (outcome == LambdaOutcome::pass_limit) {
+        out.warning = pass_limit_reached(ilm, s);
+        break;
+      }
+      const bool go_on = record_step(out, seq, al, (dev1 - deviance()) / dev0, b0, b, order, p);
+      if (outcome == LambdaOutcome::stop_path || !go_on) break;
+    }
+    return finish();
+  }
+
  protected:
+  // IRLS at the current λ until it converges, the weights collapse or the passes run out.
+  virtual LambdaOutcome irls() = 0;
+  // The deviance of the current fit (devi).
+  virtual double deviance() const = 0;
+
   PathCommon(const Design& design, const PathSettings& settings)
       : d(design),
         s(settings),
@@ -481,29 +508,19 @@ class PathCommon {
   LambdaSequence seq;
   double al = 0, al1 = 0, al2 = 0;
   std::size_t nlp = 0;
+  // Intercepts and coefficients (class-major), their values at the IRLS step's start, and the
+  // coefficients' curvatures; the deviances and the convergence threshold (see the glossary).
+  std::vector<double> b0, bs0, b, bs, xv;
+  double dev0 = 0, dev1 = 0, shr = 0;
   StdPath out;
 };
 
 // lognet2n: two classes, y = 1 for the second class.
-class BinomialPath : PathCommon {
+class BinomialPath final : public PathCommon {
  public:
   BinomialPath(const Design& design, const PathSettings& settings)
       : PathCommon(design, settings), y(design.n), q(design.n) {
     start_at_intercept();
-  }
-
-  StdPath run() {
-    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
-      start_lambda(ilm);
-      const LambdaOutcome outcome = irls();
-      if (outcome == LambdaOutcome::pass_limit) {
-        pass_limit_reached(ilm, s);
-        break;
-      }
-      const bool go_on = record_step(out, seq, al, (dev1 - deviance()) / dev0, b0, b, order, p);
-      if (outcome == LambdaOutcome::stop_path || !go_on) break;
-    }
-    return finish();
   }
 
  private:
@@ -541,7 +558,7 @@ class BinomialPath : PathCommon {
 
   // IRLS at the current λ: coordinate descent, new working response, until the coefficients
   // stop moving and no feature outside the strong set violates the KKT conditions.
-  LambdaOutcome irls() {
+  LambdaOutcome irls() override {
     for (;;) {
       bs0[0] = b0[0];
       for (std::size_t k : order) bs[k] = b[k];
@@ -595,7 +612,7 @@ class BinomialPath : PathCommon {
     return entered;
   }
 
-  double deviance() const {
+  double deviance() const override {
     double devi = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double pi = std::min(std::max(kPmin, q[i]), pmax);
@@ -607,8 +624,8 @@ class BinomialPath : PathCommon {
   static constexpr double pmax = 1 - kPmin;
   static constexpr double vmin = (1 + kPmin) * kPmin * (1 - kPmin);
   const double fmax = std::log(1 / kPmin - 1), fmin = -fmax;
-  std::vector<double> y, q, b0, bs0, b, bs, xv;
-  double xmz = 0, dev0 = 0, dev1 = 0, shr = 0;
+  std::vector<double> y, q;
+  double xmz = 0;
 };
 
 StdPath binomial_path(const Design& d, const PathSettings& s) {
@@ -646,38 +663,24 @@ double centring_shift(double alpha, std::vector<double> a) {
 }
 
 // lognetn: K ≥ 3 classes, one penalised linear predictor per class.
-class MultinomialPath : PathCommon {
+class MultinomialPath final : public PathCommon {
  public:
   MultinomialPath(const Design& design, const PathSettings& settings)
       : PathCommon(design, settings),
         nc(design.classes.size()),
-        b0(nc),
-        bs0(nc),
-        b(nc * design.p, 0.0),
-        bs(nc * design.p, 0.0),
-        xv(nc * design.p, 0.0),
         q(nc * design.n),
         sxp(design.n, 0.0),
         eta(design.n),
         di(design.n),
         shift_buf(nc) {
+    b0.assign(nc, 0.0);
+    bs0.assign(nc, 0.0);
+    b.assign(nc * p, 0.0);
+    bs.assign(nc * p, 0.0);
+    xv.assign(nc * p, 0.0);
     v.resize(n);
     r.resize(n);
     start_at_intercepts();
-  }
-
-  StdPath run() {
-    for (std::size_t ilm = 0; ilm < seq.count(); ++ilm) {
-      start_lambda(ilm);
-      const LambdaOutcome outcome = irls();
-      if (outcome == LambdaOutcome::pass_limit) {
-        pass_limit_reached(ilm, s);
-        break;
-      }
-      const bool go_on = record_step(out, seq, al, (dev1 - deviance()) / dev0, b0, b, order, p);
-      if (outcome == LambdaOutcome::stop_path || !go_on) break;
-    }
-    return finish();
   }
 
  private:
@@ -723,7 +726,7 @@ class MultinomialPath : PathCommon {
 
   // IRLS at the current λ: sweeps over the classes (each one a coordinate descent), centring,
   // until no class moves and no feature outside the strong set violates the KKT conditions.
-  LambdaOutcome irls() {
+  LambdaOutcome irls() override {
     for (;;) {
       moved = false;
       any_class = false;
@@ -843,7 +846,7 @@ class MultinomialPath : PathCommon {
     return entered;
   }
 
-  double deviance() const {
+  double deviance() const override {
     double devi = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t c = static_cast<std::size_t>(d.y[i]);
@@ -857,8 +860,7 @@ class MultinomialPath : PathCommon {
   static constexpr double pfm = (1 + kPmin) * kPmin, pfx = (1 - kPmin) * pmax;
   static constexpr double vmin = pfm * pmax;
   const std::size_t nc;
-  std::vector<double> b0, bs0, b, bs, xv, q, sxp, eta, di, shift_buf;
-  double dev0 = 0, dev1 = 0, shr = 0;
+  std::vector<double> q, sxp, eta, di, shift_buf;
   bool moved = false, any_class = false;
 };
 
@@ -963,6 +965,7 @@ void probabilities(const std::vector<int>& classes, std::size_t k, const double*
 // fold without the full path's λ), or, when its train rows hold one class, that class.
 struct FoldFit {
   int constant_class = -1;
+  std::string warning;  // the path's (StdPath::warning)
   std::vector<int> classes;
   std::size_t k = 1;
   std::vector<double> lambdas;
@@ -989,6 +992,7 @@ FoldFit fit_fold(const Dataset& data, std::span<const std::uint32_t> train,
   StdPath sp = fit_std_path(d, params, {});
   const std::size_t k = sp.k, L = sp.lambdas.size(), p = d.p;
   d.x = {};  // the copy is no longer needed; free it before the next fit on this worker
+  fit.warning = std::move(sp.warning);
   fit.classes = d.classes;
   fit.k = k;
   fit.lambdas = sp.lambdas;
@@ -1185,15 +1189,31 @@ std::unique_ptr<Model> state::load_glmnet(const Reader& read) {
                                        std::move(coefficients), read.field("description"));
 }
 
-GlmnetPath glmnet_path(const Dataset& data, std::span<const std::uint32_t> rows,
-                       const GlmnetParams& params, std::span<const double> lambdas) {
+namespace {
+
+// glmnet_path without its warning, which goes to `warning` (glmnet_cv runs it on a worker).
+GlmnetPath path_on_rows(const Dataset& data, std::span<const std::uint32_t> rows,
+                        const GlmnetParams& params, std::span<const double> lambdas,
+                        std::string& warning) {
   if (data.task != TaskKind::classification) {
     fail("glmnet supports classification only, found a regression data set {}",
          quote_found(data.name));
   }
   check_lambdas(lambdas);
   const Design d = make_design(data, rows);
-  return to_path(d, fit_std_path(d, params, lambdas));
+  StdPath sp = fit_std_path(d, params, lambdas);
+  warning = std::move(sp.warning);
+  return to_path(d, sp);
+}
+
+}  // namespace
+
+GlmnetPath glmnet_path(const Dataset& data, std::span<const std::uint32_t> rows,
+                       const GlmnetParams& params, std::span<const double> lambdas) {
+  std::string warning;
+  GlmnetPath path = path_on_rows(data, rows, params, lambdas, warning);
+  if (!warning.empty()) warn(warning);
+  return path;
 }
 
 GlmnetCv glmnet_cv(const Dataset& data, std::span<const std::uint32_t> rows,
@@ -1229,12 +1249,13 @@ GlmnetCv glmnet_cv(const Dataset& data, std::span<const std::uint32_t> rows,
   // sees does not depend on timing.
   std::vector<FoldFit> fits(folds);
   std::vector<std::exception_ptr> errors(folds + 1);
+  std::string full_path_warning;
   parallel_for(
       folds + 1,
       [&](std::size_t task) {
         try {
           if (task == 0) {
-            cv.path = glmnet_path(data, rows, params);
+            cv.path = path_on_rows(data, rows, params, {}, full_path_warning);
             return;
           }
           const std::size_t f = task - 1;
@@ -1250,6 +1271,10 @@ GlmnetCv glmnet_cv(const Dataset& data, std::span<const std::uint32_t> rows,
       resolve_threads(threads, folds + 1));
   for (const auto& error : errors)
     if (error) std::rethrow_exception(error);
+  // Warnings in task order (the full path, then the folds), whatever order the fits ended in.
+  if (!full_path_warning.empty()) warn(full_path_warning);
+  for (const FoldFit& fit : fits)
+    if (!fit.warning.empty()) warn(fit.warning);
   const std::size_t L = cv.path.lambdas.size();
   std::vector<std::vector<double>> fold_dev(folds);
   std::vector<double> fold_weight(folds, 0.0);

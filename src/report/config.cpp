@@ -255,7 +255,7 @@ std::vector<std::string> data_files(const KeyReader& r, const std::string& base_
 
 learners::TaskKind task_kind(const KeyReader& r) {
   const std::string task = r.text("task", "classification");
-  if (task == "classification" || task == "regression") return parse_task_kind(task);
+  if (const auto kind = find_task_kind(task)) return *kind;
   r.fail_value("task", "expected classification or regression", r.value("task"));
 }
 

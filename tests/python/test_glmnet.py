@@ -243,3 +243,21 @@ def test_invalid_lambdas():
                                                 "after 0.1 at position 1"):
         _assay.glmnet_path(x, np.array([0, 1, 0, 1], np.int32), 2, None, "",
                            np.array([0.1, 0.2]))
+
+
+def test_cv_warnings_come_in_task_order_at_any_thread_count():
+    # Fits that reach max_passes warn; the K + 1 fits run in parallel, and their warnings are
+    # given in task order (full path, then folds 1..K), so the output does not depend on timing.
+    import warnings
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(200, 30))
+    y = rng.integers(0, 3, size=200).astype(np.int32)
+    params = json.dumps({"alpha": 0.2, "max_passes": 30})
+    seen = []
+    for threads in (1, 2, 2, 2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _assay.glmnet_cv(x, y, 3, None, params, 3, threads)
+        seen.append([str(w.message) for w in caught])
+    assert len(seen[0]) > 1 and all("did not converge" in m for m in seen[0])
+    assert all(s == seen[0] for s in seen)

@@ -9,11 +9,16 @@
 //   parse_task_kind(value, "--task");   // the same message, naming the option
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace assay {
 
 enum class TaskKind { classification, regression };
+
+/// The task named "classification" or "regression"; nullopt for anything else (for readers that
+/// report the error at a file location).
+std::optional<TaskKind> find_task_kind(std::string_view name);
 
 /// "classification" | "regression"; anything else throws assay::Error "<what>: expected
 /// classification or regression, found "<name>"" (`what` names the option or field).

@@ -16,7 +16,7 @@
 // reused by every later loop (a call costs a wake-up, not a thread creation). One loop runs on
 // the pool at a time: a loop started inside another one (or while another thread's loop holds
 // the pool) runs on its calling thread, which gives the same result. After fork() the child
-// starts a pool of its own.
+// starts a pool of its own. The pool starts at most 1023 workers, whatever is asked.
 //
 // The default (threads = 0): set_num_threads(n) if called with n > 0, else the environment
 // variable ASSAY_NUM_THREADS, else OMP_NUM_THREADS (what joblib sets in its worker processes so

@@ -181,6 +181,13 @@ TEST(ThreadPool, AForkedChildStartsItsOwnPool) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+TEST(ThreadPool, AHugeRequestStartsAtMost1023Workers) {
+  squares(10, 2);
+  const std::size_t before = threads_of_this_process();
+  EXPECT_EQ(squares(100000, 100000), squares(100000, 1));
+  EXPECT_LE(threads_of_this_process(), before + 1023);
+}
+
 TEST(ThreadPool, DefaultComesFromSetNumThreadsThenTheEnvironment) {
   unsetenv("ASSAY_NUM_THREADS");
   unsetenv("OMP_NUM_THREADS");

@@ -10,6 +10,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/learners/dataset.hpp"
 #include "test_util.hpp"
+#include "toy_dataset.hpp"
 
 namespace assay::learners {
 namespace {
@@ -20,20 +21,6 @@ DatasetColumns cols(std::string label, std::vector<std::string> features = {},
                     std::vector<std::string> reserved = {}) {
   return {std::move(label), std::move(features), std::move(drop), std::move(weight),
           std::move(reserved)};
-}
-
-Dataset classification(std::vector<std::int32_t> y, std::size_t n_classes,
-                       std::vector<double> weights = {}) {
-  Dataset d;
-  d.name = "toy";
-  d.n_rows = y.size();
-  d.n_features = 1;
-  d.x.assign(y.size(), 0.0);
-  d.feature_names = {"x"};
-  d.y_class = std::move(y);
-  for (std::size_t k = 0; k < n_classes; ++k) d.classes.push_back(std::string(1, char('a' + k)));
-  d.weights = std::move(weights);
-  return d;
 }
 
 TEST(DatasetFromTable, NumericAndOneHotFeatures) {

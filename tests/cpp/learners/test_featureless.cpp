@@ -7,6 +7,7 @@
 #include "assay/learners/dataset.hpp"
 #include "assay/learners/learner.hpp"
 #include "test_util.hpp"
+#include "toy_dataset.hpp"
 
 namespace assay::learners {
 namespace {
@@ -16,20 +17,6 @@ std::vector<double> predict_all(const Model& model, const Dataset& data,
   std::vector<double> out(rows.size() * model.n_outputs());
   model.predict(data, rows, out);
   return out;
-}
-
-Dataset classification(std::vector<std::int32_t> y, std::size_t n_classes,
-                       std::vector<double> weights = {}) {
-  Dataset d;
-  d.name = "toy";
-  d.n_rows = y.size();
-  d.n_features = 1;
-  d.x.assign(y.size(), 0.0);
-  d.feature_names = {"x"};
-  d.y_class = std::move(y);
-  for (std::size_t k = 0; k < n_classes; ++k) d.classes.push_back(std::string(1, char('a' + k)));
-  d.weights = std::move(weights);
-  return d;
 }
 
 TEST(Featureless, PredictsTrainClassFrequencies) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../soak/cv_toy.hpp"
 #include "assay/core/error.hpp"
 #include "assay/report/cv.hpp"
 #include "assay/soak/cv.hpp"
@@ -16,22 +17,6 @@ namespace assay::soak {
 namespace {
 
 using learners::Dataset;
-
-// 15 rows, labels 0/1/2 (7, 5, 3 rows), given folds 1,2,3,1,2,3,...
-const std::vector<std::int32_t> kLabels{0, 1, 0, 2, 0, 1, 1, 0, 2, 0, 1, 0, 2, 1, 0};
-const std::vector<std::int64_t> kFold{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
-
-Dataset toy() {
-  Dataset d;
-  d.name = "toy";
-  d.n_rows = kLabels.size();
-  d.n_features = 1;
-  for (std::size_t i = 0; i < d.n_rows; ++i) d.x.push_back(double(i % 4));
-  d.feature_names = {"x"};
-  d.y_class = kLabels;
-  d.classes = {"a", "b", "c"};
-  return d;
-}
 
 CvParams featureless_params() {
   CvParams p;

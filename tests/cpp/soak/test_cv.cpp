@@ -11,6 +11,7 @@
 #include "assay/core/error.hpp"
 #include "assay/learners/learner.hpp"
 #include "assay/soak/cv.hpp"
+#include "cv_toy.hpp"
 #include "test_util.hpp"
 
 namespace assay::soak {
@@ -18,23 +19,6 @@ namespace {
 
 using learners::Dataset;
 using learners::TaskKind;
-
-// 15 rows, labels 0/1/2 (7, 5, 3 rows), given folds 1,2,3,1,2,3,...
-const std::vector<std::int32_t> kLabels{0, 1, 0, 2, 0, 1, 1, 0, 2, 0, 1, 0, 2, 1, 0};
-const std::vector<std::int64_t> kFold{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
-
-Dataset toy(std::vector<double> weights = {}) {
-  Dataset d;
-  d.name = "toy";
-  d.n_rows = kLabels.size();
-  d.n_features = 1;
-  for (std::size_t i = 0; i < d.n_rows; ++i) d.x.push_back(double(i % 4));
-  d.feature_names = {"x"};
-  d.y_class = kLabels;
-  d.classes = {"a", "b", "c"};
-  d.weights = std::move(weights);
-  return d;
-}
 
 CvParams featureless_params(int threads = 1) {
   CvParams p;
