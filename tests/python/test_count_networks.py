@@ -269,7 +269,7 @@ def test_network_bounds_are_sound(tmp_path):
     assert (low >= ilow).all() and (high <= ihigh).all()
 
 
-def test_spec_split_equals_enumeration(tmp_path):
+def test_spec_split_equals_enumeration_and_exact_cnf(tmp_path):
     rng = np.random.default_rng(9)
     path, *_ = _mlp(tmp_path, rng, [9, 12, 2])
     spec = """
@@ -280,10 +280,14 @@ def test_spec_split_equals_enumeration(tmp_path):
     """
     e = assay.count.count(path, spec, method="enumerate")
     s = assay.count.count(path, spec, method="split")
-    for a, b in zip(e["labels"], s["labels"]):
-        assert (a["tp"], a["fp"], a["tn"], a["fn"]) == (b["tp"], b["fp"], b["tn"], b["fn"])
+    c = assay.count.count(path, spec, method="exact-cnf")  # part 2's CNF route
+    for a, b, d in zip(e["labels"], s["labels"], c["labels"]):
+        cells = (a["tp"], a["fp"], a["tn"], a["fn"])
+        assert cells == (b["tp"], b["fp"], b["tn"], b["fn"]) == (d["tp"], d["fp"], d["tn"], d["fn"])
         assert b["guarantee"]["method"] == "split" and b["guarantee"]["exact"]
+        assert d["guarantee"]["method"] == "exact-cnf" and d["guarantee"]["exact"]
     assert e["safety"][0]["satisfied"] == s["safety"][0]["satisfied"]
+    assert c["safety"][0]["satisfied"] == s["safety"][0]["satisfied"]
 
 
 def _acas(name):
