@@ -60,6 +60,203 @@ void check_member_value(double mean, double var, std::size_t m, std::size_t i) {
   if (var < 0) fail("preds: negative variance {} of member {} at sample {}", var, m, i);
 }
 
+// The chunk kernels below get an AVX2 clone on x86-64 GCC builds, chosen at load time. AVX2
+// without FMA: the same IEEE operations in the same order on wider vectors, so both clones give
+// the same bits (the baseline x86-64 has 2-double vectors only).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ASSAY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ASSAY_VECTOR_CLONES
+#endif
+
+struct ClassificationInputs {
+  const double* probs;
+  std::size_t M, n, K;
+  double eps;
+};
+
+// The exact first offending entry of a chunk, in (member, sample, class) order.
+void report_bad_probabilities(const ClassificationInputs& in, std::size_t begin, std::size_t end) {
+  for (std::size_t m = 0; m < in.M; ++m) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const double* row = in.probs + (m * in.n + i) * in.K;
+      double sum = 0;
+      for (std::size_t k = 0; k < in.K; ++k) {
+        if (!(row[k] >= 0 && row[k] <= 1)) {
+          fail("probs must be in [0, 1], found {} (member {}, sample {}, class {})", row[k], m, i,
+               k);
+        }
+        sum += row[k];
+      }
+      if (std::abs(sum - 1) > kSumTolerance) {
+        fail("probabilities of member {} at sample {} sum to {}, expected 1 (tolerance {})", m, i,
+             sum, kSumTolerance);
+      }
+    }
+  }
+}
+
+// log(x + eps): the vectorised log (finite garbage for x + eps = 0 or subnormal, which is
+// possible only with eps < DBL_MIN and is then recomputed with std::log).
+[[gnu::always_inline]] inline void shifted_logs(const double* x, double eps, double* out,
+                                                std::size_t len) {
+  constexpr double kMinNormal = std::numeric_limits<double>::min();
+#pragma GCC ivdep
+  for (std::size_t j = 0; j < len; ++j) out[j] = detail::fast_log(x[j] + eps);
+  if (eps < kMinNormal) {
+    for (std::size_t j = 0; j < len; ++j) {
+      if (x[j] + eps < kMinNormal) out[j] = std::log(x[j] + eps);
+    }
+  }
+}
+
+// Samples [begin, end): members outer, so each member's block of c x K probabilities is
+// contiguous and the log and the sums over members vectorise.
+ASSAY_VECTOR_CLONES void classification_chunk(const ClassificationInputs& in, std::size_t begin,
+                                              std::size_t end, EnsembleUncertainty& r) {
+  const std::size_t M = in.M, K = in.K, c = end - begin, len = c * K;
+  const double dm = static_cast<double>(M);
+  std::vector<double> mean(len, 0.0), mean_log(len, 0.0), lp(len), low(len, 0.0), high(len, 1.0),
+      nan_check(len, 0.0), entropy(c, 0.0);
+  bool bad = false;
+  for (std::size_t m = 0; m < M; ++m) {
+    const double* row = in.probs + (m * in.n + begin) * K;
+    shifted_logs(row, in.eps, lp.data(), len);
+#pragma GCC ivdep
+    for (std::size_t j = 0; j < len; ++j) {
+      const double p = row[j];
+      low[j] = p < low[j] ? p : low[j];
+      high[j] = p > high[j] ? p : high[j];
+      nan_check[j] += p - p;
+      mean[j] += p;
+      mean_log[j] += lp[j];
+    }
+    for (std::size_t i = 0; i < c; ++i) {
+      double sum = 0, h = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        sum += row[i * K + k];
+        h += row[i * K + k] * -lp[i * K + k];
+      }
+      bad |= std::abs(sum - 1) > kSumTolerance;
+      entropy[i] += h;
+    }
+  }
+  for (std::size_t j = 0; j < len; ++j) {
+    bad |= low[j] < 0 || high[j] > 1 || !(nan_check[j] == 0);
+  }
+  if (bad) report_bad_probabilities(in, begin, end);
+#pragma GCC ivdep
+  for (std::size_t j = 0; j < len; ++j) mean[j] /= dm;
+  shifted_logs(mean.data(), in.eps, lp.data(), len);
+  for (std::size_t i = 0; i < c; ++i) {
+    const double expected_entropy = entropy[i] / dm;
+    double eoe = 0, cross = 0, confidence = 0;
+    for (std::size_t k = 0; k < K; ++k) {
+      const double pbar = mean[i * K + k];
+      eoe += pbar * -lp[i * K + k];
+      cross += pbar * (mean_log[i * K + k] / dm);
+      confidence = std::max(confidence, pbar);
+    }
+    const double mi = eoe - expected_entropy;
+    const double epkl = -cross - expected_entropy;
+    const std::size_t o = begin + i;
+    r.entropy_of_expected[o] = eoe;
+    r.expected_entropy[o] = expected_entropy;
+    r.mutual_information[o] = mi;
+    r.epkl[o] = epkl;
+    r.reverse_mutual_information[o] = epkl - mi;
+    r.confidence[o] = confidence;
+  }
+}
+
+struct RegressionInputs {
+  const double* preds;
+  std::size_t M, n;
+  double eps;
+};
+
+// Samples [begin, end), members outer: contiguous, branch-free, vectorisable inner loops. The
+// sum over members of log(v + eps) is taken as the log of their product (one log per sample
+// instead of one per member) when that product is a normal double; otherwise (huge or tiny
+// variances) the logs are summed.
+ASSAY_VECTOR_CLONES void regression_chunk(const RegressionInputs& in, std::size_t begin,
+                                          std::size_t end, RegressionEnsembleUncertainty& r) {
+  const std::size_t M = in.M, n = in.n;
+  const double eps = in.eps, dm = static_cast<double>(M);
+  const double log_2pi = std::log(2 * std::numbers::pi);
+  const double* preds = in.preds;
+  const std::size_t c = end - begin;
+  std::vector<double> sum_mu(c, 0.0), sum_var(c, 0.0), sum_ve(c, 0.0), a(c, 0.0), b(c, 0.0),
+      d(c, 0.0), q(c, 0.0), prod(c, 1.0), ss(c, 0.0), spread(c, 0.0), drift(c, 0.0), finite(c, 0.0),
+      min_var(c, 0.0);
+  for (std::size_t m = 0; m < M; ++m) {
+    const double* row = preds + (m * n + begin) * 2;
+#pragma GCC ivdep  // the per-sample arrays and the input never overlap
+    for (std::size_t i = 0; i < c; ++i) {
+      const double mm = row[2 * i], v = row[2 * i + 1];
+      finite[i] += (mm - mm) + (v - v);  // NaN once a value is NaN or infinite
+      min_var[i] = v < min_var[i] ? v : min_var[i];
+      const double ve = v + eps;
+      const double inv = 1.0 / ve;
+      const double mean_inv = inv * mm;
+      sum_mu[i] += mm;
+      sum_var[i] += v;
+      sum_ve[i] += ve;
+      a[i] += mm * mm + ve;
+      b[i] += inv;
+      d[i] += mean_inv;
+      q[i] += mm * mean_inv;
+      prod[i] *= ve;
+    }
+  }
+  for (std::size_t i = 0; i < c; ++i) {
+    if (!(finite[i] == 0) || min_var[i] < 0) {
+      for (std::size_t m = 0; m < M; ++m) {
+        for (std::size_t j = begin; j < end; ++j) {
+          check_member_value(preds[(m * n + j) * 2], preds[(m * n + j) * 2 + 1], m, j);
+        }
+      }
+    }
+  }
+  for (std::size_t m = 0; m < M; ++m) {
+    const double* row = preds + (m * n + begin) * 2;
+#pragma GCC ivdep
+    for (std::size_t i = 0; i < c; ++i) {
+      const double mbar = sum_mu[i] / dm;
+      const double vbar = sum_ve[i] / dm;
+      const double dev = row[2 * i] - mbar;
+      const double ve = row[2 * i + 1] + eps;
+      ss[i] += dev * dev;
+      spread[i] += (vbar - ve) / ve;
+      drift[i] += dev * dev / ve;
+    }
+  }
+  for (std::size_t i = 0; i < c; ++i) {
+    double log_sum;
+    if (prod[i] >= std::numeric_limits<double>::min() &&
+        prod[i] <= std::numeric_limits<double>::max()) {
+      log_sum = std::log(prod[i]);
+    } else {
+      log_sum = 0;
+      for (std::size_t m = 0; m < M; ++m) {
+        log_sum += std::log(preds[(m * n + begin + i) * 2 + 1] + eps);
+      }
+    }
+    const double mbar = sum_mu[i] / dm;
+    const double knowledge = ss[i] / dm;
+    const double data = sum_var[i] / dm;
+    const double am = a[i] / dm, bm = b[i] / dm, dmn = d[i] / dm;
+    const double em = (q[i] + log_sum) / dm + log_2pi;
+    const std::size_t o = begin + i;
+    r.mean[o] = mbar;
+    r.knowledge_uncertainty[o] = knowledge;
+    r.data_uncertainty[o] = data;
+    r.total_variance[o] = knowledge + data;
+    r.epkl_reg[o] = 0.5 * (am * bm - 2 * mbar * dmn + em);
+    r.epkl[o] = 0.5 * (spread[i] / dm + knowledge * bm + drift[i] / dm);
+  }
+}
+
 }  // namespace
 
 EnsembleUncertainty ensemble_uncertainty(std::span<const double> probs, std::size_t n_members,
@@ -67,103 +264,14 @@ EnsembleUncertainty ensemble_uncertainty(std::span<const double> probs, std::siz
                                          const EnsembleParams& params) {
   check_shape(probs.size(), n_members, n_samples, n_classes, "probs", "classes");
   if (!(params.epsilon >= 0)) fail("epsilon must be >= 0, found {}", params.epsilon);
-  const std::size_t M = n_members, n = n_samples, K = n_classes;
-  const double eps = params.epsilon, dm = static_cast<double>(M);
-  constexpr double kMinNormal = std::numeric_limits<double>::min();
+  const ClassificationInputs in{probs.data(), n_members, n_samples, n_classes, params.epsilon};
   EnsembleUncertainty r;
-  r.entropy_of_expected.resize(n);
-  r.expected_entropy.resize(n);
-  r.mutual_information.resize(n);
-  r.epkl.resize(n);
-  r.reverse_mutual_information.resize(n);
-  r.confidence.resize(n);
-  // The exact first offending entry, in (member, sample, class) order within the chunk.
-  auto report_bad = [&](std::size_t begin, std::size_t end) {
-    for (std::size_t m = 0; m < M; ++m) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const double* row = probs.data() + (m * n + i) * K;
-        double sum = 0;
-        for (std::size_t k = 0; k < K; ++k) {
-          if (!(row[k] >= 0 && row[k] <= 1)) {
-            fail("probs must be in [0, 1], found {} (member {}, sample {}, class {})", row[k], m, i,
-                 k);
-          }
-          sum += row[k];
-        }
-        if (std::abs(sum - 1) > kSumTolerance) {
-          fail("probabilities of member {} at sample {} sum to {}, expected 1 (tolerance {})", m, i,
-               sum, kSumTolerance);
-        }
-      }
-    }
-  };
-  // log(x) for x = p + eps: the vectorised log (finite garbage for x = 0 or subnormal, which
-  // is possible only with eps < DBL_MIN and is then recomputed with std::log).
-  auto logs = [&](const double* x, double* out, std::size_t len) {
-#pragma GCC ivdep
-    for (std::size_t j = 0; j < len; ++j) out[j] = detail::fast_log(x[j] + eps);
-    if (eps < kMinNormal) {
-      for (std::size_t j = 0; j < len; ++j) {
-        if (x[j] + eps < kMinNormal) out[j] = std::log(x[j] + eps);
-      }
-    }
-  };
-  // Blocked over samples, members outer: each member's block of c x K probabilities is
-  // contiguous, so the log and the sums over members vectorise.
-  for_chunks(n, params.threads, kClassChunk, [&](std::size_t begin, std::size_t end) {
-    const std::size_t c = end - begin, len = c * K;
-    std::vector<double> mean(len, 0.0), mean_log(len, 0.0), lp(len), low(len, 0.0), high(len, 1.0),
-        nan_check(len, 0.0), entropy(c, 0.0);
-    bool bad = false;
-    for (std::size_t m = 0; m < M; ++m) {
-      const double* row = probs.data() + (m * n + begin) * K;
-      logs(row, lp.data(), len);
-#pragma GCC ivdep
-      for (std::size_t j = 0; j < len; ++j) {
-        const double p = row[j];
-        low[j] = p < low[j] ? p : low[j];
-        high[j] = p > high[j] ? p : high[j];
-        nan_check[j] += p - p;
-        mean[j] += p;
-        mean_log[j] += lp[j];
-      }
-      for (std::size_t i = 0; i < c; ++i) {
-        double sum = 0, h = 0;
-        for (std::size_t k = 0; k < K; ++k) {
-          sum += row[i * K + k];
-          h += row[i * K + k] * -lp[i * K + k];
-        }
-        bad |= std::abs(sum - 1) > kSumTolerance;
-        entropy[i] += h;
-      }
-    }
-    for (std::size_t j = 0; j < len; ++j) {
-      bad |= low[j] < 0 || high[j] > 1 || !(nan_check[j] == 0);
-    }
-    if (bad) report_bad(begin, end);
-#pragma GCC ivdep
-    for (std::size_t j = 0; j < len; ++j) mean[j] /= dm;
-    logs(mean.data(), lp.data(), len);
-    for (std::size_t i = 0; i < c; ++i) {
-      const double expected_entropy = entropy[i] / dm;
-      double eoe = 0, cross = 0, confidence = 0;
-      for (std::size_t k = 0; k < K; ++k) {
-        const double pbar = mean[i * K + k];
-        eoe += pbar * -lp[i * K + k];
-        cross += pbar * (mean_log[i * K + k] / dm);
-        confidence = std::max(confidence, pbar);
-      }
-      const double mi = eoe - expected_entropy;
-      const double epkl = -cross - expected_entropy;
-      const std::size_t o = begin + i;
-      r.entropy_of_expected[o] = eoe;
-      r.expected_entropy[o] = expected_entropy;
-      r.mutual_information[o] = mi;
-      r.epkl[o] = epkl;
-      r.reverse_mutual_information[o] = epkl - mi;
-      r.confidence[o] = confidence;
-    }
-  });
+  for (auto* v : {&r.entropy_of_expected, &r.expected_entropy, &r.mutual_information, &r.epkl,
+                  &r.reverse_mutual_information, &r.confidence}) {
+    v->resize(n_samples);
+  }
+  for_chunks(n_samples, params.threads, kClassChunk,
+             [&](std::size_t begin, std::size_t end) { classification_chunk(in, begin, end, r); });
   return r;
 }
 
@@ -173,92 +281,14 @@ RegressionEnsembleUncertainty ensemble_uncertainty_regression(std::span<const do
                                                               const EnsembleParams& params) {
   check_shape(preds.size(), n_members, n_samples, 2, "preds", "2");
   if (!(params.epsilon >= 0)) fail("epsilon must be >= 0, found {}", params.epsilon);
-  const std::size_t M = n_members, n = n_samples;
-  const double eps = params.epsilon, dm = static_cast<double>(M);
-  const double log_2pi = std::log(2 * std::numbers::pi);
+  const RegressionInputs in{preds.data(), n_members, n_samples, params.epsilon};
   RegressionEnsembleUncertainty r;
-  r.mean.resize(n);
-  r.total_variance.resize(n);
-  r.data_uncertainty.resize(n);
-  r.knowledge_uncertainty.resize(n);
-  r.epkl_reg.resize(n);
-  r.epkl.resize(n);
-  // Blocked over samples, members outer: contiguous, branch-free, vectorisable inner loops.
-  // The sum over members of log(v + eps) is taken as the log of their product (one log per
-  // sample instead of one per member) when that product is a normal double; otherwise (huge or
-  // tiny variances) the logs are summed.
-  for_chunks(n, params.threads, kChunk, [&](std::size_t begin, std::size_t end) {
-    const std::size_t c = end - begin;
-    std::vector<double> sum_mu(c, 0.0), sum_var(c, 0.0), sum_ve(c, 0.0), a(c, 0.0), b(c, 0.0),
-        d(c, 0.0), q(c, 0.0), prod(c, 1.0), ss(c, 0.0), spread(c, 0.0), drift(c, 0.0),
-        finite(c, 0.0), min_var(c, 0.0);
-    for (std::size_t m = 0; m < M; ++m) {
-      const double* row = preds.data() + (m * n + begin) * 2;
-#pragma GCC ivdep  // the per-sample arrays and the input never overlap
-      for (std::size_t i = 0; i < c; ++i) {
-        const double mm = row[2 * i], v = row[2 * i + 1];
-        finite[i] += (mm - mm) + (v - v);  // NaN once a value is NaN or infinite
-        min_var[i] = v < min_var[i] ? v : min_var[i];
-        const double ve = v + eps;
-        const double inv = 1.0 / ve;
-        const double mean_inv = inv * mm;
-        sum_mu[i] += mm;
-        sum_var[i] += v;
-        sum_ve[i] += ve;
-        a[i] += mm * mm + ve;
-        b[i] += inv;
-        d[i] += mean_inv;
-        q[i] += mm * mean_inv;
-        prod[i] *= ve;
-      }
-    }
-    for (std::size_t i = 0; i < c; ++i) {
-      if (!(finite[i] == 0) || min_var[i] < 0) {
-        for (std::size_t m = 0; m < M; ++m) {
-          for (std::size_t j = begin; j < end; ++j) {
-            check_member_value(preds[(m * n + j) * 2], preds[(m * n + j) * 2 + 1], m, j);
-          }
-        }
-      }
-    }
-    for (std::size_t m = 0; m < M; ++m) {
-      const double* row = preds.data() + (m * n + begin) * 2;
-#pragma GCC ivdep
-      for (std::size_t i = 0; i < c; ++i) {
-        const double mbar = sum_mu[i] / dm;
-        const double vbar = sum_ve[i] / dm;
-        const double dev = row[2 * i] - mbar;
-        const double ve = row[2 * i + 1] + eps;
-        ss[i] += dev * dev;
-        spread[i] += (vbar - ve) / ve;
-        drift[i] += dev * dev / ve;
-      }
-    }
-    for (std::size_t i = 0; i < c; ++i) {
-      double log_sum;
-      if (prod[i] >= std::numeric_limits<double>::min() &&
-          prod[i] <= std::numeric_limits<double>::max()) {
-        log_sum = std::log(prod[i]);
-      } else {
-        log_sum = 0;
-        for (std::size_t m = 0; m < M; ++m) {
-          log_sum += std::log(preds[(m * n + begin + i) * 2 + 1] + eps);
-        }
-      }
-      const double mbar = sum_mu[i] / dm;
-      const double knowledge = ss[i] / dm;
-      const double data = sum_var[i] / dm;
-      const double am = a[i] / dm, bm = b[i] / dm, dmn = d[i] / dm;
-      const double em = (q[i] + log_sum) / dm + log_2pi;
-      const std::size_t o = begin + i;
-      r.mean[o] = mbar;
-      r.knowledge_uncertainty[o] = knowledge;
-      r.data_uncertainty[o] = data;
-      r.total_variance[o] = knowledge + data;
-      r.epkl_reg[o] = 0.5 * (am * bm - 2 * mbar * dmn + em);
-      r.epkl[o] = 0.5 * (spread[i] / dm + knowledge * bm + drift[i] / dm);
-    }
-  });
+  for (auto* v : {&r.mean, &r.total_variance, &r.data_uncertainty, &r.knowledge_uncertainty,
+                  &r.epkl_reg, &r.epkl}) {
+    v->resize(n_samples);
+  }
+  for_chunks(n_samples, params.threads, kChunk,
+             [&](std::size_t begin, std::size_t end) { regression_chunk(in, begin, end, r); });
   return r;
 }
 
