@@ -8,7 +8,7 @@ packages=(
   clang libclang-rt-14-dev  # `make fuzz` (libFuzzer), `make test-sanitize` (ASan, UBSan)
   libcli11-dev libfmt-dev nlohmann-json3-dev libboost-math-dev
   libgtest-dev libgmp-dev libeigen3-dev libopenblas-dev libxgboost-dev
-  libnifti2-dev zlib1g-dev libcryptominisat5-dev libcadical-dev libtomlplusplus-dev
+  libnifti2-dev zlib1g-dev libdeflate-dev libcryptominisat5-dev libcadical-dev libtomlplusplus-dev
   python3-dev pybind11-dev python3-numpy python3-pytest python3-pytest-xdist
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
   python3-nibabel python3-onnx r-base-core r-cran-glmnet r-cran-rpart

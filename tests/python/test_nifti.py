@@ -222,3 +222,36 @@ def test_bad_vox_offset_is_an_error_not_a_shifted_read(tmp_path, offset):
     with pytest.raises(AssayError) as e:
         seg.read_nifti(path)
     assert str(e.value).startswith(f"{path}: expected vox_offset a whole number >= 348, found ")
+
+
+def test_gzip_members_trailers_and_checks(tmp_path, rng):
+    """A .nii.gz is inflated whole (libdeflate) when it is a sequence of complete gzip members;
+    anything else goes through zlib's stream, so reads and messages are zlib's."""
+    data = rng.normal(size=(20, 30, 40)).astype(np.float32)
+    good = tmp_path / "good.nii.gz"
+    nib.save(nib.Nifti1Image(data, np.eye(4)), good)
+    plain = gzip.decompress(good.read_bytes())
+
+    members = tmp_path / "members.nii.gz"  # three members, split inside the header and the data
+    members.write_bytes(gzip.compress(plain[:100]) + gzip.compress(plain[100:5000])
+                        + gzip.compress(plain[5000:]))
+    np.testing.assert_array_equal(seg.read_nifti(members)[0], data)
+
+    trailing = tmp_path / "trailing.nii.gz"  # zlib ignores bytes after the last member
+    trailing.write_bytes(gzip.compress(plain) + b"\0\0junk")
+    np.testing.assert_array_equal(seg.read_nifti(trailing)[0], data)
+
+    whole = gzip.compress(plain)
+    for name, damaged, why in [
+            ("crc", whole[:-8] + bytes(4) + whole[-4:], "incorrect data check"),
+            ("isize", whole[:-4] + (len(plain) + 1).to_bytes(4, "little"),
+             "incorrect length check")]:
+        path = tmp_path / f"{name}.nii.gz"
+        path.write_bytes(damaged)
+        with pytest.raises(AssayError) as e:
+            seg.read_nifti(path)
+        assert str(e.value) == f"{path}: corrupt compressed data (zlib: {why})"
+
+    short_isize = tmp_path / "short.nii.gz"  # a too-small length guess grows the buffer
+    short_isize.write_bytes(gzip.compress(plain[:348]) + gzip.compress(plain[348:]))
+    np.testing.assert_array_equal(seg.read_nifti(short_isize)[0], data)
