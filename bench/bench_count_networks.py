@@ -11,7 +11,7 @@ of the unsafe share after 10 s and 60 s of counting. Digits: the time per image 
 robustness count (epsilon = 1) by domain splitting.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/bench_count_networks.py \
-        [--limit N] [--width-instances 8] [--seconds 60] [--threads 0]
+        [--limit N] [--width-instances 8] [--seconds 60] [--threads 0] [--reuse-decisions]
 Writes bench/results/count_networks.md (and .json).
 """
 import argparse
@@ -75,7 +75,9 @@ def decide_all(d, nnenum, args):
 
 def widths(d, nnenum, args):
     violated = [(net, prop, o, v) for net, prop, o, v in instances(d)
-                if nnenum[(net, prop)][0] == "sat"][: args.width_instances]
+                if nnenum[(net, prop)][0] == "sat"]
+    if args.width_instances >= 0:
+        violated = violated[: args.width_instances]
     out = []
     for net, prop, onnx_file, vnnlib in violated:
         r = count.count_vnnlib(onnx_file, vnnlib, time_limit=args.seconds, samples=10000,
@@ -121,7 +123,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--limit", type=int, default=0, help="the first N ACAS Xu instances only")
-    p.add_argument("--width-instances", type=int, default=8)
+    p.add_argument("--width-instances", type=int, default=8,
+                   help="violated instances whose interval width is measured (-1: all 47)")
+    p.add_argument("--reuse-decisions", action="store_true",
+                   help="take the decisions from bench/results/count_networks.json")
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--threads", type=int, default=0)
     args = p.parse_args()
@@ -130,7 +135,10 @@ def main():
         sys.exit(f"ACAS Xu data not found at {d} (set ASSAY_ACASXU_DATA)")
     nnenum = load_nnenum()
     load0 = os.getloadavg()[0]
-    rows = decide_all(d, nnenum, args)
+    if args.reuse_decisions:
+        rows = json.loads((HERE / "results" / "count_networks.json").read_text())["instances"]
+    else:
+        rows = decide_all(d, nnenum, args)
     wid = widths(d, nnenum, args) if args.width_instances else []
     dig = digits_times(args)
     decided = [r for r in rows if r["decision"] != "unknown"]

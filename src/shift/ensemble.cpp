@@ -10,6 +10,7 @@
 #include <string>
 
 #include "assay/core/error.hpp"
+#include "assay/core/radix_sort.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
 #include "shift/fast_log.hpp"
@@ -68,6 +69,14 @@ void check_member_value(double mean, double var, std::size_t m, std::size_t i) {
 #else
 #define ASSAY_VECTOR_CLONES
 #endif
+
+// Sizes a per-sample output, with huge pages advised before its first write: six fresh 8 MB
+// outputs otherwise cost ~12k page faults, a fifth of the regression measures' time at 1e6.
+void size_output(std::vector<double>& v, std::size_t n) {
+  v.reserve(n);
+  assay::detail::advise_huge_pages(v.data(), n * sizeof(double));
+  v.resize(n);
+}
 
 struct ClassificationInputs {
   const double* probs;
@@ -268,7 +277,7 @@ EnsembleUncertainty ensemble_uncertainty(std::span<const double> probs, std::siz
   EnsembleUncertainty r;
   for (auto* v : {&r.entropy_of_expected, &r.expected_entropy, &r.mutual_information, &r.epkl,
                   &r.reverse_mutual_information, &r.confidence}) {
-    v->resize(n_samples);
+    size_output(*v, n_samples);
   }
   for_chunks(n_samples, params.threads, kClassChunk,
              [&](std::size_t begin, std::size_t end) { classification_chunk(in, begin, end, r); });
@@ -285,7 +294,7 @@ RegressionEnsembleUncertainty ensemble_uncertainty_regression(std::span<const do
   RegressionEnsembleUncertainty r;
   for (auto* v : {&r.mean, &r.total_variance, &r.data_uncertainty, &r.knowledge_uncertainty,
                   &r.epkl_reg, &r.epkl}) {
-    v->resize(n_samples);
+    size_output(*v, n_samples);
   }
   for_chunks(n_samples, params.threads, kChunk,
              [&](std::size_t begin, std::size_t end) { regression_chunk(in, begin, end, r); });
