@@ -26,6 +26,8 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from machine_limits import copy_seconds  # noqa: E402
 
 
 def best_time(f, repeats):
@@ -166,7 +168,7 @@ def main():
               and close(a[4], b[4]))
         mem = extra_bytes_per_sample(n, ties)
         rows.append((f"retention + R-AUC + F1-AUC, n = {n:.0e}, {'ties' if ties else 'no ties'}",
-                     t_a, None, t_n, ok, mem))
+                     t_a, None, t_n, ok, mem, copy_seconds(errors, unc)))
         print(rows[-1], flush=True)
         del unc
 
@@ -178,7 +180,8 @@ def main():
     tall, _ = best_time(lambda: sh.ensemble_uncertainty(probs, threads=0), args.repeats)
     t_n, b = best_time(lambda: np_ensemble(probs), args.repeats)
     ok = all(close(a[key], b[key], rtol=1e-12, atol=1e-12) for key in b)
-    rows.append((f"ensemble_uncertainty, {m} x {ns:.0e} x {k}", t1, tall, t_n, ok, None))
+    rows.append((f"ensemble_uncertainty, {m} x {ns:.0e} x {k}", t1, tall, t_n, ok, None,
+                 copy_seconds(probs)))
     print(rows[-1], flush=True)
     del probs
     preds = np.stack([rng.normal(100, 20, (m, ns)), rng.gamma(2.0, 5.0, (m, ns))], axis=-1)
@@ -186,7 +189,8 @@ def main():
     tall, _ = best_time(lambda: sh.ensemble_uncertainty_regression(preds, threads=0), args.repeats)
     t_n, b = best_time(lambda: np_regression(preds), args.repeats)
     ok = all(close(a[key], b[key], rtol=1e-11, atol=1e-12) for key in b)
-    rows.append((f"ensemble_uncertainty_regression, {m} x {ns:.0e} x 2", t1, tall, t_n, ok, None))
+    rows.append((f"ensemble_uncertainty_regression, {m} x {ns:.0e} x 2", t1, tall, t_n, ok, None,
+                 copy_seconds(preds)))
     print(rows[-1], flush=True)
 
     ncpu = os.cpu_count()
@@ -201,17 +205,21 @@ def main():
         "plus `f1_retention` (threshold 1) on squared errors; single-threaded (two radix sorts). "
         "Ensemble rows: single-threaded and on all cores (`threads=0`; the result does not depend "
         "on it). `extra B/sample`: peak RSS growth during the assay retention calls (fresh "
-        "process, VmHWM reset) divided by n: O(n) memory, the curves themselves are 16 B/sample.",
+        "process, VmHWM reset) divided by n: O(n) memory, the curves themselves are 16 B/sample. "
+        "`x copy`: assay's single-threaded time over the time to copy its inputs once in the same "
+        "run (bench/machine_limits.py; a task that reads all its inputs cannot beat about half "
+        "of it).",
         "",
         "| task | assay 1 thread (s) | assay all cores (s) | numpy (s) | speed-up 1 thread | "
-        "speed-up all cores | agree | extra B/sample |",
-        "|---|---:|---:|---:|---:|---:|:---:|---:|",
+        "speed-up all cores | agree | extra B/sample | x copy |",
+        "|---|---:|---:|---:|---:|---:|:---:|---:|---:|",
     ]
-    for name, t1, tall, tn, ok, mem in rows:
+    for name, t1, tall, tn, ok, mem, t_copy in rows:
         lines.append(
             f"| {name} | {t1:.3f} | {'' if tall is None else f'{tall:.3f}'} | {tn:.3f} | "
             f"{tn / t1:.1f}x | {'' if tall is None else f'{tn / tall:.1f}x'} | "
-            f"{'yes' if ok else 'NO'} | {'' if mem is None else f'{mem:.1f}'} |")
+            f"{'yes' if ok else 'NO'} | {'' if mem is None else f'{mem:.1f}'} | "
+            f"{t1 / t_copy:.1f}x |")
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)

@@ -3,6 +3,12 @@ n = 100 (per-call overhead) to n = 1e7 (throughput), in one process on the same 
 
 Run: PYTHONPATH=build/python /usr/bin/python3 bench/bench_sklearn_metrics.py
          [--sizes 100 1e4 1e6 1e7] [--only NAME ...] [--budget SECONDS] [--from-log LOG ...]
+         [--classes 10] [--weighted] [--busy 0] [--clock cpu|wall] [--out FILE]
+--classes: the number of classes of the multiclass workloads (binary ones stay binary);
+--weighted: every function scikit-learn gives a sample_weight gets the same random weights in
+both libraries (the others run unweighted and are marked); --busy N: N processes spin on the
+CPUs for the whole run (a busy machine); --clock wall: wall-clock times (what a caller waits,
+including any wait for a thread), the fair clock with --busy.
 --from-log reads the rows an earlier (e.g. interrupted) run printed and measures only the
 others, so a long run can be completed in parts.
 Writes bench/results/sklearn_metrics.md. n counts samples; functions of a score or label
@@ -15,6 +21,8 @@ or predicted from the previous size: its per-sample Python loops in LRAP, rankin
 most functions at 1e7), it is timed (and checked) on a prefix of the input and its time is
 scaled linearly to n; such rows say "scaled from n=...". """
 import argparse
+import inspect
+import multiprocessing
 import os
 import platform
 import re
@@ -28,10 +36,11 @@ import sklearn.metrics as skm
 import assay.metrics as am
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-K = 10  # classes / labels / columns of 2-D inputs
+K = 10  # classes / labels / columns of 2-D inputs (--classes)
+WEIGHTED = False  # --weighted
 
 
-clock = time.process_time  # CPU seconds of this process, all threads
+clock = time.process_time  # CPU seconds of this process, all threads (--clock wall: perf_counter)
 
 
 def best_time(fn, repeat, min_total=0.2):
@@ -48,6 +57,30 @@ def best_time(fn, repeat, min_total=0.2):
             fn()
         times.append((clock() - t0) / inner)
     return min(times)
+
+
+def spin():
+    while True:
+        pass
+
+
+def accepts_weights(name):
+    fn = getattr(skm, name.split(" ")[0])
+    return "sample_weight" in inspect.signature(fn).parameters
+
+
+class Weighted:
+    """A metrics module whose functions get sample_weight = the first len(first argument)
+    weights of `w` (the same weights for both libraries), where scikit-learn has the argument."""
+
+    def __init__(self, module, w):
+        self.module, self.w = module, w
+
+    def __getattr__(self, name):
+        fn = getattr(self.module, name)
+        if not accepts_weights(name):
+            return fn
+        return lambda *a, **k: fn(*a, sample_weight=self.w[:len(a[0])], **k)
 
 
 def data(n, rows, rng):
@@ -67,7 +100,8 @@ def data(n, rows, rng):
     yr = rng.normal(size=n) * 3 + 10
     pr = yr + rng.normal(size=n)
     pos = np.abs(yr) + 0.5
-    return dict(yt=yt, yp=yp, yb=yb, pb=pb, score=score, prob_m=prob_m, ym=ym, ind_t=ind_t,
+    return dict(w=rng.random(n) + 0.5, yt=yt, yp=yp, yb=yb, pb=pb, score=score, prob_m=prob_m,
+                ym=ym, ind_t=ind_t,
                 ind_p=ind_p, s_m=s_m, rel=rel, yr=yr, pr=pr, pos=pos, pos_p=pos * 1.1,
                 x_curve=np.linspace(0, 1, n), y_curve=np.sqrt(np.linspace(0, 1, n)))
 
@@ -161,22 +195,24 @@ def measure(name, call, d, size, repeat, budget, predicted=None):
     """(assay s, scikit-learn s, prefix length scikit-learn was timed on or None). predicted:
     scikit-learn's time extrapolated from a smaller size; when it exceeds the budget,
     scikit-learn runs only on a prefix (both results are checked there)."""
-    ours = call(am, d)
-    ta = best_time(lambda: call(am, d), repeat)
+    mods = (Weighted(am, d["w"]), Weighted(skm, d["w"])) if WEIGHTED else (am, skm)
+    ours = call(mods[0], d)
+    ta = best_time(lambda: call(mods[0], d), repeat)
     if predicted is None or predicted * repeat <= budget:
         t0 = clock()
-        theirs = call(skm, d)
+        theirs = call(mods[1], d)
         once = clock() - t0
         check(ours, theirs, name)
         if once * repeat <= budget:
-            ts = min(once, best_time(lambda: call(skm, d), max(1, repeat - 1)))
+            ts = min(once, best_time(lambda: call(mods[1], d), max(1, repeat - 1)))
             return ta, ts, None
         predicted = once
     # Time scikit-learn on a prefix small enough for the budget, scale linearly.
     m = max(100, int(size * budget / (predicted * repeat) / 4))
     part = prefix(d, m)
-    check(call(am, part), call(skm, part), name)
-    ts = best_time(lambda: call(skm, part), max(1, repeat - 1)) * size / m
+    mods = (Weighted(am, part["w"]), Weighted(skm, part["w"])) if WEIGHTED else (am, skm)
+    check(call(mods[0], part), call(mods[1], part), name)
+    ts = best_time(lambda: call(mods[1], part), max(1, repeat - 1)) * size / m
     return ta, ts, m
 
 
@@ -188,7 +224,26 @@ def main():
     parser.add_argument("--budget", type=float, default=20.0)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--from-log", nargs="*", default=[])
+    parser.add_argument("--classes", type=int, default=10)
+    parser.add_argument("--weighted", action="store_true")
+    parser.add_argument("--busy", type=int, default=0)
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
+    parser.add_argument("--out", default=os.path.join(HERE, "results", "sklearn_metrics.md"))
     args = parser.parse_args()
+    global K, WEIGHTED, clock
+    K, WEIGHTED = args.classes, args.weighted
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
+    for p in spinners:
+        p.start()
+    try:
+        run(args)
+    finally:
+        for p in spinners:
+            p.kill()
+
+
+def run(args):
     rows_out = [row for log in args.from_log for row in read_log(log)]
     done = {(row[0], row[1]) for row in rows_out}
     warnings.simplefilter("ignore")
@@ -238,11 +293,13 @@ def speedup_table(rows):
     cell = {(name, n): f"{ts / ta:.1f}x" + ("*" if scaled else "")
             for name, n, _, ta, ts, scaled in rows}
     out = ["Speed-up over scikit-learn (* = scikit-learn timed on a prefix, scaled linearly; "
-           "n of matrix inputs is rows of 10 columns, at most 1e6):", "",
+           f"n of matrix inputs is rows of {K} columns, at most 1e6):", "",
            "| function | " + " | ".join(f"n = {n:.0e}".replace("e+0", "e") for n in sizes) + " |",
            "|---|" + "---:|" * len(sizes)]
     for name in names:
-        out.append(f"| `{name}` | " + " | ".join(cell.get((name, n), "") for n in sizes) + " |")
+        mark = " (unweighted)" if WEIGHTED and not accepts_weights(name) else ""
+        out.append(f"| `{name}`{mark} | " + " | ".join(cell.get((name, n), "") for n in sizes)
+                   + " |")
     return out
 
 
@@ -251,10 +308,17 @@ def write_table(rows, args):
         "# scikit-learn's metrics: assay.metrics vs sklearn.metrics",
         "",
         f"scikit-learn {sklearn.__version__}, numpy {np.__version__}, "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs shared with other "
-        f"jobs (load average {os.getloadavg()[0]:.0f} when written), so times are CPU time of "
-        f"the process (all threads); best of {args.repeat} runs, short calls repeated for 0.2 s. "
-        f"Labels: int64 with {K} classes "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs "
+        f"(load average {os.getloadavg()[0]:.0f} when written"
+        + (f", with {args.busy} processes spinning on the CPUs throughout" if args.busy else "")
+        + "); times are "
+        + ("wall-clock time (what the caller waits) " if args.clock == "wall" else
+           "CPU time of the process (all threads) ")
+        + f"best of {args.repeat} runs, short calls repeated for 0.2 s. "
+        + ("Weighted: every function with a `sample_weight` gets the same weights in [0.5, 1.5) "
+           "in both libraries; rows marked (unweighted) have no such argument. "
+           if WEIGHTED else "Unweighted. ")
+        + f"Labels: int64 with {K} classes "
         f"(or binary); scores rounded to 3 decimals (ties); matrix inputs have {K} columns and "
         "n rows. Every result equals scikit-learn's (rtol 1e-9). Generated by "
         "bench/bench_sklearn_metrics.py.",
@@ -262,14 +326,15 @@ def write_table(rows, args):
     ]
     lines += speedup_table(rows)
     lines += ["", "All times:", "",
-              "| function | n | assay (CPU ms) | scikit-learn (CPU ms) | speed-up |",
+              f"| function | n | assay ({args.clock} ms) | scikit-learn ({args.clock} ms) | "
+              "speed-up |",
               "|---|---:|---:|---:|---:|"]
     for name, n, _, ta, ts, scaled in rows:
         note = f" (scaled from n={scaled:,})" if scaled else ""
         lines.append(f"| `{name}` | {n:,} | {ta*1e3:.3f} | {ts*1e3:.3f}{note} | "
                      f"{ts/ta:.1f}x |")
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "sklearn_metrics.md"), "w") as f:
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

@@ -61,15 +61,6 @@ void check_member_value(double mean, double var, std::size_t m, std::size_t i) {
   if (var < 0) fail("preds: negative variance {} of member {} at sample {}", var, m, i);
 }
 
-// The chunk kernels below get an AVX2 clone on x86-64 GCC builds, chosen at load time. AVX2
-// without FMA: the same IEEE operations in the same order on wider vectors, so both clones give
-// the same bits (the baseline x86-64 has 2-double vectors only).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ASSAY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ASSAY_VECTOR_CLONES
-#endif
-
 // Sizes a per-sample output, with huge pages advised before its first write: six fresh 8 MB
 // outputs otherwise cost ~12k page faults, a fifth of the regression measures' time at 1e6.
 void size_output(std::vector<double>& v, std::size_t n) {

@@ -9,6 +9,15 @@
 #include <bit>
 #include <cstdint>
 
+// Loops that call fast_log get an AVX2 clone on x86-64 GCC builds, chosen at load time. AVX2
+// without FMA: the same IEEE operations in the same order on wider vectors, so both clones give
+// the same bits (the baseline x86-64 has 2-double vectors only).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ASSAY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ASSAY_VECTOR_CLONES
+#endif
+
 namespace assay::shift::detail {
 
 inline double fast_log(double x) {

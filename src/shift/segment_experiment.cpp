@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -19,6 +20,8 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/shift/ensemble.hpp"
+#include "shift/fast_log.hpp"
+#include "shift/segmentation_detail.hpp"
 
 namespace assay::shift {
 namespace {
@@ -369,7 +372,26 @@ struct Workspace {
   std::vector<Volume> members;
   std::vector<double> mean, uncertainty, block;
   std::vector<std::size_t> voxels;
+  detail::RetentionScratch retention;  // the retention curve's sort arrays
 };
+
+// One member's binary entropy -((1 - p) log(1 - p + eps) + p log(p + eps)) per voxel (0 outside
+// the brain when `brain` is given): the operations of ensemble_uncertainty's entropy of the
+// expected and expected entropy for one member, in the same order, so the same bits, without
+// gathering {1 - p, p} blocks. eps is EnsembleParams' default (>= DBL_MIN, so fast_log applies).
+ASSAY_VECTOR_CLONES void single_member_entropy(const double* p, const double* brain, std::size_t n,
+                                               double* out) {
+  constexpr double eps = EnsembleParams{}.epsilon;
+  static_assert(eps >= std::numeric_limits<double>::min());
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < n; ++i) {
+    const double q = 1 - p[i];
+    double h = 0;
+    h += q * -detail::fast_log(q + eps);
+    h += p[i] * -detail::fast_log(p[i] + eps);
+    out[i] = brain == nullptr || brain[i] != 0 ? h : 0.0;
+  }
+}
 
 // The voxel uncertainty `measure` of the members with classes {1 - p, p} (shift/ensemble.hpp),
 // block by block so that only a small M x block x 2 array is held beside the members. With a
@@ -379,6 +401,13 @@ void member_uncertainty(const std::vector<Volume>& members, VoxelMeasure measure
                         std::span<const double> brain, Workspace& ws) {
   const std::size_t n = members.front().data.size(), m = members.size();
   constexpr std::size_t kBlock = std::size_t{1} << 15;
+  if (m == 1 &&
+      (measure == VoxelMeasure::entropy_of_expected || measure == VoxelMeasure::expected_entropy)) {
+    ws.uncertainty.resize(n);
+    single_member_entropy(members[0].data.data(), brain.empty() ? nullptr : brain.data(), n,
+                          ws.uncertainty.data());
+    return;
+  }
   ws.uncertainty.assign(n, 0.0);
   ws.voxels.clear();
   EnsembleParams params;
@@ -458,6 +487,7 @@ SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
 
   SubjectScores scores;
   try {
+    const detail::LendRetentionScratch lend(ws.retention);
     scores = score_subject(probability, truth.data, uncertainty, brain, grid, params.scoring);
   } catch (const Error& e) {
     fail("subject {} ({}): {}", files.id, files.truth, e.what());

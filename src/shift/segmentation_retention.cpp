@@ -10,6 +10,7 @@
 // sort).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "assay/core/error.hpp"
@@ -18,6 +19,23 @@
 #include "shift/segmentation_detail.hpp"
 
 namespace assay::shift {
+
+namespace detail {
+
+namespace {
+thread_local RetentionScratch* lent_scratch = nullptr;
+}  // namespace
+
+LendRetentionScratch::LendRetentionScratch(RetentionScratch& scratch) : previous_(lent_scratch) {
+  lent_scratch = &scratch;
+}
+
+LendRetentionScratch::~LendRetentionScratch() {
+  lent_scratch = previous_;
+}
+
+}  // namespace detail
+
 namespace {
 
 struct LesionVoxel {
@@ -64,7 +82,9 @@ std::vector<LesionVoxel> sorted_voxels(std::span<const std::uint8_t> prediction,
                                        assay::detail::KeyArray& keys, std::uint64_t& true_voxels) {
   const bool all = brain_mask.empty();
   const std::size_t total = uncertainty.size();
-  assay::detail::KeyArray buffer(n);
+  std::optional<assay::detail::KeyArray> own_buffer;
+  assay::detail::KeyArray& buffer =
+      detail::lent_scratch != nullptr ? detail::lent_scratch->buffer(n) : own_buffer.emplace(n);
   std::vector<LesionVoxel> lesion;
   true_voxels = 0;
   std::size_t ordinal = 0;
@@ -210,7 +230,9 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
   } else {
     for (std::size_t v = 0; v < total; ++v) n += brain_mask[v] != 0;
   }
-  assay::detail::KeyArray keys(n);
+  std::optional<assay::detail::KeyArray> own_keys;
+  assay::detail::KeyArray& keys =
+      detail::lent_scratch != nullptr ? detail::lent_scratch->keys(n) : own_keys.emplace(n);
   std::uint64_t true_voxels = 0;
   const auto lesion =
       sorted_voxels(prediction, truth, uncertainty, brain_mask, n, keys, true_voxels);

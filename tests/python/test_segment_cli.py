@@ -350,3 +350,21 @@ def test_probabilities_stored_as_scaled_uint8_are_accepted(run_cli, study, tmp_p
     assert nib.load(tmp_path / "u8" / f"{study['ids'][0]}.nii.gz").get_fdata().max() > 1
     out = run_cli("segment", "--pred", tmp_path / "u8", "--truth", d / "truth", "--json")
     assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("measure", ["entropy_of_expected", "expected_entropy"])
+def test_one_member_entropy_equals_the_ensemble_path_bit_for_bit(study, measure, rng):
+    # One member takes a direct entropy loop; the same member twice goes through
+    # ensemble_uncertainty (mean (p + p) / 2 = p exactly): every number must be identical, with
+    # and without a brain mask, on maps with a probability in every voxel.
+    d = study["dir"]
+    for sid in study["ids"]:
+        dense = np.maximum(study["members"][sid][0], rng.random(SHAPE) * 0.3)
+        save(d / "dense" / f"{sid}.nii.gz", dense, np.float32)
+    for brain in (d / "brain", None):
+        one = seg.evaluate(d / "dense", d / "truth", voxel_measure=measure, brain_mask=brain)
+        two = seg.evaluate([d / "dense", d / "dense"], d / "truth", voxel_measure=measure,
+                           brain_mask=brain)
+        for a, b in zip(one["subjects"], two["subjects"]):
+            for key in ("mean_uncertainty", "ndsc_retention_auc", "ndsc", "lesion_f1"):
+                assert a[key] == b[key], (key, brain)
