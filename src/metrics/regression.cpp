@@ -10,6 +10,7 @@
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "metrics/vector_math.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -201,25 +202,77 @@ void check_single_output(const RegressionData& d, const char* what) {
   if (d.n_outputs != 1) fail("Multioutput not supported in {}", what);
 }
 
-// The unit deviance of a general power from its two powers of p (p^(1-power), p^(2-power)):
-// d2_tweedie_score passes them once for its constant p; the same operations in the same order.
-double tweedie_general(double y, double power, double p_1, double p_2) {
-  const double first = power < 0 ? std::max(y, 0.0) : y;
-  return 2 * (std::pow(first, 2 - power) / ((1 - power) * (2 - power)) - y * p_1 / (1 - power) +
-              p_2 / (2 - power));
+// The Tweedie unit deviance of every row (power 0: squared error; 1: Poisson, 2 (y log(y / p) - y
+// + p); 2: Gamma, 2 (log(p / y) + y / p - 1); else 2 (max(y, 0)^(2-power) / ((1-power)(2-power))
+// - y p^(1-power) / (1-power) + p^(2-power) / (2-power)), max only for power < 0), as
+// scikit-learn computes them. p is per row or one constant (size 1; its powers then taken once,
+// as d2_tweedie_score's null model does). Logs and powers are taken over whole arrays
+// (vector_math.hpp).
+std::vector<double> tweedie_terms(std::span<const double> y, std::span<const double> p,
+                                  double power) {
+  const std::size_t n = y.size();
+  const bool constant = p.size() == 1 && n != 1;
+  const auto p_at = [&](std::size_t i) { return constant ? p[0] : p[i]; };
+  std::vector<double> t(n);
+  if (power == 0 || power == 1 || power == 2) {
+    if (power == 0) {
+      for (std::size_t i = 0; i < n; ++i) t[i] = (y[i] - p_at(i)) * (y[i] - p_at(i));
+      return t;
+    }
+    for (std::size_t i = 0; i < n; ++i) t[i] = power == 1 ? y[i] / p_at(i) : p_at(i) / y[i];
+    detail::log_many(t.data(), t.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double yi = y[i], pi = p_at(i);
+      if (power == 2) {
+        t[i] = 2 * (t[i] + yi / pi - 1);
+      } else {
+        // scipy's xlogy: 0 at y = 0, unless y / p is NaN (d2_tweedie_score's null deviance when
+        // every y is 0: the mean prediction 0 is outside the Poisson domain).
+        const double xlogy = yi == 0 && !std::isnan(yi / pi) ? 0.0 : yi * t[i];
+        t[i] = 2 * (xlogy - yi + pi);
+      }
+    }
+    return t;
+  }
+  for (std::size_t i = 0; i < n; ++i) t[i] = power < 0 ? std::max(y[i], 0.0) : y[i];
+  detail::pow_many(t.data(), 2 - power, t.data(), n);
+  const double c12 = (1 - power) * (2 - power), c1 = 1 - power, c2 = 2 - power;
+  if (constant) {
+    const double p_1 = std::pow(p[0], 1 - power), p_2 = std::pow(p[0], 2 - power);
+    for (std::size_t i = 0; i < n; ++i) t[i] = 2 * (t[i] / c12 - y[i] * p_1 / c1 + p_2 / c2);
+    return t;
+  }
+  // p^(2-power) = p^(1-power) p: one vector pow instead of two (one more rounding), except
+  // where the product leaves the normal range (power 3, p = 1e-300: inf · 1e-300), where pow
+  // itself is asked.
+  std::vector<double> p_1(n);
+  detail::pow_many(p.data(), 1 - power, p_1.data(), n);
+  bool outside = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double p_2 = p_1[i] * p[i];
+    outside |= !(std::abs(p_2) >= std::numeric_limits<double>::min()) |
+               !(std::abs(p_1[i]) >= std::numeric_limits<double>::min()) |
+               !(std::abs(p_2) <= std::numeric_limits<double>::max()) |
+               !(std::abs(p_1[i]) <= std::numeric_limits<double>::max());
+    t[i] = 2 * (t[i] / c12 - y[i] * p_1[i] / c1 + p_2 / c2);
+  }
+  if (!outside) return t;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isnormal(p_1[i]) || !std::isnormal(p_1[i] * p[i])) {
+      const double p_2 = std::pow(p[i], 2 - power);
+      t[i] = 2 * (std::pow(power < 0 ? std::max(y[i], 0.0) : y[i], 2 - power) / c12 -
+                  y[i] * p_1[i] / c1 + p_2 / c2);
+    }
+  }
+  return t;
 }
 
-double tweedie_term(double y, double p, double power) {
-  if (power == 0) return (y - p) * (y - p);
-  if (power == 1) {
-    // scipy's xlogy: 0 at y = 0, unless y / p is NaN (d2_tweedie_score's null deviance when
-    // every y is 0: the mean prediction 0 is outside the Poisson domain).
-    const double ratio = y / p;
-    const double xlogy = y == 0 && !std::isnan(ratio) ? 0.0 : y * std::log(ratio);
-    return 2 * (xlogy - y + p);
-  }
-  if (power == 2) return 2 * (std::log(p / y) + y / p - 1);
-  return tweedie_general(y, power, std::pow(p, 1 - power), std::pow(p, 2 - power));
+// The weighted mean of per-row values (one output), in weighted_means' order.
+double weighted_mean_of(const RegressionData& d, std::span<const double> values) {
+  RegressionData v = d;
+  v.y_true = values;
+  v.y_pred = values;
+  return weighted_means(v, [](double a, double, std::size_t) { return a; })[0];
 }
 
 void check_tweedie_domain(const RegressionData& d, double power) {
@@ -348,8 +401,14 @@ std::vector<double> mean_squared_log_error(const RegressionData& d, bool squared
       std::any_of(d.y_pred.begin(), d.y_pred.end(), negative)) {
     fail("Mean Squared Logarithmic Error cannot be used when targets contain negative values.");
   }
-  auto out = weighted_means(d, [](double y, double p, std::size_t) {
-    const double diff = std::log1p(y) - std::log1p(p);
+  std::vector<double> log_y(d.y_true.size()), log_p(d.y_pred.size());
+  detail::log1p_many(d.y_true.data(), log_y.data(), log_y.size());
+  detail::log1p_many(d.y_pred.data(), log_p.data(), log_p.size());
+  RegressionData logs = d;
+  logs.y_true = log_y;
+  logs.y_pred = log_p;
+  auto out = weighted_means(logs, [](double a, double b, std::size_t) {
+    const double diff = a - b;
     return diff * diff;
   });
   if (!squared) {
@@ -415,8 +474,7 @@ double mean_tweedie_deviance(const RegressionData& d, double power) {
   check_finite_elements(d.y_true, "y_true", 1);
   check_finite_elements(d.y_pred, "y_pred", 1);
   check_tweedie_domain(d, power);
-  return weighted_means(
-      d, [power](double y, double p, std::size_t) { return tweedie_term(y, p, power); })[0];
+  return weighted_mean_of(d, tweedie_terms(d.y_true, d.y_pred, power));
 }
 
 ScoreParts r2_parts(const RegressionData& d) {
@@ -483,12 +541,8 @@ std::vector<double> assemble_score(const ScoreParts& parts, bool force_finite) {
 double d2_tweedie_score(const RegressionData& d, double power) {
   const double numerator = mean_tweedie_deviance(d, power);
   const double mean = weighted_means(d, [](double y, double, std::size_t) { return y; })[0];
-  const bool general = power != 0 && power != 1 && power != 2;
-  const double mean_1 = general ? std::pow(mean, 1 - power) : 0.0;
-  const double mean_2 = general ? std::pow(mean, 2 - power) : 0.0;
-  const double denominator = weighted_means(d, [=](double y, double, std::size_t) {
-    return general ? tweedie_general(y, power, mean_1, mean_2) : tweedie_term(y, mean, power);
-  })[0];
+  const double denominator =
+      weighted_mean_of(d, tweedie_terms(d.y_true, std::span<const double>(&mean, 1), power));
   return 1 - numerator / denominator;
 }
 
