@@ -9,6 +9,7 @@
 
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/radix_sort.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "metrics/vector_math.hpp"
 
@@ -196,10 +197,22 @@ double numpy_percentile(std::vector<double> values, double percentile) {
 double weighted_percentile(std::span<const double> values, std::span<const double> weights,
                            double percentile) {
   const std::size_t n = values.size();
+  // A stable sort by value as (order-preserving key, row) pairs in one contiguous array: the
+  // comparisons touch no other memory (an index sort comparing values[a] < values[b] missed the
+  // cache at every step). -0 is keyed as +0, so that ties are exactly the values' ties.
+  struct KeyRow {
+    std::uint64_t key;
+    std::size_t row;
+  };
+  std::vector<KeyRow> sorted(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    sorted[i] = {assay::detail::ascending_key(values[i] == 0 ? 0.0 : values[i]), i};
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const KeyRow& a, const KeyRow& b) {
+    return a.key < b.key || (a.key == b.key && a.row < b.row);
+  });
   std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  for (std::size_t k = 0; k < n; ++k) order[k] = sorted[k].row;
   std::vector<double> cdf(n);
   double running = 0;
   for (std::size_t k = 0; k < n; ++k) cdf[k] = running += weights[order[k]];
@@ -216,22 +229,20 @@ void check_single_output(const RegressionData& d, const char* what) {
 // The Tweedie unit deviance of every row (power 0: squared error; 1: Poisson, 2 (y log(y / p) - y
 // + p); 2: Gamma, 2 (log(p / y) + y / p - 1); else 2 (max(y, 0)^(2-power) / ((1-power)(2-power))
 // - y p^(1-power) / (1-power) + p^(2-power) / (2-power)), max only for power < 0), as
-// scikit-learn computes them. p is per row or one constant (size 1; its powers then taken once,
-// as d2_tweedie_score's null model does). Logs and powers are taken over whole arrays
-// (vector_math.hpp).
-std::vector<double> tweedie_terms(std::span<const double> y, std::span<const double> p,
-                                  double power) {
-  const std::size_t n = y.size();
-  const bool constant = p.size() == 1 && n != 1;
+// scikit-learn computes them into t[0, n). p is per row, or with `constant` one value p[0] for
+// every row (its powers then taken once, as d2_tweedie_score's null model does). Logs and powers
+// are taken over whole arrays (vector_math.hpp).
+void tweedie_terms(std::span<const double> y, std::span<const double> p, bool constant,
+                   double power, double* t) {
+  const std::size_t n = y.size();  // at most kBlockRows
   const auto p_at = [&](std::size_t i) { return constant ? p[0] : p[i]; };
-  std::vector<double> t(n);
   if (power == 0 || power == 1 || power == 2) {
     if (power == 0) {
       for (std::size_t i = 0; i < n; ++i) t[i] = (y[i] - p_at(i)) * (y[i] - p_at(i));
-      return t;
+      return;
     }
     for (std::size_t i = 0; i < n; ++i) t[i] = power == 1 ? y[i] / p_at(i) : p_at(i) / y[i];
-    detail::log_many(t.data(), t.data(), n);
+    detail::log_many(t, t, n);
     for (std::size_t i = 0; i < n; ++i) {
       const double yi = y[i], pi = p_at(i);
       if (power == 2) {
@@ -243,21 +254,21 @@ std::vector<double> tweedie_terms(std::span<const double> y, std::span<const dou
         t[i] = 2 * (xlogy - yi + pi);
       }
     }
-    return t;
+    return;
   }
   for (std::size_t i = 0; i < n; ++i) t[i] = power < 0 ? std::max(y[i], 0.0) : y[i];
-  detail::pow_many(t.data(), 2 - power, t.data(), n);
+  detail::pow_many(t, 2 - power, t, n);
   const double c12 = (1 - power) * (2 - power), c1 = 1 - power, c2 = 2 - power;
   if (constant) {
     const double p_1 = std::pow(p[0], 1 - power), p_2 = std::pow(p[0], 2 - power);
     for (std::size_t i = 0; i < n; ++i) t[i] = 2 * (t[i] / c12 - y[i] * p_1 / c1 + p_2 / c2);
-    return t;
+    return;
   }
   // p^(2-power) = p^(1-power) p: one vector pow instead of two (one more rounding), except
   // where the product leaves the normal range (power 3, p = 1e-300: inf · 1e-300), where pow
   // itself is asked.
-  std::vector<double> p_1(n);
-  detail::pow_many(p.data(), 1 - power, p_1.data(), n);
+  double p_1[kBlockRows];
+  detail::pow_many(p.data(), 1 - power, p_1, n);
   bool outside = false;
   for (std::size_t i = 0; i < n; ++i) {
     const double p_2 = p_1[i] * p[i];
@@ -267,7 +278,7 @@ std::vector<double> tweedie_terms(std::span<const double> y, std::span<const dou
                !(std::abs(p_1[i]) <= std::numeric_limits<double>::max());
     t[i] = 2 * (t[i] / c12 - y[i] * p_1[i] / c1 + p_2 / c2);
   }
-  if (!outside) return t;
+  if (!outside) return;
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isnormal(p_1[i]) || !std::isnormal(p_1[i] * p[i])) {
       const double p_2 = std::pow(p[i], 2 - power);
@@ -275,15 +286,53 @@ std::vector<double> tweedie_terms(std::span<const double> y, std::span<const dou
                   y[i] * p_1[i] / c1 + p_2 / c2);
     }
   }
-  return t;
 }
 
-// The weighted mean of per-row values (one output), in weighted_means' order.
-double weighted_mean_of(const RegressionData& d, std::span<const double> values) {
-  RegressionData v = d;
-  v.y_true = values;
-  v.y_pred = values;
-  return weighted_means(v, [](double a, double, std::size_t) { return a; })[0];
+// weighted_means for one output whose per-row values come block by block from fill(b, e, out)
+// (rows [b, e), at most kBlockRows of them): the same chunks, blocks, lanes and compensation as
+// column_sums, so the same result as summing a full array of the values, without allocating it.
+template <typename Fill>
+double streamed_weighted_mean(const RegressionData& d, const Fill& fill) {
+  const std::size_t n = d.n_samples();
+  const double* w = d.sample_weight.empty() ? nullptr : d.sample_weight.data();
+  const auto sum_range = [&](std::size_t begin, std::size_t end, CompensatedSum& acc) {
+    double v[kBlockRows];
+    for (std::size_t b = begin; b < end; b += kBlockRows) {
+      const std::size_t e = std::min(end, b + kBlockRows), len = e - b;
+      fill(b, e, v);
+      if (w != nullptr) {
+        for (std::size_t k = 0; k < len; ++k) v[k] = w[b + k] * v[k];
+      }
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      std::size_t k = 0;
+      for (; k + 4 <= len; k += 4) {
+        s0 += v[k];
+        s1 += v[k + 1];
+        s2 += v[k + 2];
+        s3 += v[k + 3];
+      }
+      for (; k < len; ++k) s0 += v[k];
+      acc.add((s0 + s1) + (s2 + s3));
+    }
+  };
+  double sum = 0;
+  if (n < kParallelRows) {
+    CompensatedSum acc;
+    sum_range(0, n, acc);
+    sum = acc.value();
+  } else {
+    const std::size_t chunks = (n + kChunkRows - 1) / kChunkRows;
+    std::vector<CompensatedSum> partial(chunks);
+    parallel_for(chunks, [&](std::size_t c) {
+      sum_range(c * kChunkRows, std::min(n, (c + 1) * kChunkRows), partial[c]);
+    });
+    CompensatedSum total;
+    for (const auto& p : partial) total.add(p.value());
+    sum = total.value();
+  }
+  const double total = total_weight(d);
+  if (!(total > 0)) fail("Weights sum to zero, can't be normalized");
+  return sum / total;
 }
 
 void check_tweedie_domain(const RegressionData& d, double power) {
@@ -412,16 +461,26 @@ std::vector<double> mean_squared_log_error(const RegressionData& d, bool squared
       std::any_of(d.y_pred.begin(), d.y_pred.end(), negative)) {
     fail("Mean Squared Logarithmic Error cannot be used when targets contain negative values.");
   }
-  std::vector<double> log_y(d.y_true.size()), log_p(d.y_pred.size());
-  detail::log1p_many(d.y_true.data(), log_y.data(), log_y.size());
-  detail::log1p_many(d.y_pred.data(), log_p.data(), log_p.size());
-  RegressionData logs = d;
-  logs.y_true = log_y;
-  logs.y_pred = log_p;
-  auto out = weighted_means(logs, [](double a, double b, std::size_t) {
-    const double diff = a - b;
-    return diff * diff;
-  });
+  std::vector<double> out;
+  if (d.n_outputs == 1) {  // block by block, no full-size arrays of logs
+    out = {streamed_weighted_mean(d, [&](std::size_t b, std::size_t e, double* v) {
+      double log_y[kBlockRows];
+      detail::log1p_many(d.y_true.data() + b, log_y, e - b);
+      detail::log1p_many(d.y_pred.data() + b, v, e - b);
+      for (std::size_t k = 0; k < e - b; ++k) v[k] = (log_y[k] - v[k]) * (log_y[k] - v[k]);
+    })};
+  } else {
+    std::vector<double> log_y(d.y_true.size()), log_p(d.y_pred.size());
+    detail::log1p_many(d.y_true.data(), log_y.data(), log_y.size());
+    detail::log1p_many(d.y_pred.data(), log_p.data(), log_p.size());
+    RegressionData logs = d;
+    logs.y_true = log_y;
+    logs.y_pred = log_p;
+    out = weighted_means(logs, [](double a, double b, std::size_t) {
+      const double diff = a - b;
+      return diff * diff;
+    });
+  }
   if (!squared) {
     for (double& v : out) v = std::sqrt(v);
   }
@@ -492,7 +551,9 @@ double mean_tweedie_deviance(const RegressionData& d, double power) {
   check_finite_elements(d.y_true, "y_true", 1);
   check_finite_elements(d.y_pred, "y_pred", 1);
   check_tweedie_domain(d, power);
-  return weighted_mean_of(d, tweedie_terms(d.y_true, d.y_pred, power));
+  return streamed_weighted_mean(d, [&](std::size_t b, std::size_t e, double* out) {
+    tweedie_terms(d.y_true.subspan(b, e - b), d.y_pred.subspan(b, e - b), false, power, out);
+  });
 }
 
 ScoreParts r2_parts(const RegressionData& d) {
@@ -559,8 +620,10 @@ std::vector<double> assemble_score(const ScoreParts& parts, bool force_finite) {
 double d2_tweedie_score(const RegressionData& d, double power) {
   const double numerator = mean_tweedie_deviance(d, power);
   const double mean = weighted_means(d, [](double y, double, std::size_t) { return y; })[0];
-  const double denominator =
-      weighted_mean_of(d, tweedie_terms(d.y_true, std::span<const double>(&mean, 1), power));
+  const double denominator = streamed_weighted_mean(d, [&](std::size_t b, std::size_t e,
+                                                           double* out) {
+    tweedie_terms(d.y_true.subspan(b, e - b), std::span<const double>(&mean, 1), true, power, out);
+  });
   return 1 - numerator / denominator;
 }
 
