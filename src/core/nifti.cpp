@@ -98,12 +98,18 @@ struct DecompressorFree {
   void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
 };
 
-// The whole file's bytes, or empty when it cannot be read in one go (the stream path then reports
-// why).
-std::vector<unsigned char> slurp(const std::string& path, std::size_t size) {
+// The whole file's bytes when it starts with the gzip magic; else, or when it cannot be read in
+// one go, empty (the stream path then reads it, or reports why). An uncompressed .nii is never
+// read whole.
+std::vector<unsigned char> slurp_gzip(const std::string& path, std::size_t size) {
   std::vector<unsigned char> bytes;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return bytes;
+  unsigned char magic[2] = {0, 0};
+  if (::pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+    ::close(fd);
+    return bytes;
+  }
   try {
     bytes.resize(size);
   } catch (const std::bad_alloc&) {
@@ -123,19 +129,21 @@ std::vector<unsigned char> slurp(const std::string& path, std::size_t size) {
 }
 
 // Inflates a file that is a sequence of complete gzip members (CRC-32 and length of each checked)
-// into `out`. False for anything else — not gzip, truncated, corrupt, trailing bytes, too large
-// for memory — which the zlib stream then reads or reports in its own words.
+// into `out`. False for anything else — not gzip, truncated, corrupt, trailing bytes, inflating
+// to more than a quarter of the memory this process can allocate (the volume's doubles still
+// have to fit) — which the zlib stream then reads chunk by chunk or reports in its own words.
 bool inflate_whole(const std::string& path, std::size_t file_size,
                    std::vector<unsigned char>& out) {
   constexpr std::size_t kMinMember = 18;  // 10-byte header, empty block, 8-byte trailer
   if (file_size < kMinMember) return false;
-  const std::vector<unsigned char> in = slurp(path, file_size);
-  if (in.size() != file_size || in[0] != 0x1f || in[1] != 0x8b) return false;
+  if (file_size > allocatable_bytes() / 4) return false;
+  const std::vector<unsigned char> in = slurp_gzip(path, file_size);
+  if (in.size() != file_size) return false;
   const std::unique_ptr<libdeflate_decompressor, DecompressorFree> d(
       libdeflate_alloc_decompressor());
   if (!d) return false;
   // The last member's ISIZE (its length mod 2^32) is the first guess; grow when it is short.
-  const std::size_t limit = inflated_limit(file_size);
+  const std::size_t limit = std::min(inflated_limit(file_size), allocatable_bytes() / 4);
   const unsigned char* isize = &in[file_size - 4];
   const std::size_t last_size =
       isize[0] | (isize[1] << 8) | (isize[2] << 16) | (static_cast<std::size_t>(isize[3]) << 24);
@@ -149,7 +157,8 @@ bool inflate_whole(const std::string& path, std::size_t file_size,
       const libdeflate_result r =
           libdeflate_gzip_decompress_ex(d.get(), in.data() + pos, file_size - pos,
                                         out.data() + used, out.size() - used, &in_used, &out_used);
-      if (r == LIBDEFLATE_INSUFFICIENT_SPACE && out.size() < limit) {
+      if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+        if (out.size() >= limit) return false;
         out.resize(std::min(limit, std::max(out.size() * 2, out.size() + (1u << 20))));
         continue;
       }
