@@ -12,12 +12,13 @@ extern "C" {
 __m128d _ZGVbN2v_log(__m128d);
 __m128d _ZGVbN2v_log1p(__m128d);
 __m128d _ZGVbN2vv_pow(__m128d, __m128d);
-__m256d _ZGVdN4v_log(__m256d);
-__m256d _ZGVdN4v_log1p(__m256d);
-__m256d _ZGVdN4vv_pow(__m256d, __m256d);
-__m512d _ZGVeN8v_log(__m512d);
-__m512d _ZGVeN8v_log1p(__m512d);
-__m512d _ZGVeN8vv_pow(__m512d, __m512d);
+// Declared with their instruction sets, as clang requires for vector arguments.
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_log(__m256d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_log1p(__m256d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4vv_pow(__m256d, __m256d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_log(__m512d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_log1p(__m512d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8vv_pow(__m512d, __m512d);
 }
 #define ASSAY_HAVE_LIBMVEC 1
 #endif
