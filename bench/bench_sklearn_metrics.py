@@ -21,6 +21,7 @@ or predicted from the previous size: its per-sample Python loops in LRAP, rankin
 most functions at 1e7), it is timed (and checked) on a prefix of the input and its time is
 scaled linearly to n; such rows say "scaled from n=...". """
 import argparse
+import functools
 import inspect
 import multiprocessing
 import os
@@ -64,6 +65,7 @@ def spin():
         pass
 
 
+@functools.lru_cache(maxsize=None)
 def accepts_weights(name):
     fn = getattr(skm, name.split(" ")[0])
     return "sample_weight" in inspect.signature(fn).parameters
@@ -71,16 +73,20 @@ def accepts_weights(name):
 
 class Weighted:
     """A metrics module whose functions get sample_weight = the first len(first argument)
-    weights of `w` (the same weights for both libraries), where scikit-learn has the argument."""
+    weights of `w` (the same weights for both libraries), where scikit-learn has the argument.
+    A function is wrapped once, on first use, and kept as an attribute: the timed calls pay one
+    extra Python call, not a signature inspection."""
 
     def __init__(self, module, w):
         self.module, self.w = module, w
 
     def __getattr__(self, name):
         fn = getattr(self.module, name)
-        if not accepts_weights(name):
-            return fn
-        return lambda *a, **k: fn(*a, sample_weight=self.w[:len(a[0])], **k)
+        if accepts_weights(name):
+            w, inner = self.w, fn
+            fn = lambda *a, **k: inner(*a, sample_weight=w[:len(a[0])], **k)  # noqa: E731
+        setattr(self, name, fn)
+        return fn
 
 
 def data(n, rows, rng):

@@ -59,8 +59,22 @@ void check_finite_if_needed(const RegressionData& d, std::span<const double> res
   }
 }
 
+// The plain sum of len <= kBlockRows values in four independent lanes (the loop vectorises).
+double lane_sum(const double* v, std::size_t len) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  std::size_t k = 0;
+  for (; k + 4 <= len; k += 4) {
+    s0 += v[k];
+    s1 += v[k + 1];
+    s2 += v[k + 2];
+    s3 += v[k + 3];
+  }
+  for (; k < len; ++k) s0 += v[k];
+  return (s0 + s1) + (s2 + s3);
+}
+
 // Adds term(i, j) for rows [begin, end) into acc[j]: plain sums within blocks of kBlockRows rows
-// (four lanes for one output, so the loop vectorises), compensated across blocks.
+// (lane_sum for one output), compensated across blocks.
 template <typename Term>
 void sum_rows(std::size_t begin, std::size_t end, std::size_t m, const Term& term,
               std::vector<CompensatedSum>& acc) {
@@ -68,16 +82,9 @@ void sum_rows(std::size_t begin, std::size_t end, std::size_t m, const Term& ter
   for (std::size_t b = begin; b < end; b += kBlockRows) {
     const std::size_t e = std::min(end, b + kBlockRows);
     if (m == 1) {
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      std::size_t i = b;
-      for (; i + 4 <= e; i += 4) {
-        s0 += term(i, 0);
-        s1 += term(i + 1, 0);
-        s2 += term(i + 2, 0);
-        s3 += term(i + 3, 0);
-      }
-      for (; i < e; ++i) s0 += term(i, 0);
-      acc[0].add((s0 + s1) + (s2 + s3));
+      double v[kBlockRows];
+      for (std::size_t i = b; i < e; ++i) v[i - b] = term(i, 0);
+      acc[0].add(lane_sum(v, e - b));
       continue;
     }
     std::fill(block.begin(), block.end(), 0.0);
@@ -88,20 +95,22 @@ void sum_rows(std::size_t begin, std::size_t end, std::size_t m, const Term& ter
   }
 }
 
-// Per output j: sum over rows of term(i, j).
-template <typename Term>
-std::vector<double> column_sums(std::size_t n, std::size_t m, const Term& term) {
+// Per output j, the sum over rows that sum_range(begin, end, acc) adds into acc[j] for a range of
+// rows: in one range below kParallelRows, else in fixed chunks of kChunkRows run in parallel and
+// combined in chunk order (so the result does not depend on the thread count).
+template <typename SumRange>
+std::vector<double> chunked_sums(std::size_t n, std::size_t m, const SumRange& sum_range) {
   std::vector<double> out(m);
   if (n < kParallelRows) {
     std::vector<CompensatedSum> acc(m);
-    sum_rows(0, n, m, term, acc);
+    sum_range(0, n, acc);
     for (std::size_t j = 0; j < m; ++j) out[j] = acc[j].value();
     return out;
   }
   const std::size_t chunks = (n + kChunkRows - 1) / kChunkRows;
   std::vector<std::vector<CompensatedSum>> partial(chunks, std::vector<CompensatedSum>(m));
   parallel_for(chunks, [&](std::size_t c) {
-    sum_rows(c * kChunkRows, std::min(n, (c + 1) * kChunkRows), m, term, partial[c]);
+    sum_range(c * kChunkRows, std::min(n, (c + 1) * kChunkRows), partial[c]);
   });
   for (std::size_t j = 0; j < m; ++j) {
     CompensatedSum total;
@@ -109,6 +118,15 @@ std::vector<double> column_sums(std::size_t n, std::size_t m, const Term& term) 
     out[j] = total.value();
   }
   return out;
+}
+
+// Per output j: sum over rows of term(i, j).
+template <typename Term>
+std::vector<double> column_sums(std::size_t n, std::size_t m, const Term& term) {
+  return chunked_sums(n, m,
+                      [&](std::size_t begin, std::size_t end, std::vector<CompensatedSum>& acc) {
+                        sum_rows(begin, end, m, term, acc);
+                      });
 }
 
 double total_weight(const RegressionData& d) {
@@ -137,10 +155,8 @@ std::vector<double> weighted_sums(const RegressionData& d, const F& f) {
   return sums;
 }
 
-// Per output: sum_i w_i f(y_ij, p_ij, j) / sum_i w_i (numpy.average with weights along axis 0).
-template <typename F>
-std::vector<double> weighted_means(const RegressionData& d, const F& f) {
-  auto sums = weighted_sums(d, f);
+// sums[j] / sum_i w_i per output (numpy.average's denominator).
+std::vector<double> divide_by_weights(const RegressionData& d, std::vector<double> sums) {
   std::vector<double> totals(sums.size(), total_weight(d));
   if (!d.sample_weight.empty() && d.n_outputs > 1) {
     // Summed in the weighted sums' order, so that the mean of a constant column is exactly that
@@ -154,6 +170,12 @@ std::vector<double> weighted_means(const RegressionData& d, const F& f) {
     sums[j] /= totals[j];
   }
   return sums;
+}
+
+// Per output: sum_i w_i f(y_ij, p_ij, j) / sum_i w_i (numpy.average with weights along axis 0).
+template <typename F>
+std::vector<double> weighted_means(const RegressionData& d, const F& f) {
+  return divide_by_weights(d, weighted_sums(d, f));
 }
 
 // Values of output j in sample order.
@@ -293,46 +315,20 @@ void tweedie_terms(std::span<const double> y, std::span<const double> p, bool co
 // column_sums, so the same result as summing a full array of the values, without allocating it.
 template <typename Fill>
 double streamed_weighted_mean(const RegressionData& d, const Fill& fill) {
-  const std::size_t n = d.n_samples();
   const double* w = d.sample_weight.empty() ? nullptr : d.sample_weight.data();
-  const auto sum_range = [&](std::size_t begin, std::size_t end, CompensatedSum& acc) {
-    double v[kBlockRows];
-    for (std::size_t b = begin; b < end; b += kBlockRows) {
-      const std::size_t e = std::min(end, b + kBlockRows), len = e - b;
-      fill(b, e, v);
-      if (w != nullptr) {
-        for (std::size_t k = 0; k < len; ++k) v[k] = w[b + k] * v[k];
-      }
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      std::size_t k = 0;
-      for (; k + 4 <= len; k += 4) {
-        s0 += v[k];
-        s1 += v[k + 1];
-        s2 += v[k + 2];
-        s3 += v[k + 3];
-      }
-      for (; k < len; ++k) s0 += v[k];
-      acc.add((s0 + s1) + (s2 + s3));
-    }
-  };
-  double sum = 0;
-  if (n < kParallelRows) {
-    CompensatedSum acc;
-    sum_range(0, n, acc);
-    sum = acc.value();
-  } else {
-    const std::size_t chunks = (n + kChunkRows - 1) / kChunkRows;
-    std::vector<CompensatedSum> partial(chunks);
-    parallel_for(chunks, [&](std::size_t c) {
-      sum_range(c * kChunkRows, std::min(n, (c + 1) * kChunkRows), partial[c]);
-    });
-    CompensatedSum total;
-    for (const auto& p : partial) total.add(p.value());
-    sum = total.value();
-  }
-  const double total = total_weight(d);
-  if (!(total > 0)) fail("Weights sum to zero, can't be normalized");
-  return sum / total;
+  auto sums = chunked_sums(
+      d.n_samples(), 1, [&](std::size_t begin, std::size_t end, std::vector<CompensatedSum>& acc) {
+        double v[kBlockRows];
+        for (std::size_t b = begin; b < end; b += kBlockRows) {
+          const std::size_t e = std::min(end, b + kBlockRows);
+          fill(b, e, v);
+          if (w != nullptr) {
+            for (std::size_t k = 0; k < e - b; ++k) v[k] = w[b + k] * v[k];
+          }
+          acc[0].add(lane_sum(v, e - b));
+        }
+      });
+  return divide_by_weights(d, std::move(sums))[0];
 }
 
 void check_tweedie_domain(const RegressionData& d, double power) {

@@ -81,8 +81,8 @@ __attribute__((target("avx2"))) void apply4(const double* x, double e, double* o
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, call4<op>(_mm256_loadu_pd(x + i), ev));
   if (i == n) return;
-  double in[4] = {x[i], x[i], x[i], x[i]}, res[4];
-  for (std::size_t k = i; k < n; ++k) in[k - i] = x[k];
+  double in[4], res[4];
+  for (std::size_t k = 0; k < 4; ++k) in[k] = x[i + k < n ? i + k : i];
   _mm256_storeu_pd(res, call4<op>(_mm256_loadu_pd(in), ev));
   for (std::size_t k = i; k < n; ++k) out[k] = res[k - i];
 }
