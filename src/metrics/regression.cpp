@@ -291,16 +291,20 @@ void tweedie_terms(std::span<const double> y, std::span<const double> p, bool co
   // itself is asked.
   double p_1[kBlockRows];
   detail::pow_many(p.data(), 1 - power, p_1, n);
-  bool outside = false;
+  // Both powers are positive (p > 0 by the domain check), so the block's smallest and largest
+  // tell whether any left the normal range.
+  double smallest = std::numeric_limits<double>::max(), largest = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double p_2 = p_1[i] * p[i];
-    outside |= !(std::abs(p_2) >= std::numeric_limits<double>::min()) |
-               !(std::abs(p_1[i]) >= std::numeric_limits<double>::min()) |
-               !(std::abs(p_2) <= std::numeric_limits<double>::max()) |
-               !(std::abs(p_1[i]) <= std::numeric_limits<double>::max());
+    const double lo = p_1[i] < p_2 ? p_1[i] : p_2, hi = p_1[i] < p_2 ? p_2 : p_1[i];
+    smallest = lo < smallest ? lo : smallest;
+    largest = hi > largest ? hi : largest;
     t[i] = 2 * (t[i] / c12 - y[i] * p_1[i] / c1 + p_2 / c2);
   }
-  if (!outside) return;
+  if (smallest >= std::numeric_limits<double>::min() &&
+      largest <= std::numeric_limits<double>::max()) {
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isnormal(p_1[i]) || !std::isnormal(p_1[i] * p[i])) {
       const double p_2 = std::pow(p[i], 2 - power);
