@@ -10,7 +10,9 @@ both libraries (the others run unweighted and are marked); --busy N: N processes
 CPUs for the whole run (a busy machine); --clock wall: wall-clock times (what a caller waits,
 including any wait for a thread), the fair clock with --busy.
 --from-log reads the rows an earlier (e.g. interrupted) run printed and measures only the
-others, so a long run can be completed in parts.
+others, so a long run can be completed in parts. --update FILE (with --only and the settings FILE
+was made with) measures those functions again and replaces just their rows in FILE, adding a
+line that says which rows were measured when: for a change that touches a few functions.
 Writes bench/results/sklearn_metrics.md. n counts samples; functions of a score or label
 matrix use 10 columns and at most --max-matrix-rows rows (default 1e6, i.e. 1e7 values).
 Each result is checked against scikit-learn's (rtol 1e-9) before it is timed. Times are CPU
@@ -235,6 +237,7 @@ def main():
     parser.add_argument("--busy", type=int, default=0)
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--out", default=os.path.join(HERE, "results", "sklearn_metrics.md"))
+    parser.add_argument("--update", default="")
     args = parser.parse_args()
     global K, WEIGHTED, clock
     K, WEIGHTED = args.classes, args.weighted
@@ -270,7 +273,10 @@ def run(args):
             note = f" (scikit-learn scaled from n={scaled:,})" if scaled else ""
             print(f"{name:45s} n={n:>10,d}  assay {ta*1e3:10.3f} ms  sklearn {ts*1e3:10.3f} ms  "
                   f"x{ts/ta:7.1f}{note}", flush=True)
-        write_table(rows_out, args)  # after each size, so an interrupted run keeps its rows
+        if not args.update:
+            write_table(rows_out, args)  # after each size, so an interrupted run keeps its rows
+    if args.update:
+        update_table(args.update, rows_out, args)
 
 
 LINE = re.compile(r"^(?P<name>.+?)\s+n=\s*(?P<n>[\d,]+)\s+assay\s+(?P<ta>[\d.]+) ms\s+"
@@ -342,6 +348,41 @@ def write_table(rows, args):
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def update_table(path, rows, args):
+    """Replaces the rows of the measured functions in a table write_table made (their speed-up
+    cells and their All-times rows) and says so under the table's first paragraph."""
+    lines = open(path).read().split("\n")
+    header = next(line for line in lines if line.startswith("| function | n = "))
+    sizes = [int(float(c.strip()[4:])) for c in header.strip().strip("|").split("|")[1:]]
+    measured = {(name, n): (ta, ts, scaled) for name, n, _, ta, ts, scaled in rows}
+    names = sorted({name for name, _ in measured})
+    for i, line in enumerate(lines):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        name = cells[0].split("`")[1] if cells[0].startswith("`") else None
+        if name not in names:
+            continue
+        if len(cells) == len(sizes) + 1:  # speed-up row
+            for k, n in enumerate(sizes):
+                if (name, n) in measured:
+                    ta, ts, scaled = measured[(name, n)]
+                    cells[k + 1] = f"{ts / ta:.1f}x" + ("*" if scaled else "")
+            lines[i] = "| " + " | ".join(cells) + " |"
+        elif len(cells) == 5 and (name, int(cells[1].replace(",", ""))) in measured:
+            n = int(cells[1].replace(",", ""))
+            ta, ts, scaled = measured[(name, n)]
+            note = f" (scaled from n={scaled:,})" if scaled else ""
+            lines[i] = (f"| {cells[0]} | {n:,} | {ta*1e3:.3f} | {ts*1e3:.3f}{note} | "
+                        f"{ts/ta:.1f}x |")
+    when = time.strftime("%Y-%m-%d")
+    lines.insert(3, f"Rows of {', '.join(f'`{n}`' for n in names)} measured again on {when} "
+                 f"(load average {os.getloadavg()[0]:.0f}"
+                 + (f", {args.busy} processes spinning" if args.busy else "")
+                 + "), after a change to them; the other rows are from the run above.")
+    lines.insert(4, "")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "assay/core/radix_sort.hpp"
 #include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
+#include "core/vector_clones.hpp"
 #include "metrics/power_scale.hpp"
 
 namespace assay::metrics {
@@ -781,6 +783,25 @@ DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double>
   return out;
 }
 
+// Trapezoid k - b of the steps j in [b, e) into out[k] (out holds e - b values), counting the
+// steps below zero and those not at or below zero (a NaN step is both). Counted rather than
+// branched on, so the loop vectorises (on AVX2 and up: 64-bit compares).
+struct StepCounts {
+  std::int64_t negative = 0, not_nonpositive = 0;
+};
+ASSAY_VECTOR_CLONES void trapezoids(const double* x, const double* y, std::size_t b, std::size_t e,
+                                    double* out, StepCounts& counts) {
+  std::int64_t negative = 0, not_nonpositive = 0;
+  for (std::size_t j = b; j < e; ++j) {
+    const double step = x[j] - x[j - 1];
+    negative += step < 0 ? 1 : 0;
+    not_nonpositive += step <= 0 ? 0 : 1;
+    out[j - b] = step * (y[j] + y[j - 1]) / 2.0;
+  }
+  counts.negative += negative;
+  counts.not_nonpositive += not_nonpositive;
+}
+
 std::optional<double> trapezoid_area(std::span<const double> x, std::span<const double> y) {
   if (x.size() != y.size()) {
     fail("Found input variables with inconsistent numbers of samples: [{}, {}]", x.size(),
@@ -789,40 +810,22 @@ std::optional<double> trapezoid_area(std::span<const double> x, std::span<const 
   if (x.size() < 2) {
     fail("At least 2 points are needed to compute area under curve, but x.shape = ({},)", x.size());
   }
-  // Both passes in four independent lanes (they vectorise): the smallest and largest step of x,
-  // then the trapezoids summed plainly within blocks of 256 and compensated across blocks (as
-  // the regression metrics sum; a few ulps from numpy's pairwise trapz).
+  // One pass, block by block: the trapezoids summed by lane_sum within blocks of 256 and
+  // compensated across blocks (as the regression metrics sum; a few ulps from numpy's pairwise
+  // trapz), and scikit-learn's direction test on the steps dx: decreasing when some dx < 0 and
+  // every dx <= 0, refused when some dx < 0 and not every dx <= 0 (NaN included).
   const std::size_t n = x.size();
-  double low[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, 0};
-  std::size_t i = 1;
-  for (; i + 4 <= n; i += 4) {
-    for (std::size_t k = 0; k < 4; ++k) {
-      const double step = x[i + k] - x[i + k - 1];
-      low[k] = step < low[k] ? step : low[k];
-      high[k] = step > high[k] ? step : high[k];
-    }
-  }
-  for (; i < n; ++i) {
-    low[0] = std::min(low[0], x[i] - x[i - 1]);
-    high[0] = std::max(high[0], x[i] - x[i - 1]);
-  }
-  const bool decreasing = *std::min_element(low, low + 4) < 0;
-  const bool increasing = *std::max_element(high, high + 4) > 0;
-  if (decreasing && increasing) return std::nullopt;
   constexpr std::size_t kBlock = 256;
   CompensatedSum area;
+  StepCounts counts;
   for (std::size_t b = 1; b < n; b += kBlock) {
     const std::size_t e = std::min(n, b + kBlock);
-    double lane[4] = {0, 0, 0, 0};
-    std::size_t j = b;
-    for (; j + 4 <= e; j += 4) {
-      for (std::size_t k = 0; k < 4; ++k) {
-        lane[k] += (x[j + k] - x[j + k - 1]) * (y[j + k] + y[j + k - 1]) / 2.0;
-      }
-    }
-    for (; j < e; ++j) lane[0] += (x[j] - x[j - 1]) * (y[j] + y[j - 1]) / 2.0;
-    area.add((lane[0] + lane[1]) + (lane[2] + lane[3]));
+    double trapezoid[kBlock];
+    trapezoids(x.data(), y.data(), b, e, trapezoid, counts);
+    area.add(lane_sum(trapezoid, e - b));
   }
+  const bool decreasing = counts.negative > 0;
+  if (decreasing && counts.not_nonpositive > 0) return std::nullopt;
   return decreasing ? -area.value() : area.value();
 }
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/vector_clones.hpp"
+
 #if defined(__x86_64__) && defined(__linux__)
 #include <immintrin.h>
 
@@ -126,7 +128,31 @@ void log1p_many(const double* x, double* out, std::size_t n) {
 #endif
 }
 
+// The exponents numpy's `**` also computes without pow, each correctly rounded or within one
+// ulp and many times faster than a vector pow (Tweedie power 1.5 needs the two square roots).
+// They equal pow wherever x is finite: + 0.0 turns sqrt's -0 into pow's +0.
+namespace {
+ASSAY_VECTOR_CLONES bool pow_by_arithmetic(const double* x, double exponent, double* out,
+                                           std::size_t n) {
+  if (exponent == 0.5) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(x[i]) + 0.0;
+  } else if (exponent == -0.5) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = 1.0 / (std::sqrt(x[i]) + 0.0);
+  } else if (exponent == -1) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = 1.0 / x[i];
+  } else if (exponent == 2) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = x[i] * x[i];
+  } else if (exponent == 1) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = x[i];
+  } else {
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
 void pow_many(const double* x, double exponent, double* out, std::size_t n) {
+  if (pow_by_arithmetic(x, exponent, out, n)) return;
 #ifdef ASSAY_HAVE_LIBMVEC
   apply<Op::pow>(x, exponent, out, n);
 #else

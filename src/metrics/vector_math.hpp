@@ -19,7 +19,8 @@ void log_many(const double* x, double* out, std::size_t n);
 /// out[i] = log1p(x[i]) for i < n (out may alias x).
 void log1p_many(const double* x, double* out, std::size_t n);
 
-/// out[i] = pow(x[i], exponent) for i < n (out may alias x).
+/// out[i] = pow(x[i], exponent) for i < n (out may alias x). Exponents 0.5, -0.5, -1, 1 and 2 are
+/// computed with sqrt, division and products (as numpy's `**` does), equal to pow for finite x.
 void pow_many(const double* x, double exponent, double* out, std::size_t n);
 
 }  // namespace assay::metrics::detail

@@ -9,15 +9,8 @@
 #include <bit>
 #include <cstdint>
 
-// Loops that call fast_log get AVX-512 and AVX2 clones on x86-64 GCC builds, chosen at load
-// time. Their files are compiled with -ffp-contract=off (CMakeLists.txt), so every clone does the
-// same IEEE operations in the same order on wider vectors and gives the same bits as the
-// baseline x86-64 (2-double vectors).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ASSAY_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define ASSAY_VECTOR_CLONES
-#endif
+// Loops that call fast_log get AVX-512 and AVX2 clones (core/vector_clones.hpp).
+#include "core/vector_clones.hpp"
 
 namespace assay::shift::detail {
 

@@ -64,6 +64,25 @@ def test_det_curve_and_auc(rng):
         close(am.auc(fpr[::-1], tpr[::-1]), skm.auc(fpr[::-1], tpr[::-1]))
 
 
+def test_auc_direction_over_many_blocks(rng):
+    # Steps of zero in either direction, over several of the 256-step blocks the sum runs in.
+    x = np.cumsum(rng.integers(0, 3, size=1000)).astype(float)
+    y = rng.random(1000)
+    for xs in (x, x[::-1], np.full(1000, 2.0)):
+        close(am.auc(xs, y), skm.auc(xs, y))
+    # scikit-learn's rule: decreasing only if every step is <= 0, so a NaN step beside a
+    # negative one is refused, and beside positive ones gives a NaN area.
+    x_nan = x[::-1].copy()
+    x_nan[700] = np.nan
+    with pytest.raises(ValueError, match="x is neither increasing nor decreasing"):
+        skm.auc(x_nan, y)
+    with pytest.raises(ValueError, match="x is neither increasing nor decreasing"):
+        am.auc(x_nan, y)
+    x_nan = x.copy()
+    x_nan[700] = np.nan
+    assert np.isnan(skm.auc(x_nan, y)) and np.isnan(am.auc(x_nan, y))
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="x is neither increasing nor decreasing"):
         am.auc([0, 1, 0.5], [0, 1, 1])

@@ -39,4 +39,16 @@ TEST(CompensatedSum, InfiniteTermsSumAsNumpyDoes) {
   EXPECT_TRUE(std::isnan(both.value()));
 }
 
+TEST(LaneSum, AddsFourLanesThenPairsThem) {
+  // Value k goes to lane k % 4 while four remain, the rest to lane 0; then (0 + 1) + (2 + 3).
+  const double v[7] = {1.0, 1e16, -1e16, 3.0, 5.0, 7.0, 11.0};
+  double lane0 = 1.0;
+  lane0 += 5.0;  // value 4 starts the tail
+  lane0 += 7.0;
+  lane0 += 11.0;
+  EXPECT_EQ(lane_sum(v, 7), (lane0 + 1e16) + (-1e16 + 3.0));
+  EXPECT_EQ(lane_sum(v, 7), 28.0);  // a sequential sum gives 26 (1 + 1e16 rounds to 1e16)
+  EXPECT_EQ(lane_sum(v, 0), 0.0);
+}
+
 }  // namespace assay

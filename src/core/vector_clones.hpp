@@ -1,0 +1,12 @@
+// Private to the library: ASSAY_VECTOR_CLONES marks a loop-heavy function for AVX-512 and AVX2
+// clones next to the baseline x86-64 one (2-double vectors), chosen at load time, on x86-64 GCC
+// builds. A clone does the same IEEE operations in the same order on wider vectors, so it gives
+// the baseline's bits as long as no multiply-add is fused: files whose cloned loops hold a * b + c
+// are compiled with -ffp-contract=off (CMakeLists.txt).
+#pragma once
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ASSAY_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ASSAY_VECTOR_CLONES
+#endif
