@@ -158,12 +158,15 @@ struct PathSettings {
   double ratio = 1e-4;
 };
 
-// The dense kernels: each streams columns of n doubles once, with eight independent
-// accumulators (the sums are latency-bound otherwise). On x86-64 GCC builds an AVX2/FMA clone
-// of each, chosen at load time; results then differ from the baseline clone in the last bits
-// only (and never with the thread count).
+// The dense kernels: each streams columns of n doubles once, with four or eight independent
+// accumulators (the sums are latency-bound otherwise). On x86-64 GCC builds each has an AVX2
+// clone chosen at load time by the CPU's features: the same lanes and operations as the
+// baseline, no fused multiply-add, so the same bits on every CPU (a cv.glmnet run's paths hash
+// the same with either; GCC's AVX-512 code for them regroups the sums, so no AVX-512 clone). They
+// were once cloned for "arch=haswell", which GCC selects only on a CPU that is a Haswell: every
+// other CPU ran the baseline.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ASSAY_GLMNET_KERNEL __attribute__((target_clones("arch=haswell", "default")))
+#define ASSAY_GLMNET_KERNEL __attribute__((target_clones("avx2", "default")))
 #else
 #define ASSAY_GLMNET_KERNEL
 #endif
