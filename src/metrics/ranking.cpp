@@ -784,8 +784,8 @@ DetCurve det_curve(std::span<const std::uint8_t> y_true, std::span<const double>
 }
 
 // Trapezoid k - b of the steps j in [b, e) into out[k] (out holds e - b values), counting the
-// steps below zero and those not at or below zero (a NaN step is both). Counted rather than
-// branched on, so the loop vectorises (on AVX2 and up: 64-bit compares).
+// steps below zero and those not at or below zero (a NaN step is only the latter). Counted rather
+// than branched on, so the loop vectorises (on AVX2 and up: 64-bit compares).
 struct StepCounts {
   std::int64_t negative = 0, not_nonpositive = 0;
 };
