@@ -159,44 +159,66 @@ struct PathSettings {
 };
 
 // The dense kernels: each streams columns of n doubles once, with four or eight independent
-// accumulators (the sums are latency-bound otherwise). On x86-64 GCC builds each has an AVX2
-// clone chosen at load time by the CPU's features: the same lanes and operations as the
-// baseline, no fused multiply-add, so the same bits on every CPU (a cv.glmnet run's paths hash
-// the same with either; GCC's AVX-512 code for them regroups the sums, so no AVX-512 clone). They
-// were once cloned for "arch=haswell", which GCC selects only on a CPU that is a Haswell: every
-// other CPU ran the baseline.
+// accumulators (the sums are latency-bound otherwise). They are written with GCC's vector
+// types, lane u of an accumulator being the scalar sum s[u] of the plain loop, so every CPU does
+// the same operations in the same order: no fused multiply-add, the same bits. Left to the
+// auto-vectoriser, the plain loops compiled to shuffles, scalar adds and stack spills (the
+// accumulators did not map onto vector lanes), which made a sweep over a long column slower than
+// R's Eigen code. On x86-64 GCC builds each kernel also has an AVX2 clone (one 256-bit
+// instruction per four lanes) chosen at load time by the CPU's features; they were once cloned
+// for "arch=haswell", which GCC selects only on a CPU that is a Haswell.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ASSAY_GLMNET_KERNEL __attribute__((target_clones("avx2", "default")))
 #else
 #define ASSAY_GLMNET_KERNEL
 #endif
 
+// Four doubles as one value; the unaligned variant loads and stores at any double's address.
+// The helpers are always inlined, so GCC's note (-Wpsabi) that a 32-byte vector is passed
+// differently with and without AVX concerns no real call; it is silenced for the rest of the file
+// (GCC reports it at the end of the file, after any pop).
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef double Lanes4 __attribute__((vector_size(32)));
+typedef double Lanes4Unaligned __attribute__((vector_size(32), aligned(8)));
+
+[[gnu::always_inline]] inline Lanes4 load4(const double* p) {
+  return *reinterpret_cast<const Lanes4Unaligned*>(p);
+}
+[[gnu::always_inline]] inline void store4(double* p, Lanes4 v) {
+  *reinterpret_cast<Lanes4Unaligned*>(p) = v;
+}
+[[gnu::always_inline]] inline double sum_pairs(Lanes4 s) {
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n) {
-  double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  Lanes4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};  // s[0..3] and s[4..7]
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int u = 0; u < 8; ++u) s[u] += a[i + u] * b[i + u];
-  for (; i < n; ++i) s[0] += a[i] * b[i];
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; i + 8 <= n; i += 8) {
+    lo += load4(a + i) * load4(b + i);
+    hi += load4(a + i + 4) * load4(b + i + 4);
+  }
+  double s0 = lo[0];
+  for (; i < n; ++i) s0 += a[i] * b[i];
+  return ((s0 + lo[1]) + (lo[2] + lo[3])) + sum_pairs(hi);
 }
 
 // Σ r·x and Σ v·x² in one sweep.
 ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, const double* x,
                                           std::size_t n, double& square) {
-  double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+  Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    for (int u = 0; u < 4; ++u) {
-      s[u] += r[i + u] * x[i + u];
-      q[u] += v[i + u] * x[i + u] * x[i + u];
-    }
+    const Lanes4 xi = load4(x + i);
+    s += load4(r + i) * xi;
+    q += load4(v + i) * xi * xi;
   }
   for (; i < n; ++i) {
     s[0] += r[i] * x[i];
     q[0] += v[i] * x[i] * x[i];
   }
-  square = (q[0] + q[1]) + (q[2] + q[3]);
-  return (s[0] + s[1]) + (s[2] + s[3]);
+  square = sum_pairs(q);
+  return sum_pairs(s);
 }
 
 ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double* x, double d,
@@ -208,41 +230,55 @@ ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double*
 // sweep over memory).
 ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const double* x, double d,
                                           const double* next, std::size_t n) {
-  double s[4] = {0, 0, 0, 0};
+  Lanes4 s = {0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    for (int u = 0; u < 4; ++u) {
-      r[i + u] -= d * v[i + u] * x[i + u];
-      s[u] += r[i + u] * next[i + u];
-    }
+    const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
+    store4(r + i, ri);
+    s += ri * load4(next + i);
   }
   for (; i < n; ++i) {
     r[i] -= d * v[i] * x[i];
     s[0] += r[i] * next[i];
   }
-  return (s[0] + s[1]) + (s[2] + s[3]);
+  return sum_pairs(s);
 }
 
 // The same, also returning Σ v·next² (the next coordinate's curvature).
 ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, const double* x,
                                                  double d, const double* next, std::size_t n,
                                                  double& square) {
-  double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+  Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    for (int u = 0; u < 4; ++u) {
-      r[i + u] -= d * v[i + u] * x[i + u];
-      s[u] += r[i + u] * next[i + u];
-      q[u] += v[i + u] * next[i + u] * next[i + u];
-    }
+    const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
+    store4(r + i, ri);
+    const Lanes4 ni = load4(next + i);
+    s += ri * ni;
+    q += load4(v + i) * ni * ni;
   }
   for (; i < n; ++i) {
     r[i] -= d * v[i] * x[i];
     s[0] += r[i] * next[i];
     q[0] += v[i] * next[i] * next[i];
   }
-  square = (q[0] + q[1]) + (q[2] + q[3]);
-  return (s[0] + s[1]) + (s[2] + s[3]);
+  square = sum_pairs(q);
+  return sum_pairs(s);
+}
+
+// eta += Σ b[j]·cols[j] for `count` (1 to 4) columns in one sweep over eta, each element's terms
+// added in column order: the bits of one column at a time, with a quarter of eta's traffic.
+ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* cols, const double* b,
+                                            std::size_t count, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Lanes4 e = load4(eta + i);
+    for (std::size_t j = 0; j < count; ++j) e += b[j] * load4(cols[j] + i);
+    store4(eta + i, e);
+  }
+  for (; i < n; ++i) {
+    for (std::size_t j = 0; j < count; ++j) eta[i] += b[j] * cols[j][i];
+  }
 }
 
 double sum(const double* a, std::size_t n) {
@@ -485,12 +521,19 @@ class PathCommon {
   // eta = b0c + Σ_active bc_k x_k.
   void linear_predictor(double b0c, const double* bc, std::vector<double>& eta) const {
     std::fill(eta.begin(), eta.end(), b0c);
+    const double* cols[4];
+    double scales[4];
+    std::size_t count = 0;
     for (std::size_t k : order) {
-      const double bk = bc[k];
-      if (bk == 0) continue;
-      const double* xk = X + k * n;
-      for (std::size_t i = 0; i < n; ++i) eta[i] += bk * xk[i];
+      if (bc[k] == 0) continue;
+      cols[count] = X + k * n;
+      scales[count++] = bc[k];
+      if (count == 4) {
+        add_scaled_columns(eta.data(), cols, scales, count, n);
+        count = 0;
+      }
     }
+    if (count > 0) add_scaled_columns(eta.data(), cols, scales, count, n);
   }
 
   StdPath finish() {
