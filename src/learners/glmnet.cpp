@@ -266,6 +266,55 @@ ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, con
   return sum_pairs(s);
 }
 
+// Two columns' dot products with r in one sweep, each with exactly `dot`'s accumulators and order
+// (so each result has `dot`'s bits): a lone dot waits on its adds, and the second column's
+// chains fill those idle cycles.
+ASSAY_GLMNET_KERNEL void dot_two(const double* r, const double* x1, const double* x2, std::size_t n,
+                                 double& g1, double& g2) {
+  Lanes4 lo1 = {0, 0, 0, 0}, hi1 = {0, 0, 0, 0}, lo2 = {0, 0, 0, 0}, hi2 = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const Lanes4 ra = load4(r + i), rb = load4(r + i + 4);
+    lo1 += ra * load4(x1 + i);
+    hi1 += rb * load4(x1 + i + 4);
+    lo2 += ra * load4(x2 + i);
+    hi2 += rb * load4(x2 + i + 4);
+  }
+  double a1 = lo1[0], a2 = lo2[0];
+  for (; i < n; ++i) {
+    a1 += r[i] * x1[i];
+    a2 += r[i] * x2[i];
+  }
+  g1 = ((a1 + lo1[1]) + (lo1[2] + lo1[3])) + sum_pairs(hi1);
+  g2 = ((a2 + lo2[1]) + (lo2[2] + lo2[3])) + sum_pairs(hi2);
+}
+
+// `dot_and_square` for two columns in one sweep, each with its accumulators and order.
+ASSAY_GLMNET_KERNEL void dot_and_square_two(const double* r, const double* v, const double* x1,
+                                            const double* x2, std::size_t n, double& g1,
+                                            double& square1, double& g2, double& square2) {
+  Lanes4 s1 = {0, 0, 0, 0}, q1 = {0, 0, 0, 0}, s2 = {0, 0, 0, 0}, q2 = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const Lanes4 ri = load4(r + i), vi = load4(v + i);
+    const Lanes4 xa = load4(x1 + i), xb = load4(x2 + i);
+    s1 += ri * xa;
+    q1 += vi * xa * xa;
+    s2 += ri * xb;
+    q2 += vi * xb * xb;
+  }
+  for (; i < n; ++i) {
+    s1[0] += r[i] * x1[i];
+    q1[0] += v[i] * x1[i] * x1[i];
+    s2[0] += r[i] * x2[i];
+    q2[0] += v[i] * x2[i] * x2[i];
+  }
+  g1 = sum_pairs(s1);
+  square1 = sum_pairs(q1);
+  g2 = sum_pairs(s2);
+  square2 = sum_pairs(q2);
+}
+
 // eta += Σ b[j]·cols[j] for `count` (1 to 4) columns in one sweep over eta, each element's terms
 // added in column order: the bits of one column at a time, with a quarter of eta's traffic.
 ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* cols, const double* b,
@@ -292,6 +341,137 @@ double sum(const double* a, std::size_t n) {
   return s0 + s1;
 }
 
+// Skips the gradient of a feature that provably stays at zero, with the same bits as computing it.
+//
+// A coefficient at 0 moves only when |g| > al1 (g = r·x_k), and a pass uses its g for nothing
+// else. Since g was last computed, coordinate updates moved r by d·v∘x_j (the intercept by d·v),
+// each changing g by d·Σ v x_j x_k, at most |d|·‖x_j‖_v·‖x_k‖_v (Cauchy–Schwarz with weights
+// v ≥ 0; ‖x‖_v² = Σ v x² is the curvature xv already at hand, Σ v for the intercept). With
+// `drift` the running sum of |d|·‖x_j‖_v: |g now| ≤ |g then| + ‖x_k‖_v·(drift now − drift then),
+// plus each dot product's rounding (≤ γ_n·‖r‖₂·‖x_k‖₂; ‖r‖₂ is bounded by its size at the first
+// pass plus the running sum of ‖Δr‖₂ ≤ |d|·√max v·‖x_j‖_v) and the rounding of each update of r
+// itself (≤ u·(1.02‖r‖₂ + 2.02‖Δr‖₂) in 2-norm, so ·‖x_k‖₂ on g). Below al1, the pass would compute
+// g and leave the coefficient at 0, so the sweep over x_k is skipped. Most of a pass's features are
+// such zeros, and a sweep streams a column from memory. v is fixed within one coordinate descent;
+// `start` (at its first pass, which computes every xv) begins afresh.
+class ZeroScreen {
+ public:
+  ZeroScreen(const double* X, std::size_t n, std::size_t p)
+      : n_(n),
+        rel_(static_cast<double>(n + 16) * 2.3e-16),
+        column_norm_(p),
+        g_(p),
+        at_(p),
+        known_(p, 0) {
+    for (std::size_t k = 0; k < p; ++k) {
+      const double* x = X + k * n;
+      double squares = 0;
+      for (std::size_t i = 0; i < n; ++i) squares += x[i] * x[i];
+      column_norm_[k] = std::sqrt(squares * (1 + rel_));
+    }
+  }
+
+  void start(const double* r, const double* v) {
+    std::fill(known_.begin(), known_.end(), 0);
+    double squares = 0, v_max = 0, v_sum = 0;
+    for (std::size_t i = 0; i < n_; ++i) {
+      squares += r[i] * r[i];
+      v_max = std::max(v_max, v[i]);
+      v_sum += v[i];
+    }
+    r_norm_ = std::sqrt(squares * (1 + rel_));
+    sqrt_v_max_ = std::sqrt(v_max);
+    v_sum_ = v_sum;
+    drift_ = 0;
+    update_rounding_ = 0;
+    moves_ = 0;
+  }
+
+  // g = r·x_k, computed now.
+  void record(std::size_t k, double g) {
+    g_[k] = g;
+    at_[k] = drift_;
+    known_[k] = 1;
+  }
+
+  // r −= d·v∘x_j for a feature with curvature xv_j.
+  void moved(double d, double xv_j) { add_move(std::abs(d) * v_norm(xv_j)); }
+  // r −= d·v (the intercept).
+  void intercept_moved(double d) { add_move(std::abs(d) * v_norm(v_sum_)); }
+
+  // Whether feature k, now at 0 with curvature xv_k, would stay at 0 (false when unsure).
+  bool stays_zero(std::size_t k, double xv_k, double al1) const {
+    if (!known_[k]) return false;
+    // fl(drift) may fall short of the exact sum of its moves by (moves + 4)·u·drift.
+    const double drift_slack = drift_ * static_cast<double>(moves_ + 4) * 2.3e-16;
+    const double change = v_norm(xv_k) * (drift_ - at_[k] + drift_slack);
+    const double rounding = (4 * rel_ * r_norm_ + 2 * update_rounding_) * column_norm_[k] +
+                            static_cast<double>(n_) * kTiny;
+    return (std::abs(g_[k]) + change + rounding) * (1 + 1e-14) < al1;
+  }
+
+ private:
+  // An upper bound of ‖x‖_v from its computed square: sums of n nonnegative products, each of
+  // which may also have underflowed.
+  double v_norm(double squares) const {
+    return std::sqrt(squares * (1 + rel_) + static_cast<double>(n_) * kTiny);
+  }
+
+  void add_move(double v_norm_step) {
+    drift_ += v_norm_step;
+    const double step = sqrt_v_max_ * v_norm_step;  // >= ‖Δr‖₂
+    const double rounding = kUnit * (1.02 * (r_norm_ + step) + 2.02 * step);
+    r_norm_ = (r_norm_ + step + rounding) * (1 + 1e-14);
+    update_rounding_ += rounding;  // since start: at least the part since any g was recorded
+    ++moves_;
+  }
+
+  static constexpr double kTiny = 4 * std::numeric_limits<double>::min();
+  static constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2;
+  std::size_t n_;
+  double rel_;  // γ_n with room: the relative rounding of an n-term sum of products
+  std::vector<double> column_norm_, g_, at_;
+  std::vector<char> known_;
+  double r_norm_ = 0, sqrt_v_max_ = 0, v_sum_ = 0, drift_ = 0, update_rounding_ = 0;
+  std::size_t moves_ = 0;
+};
+
+// A gradient read ahead: that of list[at] with the residual as it is now.
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+struct Ahead {
+  std::size_t at = kNone;
+  double gradient = 0;
+};
+
+// The gradient of list[a] (and with curvature its xv) when r has not moved since list[a − 1]'s
+// was read. Such features at rest come in runs (zeros that stay zero), so when list[a + 1] will
+// be read too its sum is taken in the same sweep over r, in time a lone sum spends waiting on its
+// adds; each result has the bits of its own single sweep.
+template <typename Skips>
+double gradient_at_rest(const std::vector<std::size_t>& list, std::size_t a, const double* X,
+                        std::size_t n, const double* r, const double* v, double* xv,
+                        bool with_curvature, const Skips& skips, ZeroScreen& screen, Ahead& ahead) {
+  if (ahead.at == a) {
+    ahead.at = kNone;
+    return ahead.gradient;
+  }
+  const std::size_t k = list[a];
+  const double* x = X + k * n;
+  if (a + 1 >= list.size() || skips(list[a + 1])) {
+    return with_curvature ? dot_and_square(r, v, x, n, xv[k]) : dot(r, x, n);
+  }
+  const std::size_t k2 = list[a + 1];
+  double g = 0;
+  if (with_curvature) {
+    dot_and_square_two(r, v, x, X + k2 * n, n, g, xv[k], ahead.gradient, xv[k2]);
+  } else {
+    dot_two(r, x, X + k2 * n, n, g, ahead.gradient);
+  }
+  ahead.at = a + 1;
+  screen.record(k2, ahead.gradient);
+  return g;
+}
+
 // One cyclic coordinate-descent pass over `list` for one linear predictor (glmnet's inner
 // loop): b, xv indexed by feature; r and v the working residual and weights. `with_curvature`:
 // xv of each listed feature is computed in the same sweep (the first pass of an IRLS step).
@@ -300,23 +480,44 @@ double sum(const double* a, std::size_t n) {
 double coordinate_pass(const std::vector<std::size_t>& list, const double* X, std::size_t n,
                        double* b, double* xv, double* r, const double* v, double al1, double al2,
                        bool with_curvature, bool may_enter, std::vector<char>& in_active,
-                       std::vector<std::size_t>& order) {
+                       std::vector<std::size_t>& order, ZeroScreen& screen) {
   double dlx = 0;
   if (list.empty()) return dlx;
-  double g = with_curvature ? dot_and_square(r, v, X + list[0] * n, n, xv[list[0]])
-                            : dot(r, X + list[0] * n, n);
+  // The first pass computes every xv, so it skips nothing.
+  auto skips = [&](std::size_t k) {
+    return !with_curvature && b[k] == 0 && screen.stays_zero(k, xv[k], al1);
+  };
+  bool skipped = skips(list[0]);
+  Ahead ahead;
+  double g = 0;
+  if (!skipped) {
+    g = with_curvature ? dot_and_square(r, v, X + list[0] * n, n, xv[list[0]])
+                       : dot(r, X + list[0] * n, n);
+    screen.record(list[0], g);
+  }
   for (std::size_t a = 0; a < list.size(); ++a) {
     const std::size_t k = list[a];
-    const double bk = b[k];
-    const double u = g + xv[k] * bk;
-    const double au = std::abs(u) - al1;
-    b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
-    const double change = b[k] - bk;
+    double change = 0;
+    if (skipped) {
+      b[k] = 0.0;
+    } else {
+      const double bk = b[k];
+      const double u = g + xv[k] * bk;
+      const double au = std::abs(u) - al1;
+      b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
+      change = b[k] - bk;
+    }
+    if (change != 0) {
+      screen.moved(change, xv[k]);
+      ahead.at = kNone;  // r moves: a gradient read ahead is stale
+    }
     const bool last = a + 1 == list.size();
-    const double* next = last ? nullptr : X + list[a + 1] * n;
+    skipped = !last && skips(list[a + 1]);
+    const bool read_next = !last && !skipped;
+    const double* next = read_next ? X + list[a + 1] * n : nullptr;
     if (change != 0) {
       dlx = std::max(dlx, xv[k] * change * change);
-      if (last) {
+      if (!read_next) {
         axpy_weighted(r, v, X + k * n, change, n);
       } else if (with_curvature) {
         g = update_and_dot_square(r, v, X + k * n, change, next, n, xv[list[a + 1]]);
@@ -327,9 +528,10 @@ double coordinate_pass(const std::vector<std::size_t>& list, const double* X, st
         in_active[k] = 1;
         order.push_back(k);
       }
-    } else if (!last) {
-      g = with_curvature ? dot_and_square(r, v, next, n, xv[list[a + 1]]) : dot(r, next, n);
+    } else if (read_next) {
+      g = gradient_at_rest(list, a + 1, X, n, r, v, xv, with_curvature, skips, screen, ahead);
     }
+    if (read_next) screen.record(list[a + 1], g);
   }
   return dlx;
 }
@@ -484,7 +686,8 @@ class PathCommon {
         ga(design.p, 0.0),
         strong(design.p, 0),
         in_active(design.p, 0),
-        seq(settings) {}
+        seq(settings),
+        screen(X, n, p) {}
 
   // λ of step ilm and the strong rule: features whose gradient exceeds tlam join the strong set.
   void start_lambda(std::size_t ilm) {
@@ -507,10 +710,12 @@ class PathCommon {
   // intercept's own update; returns dlx.
   double pass(const std::vector<std::size_t>& list, bool first, bool may_enter, double* bc,
               double* xvc, double& b0c, double xmz) {
+    if (first) screen.start(r.data(), v.data());
     double dlx = coordinate_pass(list, X, n, bc, xvc, r.data(), v.data(), al1, al2, first,
-                                 may_enter, in_active, order);
+                                 may_enter, in_active, order, screen);
     const double d0 = sum(r.data(), n) / xmz;
     if (d0 != 0) {
+      screen.intercept_moved(d0);
       b0c += d0;
       dlx = std::max(dlx, xmz * d0 * d0);
       for (std::size_t i = 0; i < n; ++i) r[i] -= d0 * v[i];
@@ -552,6 +757,7 @@ class PathCommon {
   std::vector<char> strong, in_active;
   std::vector<std::size_t> order, strong_list;
   LambdaSequence seq;
+  ZeroScreen screen;
   double al = 0, al1 = 0, al2 = 0;
   std::size_t nlp = 0;
   // Intercepts and coefficients (class-major), their values at the IRLS step's start, and the

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -274,9 +276,7 @@ Grid3 grid_of(const Volume& v) {
 // here while the file name is known and without allocating a mask.
 // Branch-free scans (vectorised); the offending voxel is looked for only on failure.
 void check_binary(const Volume& v, const char* what) {
-  bool ok = true;
-  for (const double x : v.data) ok &= (x == 0) | (x == 1);
-  if (ok) return;
+  if (detail::all_binary(v.data.data(), v.data.size())) return;
   for (std::size_t i = 0; i < v.data.size(); ++i) {
     const double x = v.data[i];
     if (x != 0 && x != 1) {
@@ -289,9 +289,7 @@ void check_binary(const Volume& v, const char* what) {
 // Values within 1e-6 of [0, 1] are clamped: a probability map stored as scaled integers (uint8
 // with a float32 scl_slope, as nibabel writes one) decodes to 1.00000006 at its top.
 void check_probability(Volume& v) {
-  bool ok = true;
-  for (const double x : v.data) ok &= (x >= 0) & (x <= 1);
-  if (ok) return;
+  if (detail::all_probability(v.data.data(), v.data.size())) return;
   constexpr double kSlack = 1e-6;
   for (std::size_t i = 0; i < v.data.size(); ++i) {
     double& x = v.data[i];
@@ -375,12 +373,11 @@ struct Workspace {
   detail::RetentionScratch retention;  // the retention curve's sort arrays
 };
 
-// One member's binary entropy -((1 - p) log(1 - p + eps) + p log(p + eps)) per voxel (0 outside
-// the brain when `brain` is given): the operations of ensemble_uncertainty's entropy of the
-// expected and expected entropy for one member, in the same order, so the same bits, without
-// gathering {1 - p, p} blocks. eps is EnsembleParams' default (>= DBL_MIN, so fast_log applies).
-ASSAY_VECTOR_CLONES void single_member_entropy(const double* p, const double* brain, std::size_t n,
-                                               double* out) {
+// One member's binary entropy -((1 - p) log(1 - p + eps) + p log(p + eps)) per voxel: the
+// operations of ensemble_uncertainty's entropy of the expected and expected entropy for one
+// member, in the same order, so the same bits, without gathering {1 - p, p} blocks. eps is
+// EnsembleParams' default (>= DBL_MIN, so fast_log applies).
+ASSAY_VECTOR_CLONES void single_member_entropy_block(const double* p, std::size_t n, double* out) {
   constexpr double eps = EnsembleParams{}.epsilon;
   static_assert(eps >= std::numeric_limits<double>::min());
 #pragma GCC ivdep
@@ -389,7 +386,34 @@ ASSAY_VECTOR_CLONES void single_member_entropy(const double* p, const double* br
     double h = 0;
     h += q * -detail::fast_log(q + eps);
     h += p[i] * -detail::fast_log(p[i] + eps);
-    out[i] = brain == nullptr || brain[i] != 0 ? h : 0.0;
+    out[i] = h;
+  }
+}
+
+// out = 0 where the brain mask is 0 (or -0). An integer select: a floating-point compare in the
+// loop kept GCC from vectorising the entropy loop it once sat in.
+ASSAY_VECTOR_CLONES void zero_outside_brain(const double* brain, std::size_t n, double* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t inside = (std::bit_cast<std::uint64_t>(brain[i]) << 1) != 0;
+    out[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(out[i]) & (0 - inside));
+  }
+}
+
+// The same over a whole volume (0 outside the brain when `brain` is given), block by block: a
+// block without a brain voxel is all zeros and its logs are not taken (three quarters of an MRI
+// volume lie outside the brain).
+void single_member_entropy(const double* p, const double* brain, std::size_t n, double* out) {
+  if (brain == nullptr) return single_member_entropy_block(p, n, out);
+  constexpr std::size_t kBlock = 32;  // a third of the bench's volumes computed (a half at 256)
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t len = std::min(kBlock, n - start);
+    const double* mask = brain + start;
+    if (std::all_of(mask, mask + len, [](double b) { return b == 0; })) {
+      std::fill(out + start, out + start + len, 0.0);
+    } else {
+      single_member_entropy_block(p + start, len, out + start);
+      zero_outside_brain(mask, len, out + start);
+    }
   }
 }
 

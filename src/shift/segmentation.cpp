@@ -13,6 +13,7 @@
 
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
+#include "core/vector_clones.hpp"
 #include "shift/segmentation_detail.hpp"
 
 namespace assay::shift {
@@ -25,21 +26,51 @@ std::string voxel_name(Grid3 grid, std::size_t v) {
                             : fmt::format("({}, {}, {})", i, j, k);
 }
 
+namespace detail {
+
+ASSAY_VECTOR_CLONES bool binary_to_mask(const double* in, std::size_t n, std::uint8_t* out) {
+  unsigned bad = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    bad |= !is_zero_or_one(in[v]);
+    out[v] = is_one(in[v]);
+  }
+  return bad == 0;
+}
+
+ASSAY_VECTOR_CLONES bool all_binary(const double* in, std::size_t n) {
+  unsigned bad = 0;
+  for (std::size_t v = 0; v < n; ++v) bad |= !is_zero_or_one(in[v]);
+  return bad == 0;
+}
+
+ASSAY_VECTOR_CLONES bool probability_to_mask(const double* in, std::size_t n,
+                                             std::uint64_t threshold_bits, std::uint8_t* out) {
+  unsigned bad = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    bad |= !in_unit_interval(in[v]);  // NaN fails
+    // p >= threshold for p in [-0, 1]: its magnitude's bits against the threshold's.
+    out[v] = (bits_of(in[v]) & ~kSignBit) >= threshold_bits;
+  }
+  return bad == 0;
+}
+
+ASSAY_VECTOR_CLONES bool all_probability(const double* in, std::size_t n) {
+  unsigned bad = 0;
+  for (std::size_t v = 0; v < n; ++v) bad |= !in_unit_interval(in[v]);
+  return bad == 0;
+}
+
+}  // namespace detail
+
 std::vector<std::uint8_t> binary_mask(std::span<const double> values, Grid3 grid,
                                       std::string_view what) {
   detail::check_size(values.size(), grid, what);
   std::vector<std::uint8_t> mask(values.size());
-  // Branch-free blocks (they vectorise); a block holding a bad value is searched afterwards.
+  // Vectorised blocks; a block holding a bad value is searched afterwards.
   constexpr std::size_t kBlock = 4096;
   for (std::size_t begin = 0; begin < values.size(); begin += kBlock) {
     const std::size_t end = std::min(values.size(), begin + kBlock);
-    bool bad = false;
-    for (std::size_t v = begin; v < end; ++v) {
-      const double x = values[v];
-      bad |= (x != 0.0) & (x != 1.0);
-      mask[v] = x == 1.0;
-    }
-    if (!bad) continue;
+    if (detail::binary_to_mask(values.data() + begin, end - begin, mask.data() + begin)) continue;
     for (std::size_t v = begin; v < end; ++v) {
       if (values[v] != 0.0 && values[v] != 1.0) {
         fail("{}: expected 0 or 1 at voxel {}, found {}", what, voxel_name(grid, v), values[v]);
@@ -54,16 +85,14 @@ std::vector<std::uint8_t> threshold_probability(std::span<const double> probabil
   detail::check_size(probability.size(), grid, "probability");
   if (!std::isfinite(threshold)) fail("threshold: expected a finite number, found {}", threshold);
   std::vector<std::uint8_t> mask(probability.size());
+  const std::uint64_t threshold_bits = threshold > 0 ? detail::bits_of(threshold) : 0;
   constexpr std::size_t kBlock = 4096;
   for (std::size_t begin = 0; begin < probability.size(); begin += kBlock) {
     const std::size_t end = std::min(probability.size(), begin + kBlock);
-    bool bad = false;
-    for (std::size_t v = begin; v < end; ++v) {
-      const double p = probability[v];
-      bad |= !((p >= 0.0) & (p <= 1.0));  // NaN fails both
-      mask[v] = p >= threshold;
+    if (detail::probability_to_mask(probability.data() + begin, end - begin, threshold_bits,
+                                    mask.data() + begin)) {
+      continue;
     }
-    if (!bad) continue;
     for (std::size_t v = begin; v < end; ++v) {
       const double p = probability[v];
       if (!(p >= 0.0 && p <= 1.0)) {

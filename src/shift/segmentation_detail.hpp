@@ -2,6 +2,7 @@
 // of small components that score_subject and remove_small_lesions share.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,40 @@
 #include "assay/shift/segmentation.hpp"
 
 namespace assay::shift::detail {
+
+// Tests of a voxel's value through its bit pattern. GCC keeps floating-point compares in the
+// volume scans scalar (under the default -ftrapping-math it does not if-convert them); integer
+// compares of the bits vectorise and decide exactly the same (with `|`, not `||`: no branches).
+inline std::uint64_t bits_of(double x) {
+  return std::bit_cast<std::uint64_t>(x);
+}
+constexpr std::uint64_t kOneBits = 0x3ff0000000000000, kSignBit = 0x8000000000000000;
+/// x == 1.
+inline bool is_one(double x) {
+  return bits_of(x) == kOneBits;
+}
+/// x == 0 or x == 1 (0 of either sign).
+inline bool is_zero_or_one(double x) {
+  return ((bits_of(x) << 1) == 0) | (bits_of(x) == kOneBits);
+}
+/// 0 <= x <= 1 (-0 included, NaN not): non-negative doubles order as their bit patterns.
+inline bool in_unit_interval(double x) {
+  return (bits_of(x) <= kOneBits) | (bits_of(x) == kSignBit);
+}
+
+// Scans of n voxels with those tests (AVX2 and AVX-512 clones: SSE2 has no 64-bit integer
+// compare). Each returns false when a value is outside its domain; the caller then finds and
+// names it.
+/// Every value 0 or 1; out[v] = (in[v] == 1).
+bool binary_to_mask(const double* in, std::size_t n, std::uint8_t* out);
+/// Every value 0 or 1.
+bool all_binary(const double* in, std::size_t n);
+/// Every value in [0, 1]; out[v] = (in[v] >= threshold) for threshold_bits = the bits of a
+/// positive threshold, or 0 for a threshold <= 0.
+bool probability_to_mask(const double* in, std::size_t n, std::uint64_t threshold_bits,
+                         std::uint8_t* out);
+/// Every value in [0, 1].
+bool all_probability(const double* in, std::size_t n);
 
 /// Throws unless connectivity is 6, 18 or 26.
 void check_connectivity(int connectivity);

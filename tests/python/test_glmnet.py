@@ -261,3 +261,27 @@ def test_cv_warnings_come_in_task_order_at_any_thread_count():
         seen.append([str(w.message) for w in caught])
     assert len(seen[0]) > 1 and all("did not converge" in m for m in seen[0])
     assert all(s == seen[0] for s in seen)
+
+
+def test_outputs_keep_their_bits():
+    """glmnet's speed work (the vector kernels, skipping the gradients of features that provably
+    stay at zero) must not move a single bit of any output: a sha256 over three fits, pinned
+    from the scalar code that preceded that work. If a deliberate change to the algorithm moves
+    bits, recompute it and say so in the commit."""
+    import hashlib
+    rng = np.random.default_rng(17)
+    digest = hashlib.sha256()
+
+    def add(out):
+        for key in sorted(out):
+            digest.update(key.encode())
+            digest.update(np.ascontiguousarray(np.asarray(out[key], dtype=float)).tobytes())
+
+    x, y = make_data(rng, 1203, 61, 5)
+    add(_assay.glmnet_cv(x, y, 5, None, "", 3, 1))
+    xb, yb = make_data(rng, 999, 43, 2)
+    add(_assay.glmnet_cv(xb, yb, 2, rng.random(999), "", 4, 2))
+    xe, ye = make_data(rng, 301, 97, 3)
+    add(_assay.glmnet_path(xe, ye, 3, None, '{"alpha":0.5}'))
+    assert digest.hexdigest() == (
+        "621a3752abb070438ad5d28dfe9fc1b9df52d6c93bbb05ef46e99ec365817307")

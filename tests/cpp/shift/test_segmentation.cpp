@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "assay/core/error.hpp"
@@ -119,6 +120,51 @@ TEST(Segmentation, BadInput) {
   params.threshold = INFINITY;
   EXPECT_THROW_MSG(score_subject(p, t, {}, {}, g, params), Error,
                    "threshold: expected a finite number, found inf");
+}
+
+// The mask scans compare bit patterns (they vectorise); they must decide what the plain
+// comparisons decide at every edge: signed zeros, subnormals, neighbours of 0, 1 and the
+// threshold, thresholds at or below 0 and above 1, on volumes long enough for the vector loops
+// and their tails.
+TEST(Segmentation, MaskScansDecideAsComparisons) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const std::vector<double> valid = {0.0,
+                                     -0.0,
+                                     tiny,
+                                     std::numeric_limits<double>::min(),
+                                     0.35,
+                                     std::nextafter(0.35, 0.0),
+                                     std::nextafter(0.35, 1.0),
+                                     std::nextafter(1.0, 0.0),
+                                     1.0,
+                                     0.5};
+  const Grid3 g{valid.size(), 7, 1};
+  std::vector<double> p(g.size());
+  for (std::size_t v = 0; v < p.size(); ++v) p[v] = valid[(v * 7 + v / 3) % valid.size()];
+  for (const double threshold : {0.35, 1.0, tiny, 0.0, -0.0, -0.5, 1.5, 1e-300}) {
+    const Mask mask = threshold_probability(p, g, threshold);
+    for (std::size_t v = 0; v < p.size(); ++v) {
+      ASSERT_EQ(mask[v], p[v] >= threshold) << p[v] << " vs " << threshold;
+    }
+  }
+  std::vector<double> binary(g.size());
+  for (std::size_t v = 0; v < binary.size(); ++v)
+    binary[v] = v % 3 == 0 ? 1.0 : v % 3 == 1 ? 0.0 : -0.0;
+  const Mask ones = binary_mask(binary, g, "truth");
+  for (std::size_t v = 0; v < binary.size(); ++v) ASSERT_EQ(ones[v], binary[v] == 1.0);
+
+  for (const double bad : {-tiny, std::nextafter(1.0, 2.0), -1.0, std::nan(""),
+                           std::numeric_limits<double>::infinity()}) {
+    auto q = p;
+    q[at(g, 3, 5, 0)] = bad;
+    EXPECT_THROW(threshold_probability(q, g, 0.35), Error) << bad;
+  }
+  for (const double bad :
+       {tiny, std::nextafter(1.0, 2.0), std::nextafter(1.0, 0.0), -1.0, std::nan(""), 2.0}) {
+    auto b = binary;
+    b[at(g, 9, 6, 0)] = bad;
+    EXPECT_THROW(binary_mask(b, g, "truth"), Error) << bad;
+  }
 }
 
 }  // namespace
