@@ -266,55 +266,6 @@ ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, con
   return sum_pairs(s);
 }
 
-// Two columns' dot products with r in one sweep, each with exactly `dot`'s accumulators and order
-// (so each result has `dot`'s bits): a lone dot waits on its adds, and the second column's
-// chains fill those idle cycles.
-ASSAY_GLMNET_KERNEL void dot_two(const double* r, const double* x1, const double* x2, std::size_t n,
-                                 double& g1, double& g2) {
-  Lanes4 lo1 = {0, 0, 0, 0}, hi1 = {0, 0, 0, 0}, lo2 = {0, 0, 0, 0}, hi2 = {0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const Lanes4 ra = load4(r + i), rb = load4(r + i + 4);
-    lo1 += ra * load4(x1 + i);
-    hi1 += rb * load4(x1 + i + 4);
-    lo2 += ra * load4(x2 + i);
-    hi2 += rb * load4(x2 + i + 4);
-  }
-  double a1 = lo1[0], a2 = lo2[0];
-  for (; i < n; ++i) {
-    a1 += r[i] * x1[i];
-    a2 += r[i] * x2[i];
-  }
-  g1 = ((a1 + lo1[1]) + (lo1[2] + lo1[3])) + sum_pairs(hi1);
-  g2 = ((a2 + lo2[1]) + (lo2[2] + lo2[3])) + sum_pairs(hi2);
-}
-
-// `dot_and_square` for two columns in one sweep, each with its accumulators and order.
-ASSAY_GLMNET_KERNEL void dot_and_square_two(const double* r, const double* v, const double* x1,
-                                            const double* x2, std::size_t n, double& g1,
-                                            double& square1, double& g2, double& square2) {
-  Lanes4 s1 = {0, 0, 0, 0}, q1 = {0, 0, 0, 0}, s2 = {0, 0, 0, 0}, q2 = {0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const Lanes4 ri = load4(r + i), vi = load4(v + i);
-    const Lanes4 xa = load4(x1 + i), xb = load4(x2 + i);
-    s1 += ri * xa;
-    q1 += vi * xa * xa;
-    s2 += ri * xb;
-    q2 += vi * xb * xb;
-  }
-  for (; i < n; ++i) {
-    s1[0] += r[i] * x1[i];
-    q1[0] += v[i] * x1[i] * x1[i];
-    s2[0] += r[i] * x2[i];
-    q2[0] += v[i] * x2[i] * x2[i];
-  }
-  g1 = sum_pairs(s1);
-  square1 = sum_pairs(q1);
-  g2 = sum_pairs(s2);
-  square2 = sum_pairs(q2);
-}
-
 // eta += Σ b[j]·cols[j] for `count` (1 to 4) columns in one sweep over eta, each element's terms
 // added in column order: the bits of one column at a time, with a quarter of eta's traffic.
 ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* cols, const double* b,
@@ -436,42 +387,6 @@ class ZeroScreen {
   std::size_t moves_ = 0;
 };
 
-// A gradient read ahead: that of list[at] with the residual as it is now.
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-struct Ahead {
-  std::size_t at = kNone;
-  double gradient = 0;
-};
-
-// The gradient of list[a] (and with curvature its xv) when r has not moved since list[a − 1]'s
-// was read. Such features at rest come in runs (zeros that stay zero), so when list[a + 1] will
-// be read too its sum is taken in the same sweep over r, in time a lone sum spends waiting on its
-// adds; each result has the bits of its own single sweep.
-template <typename Skips>
-double gradient_at_rest(const std::vector<std::size_t>& list, std::size_t a, const double* X,
-                        std::size_t n, const double* r, const double* v, double* xv,
-                        bool with_curvature, const Skips& skips, ZeroScreen& screen, Ahead& ahead) {
-  if (ahead.at == a) {
-    ahead.at = kNone;
-    return ahead.gradient;
-  }
-  const std::size_t k = list[a];
-  const double* x = X + k * n;
-  if (a + 1 >= list.size() || skips(list[a + 1])) {
-    return with_curvature ? dot_and_square(r, v, x, n, xv[k]) : dot(r, x, n);
-  }
-  const std::size_t k2 = list[a + 1];
-  double g = 0;
-  if (with_curvature) {
-    dot_and_square_two(r, v, x, X + k2 * n, n, g, xv[k], ahead.gradient, xv[k2]);
-  } else {
-    dot_two(r, x, X + k2 * n, n, g, ahead.gradient);
-  }
-  ahead.at = a + 1;
-  screen.record(k2, ahead.gradient);
-  return g;
-}
-
 // One cyclic coordinate-descent pass over `list` for one linear predictor (glmnet's inner
 // loop): b, xv indexed by feature; r and v the working residual and weights. `with_curvature`:
 // xv of each listed feature is computed in the same sweep (the first pass of an IRLS step).
@@ -488,7 +403,6 @@ double coordinate_pass(const std::vector<std::size_t>& list, const double* X, st
     return !with_curvature && b[k] == 0 && screen.stays_zero(k, xv[k], al1);
   };
   bool skipped = skips(list[0]);
-  Ahead ahead;
   double g = 0;
   if (!skipped) {
     g = with_curvature ? dot_and_square(r, v, X + list[0] * n, n, xv[list[0]])
@@ -507,10 +421,7 @@ double coordinate_pass(const std::vector<std::size_t>& list, const double* X, st
       b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
       change = b[k] - bk;
     }
-    if (change != 0) {
-      screen.moved(change, xv[k]);
-      ahead.at = kNone;  // r moves: a gradient read ahead is stale
-    }
+    if (change != 0) screen.moved(change, xv[k]);
     const bool last = a + 1 == list.size();
     skipped = !last && skips(list[a + 1]);
     const bool read_next = !last && !skipped;
@@ -529,7 +440,7 @@ double coordinate_pass(const std::vector<std::size_t>& list, const double* X, st
         order.push_back(k);
       }
     } else if (read_next) {
-      g = gradient_at_rest(list, a + 1, X, n, r, v, xv, with_curvature, skips, screen, ahead);
+      g = with_curvature ? dot_and_square(r, v, next, n, xv[list[a + 1]]) : dot(r, next, n);
     }
     if (read_next) screen.record(list[a + 1], g);
   }
