@@ -191,10 +191,50 @@ typedef double Lanes4Unaligned __attribute__((vector_size(32), aligned(8)));
   return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n) {
+// When X is larger than the last-level cache holds, each sweep streams the column it reads
+// (`next`) from memory, and coordinate descent moves to another column every few microseconds:
+// the hardware prefetcher, which must see a stream before it follows it, starts late on each. So
+// the kernels then prefetch kAhead doubles ahead in the stream they read, running on into
+// `ahead`, the column the pass reads after this one (nullptr: none known, or X is small, and
+// nothing is prefetched). Prefetches change no arithmetic. Measured on the update kernel over
+// 256 columns: with X of 15 MB, 0.32 ns per row against 0.65-0.87 without; with two such
+// processes at once and X of 8 MB each, 0.35 against 0.34-0.74; one process with X of 2-8 MB
+// (cache-resident) pays 0-8 % for them, hence kPrefetchBytes.
+constexpr std::size_t kAhead = 512;  // 4 KiB
+constexpr std::size_t kPrefetchBytes = std::size_t{8} << 20;
+
+[[gnu::always_inline]] inline void prefetch_ahead(const double* next, const double* ahead,
+                                                  std::size_t i, std::size_t n) {
+  if (ahead == nullptr) return;
+  const std::size_t j = i + kAhead;
+  if (j < n) {
+    __builtin_prefetch(next + j, 0, 3);
+  } else if (j - n < n) {
+    __builtin_prefetch(ahead + (j - n), 0, 3);
+  }
+}
+
+// Runs step(i) over i = 0, 4, 8, ... while i + 4 <= n, prefetching for `stream` (see above) once
+// per 64-byte line; returns where the scalar tail starts.
+template <class Step>
+[[gnu::always_inline]] inline std::size_t sweep_by_four(std::size_t n, const double* stream,
+                                                        const double* ahead, Step step) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    prefetch_ahead(stream, ahead, i, n);
+    step(i);
+    step(i + 4);
+  }
+  for (; i + 4 <= n; i += 4) step(i);
+  return i;
+}
+
+ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n,
+                               const double* ahead = nullptr) {
   Lanes4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};  // s[0..3] and s[4..7]
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
+    prefetch_ahead(b, ahead, i, n);
     lo += load4(a + i) * load4(b + i);
     hi += load4(a + i + 4) * load4(b + i + 4);
   }
@@ -205,14 +245,14 @@ ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n) 
 
 // Σ r·x and Σ v·x² in one sweep.
 ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, const double* x,
-                                          std::size_t n, double& square) {
+                                          std::size_t n, double& square, const double* ahead) {
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 xi = load4(x + i);
     s += load4(r + i) * xi;
     q += load4(v + i) * xi * xi;
-  }
+  };
+  std::size_t i = sweep_by_four(n, x, ahead, step);
   for (; i < n; ++i) {
     s[0] += r[i] * x[i];
     q[0] += v[i] * x[i] * x[i];
@@ -222,21 +262,26 @@ ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, cons
 }
 
 ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double* x, double d,
-                                       std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) r[i] -= d * v[i] * x[i];
+                                       std::size_t n, const double* ahead) {
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
+    store4(r + i, load4(r + i) - d * load4(v + i) * load4(x + i));
+  };
+  // x itself is cached (its gradient was just read): what counts is the run into `ahead`.
+  std::size_t i = sweep_by_four(n, x, ahead, step);
+  for (; i < n; ++i) r[i] -= d * v[i] * x[i];
 }
 
 // r −= d·v∘x, then returns r·next (fused: the next coordinate's gradient is read in the same
 // sweep over memory).
 ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const double* x, double d,
-                                          const double* next, std::size_t n) {
+                                          const double* next, std::size_t n, const double* ahead) {
   Lanes4 s = {0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
     store4(r + i, ri);
     s += ri * load4(next + i);
-  }
+  };
+  std::size_t i = sweep_by_four(n, next, ahead, step);
   for (; i < n; ++i) {
     r[i] -= d * v[i] * x[i];
     s[0] += r[i] * next[i];
@@ -247,16 +292,16 @@ ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const doub
 // The same, also returning Σ v·next² (the next coordinate's curvature).
 ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, const double* x,
                                                  double d, const double* next, std::size_t n,
-                                                 double& square) {
+                                                 double& square, const double* ahead) {
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
     store4(r + i, ri);
     const Lanes4 ni = load4(next + i);
     s += ri * ni;
     q += load4(v + i) * ni * ni;
-  }
+  };
+  std::size_t i = sweep_by_four(n, next, ahead, step);
   for (; i < n; ++i) {
     r[i] -= d * v[i] * x[i];
     s[0] += r[i] * next[i];
@@ -313,6 +358,7 @@ class ZeroScreen {
         column_norm_(p),
         g_(p),
         at_(p),
+        v_norm_(p),
         known_(p, 0) {
     for (std::size_t k = 0; k < p; ++k) {
       const double* x = X + k * n;
@@ -338,10 +384,11 @@ class ZeroScreen {
     moves_ = 0;
   }
 
-  // g = r·x_k, computed now.
-  void record(std::size_t k, double g) {
+  // g = r·x_k, computed now; xv_k its curvature, fixed until the next start.
+  void record(std::size_t k, double g, double xv_k) {
     g_[k] = g;
     at_[k] = drift_;
+    v_norm_[k] = v_norm(xv_k);
     known_[k] = 1;
   }
 
@@ -350,12 +397,12 @@ class ZeroScreen {
   // r −= d·v (the intercept).
   void intercept_moved(double d) { add_move(std::abs(d) * v_norm(v_sum_)); }
 
-  // Whether feature k, now at 0 with curvature xv_k, would stay at 0 (false when unsure).
-  bool stays_zero(std::size_t k, double xv_k, double al1) const {
+  // Whether feature k, now at 0, would stay at 0 (false when unsure).
+  bool stays_zero(std::size_t k, double al1) const {
     if (!known_[k]) return false;
     // fl(drift) may fall short of the exact sum of its moves by (moves + 4)·u·drift.
     const double drift_slack = drift_ * static_cast<double>(moves_ + 4) * 2.3e-16;
-    const double change = v_norm(xv_k) * (drift_ - at_[k] + drift_slack);
+    const double change = v_norm_[k] * (drift_ - at_[k] + drift_slack);
     const double rounding = (4 * rel_ * r_norm_ + 2 * update_rounding_) * column_norm_[k] +
                             static_cast<double>(n_) * kTiny;
     return (std::abs(g_[k]) + change + rounding) * (1 + 1e-14) < al1;
@@ -381,10 +428,19 @@ class ZeroScreen {
   static constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2;
   std::size_t n_;
   double rel_;  // γ_n with room: the relative rounding of an n-term sum of products
-  std::vector<double> column_norm_, g_, at_;
+  std::vector<double> column_norm_, g_, at_, v_norm_;
   std::vector<char> known_;
   double r_norm_ = 0, sqrt_v_max_ = 0, v_sum_ = 0, drift_ = 0, update_rounding_ = 0;
   std::size_t moves_ = 0;
+};
+
+// The standardised design, column-major: column k is data + k·n. `prefetch`: whether the kernels
+// prefetch the columns ahead (when X is too big to stay in the last-level cache; see kAhead).
+struct Columns {
+  const double* data;
+  std::size_t n;
+  bool prefetch;
+  const double* operator[](std::size_t k) const { return data + k * n; }
 };
 
 // One cyclic coordinate-descent pass over `list` for one linear predictor (glmnet's inner
@@ -392,22 +448,31 @@ class ZeroScreen {
 // xv of each listed feature is computed in the same sweep (the first pass of an IRLS step).
 // Features that move for the first time are appended to `order` when `may_enter`. Returns the
 // largest xv·Δb².
-double coordinate_pass(const std::vector<std::size_t>& list, const double* X, std::size_t n,
-                       double* b, double* xv, double* r, const double* v, double al1, double al2,
+double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, double* b,
+                       double* xv, double* r, const double* v, double al1, double al2,
                        bool with_curvature, bool may_enter, std::vector<char>& in_active,
                        std::vector<std::size_t>& order, ZeroScreen& screen) {
   double dlx = 0;
   if (list.empty()) return dlx;
   // The first pass computes every xv, so it skips nothing.
   auto skips = [&](std::size_t k) {
-    return !with_curvature && b[k] == 0 && screen.stays_zero(k, xv[k], al1);
+    return !with_curvature && b[k] == 0 && screen.stays_zero(k, al1);
+  };
+  // The kernels' `ahead`: the first of list[from], list[from + 1], list[from + 2] the screen
+  // cannot skip now (the drift only grows, so one it can skip now is likely skipped then).
+  auto column_from = [&](std::size_t from) -> const double* {
+    if (!x.prefetch) return nullptr;
+    for (std::size_t c = from; c < std::min(from + 3, list.size()); ++c)
+      if (!skips(list[c])) return x[list[c]];
+    return nullptr;
   };
   bool skipped = skips(list[0]);
   double g = 0;
   if (!skipped) {
-    g = with_curvature ? dot_and_square(r, v, X + list[0] * n, n, xv[list[0]])
-                       : dot(r, X + list[0] * n, n);
-    screen.record(list[0], g);
+    const double* ahead = column_from(1);
+    g = with_curvature ? dot_and_square(r, v, x[list[0]], x.n, xv[list[0]], ahead)
+                       : dot(r, x[list[0]], x.n, ahead);
+    screen.record(list[0], g, xv[list[0]]);
   }
   for (std::size_t a = 0; a < list.size(); ++a) {
     const std::size_t k = list[a];
@@ -425,24 +490,26 @@ double coordinate_pass(const std::vector<std::size_t>& list, const double* X, st
     const bool last = a + 1 == list.size();
     skipped = !last && skips(list[a + 1]);
     const bool read_next = !last && !skipped;
-    const double* next = read_next ? X + list[a + 1] * n : nullptr;
+    const double* next = read_next ? x[list[a + 1]] : nullptr;
+    const double* ahead = column_from(a + 2);
     if (change != 0) {
       dlx = std::max(dlx, xv[k] * change * change);
       if (!read_next) {
-        axpy_weighted(r, v, X + k * n, change, n);
+        axpy_weighted(r, v, x[k], change, x.n, ahead);
       } else if (with_curvature) {
-        g = update_and_dot_square(r, v, X + k * n, change, next, n, xv[list[a + 1]]);
+        g = update_and_dot_square(r, v, x[k], change, next, x.n, xv[list[a + 1]], ahead);
       } else {
-        g = update_and_dot(r, v, X + k * n, change, next, n);
+        g = update_and_dot(r, v, x[k], change, next, x.n, ahead);
       }
       if (may_enter && !in_active[k]) {
         in_active[k] = 1;
         order.push_back(k);
       }
     } else if (read_next) {
-      g = with_curvature ? dot_and_square(r, v, next, n, xv[list[a + 1]]) : dot(r, next, n);
+      g = with_curvature ? dot_and_square(r, v, next, x.n, xv[list[a + 1]], ahead)
+                         : dot(r, next, x.n, ahead);
     }
-    if (read_next) screen.record(list[a + 1], g);
+    if (read_next) screen.record(list[a + 1], g, xv[list[a + 1]]);
   }
   return dlx;
 }
@@ -598,7 +665,8 @@ class PathCommon {
         strong(design.p, 0),
         in_active(design.p, 0),
         seq(settings),
-        screen(X, n, p) {}
+        screen(X, n, p),
+        columns{X, n, n * p * sizeof(double) >= kPrefetchBytes} {}
 
   // λ of step ilm and the strong rule: features whose gradient exceeds tlam join the strong set.
   void start_lambda(std::size_t ilm) {
@@ -622,7 +690,7 @@ class PathCommon {
   double pass(const std::vector<std::size_t>& list, bool first, bool may_enter, double* bc,
               double* xvc, double& b0c, double xmz) {
     if (first) screen.start(r.data(), v.data());
-    double dlx = coordinate_pass(list, X, n, bc, xvc, r.data(), v.data(), al1, al2, first,
+    double dlx = coordinate_pass(list, columns, bc, xvc, r.data(), v.data(), al1, al2, first,
                                  may_enter, in_active, order, screen);
     const double d0 = sum(r.data(), n) / xmz;
     if (d0 != 0) {
@@ -669,6 +737,7 @@ class PathCommon {
   std::vector<std::size_t> order, strong_list;
   LambdaSequence seq;
   ZeroScreen screen;
+  Columns columns;
   double al = 0, al1 = 0, al2 = 0;
   std::size_t nlp = 0;
   // Intercepts and coefficients (class-major), their values at the IRLS step's start, and the

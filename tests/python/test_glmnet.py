@@ -285,3 +285,22 @@ def test_outputs_keep_their_bits():
     add(_assay.glmnet_path(xe, ye, 3, None, '{"alpha":0.5}'))
     assert digest.hexdigest() == (
         "621a3752abb070438ad5d28dfe9fc1b9df52d6c93bbb05ef46e99ec365817307")
+
+
+def test_large_designs_keep_their_bits():
+    """Designs of 8 MiB and more take the kernels' prefetching path (a design that size streams
+    its columns from memory); prefetches must change nothing: a sha256 over a multinomial path
+    and a weighted elastic-net binomial path on 22,000 x 48 (8.4 MB), pinned from the code
+    before prefetching."""
+    import hashlib
+    rng = np.random.default_rng(23)
+    digest = hashlib.sha256()
+    for x, y, k, w, params in ((*make_data(rng, 22000, 48, 3), 3, None, ""),
+                               (*make_data(rng, 22000, 48, 2), 2, rng.random(22000),
+                                '{"alpha":0.5}')):
+        out = _assay.glmnet_path(x, y, k, w, params)
+        for key in sorted(out):
+            digest.update(key.encode())
+            digest.update(np.ascontiguousarray(np.asarray(out[key], dtype=float)).tobytes())
+    assert digest.hexdigest() == (
+        "11c98a50fd76ff465ebf9c1558828c02f896d028580eed4b9422330e6017ed58")
