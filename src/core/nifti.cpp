@@ -129,11 +129,12 @@ std::vector<unsigned char> slurp_gzip(const std::string& path, std::size_t size)
 }
 
 // Inflates a file that is a sequence of complete gzip members (CRC-32 and length of each checked)
-// into `out`. False for anything else — not gzip, truncated, corrupt, trailing bytes, inflating
+// into out[0, inflated); `out` only grows, so a buffer reused for the next file is not cleared
+// again. False for anything else — not gzip, truncated, corrupt, trailing bytes, inflating
 // to more than a quarter of the memory this process can allocate (the volume's doubles still
 // have to fit) — which the zlib stream then reads chunk by chunk or reports in its own words.
-bool inflate_whole(const std::string& path, std::size_t file_size,
-                   std::vector<unsigned char>& out) {
+bool inflate_whole(const std::string& path, std::size_t file_size, std::vector<unsigned char>& out,
+                   std::size_t& inflated) {
   constexpr std::size_t kMinMember = 18;  // 10-byte header, empty block, 8-byte trailer
   if (file_size < kMinMember) return false;
   if (file_size > allocatable_bytes() / 4) return false;
@@ -150,7 +151,8 @@ bool inflate_whole(const std::string& path, std::size_t file_size,
   const std::size_t capacity = std::min(last_size, limit);
   std::size_t used = 0, pos = 0;
   try {
-    out.resize(std::max<std::size_t>(capacity, 1));
+    if (out.size() < std::max<std::size_t>(capacity, 1))
+      out.resize(std::max<std::size_t>(capacity, 1));
     while (pos < file_size) {
       if (file_size - pos < kMinMember || in[pos] != 0x1f || in[pos + 1] != 0x8b) return false;
       std::size_t in_used = 0, out_used = 0;
@@ -169,9 +171,47 @@ bool inflate_whole(const std::string& path, std::size_t file_size,
   } catch (const std::bad_alloc&) {
     return false;
   }
-  out.resize(used);
+  inflated = used;
   return true;
 }
+
+// The buffer a thread inflates files into, kept for its next file (when at most 256 MiB): a
+// fresh buffer of tens of megabytes per volume cost its zeroing and page faults on every read.
+struct InflatedBuffer {
+  static constexpr std::size_t kKept = std::size_t{256} << 20;
+  std::vector<unsigned char> bytes;
+  bool lent = false;
+};
+
+InflatedBuffer& thread_inflated_buffer() {
+  thread_local InflatedBuffer buffer;
+  return buffer;
+}
+
+// Holds the thread's buffer while a file is read (a second file open at once on the thread gets
+// a buffer of its own) and gives it back, also when reading throws.
+class InflatedLease {
+ public:
+  InflatedLease() {
+    InflatedBuffer& kept = thread_inflated_buffer();
+    if (kept.lent) return;
+    bytes.swap(kept.bytes);
+    kept.lent = borrowed_ = true;
+  }
+  ~InflatedLease() {
+    if (!borrowed_) return;
+    InflatedBuffer& kept = thread_inflated_buffer();
+    if (bytes.size() <= InflatedBuffer::kKept) kept.bytes.swap(bytes);
+    kept.lent = false;
+  }
+  InflatedLease(const InflatedLease&) = delete;
+  InflatedLease& operator=(const InflatedLease&) = delete;
+
+  std::vector<unsigned char> bytes;
+
+ private:
+  bool borrowed_ = false;
+};
 
 // The decompressed bytes of a .nii or .nii.gz, front to back. A .nii.gz is inflated whole with
 // libdeflate (2-3x zlib's speed); an uncompressed file, and a .nii.gz libdeflate refuses, go
@@ -179,9 +219,8 @@ bool inflate_whole(const std::string& path, std::size_t file_size,
 class ByteSource {
  public:
   ByteSource(const std::string& path, std::size_t file_size) : path_(path) {
-    in_memory_ = inflate_whole(path, file_size, inflated_);
+    in_memory_ = inflate_whole(path, file_size, inflated_.bytes, inflated_size_);
     if (in_memory_) return;
-    inflated_ = {};
     file_.reset(gzopen(path.c_str(), "rb"));
     if (!file_) fail("{}: cannot open: {}", path, std::strerror(errno));
     gzbuffer(file_.get(), 1u << 18);
@@ -192,8 +231,8 @@ class ByteSource {
   // Up to n bytes into `out`; the count (< n at the end of the data).
   std::size_t read(unsigned char* out, std::size_t n) {
     if (!in_memory_) return read_bytes(file_.get(), out, n, path_);
-    const std::size_t got = std::min(n, inflated_.size() - pos_);
-    if (got > 0) std::memcpy(out, inflated_.data() + pos_, got);
+    const std::size_t got = std::min(n, inflated_size_ - pos_);
+    if (got > 0) std::memcpy(out, inflated_.bytes.data() + pos_, got);
     pos_ += got;
     return got;
   }
@@ -204,9 +243,9 @@ class ByteSource {
       scratch.resize(std::max(scratch.size(), n));
       return {scratch.data(), read(scratch.data(), n)};
     }
-    const std::size_t got = std::min(n, inflated_.size() - pos_);
+    const std::size_t got = std::min(n, inflated_size_ - pos_);
     pos_ += got;
-    return {inflated_.data() + pos_ - got, got};
+    return {inflated_.bytes.data() + pos_ - got, got};
   }
 
   // Reads to the end so that zlib checks the stream's CRC and length, then closes the file (the
@@ -230,8 +269,8 @@ class ByteSource {
  private:
   std::string path_;
   bool in_memory_ = false;
-  std::vector<unsigned char> inflated_;
-  std::size_t pos_ = 0;
+  InflatedLease inflated_;  // bytes[0, inflated_size_) is the file
+  std::size_t inflated_size_ = 0, pos_ = 0;
   GzFile file_;
 };
 
@@ -593,23 +632,16 @@ Scaling raw_scaling(const RawHeader& raw, const std::string& path) {
   return {slope, inter, scaled && (slope != 1 || inter != 0)};
 }
 
-// Converts in chunks (of the inflated file, or decompressed by zlib into a 1 MiB buffer):
-// `volume.data` keeps its memory when it is reused for the next volume of the same size.
+// Decodes the voxel bytes chunk by chunk (of the inflated file, or decompressed by zlib into a
+// 1 MiB buffer): `decode(bytes, voxels, first)` gets each chunk's bytes and the index of its
+// first voxel.
+template <typename Decode>
 void read_voxels(ByteSource& file, const std::string& path, const HeaderInfo& h,
-                 const VoxelLayout& layout, const Scaling& scaling, bool swapped, Volume& volume) {
+                 const VoxelLayout& layout, Decode&& decode) {
   const std::size_t n = layout.n, n_bytes = layout.n_bytes;
-  const auto& shape = layout.shape;
-  try {
-    volume.data.resize(n);
-  } catch (const std::bad_alloc&) {
-    fail("{}: needs {:.1f} GB for a {}×{}×{} volume of doubles, more than could be allocated", path,
-         static_cast<double>(n) * sizeof(double) / 1e9, shape[0], shape[1], shape[2]);
-  }
-  const double slope = scaling.slope, inter = scaling.inter;
-  double* out = volume.data.data();
   constexpr std::size_t kChunk = (std::size_t{1} << 20) / 8 * 8;
   std::vector<unsigned char> scratch;
-  std::size_t data_read = 0;
+  std::size_t data_read = 0, first = 0;
   while (data_read < n_bytes) {
     const std::size_t want = std::min(kChunk, n_bytes - data_read);
     const std::span<const unsigned char> got = file.next(want, scratch);
@@ -618,13 +650,62 @@ void read_voxels(ByteSource& file, const std::string& path, const HeaderInfo& h,
            path, n_bytes, n, datatype_name(h.datatype), h.data_offset, data_read + got.size());
     }
     const std::size_t voxels = got.size() / static_cast<std::size_t>(layout.nbyper);
-    convert_voxels(h.datatype, got.data(), voxels, swapped, out);
-    if (scaling.apply) {
-      for (std::size_t i = 0; i < voxels; ++i) out[i] = out[i] * slope + inter;
-    }
-    out += voxels;
+    decode(got.data(), voxels, first);
+    first += voxels;
     data_read += got.size();
   }
+}
+
+// Voxels per block handed to a caller's check or consumer: 128 KiB of doubles, in the L2 cache.
+constexpr std::size_t kConsumedVoxels = std::size_t{1} << 14;
+
+// value = stored * slope + inter, as nibabel, where the header scales.
+void apply_scaling(const Scaling& scaling, double* values, std::size_t n) {
+  if (!scaling.apply) return;
+  for (std::size_t i = 0; i < n; ++i) values[i] = values[i] * scaling.slope + scaling.inter;
+}
+
+// Into `volume.data`, which keeps its memory when it is reused for a volume of the same size;
+// `check` (if any) sees each block of up to kConsumedVoxels as soon as it is decoded.
+void read_voxels_into(ByteSource& file, const std::string& path, const HeaderInfo& h,
+                      const VoxelLayout& layout, const Scaling& scaling, bool swapped,
+                      Volume& volume, const VoxelBlockCheck& check) {
+  const auto& shape = layout.shape;
+  try {
+    volume.data.resize(layout.n);
+  } catch (const std::bad_alloc&) {
+    fail("{}: needs {:.1f} GB for a {}×{}×{} volume of doubles, more than could be allocated", path,
+         static_cast<double>(layout.n) * sizeof(double) / 1e9, shape[0], shape[1], shape[2]);
+  }
+  double* out = volume.data.data();
+  const auto nbyper = static_cast<std::size_t>(layout.nbyper);
+  read_voxels(file, path, h, layout,
+              [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
+                for (std::size_t done = 0; done < voxels; done += kConsumedVoxels) {
+                  const std::size_t m = std::min(kConsumedVoxels, voxels - done);
+                  double* block = out + first + done;
+                  convert_voxels(h.datatype, bytes + done * nbyper, m, swapped, block);
+                  apply_scaling(scaling, block, m);
+                  if (check) check(first + done, std::span<double>(block, m));
+                }
+              });
+}
+
+// Through `consume`, a block of doubles at a time.
+void read_voxels_to(ByteSource& file, const std::string& path, const HeaderInfo& h,
+                    const VoxelLayout& layout, const Scaling& scaling, bool swapped,
+                    const VoxelConsumer& consume) {
+  std::vector<double> block(kConsumedVoxels);
+  const auto nbyper = static_cast<std::size_t>(layout.nbyper);
+  read_voxels(file, path, h, layout,
+              [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
+                for (std::size_t done = 0; done < voxels; done += kConsumedVoxels) {
+                  const std::size_t m = std::min(kConsumedVoxels, voxels - done);
+                  convert_voxels(h.datatype, bytes + done * nbyper, m, swapped, block.data());
+                  apply_scaling(scaling, block.data(), m);
+                  consume(first + done, std::span<const double>(block.data(), m));
+                }
+              });
 }
 
 // The voxel-to-world matrix: sform, else qform, else the voxel sizes; it must be finite.
@@ -657,27 +738,32 @@ Volume read_nifti(const std::string& path) {
   return volume;
 }
 
-void read_nifti_into(const std::string& path, Volume& volume) {
-  check_utf8_name(path);
-  check_suffix(path);
-  const struct stat info = stat_regular_file(path);
+namespace {
 
-  ByteSource file(path, static_cast<std::size_t>(info.st_size));
+// Everything before the voxels: the checked header, its layout and scaling; the file is left at
+// the first voxel byte. `doubles_held` says whether the voxels will be held as doubles (then the
+// memory they take is checked first: a small .nii.gz can hold a huge volume of zeros).
+struct OpenedVolume {
+  HeaderInfo header;
+  VoxelLayout layout;
+  Scaling scaling;
+  bool swapped = false;
+};
+
+OpenedVolume open_volume(const std::string& path, ByteSource& file, std::size_t file_size,
+                         const Volume& volume, bool doubles_held) {
   RawHeader raw;
   read_raw_header(file, path, raw);
   check_raw_dims_and_type(raw, path);
   const std::int64_t raw_offset = raw_vox_offset(raw, path);
 
-  HeaderInfo h = header_from_libnifti(path);
-  h.data_offset = raw_offset;
-  const bool compressed = file.compressed();
-  const VoxelLayout layout =
-      check_layout(h, path, static_cast<std::size_t>(info.st_size), compressed);
-  const auto& shape = layout.shape;
-  const std::size_t n = layout.n;
-  // The doubles the volume becomes, checked against the memory left before allocating: a small
-  // .nii.gz can hold a huge volume of zeros.
-  if (volume.data.size() != n) {
+  OpenedVolume opened;
+  opened.header = header_from_libnifti(path);
+  opened.header.data_offset = raw_offset;
+  opened.layout = check_layout(opened.header, path, file_size, file.compressed());
+  const auto& shape = opened.layout.shape;
+  const std::size_t n = opened.layout.n;
+  if (doubles_held && volume.data.size() != n) {
     try {
       check_memory((n - std::min(n, volume.data.capacity())) * sizeof(double),
                    fmt::format("a {}×{}×{} volume ({} voxels as 8-byte doubles)", shape[0],
@@ -686,15 +772,56 @@ void read_nifti_into(const std::string& path, Volume& volume) {
       fail("{}: {}", path, e.what());
     }
   }
-  volume.path = path;
-  volume.shape = shape;
-
   std::vector<unsigned char> scratch(1u << 16);
-  skip_extensions(file, path, h, raw.size, scratch);
-  const Scaling scaling = raw_scaling(raw, path);
-  read_voxels(file, path, h, layout, scaling, raw.swapped, volume);
+  skip_extensions(file, path, opened.header, raw.size, scratch);
+  opened.scaling = raw_scaling(raw, path);
+  opened.swapped = raw.swapped;
+  return opened;
+}
+
+std::size_t checked_file_size(const std::string& path) {
+  check_utf8_name(path);
+  check_suffix(path);
+  return static_cast<std::size_t>(stat_regular_file(path).st_size);
+}
+
+}  // namespace
+
+void read_nifti_into(const std::string& path, Volume& volume) {
+  read_nifti_into(path, volume, VoxelBlockCheck());
+}
+
+void read_nifti_into(const std::string& path, Volume& volume, const VoxelBlockCheck& check) {
+  const std::size_t file_size = checked_file_size(path);
+  ByteSource file(path, file_size);
+  const OpenedVolume v = open_volume(path, file, file_size, volume, true);
+  volume.path = path;
+  volume.shape = v.layout.shape;
+  read_voxels_into(file, path, v.header, v.layout, v.scaling, v.swapped, volume, check);
+  std::vector<unsigned char> scratch(1u << 16);
   file.finish(scratch);
-  set_affine(h, path, volume);
+  set_affine(v.header, path, volume);
+}
+
+void read_nifti_voxels(const std::string& path, Volume& volume, const VoxelConsumer& consume,
+                       const ByteConsumer& consume_bytes) {
+  const std::size_t file_size = checked_file_size(path);
+  ByteSource file(path, file_size);
+  const OpenedVolume v = open_volume(path, file, file_size, volume, false);
+  volume.path = path;
+  volume.shape = v.layout.shape;
+  volume.data.clear();
+  if (consume_bytes && v.header.datatype == DT_UINT8 && !v.scaling.apply) {
+    read_voxels(file, path, v.header, v.layout,
+                [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
+                  consume_bytes(first, std::span<const std::uint8_t>(bytes, voxels));
+                });
+  } else {
+    read_voxels_to(file, path, v.header, v.layout, v.scaling, v.swapped, consume);
+  }
+  std::vector<unsigned char> scratch(1u << 16);
+  file.finish(scratch);
+  set_affine(v.header, path, volume);
 }
 
 NiftiType parse_nifti_type(std::string_view name) {

@@ -272,37 +272,80 @@ Grid3 grid_of(const Volume& v) {
   return Grid3{v.shape[0], v.shape[1], v.shape[2]};
 }
 
-// The input checks of segmentation.hpp (same messages), with the file named in front, done
-// here while the file name is known and without allocating a mask.
+// Reads a 0/1 mask file straight into bytes, block by block, with the input check of
+// segmentation.hpp (same message, the file named in front): its doubles, 8 bytes a voxel, are
+// never written out and read back, and a uint8 file's bytes are checked and copied as they are.
 // Branch-free scans (vectorised); the offending voxel is looked for only on failure.
-void check_binary(const Volume& v, const char* what) {
-  if (detail::all_binary(v.data.data(), v.data.size())) return;
-  for (std::size_t i = 0; i < v.data.size(); ++i) {
-    const double x = v.data[i];
-    if (x != 0 && x != 1) {
-      fail("{}: {}: expected 0 or 1 at voxel {}, found {}", v.path, what, voxel_name(grid_of(v), i),
-           x);
+void read_mask(const std::string& path, const char* what, Volume& header,
+               std::vector<std::uint8_t>& mask) {
+  const auto not_binary = [&](std::size_t voxel, double value) {
+    fail("{}: {}: expected 0 or 1 at voxel {}, found {}", path, what,
+         voxel_name(grid_of(header), voxel), value);
+  };
+  const auto size_mask = [&] {  // the header's size, checked against the memory left first
+    const std::size_t n = header.size();
+    if (mask.size() == n) return;
+    try {
+      check_memory(n - std::min(n, mask.capacity()),
+                   fmt::format("a {} mask (1 byte per voxel)", shape_string(header)));
+    } catch (const Error& e) {
+      fail("{}: {}", path, e.what());
     }
-  }
+    mask.resize(n);
+  };
+  const auto from_doubles = [&](std::size_t first, std::span<const double> values) {
+    if (first == 0) size_mask();
+    if (detail::binary_to_mask(values.data(), values.size(), mask.data() + first)) return;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] != 0 && values[i] != 1) not_binary(first + i, values[i]);
+    }
+  };
+  const auto from_bytes = [&](std::size_t first, std::span<const std::uint8_t> bytes) {
+    if (first == 0) size_mask();
+    std::uint8_t any = 0;
+    for (const std::uint8_t b : bytes) any |= b;
+    if (any > 1) {  // a bit above the lowest is set somewhere
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] > 1) not_binary(first + i, bytes[i]);
+      }
+    }
+    std::copy(bytes.begin(), bytes.end(), mask.begin() + static_cast<std::ptrdiff_t>(first));
+  };
+  read_nifti_voxels(path, header, from_doubles, from_bytes);
+  size_mask();
 }
 
-// Values within 1e-6 of [0, 1] are clamped: a probability map stored as scaled integers (uint8
-// with a float32 scl_slope, as nibabel writes one) decodes to 1.00000006 at its top.
-void check_probability(Volume& v) {
-  if (detail::all_probability(v.data.data(), v.data.size())) return;
-  constexpr double kSlack = 1e-6;
-  for (std::size_t i = 0; i < v.data.size(); ++i) {
-    double& x = v.data[i];
-    if (x >= 0 && x <= 1) continue;
-    if (x >= -kSlack && x < 0) {
-      x = 0;
-    } else if (x > 1 && x <= 1 + kSlack) {
-      x = 1;
-    } else {
-      fail("{}: probability: expected a value in [0, 1] at voxel {}, found {}", v.path,
-           voxel_name(grid_of(v), i), x);
+// Reads a probability map, checking each block as it is decoded, and with a `mask` thresholds
+// it there too (mask = p >= threshold), while the block is in the cache. Values within 1e-6 of
+// [0, 1] are clamped: a probability map stored as scaled integers (uint8 with a float32
+// scl_slope, as nibabel writes one) decodes to 1.00000006 at its top.
+void read_probability(const std::string& path, Volume& v, double threshold,
+                      std::vector<std::uint8_t>* mask) {
+  const std::uint64_t bits = detail::threshold_bits(threshold);
+  read_nifti_into(path, v, [&](std::size_t first, std::span<double> values) {
+    if (mask != nullptr && first == 0) mask->resize(v.size());
+    const bool in_range =
+        mask != nullptr
+            ? detail::probability_to_mask(values.data(), values.size(), bits, mask->data() + first)
+            : detail::all_probability(values.data(), values.size());
+    if (in_range) return;
+    constexpr double kSlack = 1e-6;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      double& x = values[i];
+      if (x >= 0 && x <= 1) continue;
+      if (x >= -kSlack && x < 0) {
+        x = 0;
+      } else if (x > 1 && x <= 1 + kSlack) {
+        x = 1;
+      } else {
+        fail("{}: probability: expected a value in [0, 1] at voxel {}, found {}", path,
+             voxel_name(grid_of(v), first + i), x);
+      }
     }
-  }
+    if (mask != nullptr) {  // again, with the clamped values
+      detail::probability_to_mask(values.data(), values.size(), bits, mask->data() + first);
+    }
+  });
 }
 
 void check_not_nan(const Volume& v, const char* what) {
@@ -366,11 +409,14 @@ void write_derived(const std::string& folder, const std::string& name, const Vol
 
 // One worker's buffers, reused from subject to subject (no page faults after the first).
 struct Workspace {
-  Volume truth, brain, uncertainty_file;
+  Volume truth, brain;  // headers only: their voxels are in the masks
+  std::vector<std::uint8_t> truth_mask, brain_mask;
+  Volume uncertainty_file;
   std::vector<Volume> members;
   std::vector<double> mean, uncertainty, block;
+  std::vector<std::uint8_t> uncertainty_written;  // single_member_entropy's record
   std::vector<std::size_t> voxels;
-  detail::RetentionScratch retention;  // the retention curve's sort arrays
+  detail::ScoringScratch scoring;  // score_subject's masks, labels and keys
 };
 
 // One member's binary entropy -((1 - p) log(1 - p + eps) + p log(p + eps)) per voxel: the
@@ -390,11 +436,11 @@ ASSAY_VECTOR_CLONES void single_member_entropy_block(const double* p, std::size_
   }
 }
 
-// out = 0 where the brain mask is 0 (or -0). An integer select: a floating-point compare in the
-// loop kept GCC from vectorising the entropy loop it once sat in.
-ASSAY_VECTOR_CLONES void zero_outside_brain(const double* brain, std::size_t n, double* out) {
+// out = 0 where the brain mask is 0. An integer select: a floating-point compare in the loop
+// kept GCC from vectorising the entropy loop it once sat in.
+ASSAY_VECTOR_CLONES void zero_outside_brain(const std::uint8_t* brain, std::size_t n, double* out) {
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t inside = (std::bit_cast<std::uint64_t>(brain[i]) << 1) != 0;
+    const std::uint64_t inside = brain[i] != 0;
     out[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(out[i]) & (0 - inside));
   }
 }
@@ -402,15 +448,25 @@ ASSAY_VECTOR_CLONES void zero_outside_brain(const double* brain, std::size_t n, 
 // The same over a whole volume (0 outside the brain when `brain` is given), block by block: a
 // block without a brain voxel is all zeros and its logs are not taken (three quarters of an MRI
 // volume lie outside the brain).
-void single_member_entropy(const double* p, const double* brain, std::size_t n, double* out) {
-  if (brain == nullptr) return single_member_entropy_block(p, n, out);
+// `written` marks the blocks of `out` that may hold non-zeros (from the previous subject: the
+// array is reused), so that a block outside this brain is zeroed only when it is not zero yet.
+void single_member_entropy(const double* p, const std::uint8_t* brain, std::size_t n, double* out,
+                           std::vector<std::uint8_t>& written) {
+  if (brain == nullptr) {
+    written.clear();  // no record of this one
+    return single_member_entropy_block(p, n, out);
+  }
   constexpr std::size_t kBlock = 32;  // a third of the bench's volumes computed (a half at 256)
+  if (written.size() != (n + kBlock - 1) / kBlock) written.assign((n + kBlock - 1) / kBlock, 1);
   for (std::size_t start = 0; start < n; start += kBlock) {
     const std::size_t len = std::min(kBlock, n - start);
-    const double* mask = brain + start;
-    if (std::all_of(mask, mask + len, [](double b) { return b == 0; })) {
-      std::fill(out + start, out + start + len, 0.0);
+    const std::uint8_t* mask = brain + start;
+    std::uint8_t& dirty = written[start / kBlock];
+    if (!detail::any_nonzero(mask, len)) {
+      if (dirty) std::fill(out + start, out + start + len, 0.0);
+      dirty = 0;
     } else {
+      dirty = 1;
       single_member_entropy_block(p + start, len, out + start);
       zero_outside_brain(mask, len, out + start);
     }
@@ -422,16 +478,18 @@ void single_member_entropy(const double* p, const double* brain, std::size_t n, 
 // brain mask and no map to write, only brain voxels are computed (score_subject uses no other;
 // the rest are 0).
 void member_uncertainty(const std::vector<Volume>& members, VoxelMeasure measure,
-                        std::span<const double> brain, Workspace& ws) {
+                        std::span<const std::uint8_t> brain, Workspace& ws) {
   const std::size_t n = members.front().data.size(), m = members.size();
   constexpr std::size_t kBlock = std::size_t{1} << 15;
   if (m == 1 &&
       (measure == VoxelMeasure::entropy_of_expected || measure == VoxelMeasure::expected_entropy)) {
+    if (ws.uncertainty.size() != n) ws.uncertainty_written.clear();  // contents unknown
     ws.uncertainty.resize(n);
     single_member_entropy(members[0].data.data(), brain.empty() ? nullptr : brain.data(), n,
-                          ws.uncertainty.data());
+                          ws.uncertainty.data(), ws.uncertainty_written);
     return;
   }
+  ws.uncertainty_written.clear();  // written below without a record
   ws.uncertainty.assign(n, 0.0);
   ws.voxels.clear();
   EnsembleParams params;
@@ -464,26 +522,25 @@ void member_uncertainty(const std::vector<Volume>& members, VoxelMeasure measure
 
 SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
                         VoxelMeasure measure, Workspace& ws) {
-  read_nifti_into(files.truth, ws.truth);
+  read_mask(files.truth, "truth", ws.truth, ws.truth_mask);
   const Volume& truth = ws.truth;
-  check_binary(truth, "truth");
   const Grid3 grid = grid_of(truth);
   const std::size_t n = truth.size();
 
-  std::span<const double> brain;
+  std::span<const std::uint8_t> brain;
   if (!files.brain_mask.empty()) {
-    read_nifti_into(files.brain_mask, ws.brain);
+    read_mask(files.brain_mask, "brain mask", ws.brain, ws.brain_mask);
     check_grid(ws.brain, truth);
-    check_binary(ws.brain, "brain mask");
-    brain = ws.brain.data;
+    brain = ws.brain_mask;
   }
 
   const std::size_t m = files.pred.size();
   ws.members.resize(m);
   for (std::size_t k = 0; k < m; ++k) {
-    read_nifti_into(files.pred[k], ws.members[k]);
+    // One member is the probability map itself: threshold it while reading.
+    read_probability(files.pred[k], ws.members[k], params.scoring.threshold,
+                     m == 1 ? &ws.scoring.predicted_mask : nullptr);
     check_grid(ws.members[k], truth);
-    check_probability(ws.members[k]);
   }
   // Ensemble mean = (p_1 + ... + p_M) / M, summed in source order.
   std::span<const double> probability = ws.members[0].data;
@@ -505,14 +562,19 @@ SubjectScores score_one(const SubjectFiles& files, const SegmentParams& params,
     uncertainty = ws.uncertainty_file.data;
   } else if (measure != VoxelMeasure::none) {
     member_uncertainty(ws.members, measure,
-                       params.write_uncertainty.empty() ? brain : std::span<const double>(), ws);
+                       params.write_uncertainty.empty() ? brain : std::span<const std::uint8_t>(),
+                       ws);
     uncertainty = ws.uncertainty;
   }
 
   SubjectScores scores;
   try {
-    const detail::LendRetentionScratch lend(ws.retention);
-    scores = score_subject(probability, truth.data, uncertainty, brain, grid, params.scoring);
+    const detail::LendScoringScratch lend(ws.scoring);
+    // The reader checked the masks and probabilities; an uncertainty map read from a file was
+    // checked for NaN, and one computed from checked probabilities (logs of p + eps, eps > 0)
+    // is finite.
+    scores = detail::score_checked_subject(probability, ws.truth_mask, uncertainty, brain, grid,
+                                           params.scoring, m == 1);
   } catch (const Error& e) {
     fail("subject {} ({}): {}", files.id, files.truth, e.what());
   }

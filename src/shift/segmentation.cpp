@@ -60,6 +60,13 @@ ASSAY_VECTOR_CLONES bool all_probability(const double* in, std::size_t n) {
   return bad == 0;
 }
 
+ASSAY_VECTOR_CLONES bool none_nan(const double* in, std::size_t n) {
+  constexpr std::uint64_t kInfinityBits = 0x7ff0000000000000;
+  unsigned bad = 0;
+  for (std::size_t v = 0; v < n; ++v) bad |= (bits_of(in[v]) & ~kSignBit) > kInfinityBits;
+  return bad == 0;
+}
+
 }  // namespace detail
 
 std::vector<std::uint8_t> binary_mask(std::span<const double> values, Grid3 grid,
@@ -80,17 +87,16 @@ std::vector<std::uint8_t> binary_mask(std::span<const double> values, Grid3 grid
   return mask;
 }
 
-std::vector<std::uint8_t> threshold_probability(std::span<const double> probability, Grid3 grid,
-                                                double threshold) {
-  detail::check_size(probability.size(), grid, "probability");
+void detail::threshold_probability_into(std::span<const double> probability, Grid3 grid,
+                                        double threshold, std::vector<std::uint8_t>& mask) {
+  check_size(probability.size(), grid, "probability");
   if (!std::isfinite(threshold)) fail("threshold: expected a finite number, found {}", threshold);
-  std::vector<std::uint8_t> mask(probability.size());
-  const std::uint64_t threshold_bits = threshold > 0 ? detail::bits_of(threshold) : 0;
+  mask.resize(probability.size());
+  const std::uint64_t bits = threshold_bits(threshold);
   constexpr std::size_t kBlock = 4096;
   for (std::size_t begin = 0; begin < probability.size(); begin += kBlock) {
     const std::size_t end = std::min(probability.size(), begin + kBlock);
-    if (detail::probability_to_mask(probability.data() + begin, end - begin, threshold_bits,
-                                    mask.data() + begin)) {
+    if (probability_to_mask(probability.data() + begin, end - begin, bits, mask.data() + begin)) {
       continue;
     }
     for (std::size_t v = begin; v < end; ++v) {
@@ -101,6 +107,12 @@ std::vector<std::uint8_t> threshold_probability(std::span<const double> probabil
       }
     }
   }
+}
+
+std::vector<std::uint8_t> threshold_probability(std::span<const double> probability, Grid3 grid,
+                                                double threshold) {
+  std::vector<std::uint8_t> mask;
+  detail::threshold_probability_into(probability, grid, threshold, mask);
   return mask;
 }
 
@@ -110,13 +122,21 @@ VoxelCounts voxel_counts(std::span<const std::uint8_t> prediction,
     fail("truth: expected {} voxels like the prediction, found {}", prediction.size(),
          truth.size());
   }
-  // Counts of p, g and p & g; branch-free so that it vectorises.
+  // Counts of p, g and p & g: branch-free (vectorised) within the blocks that hold a lesion voxel.
   std::uint64_t predicted = 0, actual = 0, both = 0;
-  for (std::size_t v = 0; v < prediction.size(); ++v) {
-    const std::uint64_t p = prediction[v] != 0, g = truth[v] != 0;
-    predicted += p;
-    actual += g;
-    both += p & g;
+  const std::size_t n = prediction.size();
+  for (std::size_t block = 0; block < n; block += detail::kSparseBlock) {
+    const std::size_t end = std::min(n, block + detail::kSparseBlock);
+    if (!detail::any_nonzero(prediction.data() + block, end - block) &&
+        !detail::any_nonzero(truth.data() + block, end - block)) {
+      continue;
+    }
+    for (std::size_t v = block; v < end; ++v) {
+      const std::uint64_t p = prediction[v] != 0, g = truth[v] != 0;
+      predicted += p;
+      actual += g;
+      both += p & g;
+    }
   }
   return {prediction.size(), both, predicted - both, actual - both};
 }
@@ -141,6 +161,12 @@ double normalised_dice(const VoxelCounts& c, double r) {
 
 LesionCounts lesion_counts(const Components& prediction, const Components& truth,
                            double iou_threshold) {
+  return detail::lesion_counts_with_mask(prediction, truth, iou_threshold, {});
+}
+
+LesionCounts detail::lesion_counts_with_mask(const Components& prediction, const Components& truth,
+                                             double iou_threshold,
+                                             std::span<const std::uint8_t> predicted_mask) {
   if (!(iou_threshold >= 0 && iou_threshold <= 1)) {
     fail("iou_threshold: expected a value in [0, 1], found {}", iou_threshold);
   }
@@ -157,13 +183,21 @@ LesionCounts lesion_counts(const Components& prediction, const Components& truth
   std::vector<Overlap> overlaps;
   const auto& pl = prediction.labels;
   const auto& tl = truth.labels;
-  for (std::size_t v = 0; v < pl.size(); ++v) {
-    if (pl[v] == 0 || tl[v] == 0) continue;
-    const std::uint64_t pair = (std::uint64_t{pl[v]} << 32) | tl[v];
-    if (!overlaps.empty() && overlaps.back().pair == pair) {
-      ++overlaps.back().voxels;
-    } else {
-      overlaps.push_back({pair, 1});
+  ASSAY_ASSERT(predicted_mask.empty() || predicted_mask.size() == pl.size());
+  for (std::size_t block = 0; block < pl.size(); block += detail::kSparseBlock) {
+    const std::size_t end = std::min(pl.size(), block + detail::kSparseBlock);
+    const bool empty = predicted_mask.empty()
+                           ? !detail::any_nonzero(pl.data() + block, end - block)
+                           : !detail::any_nonzero(predicted_mask.data() + block, end - block);
+    if (empty) continue;
+    for (std::size_t v = block; v < end; ++v) {
+      if (pl[v] == 0 || tl[v] == 0) continue;
+      const std::uint64_t pair = (std::uint64_t{pl[v]} << 32) | tl[v];
+      if (!overlaps.empty() && overlaps.back().pair == pair) {
+        ++overlaps.back().voxels;
+      } else {
+        overlaps.push_back({pair, 1});
+      }
     }
   }
   std::sort(overlaps.begin(), overlaps.end(),
@@ -232,20 +266,52 @@ SubjectScores score_subject(std::span<const double> probability, std::span<const
   check_params(params);
   detail::check_size(probability.size(), grid, "probability");
   detail::check_size(truth.size(), grid, "truth");
-  if (!uncertainty.empty()) detail::check_size(uncertainty.size(), grid, "uncertainty");
   if (!brain_mask.empty()) detail::check_size(brain_mask.size(), grid, "brain mask");
-
-  auto predicted = threshold_probability(probability, grid, params.threshold);
   const auto truth_mask = binary_mask(truth, grid, "truth");
   std::vector<std::uint8_t> brain;
   if (!brain_mask.empty()) brain = binary_mask(brain_mask, grid, "brain mask");
+  return score_subject_masks(probability, truth_mask, uncertainty, brain, grid, params);
+}
 
-  SubjectScores s;
+namespace {
+
+void check_mask_bytes(std::span<const std::uint8_t> mask, Grid3 grid, std::string_view what) {
+  detail::check_size(mask.size(), grid, what);
+  unsigned high = 0;
+  for (const std::uint8_t b : mask) high |= b;
+  if (high <= 1) return;
+  const auto bad = std::find_if(mask.begin(), mask.end(), [](std::uint8_t b) { return b > 1; });
+  fail("{}: expected 0 or 1 at voxel {}, found {}", what,
+       voxel_name(grid, static_cast<std::size_t>(bad - mask.begin())), int{*bad});
+}
+
+// Sizes and parameters always; the masks' values unless the caller checked them.
+void check_inputs(std::span<const double> probability, std::span<const std::uint8_t> truth_mask,
+                  std::span<const double> uncertainty, std::span<const std::uint8_t> brain,
+                  Grid3 grid, const SegmentationParams& params, bool values_checked) {
+  check_params(params);
+  detail::check_size(probability.size(), grid, "probability");
+  detail::check_size(truth_mask.size(), grid, "truth");
+  if (!uncertainty.empty()) detail::check_size(uncertainty.size(), grid, "uncertainty");
+  if (!brain.empty()) detail::check_size(brain.size(), grid, "brain mask");
+  if (!values_checked) {
+    check_mask_bytes(truth_mask, grid, "truth");
+    if (!brain.empty()) check_mask_bytes(brain, grid, "brain mask");
+  }
+}
+
+// Post-processing, voxel counts, DSC / nDSC and lesion counts, in the scratch's arrays;
+// scratch.predicted_mask holds the thresholded prediction and is post-processed in place.
+void score_lesions(std::span<const std::uint8_t> truth_mask, Grid3 grid,
+                   const SegmentationParams& params, detail::ScoringScratch& scratch,
+                   SubjectScores& s) {
+  std::vector<std::uint8_t>& predicted = scratch.predicted_mask;
   s.n_voxels = grid.size();
-  auto predicted_lesions = label_components(predicted, grid, params.connectivity);
+  detail::label_components_into(predicted, grid, params.connectivity, scratch.predicted);
+  Components& predicted_lesions = scratch.predicted.components;
   s.removed_lesions =
       detail::drop_small_components(predicted_lesions, predicted, params.min_lesion_size);
-  const auto true_lesions = label_components(truth_mask, grid, params.connectivity);
+  detail::label_components_into(truth_mask, grid, params.connectivity, scratch.truth);
 
   const auto voxels = voxel_counts(predicted, truth_mask);
   s.voxel_tp = voxels.tp;
@@ -254,40 +320,82 @@ SubjectScores score_subject(std::span<const double> probability, std::span<const
   s.dsc = dice(voxels);
   s.ndsc = normalised_dice(voxels, params.ndsc_r);
 
-  const auto lesions = lesion_counts(predicted_lesions, true_lesions, params.iou_threshold);
+  const auto lesions = detail::lesion_counts_with_mask(predicted_lesions, scratch.truth.components,
+                                                       params.iou_threshold, predicted);
   s.true_lesions = lesions.true_lesions;
   s.predicted_lesions = lesions.predicted_lesions;
   s.lesion_tp = lesions.tp;
   s.lesion_fp = lesions.fp;
   s.lesion_fn = lesions.fn;
   s.lesion_f1 = lesions.f1;
+}
 
-  s.brain_voxels =
-      brain.empty()
-          ? grid.size()
-          : static_cast<std::uint64_t>(std::count(brain.begin(), brain.end(), std::uint8_t{1}));
+// The nDSC retention curve and the mean uncertainty over the brain voxels (NaN without an
+// uncertainty map or brain voxels).
+void score_uncertainty(std::span<const std::uint8_t> predicted,
+                       std::span<const std::uint8_t> truth_mask,
+                       std::span<const double> uncertainty, std::span<const std::uint8_t> brain,
+                       Grid3 grid, const SegmentationParams& params, bool values_checked,
+                       SubjectScores& s) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (uncertainty.empty()) {
     s.ndsc_retention_auc = nan;
     s.mean_uncertainty = nan;
-    return s;
+    return;
   }
-  auto retention = ndsc_retention(predicted, truth_mask, uncertainty, brain, grid, params.ndsc_r,
-                                  params.retention_points);
+  detail::UncertaintySum sum;  // of the brain voxels, for the mean: added up by the curve's scan
+  auto retention =
+      detail::ndsc_retention_summing(predicted, truth_mask, uncertainty, brain, grid, params.ndsc_r,
+                                     params.retention_points, sum, values_checked);
   s.ndsc_retention_auc = retention.area;
   s.retention_fraction = std::move(retention.fraction);
   s.retention_ndsc = std::move(retention.ndsc);
-  CompensatedSum sum;
-  double plain = 0;  // the compensated sum's correction is inf - inf = NaN once a value is inf
-  for (std::size_t v = 0; v < uncertainty.size(); ++v) {
-    if (brain.empty() || brain[v]) {
-      sum.add(uncertainty[v]);
-      plain += uncertainty[v];
-    }
-  }
-  const double total = std::isfinite(plain) ? sum.value() : plain;
+  const double total = std::isfinite(sum.plain) ? sum.compensated.value() : sum.plain;
   s.mean_uncertainty = s.brain_voxels == 0 ? nan : total / static_cast<double>(s.brain_voxels);
+}
+
+// score_subject_masks; `values_checked`: the caller checked the masks and the uncertainty;
+// `thresholded`: the lent scratch's predicted_mask already holds the thresholded probability.
+SubjectScores score_masks(std::span<const double> probability,
+                          std::span<const std::uint8_t> truth_mask,
+                          std::span<const double> uncertainty, std::span<const std::uint8_t> brain,
+                          Grid3 grid, const SegmentationParams& params, bool values_checked,
+                          bool thresholded) {
+  check_inputs(probability, truth_mask, uncertainty, brain, grid, params, values_checked);
+  // In the lent scratch's arrays when there is one (assay segment's workers), else in our own.
+  detail::ScoringScratch own;
+  detail::ScoringScratch* lent = detail::lent_scoring_scratch();
+  detail::ScoringScratch& scratch = lent != nullptr ? *lent : own;
+  if (!thresholded || lent == nullptr || scratch.predicted_mask.size() != grid.size()) {
+    detail::threshold_probability_into(probability, grid, params.threshold, scratch.predicted_mask);
+  }
+  SubjectScores s;
+  score_lesions(truth_mask, grid, params, scratch, s);
+  s.brain_voxels =
+      brain.empty()
+          ? grid.size()
+          : static_cast<std::uint64_t>(std::count(brain.begin(), brain.end(), std::uint8_t{1}));
+  score_uncertainty(scratch.predicted_mask, truth_mask, uncertainty, brain, grid, params,
+                    values_checked, s);
   return s;
+}
+
+}  // namespace
+
+SubjectScores score_subject_masks(std::span<const double> probability,
+                                  std::span<const std::uint8_t> truth_mask,
+                                  std::span<const double> uncertainty,
+                                  std::span<const std::uint8_t> brain, Grid3 grid,
+                                  const SegmentationParams& params) {
+  return score_masks(probability, truth_mask, uncertainty, brain, grid, params, false, false);
+}
+
+SubjectScores detail::score_checked_subject(std::span<const double> probability,
+                                            std::span<const std::uint8_t> truth_mask,
+                                            std::span<const double> uncertainty,
+                                            std::span<const std::uint8_t> brain, Grid3 grid,
+                                            const SegmentationParams& params, bool thresholded) {
+  return score_masks(probability, truth_mask, uncertainty, brain, grid, params, true, thresholded);
 }
 
 }  // namespace assay::shift

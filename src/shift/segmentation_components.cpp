@@ -4,6 +4,7 @@
 // provisional label, which belongs to the set's first voxel in memory order, so numbering roots
 // in increasing order numbers components by first voxel (scipy.ndimage.label's order). Memory:
 // one uint32 per voxel plus one per provisional label; no allocation per voxel.
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <limits>
@@ -47,12 +48,17 @@ std::size_t drop_small_components(Components& components, std::span<std::uint8_t
   const std::size_t removed = components.count - kept;
   if (removed == 0) return 0;
   auto& labels = components.labels;
-  for (std::size_t v = 0; v < labels.size(); ++v) {
-    const std::uint32_t l = labels[v];
-    if (l == 0) continue;
-    const std::uint32_t r = renumber[l];
-    labels[v] = r;
-    if (r == 0) mask[v] = 0;
+  for (std::size_t block = 0; block < labels.size(); block += kSparseBlock) {
+    const std::size_t end = std::min(labels.size(), block + kSparseBlock);
+    // The mask's bytes are nonzero where the labels are (it was labelled): a quarter the reads.
+    if (!any_nonzero(mask.data() + block, end - block)) continue;
+    for (std::size_t v = block; v < end; ++v) {
+      const std::uint32_t l = labels[v];
+      if (l == 0) continue;
+      const std::uint32_t r = renumber[l];
+      labels[v] = r;
+      if (r == 0) mask[v] = 0;
+    }
   }
   components.count = kept;
   components.sizes = std::move(kept_sizes);
@@ -108,61 +114,121 @@ void unite(std::vector<std::uint32_t>& parent, std::uint32_t a, std::uint32_t b)
 
 }  // namespace
 
-Components label_components(std::span<const std::uint8_t> mask, Grid3 grid, int connectivity) {
-  detail::check_connectivity(connectivity);
-  detail::check_size(mask.size(), grid, "mask");
+namespace {
+
+// Stretches of a row that the labelling passes test at once and skip when empty: within the
+// rows that meet a lesion, most voxels are still background.
+constexpr std::size_t kRunBlock = 16;
+
+// First pass over one row: each foreground voxel takes the provisional label of an earlier
+// neighbour (merging the labels of the others) or a new one.
+void label_row(std::span<const std::uint8_t> mask, const std::vector<Neighbour>& neighbours,
+               Grid3 grid, std::size_t j, std::size_t k, std::vector<std::uint32_t>& labels,
+               std::vector<std::uint32_t>& parent) {
+  const std::size_t nx = grid.nx, row = nx * (j + grid.ny * k);
+  const bool j_low = j > 0, j_high = j + 1 < grid.ny, k_low = k > 0;
+  for (std::size_t i = 0; i < nx; ++i) {
+    if (i % kRunBlock == 0 &&
+        !detail::any_nonzero(mask.data() + row + i, std::min(kRunBlock, nx - i))) {
+      i += kRunBlock - 1;  // an empty stretch of the row
+      continue;
+    }
+    const std::size_t v = row + i;
+    if (!mask[v]) continue;
+    const bool i_low = i > 0, i_high = i + 1 < nx;
+    std::uint32_t label = 0;
+    for (const auto& n : neighbours) {
+      if ((n.di < 0 && !i_low) || (n.di > 0 && !i_high) || (n.dj < 0 && !j_low) ||
+          (n.dj > 0 && !j_high) || (n.dk < 0 && !k_low)) {
+        continue;
+      }
+      const std::uint32_t l = labels[v - n.back];
+      if (l == 0 || l == label) continue;
+      if (label == 0) {
+        label = l;
+      } else {
+        unite(parent, label, l);
+      }
+    }
+    if (label == 0) {
+      label = static_cast<std::uint32_t>(parent.size());
+      parent.push_back(label);
+    }
+    labels[v] = label;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Both passes into `out.labels`, which holds zeros; `rows` gets the starts of the rows with a
+// foreground voxel, in memory order.
+void label_into(std::span<const std::uint8_t> mask, Grid3 grid, int connectivity, Components& out,
+                std::vector<std::size_t>& rows) {
   const auto neighbours = earlier_neighbours(grid, connectivity);
-  Components out;
-  out.labels.assign(grid.size(), 0);
   auto& labels = out.labels;
   std::vector<std::uint32_t> parent{0};  // provisional label 0 = background
-  const std::size_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
-  for (std::size_t k = 0; k < nz; ++k) {
-    for (std::size_t j = 0; j < ny; ++j) {
-      const std::size_t row = nx * (j + ny * k);
-      const bool j_low = j > 0, j_high = j + 1 < ny, k_low = k > 0;
-      for (std::size_t i = 0; i < nx; ++i) {
-        const std::size_t v = row + i;
-        if (!mask[v]) continue;
-        const bool i_low = i > 0, i_high = i + 1 < nx;
-        std::uint32_t label = 0;
-        for (const auto& n : neighbours) {
-          if ((n.di < 0 && !i_low) || (n.di > 0 && !i_high) || (n.dj < 0 && !j_low) ||
-              (n.dj > 0 && !j_high) || (n.dk < 0 && !k_low)) {
-            continue;
-          }
-          const std::uint32_t l = labels[v - n.back];
-          if (l == 0 || l == label) continue;
-          if (label == 0) {
-            label = l;
-          } else {
-            unite(parent, label, l);
-          }
-        }
-        if (label == 0) {
-          label = static_cast<std::uint32_t>(parent.size());
-          parent.push_back(label);
-        }
-        labels[v] = label;
-      }
+  const std::size_t nx = grid.nx;
+  for (std::size_t k = 0; k < grid.nz; ++k) {
+    for (std::size_t j = 0; j < grid.ny; ++j) {
+      const std::size_t row = nx * (j + grid.ny * k);
+      if (!detail::any_nonzero(mask.data() + row, nx)) continue;  // most rows: no lesion
+      rows.push_back(row);
+      label_row(mask, neighbours, grid, j, k, labels, parent);
     }
   }
   // Final numbers: roots in increasing order (= first-voxel order) get 1, 2, ...; a non-root's
   // root is smaller, so already numbered.
   std::vector<std::uint32_t> final_label(parent.size(), 0);
+  out.count = 0;
   for (std::uint32_t l = 1; l < parent.size(); ++l) {
     const std::uint32_t root = find_root(parent, l);
     final_label[l] = root == l ? ++out.count : final_label[root];
   }
   out.sizes.assign(out.count, 0);
-  for (std::size_t v = 0; v < labels.size(); ++v) {
-    const std::uint32_t l = labels[v];
-    if (l == 0) continue;
-    const std::uint32_t f = final_label[l];
-    labels[v] = f;
-    ++out.sizes[f - 1];
+  for (const std::size_t row : rows) {
+    for (std::size_t v = row; v < row + nx; v += kRunBlock) {
+      const std::size_t end = std::min(row + nx, v + kRunBlock);
+      if (!detail::any_nonzero(labels.data() + v, end - v)) continue;
+      for (std::size_t u = v; u < end; ++u) {
+        const std::uint32_t l = labels[u];
+        if (l == 0) continue;
+        const std::uint32_t f = final_label[l];
+        labels[u] = f;
+        ++out.sizes[f - 1];
+      }
+    }
   }
+}
+
+}  // namespace
+
+Components label_components(std::span<const std::uint8_t> mask, Grid3 grid, int connectivity) {
+  detail::check_connectivity(connectivity);
+  detail::check_size(mask.size(), grid, "mask");
+  Components out;
+  out.labels.assign(grid.size(), 0);
+  std::vector<std::size_t> rows;
+  label_into(mask, grid, connectivity, out, rows);
   return out;
+}
+
+void detail::label_components_into(std::span<const std::uint8_t> mask, Grid3 grid, int connectivity,
+                                   KeptLabels& kept) {
+  check_connectivity(connectivity);
+  check_size(mask.size(), grid, "mask");
+  auto& labels = kept.components.labels;
+  if (labels.size() != grid.size()) {
+    labels.assign(grid.size(), 0);
+  } else {
+    for (const std::size_t row : kept.rows) {
+      std::fill_n(labels.begin() + static_cast<std::ptrdiff_t>(row), kept.row_length, 0u);
+    }
+  }
+  kept.rows.clear();
+  kept.row_length = grid.nx;
+  label_into(mask, grid, connectivity, kept.components, kept.rows);
 }
 
 std::size_t remove_small_lesions(std::span<std::uint8_t> mask, Grid3 grid, int connectivity,

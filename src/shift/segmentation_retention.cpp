@@ -2,18 +2,20 @@
 //
 // At fraction x the pos = floor(N x) most certain voxels keep the prediction and the others take
 // the truth, so only voxels where prediction or truth is 1 ("lesion-related", a small minority)
-// change the counts. One stable radix sort of all N uncertainty keys gives, for each cut, the key
-// K of the last retained voxel and how many voxels with key K are retained; the lesion-related
-// voxels, sorted by key and counted cumulatively, then give the retained TP / FP / FN directly.
-// Only when cuts split runs of equal uncertainties that hold lesion-related voxels does one more
-// scan (for all such runs) find their ranks within their run (ties keep memory order: a stable
-// sort).
+// change the counts. The N uncertainty keys are not sorted: for each cut, the key K of the last
+// retained voxel, the next key, and how many keys are below K come from KeyRanks (the keys at
+// ~400 ranks by histograms, core/order_statistics.hpp), which is what a stable sort of all N
+// would give; the lesion-related voxels, sorted by key and counted cumulatively, then give the
+// retained TP / FP / FN directly. Only when cuts split runs of equal uncertainties that hold
+// lesion-related voxels does one more scan (for all such runs) find their ranks within their
+// run (ties keep memory order: a stable sort).
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/core/order_statistics.hpp"
 #include "assay/core/radix_sort.hpp"
 #include "assay/shift/segmentation.hpp"
 #include "shift/segmentation_detail.hpp"
@@ -23,15 +25,19 @@ namespace assay::shift {
 namespace detail {
 
 namespace {
-thread_local RetentionScratch* lent_scratch = nullptr;
+thread_local ScoringScratch* lent_scratch = nullptr;
 }  // namespace
 
-LendRetentionScratch::LendRetentionScratch(RetentionScratch& scratch) : previous_(lent_scratch) {
+LendScoringScratch::LendScoringScratch(ScoringScratch& scratch) : previous_(lent_scratch) {
   lent_scratch = &scratch;
 }
 
-LendRetentionScratch::~LendRetentionScratch() {
+LendScoringScratch::~LendScoringScratch() {
   lent_scratch = previous_;
+}
+
+ScoringScratch* lent_scoring_scratch() {
+  return lent_scratch;
 }
 
 }  // namespace detail
@@ -56,16 +62,18 @@ bool less_key(const LesionVoxel& a, std::uint64_t k) {
   return a.key < k;
 }
 
+// Sizes and parameters; the uncertainties' values too unless the caller checked them.
 void check_retention_input(std::span<const std::uint8_t> prediction,
                            std::span<const std::uint8_t> truth, std::span<const double> uncertainty,
                            std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
-                           std::size_t points) {
+                           std::size_t points, bool values_checked) {
   detail::check_size(prediction.size(), grid, "prediction");
   detail::check_size(truth.size(), grid, "truth");
   detail::check_size(uncertainty.size(), grid, "uncertainty");
   if (!brain_mask.empty()) detail::check_size(brain_mask.size(), grid, "brain mask");
   if (!(r > 0 && r < 1)) fail("r: expected a value in (0, 1), found {}", r);
   if (points < 2) fail("retention points: expected at least 2, found {}", points);
+  if (values_checked || detail::none_nan(uncertainty.data(), uncertainty.size())) return;
   for (std::size_t v = 0; v < uncertainty.size(); ++v) {
     if (std::isnan(uncertainty[v])) {
       fail("uncertainty: expected a number at voxel {}, found nan", voxel_name(grid, v));
@@ -73,31 +81,52 @@ void check_retention_input(std::span<const std::uint8_t> prediction,
   }
 }
 
-// Sorts the considered voxels' keys into keys[0, n) and returns the lesion-related voxels
-// sorted by key (stable: ties in memory order); counts the true voxels.
-std::vector<LesionVoxel> sorted_voxels(std::span<const std::uint8_t> prediction,
+// Writes the considered voxels' keys into keys[0, n) in memory order, with KeyRanks' histogram
+// of their top bits, and returns the
+// lesion-related voxels sorted by key (stable: ties in memory order); counts the true voxels
+// and, with kSum, adds up the uncertainties (in locals: through memory, the sum's chain would
+// wait on a store and a load every voxel).
+template <bool kSum>
+std::vector<LesionVoxel> lesion_voxels(std::span<const std::uint8_t> prediction,
                                        std::span<const std::uint8_t> truth,
                                        std::span<const double> uncertainty,
-                                       std::span<const std::uint8_t> brain_mask, std::size_t n,
-                                       assay::detail::KeyArray& keys, std::uint64_t& true_voxels) {
+                                       std::span<const std::uint8_t> brain_mask,
+                                       std::span<std::uint64_t> keys,
+                                       std::vector<std::size_t>& top_counts,
+                                       std::uint64_t& true_voxels, detail::UncertaintySum& sum) {
   const bool all = brain_mask.empty();
   const std::size_t total = uncertainty.size();
-  std::optional<assay::detail::KeyArray> own_buffer;
-  assay::detail::KeyArray& buffer =
-      detail::lent_scratch != nullptr ? detail::lent_scratch->buffer(n) : own_buffer.emplace(n);
   std::vector<LesionVoxel> lesion;
   true_voxels = 0;
   std::size_t ordinal = 0;
-  for (std::size_t v = 0; v < total; ++v) {
-    if (!all && !brain_mask[v]) continue;
-    const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
-    keys[ordinal] = key;
-    const std::uint8_t p = prediction[v] != 0, g = truth[v] != 0;
-    if (p | g) lesion.push_back({key, static_cast<std::uint32_t>(ordinal), p, g});
-    true_voxels += g;
-    ++ordinal;
+  CompensatedSum compensated = sum.compensated;
+  double plain = sum.plain;
+  // Neighbouring voxels' keys often share a bucket: four interleaved histograms keep their
+  // increments from waiting on each other (a store-to-load chain); only touched lines are cached.
+  constexpr std::size_t kTop = assay::detail::KeyRanks::kTopBuckets;
+  std::vector<std::size_t> counts(4 * kTop, 0);
+  for (std::size_t block = 0; block < total; block += detail::kSparseBlock) {
+    const std::size_t end = std::min(total, block + detail::kSparseBlock);
+    if (!all && !detail::any_nonzero(brain_mask.data() + block, end - block)) continue;
+    for (std::size_t v = block; v < end; ++v) {
+      if (!all && !brain_mask[v]) continue;
+      const std::uint64_t key = assay::detail::ascending_key(uncertainty[v]);
+      keys[ordinal] = key;
+      ++counts[(ordinal & 3) * kTop + assay::detail::KeyRanks::top_bucket(key)];
+      if constexpr (kSum) {
+        compensated.add(uncertainty[v]);
+        plain += uncertainty[v];
+      }
+      const std::uint8_t p = prediction[v] != 0, g = truth[v] != 0;
+      if (p | g) lesion.push_back({key, static_cast<std::uint32_t>(ordinal), p, g});
+      true_voxels += g;
+      ++ordinal;
+    }
   }
-  assay::detail::radix_sort_keys(keys.get(), buffer.get(), n);
+  sum = {compensated, plain};
+  for (std::size_t b = 0; b < kTop; ++b) {
+    top_counts[b] = counts[b] + counts[kTop + b] + counts[2 * kTop + b] + counts[3 * kTop + b];
+  }
   std::stable_sort(lesion.begin(), lesion.end(),
                    [](const LesionVoxel& a, const LesionVoxel& b) { return a.key < b.key; });
   return lesion;
@@ -105,30 +134,38 @@ std::vector<LesionVoxel> sorted_voxels(std::span<const std::uint8_t> prediction,
 
 // The cuts at fractions log(i) / log(points), i = 1..points; collects the keys of the runs they
 // split.
-std::vector<Cut> retention_cuts(const assay::detail::KeyArray& keys, std::size_t n,
+std::vector<Cut> retention_cuts(std::span<const std::uint64_t> keys,
+                                std::vector<std::size_t> top_counts,
                                 const std::vector<LesionVoxel>& lesion, std::size_t points,
                                 std::vector<std::uint64_t>& split_keys) {
+  const std::size_t n = keys.size();
   std::vector<Cut> cuts(points);
+  std::vector<std::size_t> pos(points), ranks;
   const double log_points = std::log(static_cast<double>(points));
-  const auto key_greater = [](std::uint64_t k, const LesionVoxel& a) { return k < a.key; };
   for (std::size_t i = 1; i <= points; ++i) {
-    Cut& cut = cuts[i - 1];
-    cut.fraction = std::log(static_cast<double>(i)) / log_points;
-    const auto pos = static_cast<std::size_t>(static_cast<double>(n) * cut.fraction);
-    if (pos >= n) {
+    cuts[i - 1].fraction = std::log(static_cast<double>(i)) / log_points;
+    pos[i - 1] = static_cast<std::size_t>(static_cast<double>(n) * cuts[i - 1].fraction);
+    if (pos[i - 1] > 0 && pos[i - 1] < n) {
+      ranks.push_back(pos[i - 1] - 1);
+      ranks.push_back(pos[i - 1]);
+    }
+  }
+  const assay::detail::KeyRanks sorted(keys, std::move(ranks), std::move(top_counts));
+  const auto key_greater = [](std::uint64_t k, const LesionVoxel& a) { return k < a.key; };
+  for (std::size_t i = 0; i < points; ++i) {
+    Cut& cut = cuts[i];
+    if (pos[i] >= n) {
       cut.retained = lesion.size();
-    } else if (pos > 0) {
-      const std::uint64_t key = keys[pos - 1];
-      const auto less =
-          static_cast<std::size_t>(std::lower_bound(keys.get(), keys.get() + n, key) - keys.get());
+    } else if (pos[i] > 0) {
+      const std::uint64_t key = sorted.key_at(pos[i] - 1);
       cut.lo = static_cast<std::size_t>(
           std::lower_bound(lesion.begin(), lesion.end(), key, less_key) - lesion.begin());
       cut.hi = static_cast<std::size_t>(
           std::upper_bound(lesion.begin() + cut.lo, lesion.end(), key, key_greater) -
           lesion.begin());
       cut.retained = cut.hi;
-      cut.split = keys[pos] == key && cut.hi > cut.lo;
-      cut.equal_retained = pos - less;
+      cut.split = sorted.key_at(pos[i]) == key && cut.hi > cut.lo;
+      cut.equal_retained = pos[i] - sorted.count_less(key);
       if (cut.split) split_keys.push_back(key);
     }
   }
@@ -217,12 +254,14 @@ NdscRetention retention_curve(const std::vector<LesionVoxel>& lesion, const std:
 
 }  // namespace
 
-NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
-                             std::span<const std::uint8_t> truth,
-                             std::span<const double> uncertainty,
-                             std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
-                             std::size_t points) {
-  check_retention_input(prediction, truth, uncertainty, brain_mask, grid, r, points);
+namespace {
+
+NdscRetention retention(std::span<const std::uint8_t> prediction,
+                        std::span<const std::uint8_t> truth, std::span<const double> uncertainty,
+                        std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                        std::size_t points, detail::UncertaintySum* sum, bool values_checked) {
+  check_retention_input(prediction, truth, uncertainty, brain_mask, grid, r, points,
+                        values_checked);
   const std::size_t total = grid.size();
   std::size_t n = 0;
   if (brain_mask.empty()) {
@@ -234,12 +273,41 @@ NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
   assay::detail::KeyArray& keys =
       detail::lent_scratch != nullptr ? detail::lent_scratch->keys(n) : own_keys.emplace(n);
   std::uint64_t true_voxels = 0;
-  const auto lesion =
-      sorted_voxels(prediction, truth, uncertainty, brain_mask, n, keys, true_voxels);
+  const std::span<std::uint64_t> key_span(keys.get(), n);
+  std::vector<std::size_t> top_counts(assay::detail::KeyRanks::kTopBuckets, 0);
+  detail::UncertaintySum unused;
+  const auto lesion = sum != nullptr
+                          ? lesion_voxels<true>(prediction, truth, uncertainty, brain_mask,
+                                                key_span, top_counts, true_voxels, *sum)
+                          : lesion_voxels<false>(prediction, truth, uncertainty, brain_mask,
+                                                 key_span, top_counts, true_voxels, unused);
   std::vector<std::uint64_t> split_keys;
-  const auto cuts = retention_cuts(keys, n, lesion, points, split_keys);
+  const auto cuts = retention_cuts(key_span, std::move(top_counts), lesion, points, split_keys);
   const auto tie_rank = tie_ranks(lesion, split_keys, uncertainty, brain_mask);
   return retention_curve(lesion, cuts, tie_rank, n, true_voxels, r);
 }
+
+}  // namespace
+
+NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
+                             std::span<const std::uint8_t> truth,
+                             std::span<const double> uncertainty,
+                             std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                             std::size_t points) {
+  return retention(prediction, truth, uncertainty, brain_mask, grid, r, points, nullptr, false);
+}
+
+namespace detail {
+
+NdscRetention ndsc_retention_summing(std::span<const std::uint8_t> prediction,
+                                     std::span<const std::uint8_t> truth,
+                                     std::span<const double> uncertainty,
+                                     std::span<const std::uint8_t> brain_mask, Grid3 grid, double r,
+                                     std::size_t points, UncertaintySum& sum, bool values_checked) {
+  return retention(prediction, truth, uncertainty, brain_mask, grid, r, points, &sum,
+                   values_checked);
+}
+
+}  // namespace detail
 
 }  // namespace assay::shift

@@ -368,3 +368,55 @@ def test_one_member_entropy_equals_the_ensemble_path_bit_for_bit(study, measure,
         for a, b in zip(one["subjects"], two["subjects"]):
             for key in ("mean_uncertainty", "ndsc_retention_auc", "ndsc", "lesion_f1"):
                 assert a[key] == b[key], (key, brain)
+
+
+def test_buffers_reused_across_subjects_change_no_result(tmp_path, rng):
+    """One worker keeps its arrays from subject to subject (masks, labels, the entropy map, the
+    inflated file): subjects of other shapes (the same voxel count with rows of another length)
+    and other brain masks, scored in one run, give exactly what each gives alone."""
+    shapes = [(24, 20, 16), (20, 24, 16), (24, 20, 16), (16, 20, 24), (24, 20, 16)]
+    for k, shape in enumerate(shapes):
+        sid = f"s{k}"
+        truth = blobs(rng, 5 + k, shape)
+        save(tmp_path / "truth" / f"{sid}.nii.gz", truth, np.uint8)
+        save(tmp_path / "m0" / f"{sid}.nii.gz", member_map(rng, truth, k % 2), np.float32)
+        save(tmp_path / "m1" / f"{sid}.nii.gz", member_map(rng, truth, 1), np.float32)
+        grid = np.indices(shape)
+        centre = [rng.uniform(0.3, 0.7) * s for s in shape]
+        dist = sum(((g - c) / (0.3 + 0.1 * k) / s) ** 2 for g, c, s in zip(grid, centre, shape))
+        save(tmp_path / "brain" / f"{sid}.nii.gz", dist <= 1, np.uint8)
+    for preds in ([tmp_path / "m0"], [tmp_path / "m0", tmp_path / "m1"]):
+        together = seg.evaluate(preds, tmp_path / "truth", brain_mask=tmp_path / "brain",
+                                threads=1)
+        for k, row in enumerate(together["subjects"]):
+            alone = seg.evaluate([p / f"s{k}.nii.gz" for p in preds],
+                                 tmp_path / "truth" / f"s{k}.nii.gz",
+                                 brain_mask=tmp_path / "brain" / f"s{k}.nii.gz", threads=1)
+            mine = {key: v for key, v in row.items() if key not in ("subject", "partition")}
+            theirs = {key: v for key, v in alone["subjects"][0].items()
+                      if key not in ("subject", "partition")}
+            assert mine == theirs, (len(preds), k)
+
+
+def test_mask_files_are_checked_as_they_are_read(run_cli, study, tmp_path):
+    """uint8 masks are checked byte by byte, other types through their values; either way the
+    first voxel that is not 0 or 1 is named, with the file."""
+    d = study["dir"]
+    truth_file = d / "truth" / "sub-03_gt_isovox.nii.gz"
+    truth = study["truth"]["sub-03"].copy()
+    truth[5, 6, 7] = 2
+    save(truth_file, truth, np.uint8)
+    out = run_cli("segment", "--pred", d / "m0", "--truth", d / "truth")
+    assert out.returncode == 2
+    assert out.stderr == (f"assay: {truth_file}: truth: expected 0 or 1 at voxel (5, 6, 7), "
+                          "found 2\n")
+    save(truth_file, study["truth"]["sub-03"], np.uint8)
+    brain = np.ones(SHAPE, dtype=np.int16)
+    brain[0, 0, 3] = -1
+    brain_file = d / "brain" / "sub-01_brain_mask.nii.gz"
+    save(brain_file, brain, np.int16)
+    out = run_cli("segment", "--pred", d / "m0", "--truth", d / "truth", "--brain-mask",
+                  d / "brain")
+    assert out.returncode == 2
+    assert out.stderr == (f"assay: {brain_file}: brain mask: expected 0 or 1 at voxel (0, 0, 3), "
+                          "found -1\n")

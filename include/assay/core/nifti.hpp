@@ -27,6 +27,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,29 @@ Volume read_nifti(const std::string& path);
 /// Same, into `volume`, reusing its memory (no allocation when it held a volume of the same
 /// size: the pipelines read one volume per subject into the same buffers).
 void read_nifti_into(const std::string& path, Volume& volume);
+
+/// Receives a block of a volume's voxels in order, `values` starting at voxel `first`; may
+/// change them (read_nifti_into's `check`).
+using VoxelBlockCheck = std::function<void(std::size_t first, std::span<double> values)>;
+
+/// read_nifti_into, calling `check` on each block of up to 16,384 voxels as soon as it is
+/// decoded (still in the cache): a caller's scan of the values (a range check, clamping) costs
+/// no second read of the volume. An exception from `check` stops the reading and propagates.
+void read_nifti_into(const std::string& path, Volume& volume, const VoxelBlockCheck& check);
+
+/// Receives a volume's voxels in order, `values` starting at voxel `first`.
+using VoxelConsumer = std::function<void(std::size_t first, std::span<const double> values)>;
+
+/// Same checks and values as read_nifti_into, but the voxels are handed to `consume` in blocks
+/// of at most 16,384 (as doubles, scaled) instead of being stored: a caller that keeps another
+/// form, such as a 0/1 mask of bytes, does not write and re-read 8 bytes per voxel. `volume`
+/// gets the shape (set before the first block) and path, then the affine; its data are emptied.
+/// An exception from `consume` stops the reading and propagates.
+/// With `consume_bytes` given, a uint8 volume without scaling (value = stored byte: how masks
+/// are written) hands over its stored bytes instead, in blocks of up to 1 MiB.
+using ByteConsumer = std::function<void(std::size_t first, std::span<const std::uint8_t> bytes)>;
+void read_nifti_voxels(const std::string& path, Volume& volume, const VoxelConsumer& consume,
+                       const ByteConsumer& consume_bytes = {});
 
 /// How write_nifti stores the voxels.
 enum class NiftiType { uint8, int16, int32, float32, float64 };

@@ -26,8 +26,10 @@
 // The voxel uncertainty is the --uncertainty map when given, else `voxel_measure` of the members
 // with classes {1 - p, p} (shift/ensemble.hpp ensemble_uncertainty, the formulas of
 // segmentation.hpp ensemble_maps), computed only for brain-mask voxels unless the map is written.
-// Then score_subject (shift/segmentation.hpp): threshold, post-processing, DSC / nDSC / lesion
-// F1 on the whole volume, nDSC retention and mean uncertainty over the brain-mask voxels.
+// Masks are read straight into bytes and probability maps checked and thresholded block by
+// block as the files are decoded. Then score_subject_masks (shift/segmentation.hpp): threshold,
+// post-processing, DSC / nDSC / lesion F1 on the whole volume, nDSC retention and mean
+// uncertainty over the brain-mask voxels.
 //
 // Across subjects, overall ("all") and per partition: mean ± SD (ddof 0, numpy's np.std) of
 // DSC, nDSC, lesion F1 and nDSC R-AUC, reported ×100 as Shifts does, and the patient-level

@@ -129,8 +129,10 @@ struct NdscRetention {
 };
 
 /// brain_mask may be empty (all voxels). Uncertainty NaN is an assay::Error naming the voxel
-/// (infinities sort to the ends). points >= 2; r in (0, 1). One stable radix sort of the
-/// considered voxels' uncertainties; the nDSC at each fraction comes from prefix counts.
+/// (infinities sort to the ends). points >= 2; r in (0, 1). Voxels are ranked by uncertainty
+/// as a stable sort would rank them (ties in memory order), but only the keys at the cuts are
+/// found (histograms of the keys' bits, not a sort); the nDSC at each fraction comes from prefix
+/// counts over the voxels where prediction or truth is 1.
 NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
                              std::span<const std::uint8_t> truth,
                              std::span<const double> uncertainty,
@@ -224,6 +226,15 @@ struct SubjectScores {
 SubjectScores score_subject(std::span<const double> probability, std::span<const double> truth,
                             std::span<const double> uncertainty, std::span<const double> brain_mask,
                             Grid3 grid, const SegmentationParams& params);
+
+/// The same with the truth and brain mask already as 0/1 bytes (an empty brain mask = every
+/// voxel), as `assay segment` reads them from their files without holding doubles: equal
+/// results. Throws assay::Error as score_subject, and for a mask byte other than 0 or 1.
+SubjectScores score_subject_masks(std::span<const double> probability,
+                                  std::span<const std::uint8_t> truth,
+                                  std::span<const double> uncertainty,
+                                  std::span<const std::uint8_t> brain_mask, Grid3 grid,
+                                  const SegmentationParams& params);
 
 /// The post-processed prediction score_subject evaluates: threshold, then remove_small_lesions.
 std::vector<std::uint8_t> postprocess(std::span<const double> probability, Grid3 grid,
