@@ -175,12 +175,13 @@ bool inflate_whole(const std::string& path, std::size_t file_size, std::vector<u
   return true;
 }
 
-// The buffer a thread inflates files into, kept for its next file (when at most 256 MiB): a
-// fresh buffer of tens of megabytes per volume cost its zeroing and page faults on every read.
+// The buffer a thread inflates files into, kept for its next file while a KeepInflateBuffer
+// lives on the thread (and when at most 256 MiB).
 struct InflatedBuffer {
   static constexpr std::size_t kKept = std::size_t{256} << 20;
   std::vector<unsigned char> bytes;
   bool lent = false;
+  int keepers = 0;  // KeepInflateBuffer objects alive on the thread
 };
 
 InflatedBuffer& thread_inflated_buffer() {
@@ -201,7 +202,7 @@ class InflatedLease {
   ~InflatedLease() {
     if (!borrowed_) return;
     InflatedBuffer& kept = thread_inflated_buffer();
-    if (bytes.size() <= InflatedBuffer::kKept) kept.bytes.swap(bytes);
+    if (kept.keepers > 0 && bytes.size() <= InflatedBuffer::kKept) kept.bytes.swap(bytes);
     kept.lent = false;
   }
   InflatedLease(const InflatedLease&) = delete;
@@ -731,6 +732,15 @@ void set_affine(const HeaderInfo& h, const std::string& path, Volume& volume) {
 }
 
 }  // namespace
+
+KeepInflateBuffer::KeepInflateBuffer() {
+  ++thread_inflated_buffer().keepers;
+}
+
+KeepInflateBuffer::~KeepInflateBuffer() {
+  InflatedBuffer& kept = thread_inflated_buffer();
+  if (--kept.keepers == 0) std::vector<unsigned char>().swap(kept.bytes);
+}
 
 Volume read_nifti(const std::string& path) {
   Volume volume;

@@ -753,6 +753,7 @@ SegmentEvaluation evaluate_segmentation_files(const SegmentParams& params) {
   parallel_for(
       static_cast<std::size_t>(workers),
       [&](std::size_t) {
+        const KeepInflateBuffer keep_inflated;  // reused from file to file, freed at the end
         Workspace ws;
         for (std::size_t i = next++; i < subjects.size() && !failed; i = next++) {
           ev.subjects[i].files = subjects[i];

@@ -80,6 +80,18 @@ using ByteConsumer = std::function<void(std::size_t first, std::span<const std::
 void read_nifti_voxels(const std::string& path, Volume& volume, const VoxelConsumer& consume,
                        const ByteConsumer& consume_bytes = {});
 
+/// While one lives on a thread, reads of .nii.gz files on that thread keep the buffer a file is
+/// inflated into for the next file (up to 256 MiB) instead of freeing it; the last one to go
+/// frees it. For a caller that reads many volumes in a row (assay segment's workers): a fresh
+/// buffer of tens of megabytes per file costs the kernel's zeroing of its pages every time.
+class KeepInflateBuffer {
+ public:
+  KeepInflateBuffer();
+  ~KeepInflateBuffer();
+  KeepInflateBuffer(const KeepInflateBuffer&) = delete;
+  KeepInflateBuffer& operator=(const KeepInflateBuffer&) = delete;
+};
+
 /// How write_nifti stores the voxels.
 enum class NiftiType { uint8, int16, int32, float32, float64 };
 

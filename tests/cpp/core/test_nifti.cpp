@@ -6,9 +6,12 @@
 #include <zlib.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <span>
+#include <vector>
 
 #include "assay/core/error.hpp"
 #include "test_util.hpp"
@@ -179,6 +182,67 @@ TEST_F(NiftiTest, CorruptCompressedDataAreErrors) {
   } catch (const Error& e) {
     EXPECT_TRUE(std::string(e.what()).starts_with(path("c.nii.gz") + ": ")) << e.what();
   }
+}
+
+// read_nifti_voxels and read_nifti_into's block check see the values read_nifti returns, for
+// every type (uint8 as its bytes when a byte consumer is given), in order, in blocks.
+TEST_F(NiftiTest, VoxelsHandedOutInBlocksAreTheVolumesValues) {
+  Volume big;
+  big.shape = {70, 60, 9};  // 37,800 voxels: three blocks
+  big.data.resize(big.size());
+  for (std::size_t i = 0; i < big.size(); ++i) big.data[i] = static_cast<double>(i % 3 == 0);
+  big.affine = sample_volume().affine;
+  for (NiftiType type : {NiftiType::uint8, NiftiType::int16, NiftiType::float32}) {
+    const std::string file = path(std::string("b_") + std::string(to_string(type)) + ".nii.gz");
+    write_nifti(file, big, type);
+    std::vector<double> seen;
+    std::size_t byte_blocks = 0;
+    Volume header;
+    read_nifti_voxels(
+        file, header,
+        [&](std::size_t first, std::span<const double> values) {
+          EXPECT_EQ(first, seen.size());
+          EXPECT_LE(values.size(), 16384u);
+          seen.insert(seen.end(), values.begin(), values.end());
+        },
+        [&](std::size_t first, std::span<const std::uint8_t> bytes) {
+          EXPECT_EQ(first, seen.size());
+          ++byte_blocks;
+          seen.insert(seen.end(), bytes.begin(), bytes.end());
+        });
+    EXPECT_EQ(seen, big.data);
+    EXPECT_EQ(header.shape, big.shape);
+    EXPECT_EQ(header.affine, big.affine);
+    EXPECT_EQ(byte_blocks > 0, type == NiftiType::uint8);
+
+    Volume checked;
+    std::size_t blocks = 0;
+    read_nifti_into(file, checked, [&](std::size_t, std::span<double> values) {
+      ++blocks;
+      for (double& x : values) x *= 2;  // a check may change the values it sees
+    });
+    EXPECT_EQ(blocks, 3u);
+    for (std::size_t i = 0; i < big.size(); ++i) ASSERT_EQ(checked.data[i], 2 * big.data[i]);
+  }
+}
+
+// A kept inflate buffer holds the previous, larger file's bytes beyond the next file's end:
+// only the file's own bytes may be read.
+TEST_F(NiftiTest, AKeptInflateBufferGivesEveryFileItsOwnBytes) {
+  Volume small = sample_volume(), large;
+  large.shape = {40, 30, 20};
+  large.data.assign(large.size(), 7.0);
+  large.affine = small.affine;
+  write_nifti(path("small.nii.gz"), small, NiftiType::float64);
+  write_nifti(path("large.nii.gz"), large, NiftiType::float64);
+  const KeepInflateBuffer keep;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(read_nifti(path("large.nii.gz")).data, large.data);
+    EXPECT_EQ(read_nifti(path("small.nii.gz")).data, small.data);
+  }
+  const std::string truncated = read_bytes(path("small.nii.gz"));
+  write_bytes(path("cut.nii.gz"), truncated.substr(0, truncated.size() / 2));
+  EXPECT_THROW(read_nifti(path("cut.nii.gz")), Error);  // not the large file's leftover bytes
 }
 
 TEST_F(NiftiTest, ShapeStringAndGridComparison) {
