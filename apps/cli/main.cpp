@@ -14,6 +14,7 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/version.hpp"
 #include "assay/core/warning.hpp"
+#include "assay/learners/blas_threads.hpp"
 #include "commands.hpp"
 #ifdef ASSAY_WITH_MPI
 #include "assay/mpi/distributor.hpp"
@@ -113,24 +114,12 @@ int run_action(const std::vector<Action>& actions, bool threads_force) {
   return 0;
 }
 
-// OpenBLAS (behind the learners' Eigen products) starts a worker thread per extra core when it
-// is loaded, and each spins, yielding, for ~0.1 s of CPU before it sleeps: 5-6 % of a 1.5 s
-// `assay segment`, in every command. The learners call BLAS single-threaded (their results may
-// not depend on thread counts), so the threads are stopped at once. Weak: another BLAS lacks
-// these symbols.
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
-extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
-
-void stop_blas_threads() {
-  if (openblas_set_num_threads != nullptr) openblas_set_num_threads(1);
-  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
-}
-
 }  // namespace
 }  // namespace assay::cli
 
 int main(int argc, char** argv) {
-  assay::cli::stop_blas_threads();
+  // OpenBLAS's idle workers spin ~0.1 s of CPU in every command (5-6 % of a 1.5 s segment run).
+  assay::learners::stop_blas_threads();
   assay::cli::GlobalOptions global;
   // Under mpirun every rank runs this program; MPI starts before any thread does.
   global.launched_by_mpi = assay::batch::launched_by_mpi();

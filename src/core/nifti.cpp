@@ -666,8 +666,27 @@ void apply_scaling(const Scaling& scaling, double* values, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) values[i] = values[i] * scaling.slope + scaling.inter;
 }
 
+// Converts and scales the voxels a block of up to kConsumedVoxels at a time into
+// `destination(first)`, then hands each block to `then(first, block)`.
+template <typename Destination, typename Then>
+void decode_blocks(ByteSource& file, const std::string& path, const HeaderInfo& h,
+                   const VoxelLayout& layout, const Scaling& scaling, bool swapped,
+                   Destination&& destination, Then&& then) {
+  const auto nbyper = static_cast<std::size_t>(layout.nbyper);
+  read_voxels(file, path, h, layout,
+              [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
+                for (std::size_t done = 0; done < voxels; done += kConsumedVoxels) {
+                  const std::size_t m = std::min(kConsumedVoxels, voxels - done);
+                  double* block = destination(first + done);
+                  convert_voxels(h.datatype, bytes + done * nbyper, m, swapped, block);
+                  apply_scaling(scaling, block, m);
+                  then(first + done, std::span<double>(block, m));
+                }
+              });
+}
+
 // Into `volume.data`, which keeps its memory when it is reused for a volume of the same size;
-// `check` (if any) sees each block of up to kConsumedVoxels as soon as it is decoded.
+// `check` (if any) sees each block as soon as it is decoded.
 void read_voxels_into(ByteSource& file, const std::string& path, const HeaderInfo& h,
                       const VoxelLayout& layout, const Scaling& scaling, bool swapped,
                       Volume& volume, const VoxelBlockCheck& check) {
@@ -678,35 +697,29 @@ void read_voxels_into(ByteSource& file, const std::string& path, const HeaderInf
     fail("{}: needs {:.1f} GB for a {}×{}×{} volume of doubles, more than could be allocated", path,
          static_cast<double>(layout.n) * sizeof(double) / 1e9, shape[0], shape[1], shape[2]);
   }
-  double* out = volume.data.data();
-  const auto nbyper = static_cast<std::size_t>(layout.nbyper);
-  read_voxels(file, path, h, layout,
-              [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
-                for (std::size_t done = 0; done < voxels; done += kConsumedVoxels) {
-                  const std::size_t m = std::min(kConsumedVoxels, voxels - done);
-                  double* block = out + first + done;
-                  convert_voxels(h.datatype, bytes + done * nbyper, m, swapped, block);
-                  apply_scaling(scaling, block, m);
-                  if (check) check(first + done, std::span<double>(block, m));
-                }
-              });
+  decode_blocks(
+      file, path, h, layout, scaling, swapped,
+      [&](std::size_t first) { return volume.data.data() + first; },
+      [&](std::size_t first, std::span<double> block) {
+        if (check) check(first, block);
+      });
 }
 
-// Through `consume`, a block of doubles at a time.
+// Through `consume` (the stored bytes through `consume_bytes` when given and the file holds
+// unscaled uint8), a block at a time.
 void read_voxels_to(ByteSource& file, const std::string& path, const HeaderInfo& h,
                     const VoxelLayout& layout, const Scaling& scaling, bool swapped,
-                    const VoxelConsumer& consume) {
-  std::vector<double> block(kConsumedVoxels);
-  const auto nbyper = static_cast<std::size_t>(layout.nbyper);
-  read_voxels(file, path, h, layout,
-              [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
-                for (std::size_t done = 0; done < voxels; done += kConsumedVoxels) {
-                  const std::size_t m = std::min(kConsumedVoxels, voxels - done);
-                  convert_voxels(h.datatype, bytes + done * nbyper, m, swapped, block.data());
-                  apply_scaling(scaling, block.data(), m);
-                  consume(first + done, std::span<const double>(block.data(), m));
-                }
-              });
+                    const VoxelConsumer& consume, const ByteConsumer& consume_bytes) {
+  if (consume_bytes && h.datatype == DT_UINT8 && !scaling.apply) {
+    return read_voxels(file, path, h, layout,
+                       [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
+                         consume_bytes(first, std::span<const std::uint8_t>(bytes, voxels));
+                       });
+  }
+  std::vector<double> buffer(kConsumedVoxels);
+  decode_blocks(
+      file, path, h, layout, scaling, swapped, [&](std::size_t) { return buffer.data(); },
+      [&](std::size_t first, std::span<double> block) { consume(first, block); });
 }
 
 // The voxel-to-world matrix: sform, else qform, else the voxel sizes; it must be finite.
@@ -750,9 +763,7 @@ Volume read_nifti(const std::string& path) {
 
 namespace {
 
-// Everything before the voxels: the checked header, its layout and scaling; the file is left at
-// the first voxel byte. `doubles_held` says whether the voxels will be held as doubles (then the
-// memory they take is checked first: a small .nii.gz can hold a huge volume of zeros).
+// Everything before the voxels: the checked header, its layout and scaling.
 struct OpenedVolume {
   HeaderInfo header;
   VoxelLayout layout;
@@ -760,6 +771,9 @@ struct OpenedVolume {
   bool swapped = false;
 };
 
+// Reads and checks the header, leaving the file at the first voxel byte. With `doubles_held`
+// (the voxels will be held as doubles) the memory they take is checked first: a small .nii.gz
+// can hold a huge volume of zeros.
 OpenedVolume open_volume(const std::string& path, ByteSource& file, std::size_t file_size,
                          const Volume& volume, bool doubles_held) {
   RawHeader raw;
@@ -795,6 +809,22 @@ std::size_t checked_file_size(const std::string& path) {
   return static_cast<std::size_t>(stat_regular_file(path).st_size);
 }
 
+// Opens and checks the file, sets the volume's path and shape, lets `read_voxels_with` read
+// the voxels, checks the end of the stream and sets the affine.
+template <typename ReadVoxels>
+void read_volume(const std::string& path, Volume& volume, bool doubles_held,
+                 ReadVoxels&& read_voxels_with) {
+  const std::size_t file_size = checked_file_size(path);
+  ByteSource file(path, file_size);
+  const OpenedVolume v = open_volume(path, file, file_size, volume, doubles_held);
+  volume.path = path;
+  volume.shape = v.layout.shape;
+  read_voxels_with(file, v);
+  std::vector<unsigned char> scratch(1u << 16);
+  file.finish(scratch);
+  set_affine(v.header, path, volume);
+}
+
 }  // namespace
 
 void read_nifti_into(const std::string& path, Volume& volume) {
@@ -802,36 +832,17 @@ void read_nifti_into(const std::string& path, Volume& volume) {
 }
 
 void read_nifti_into(const std::string& path, Volume& volume, const VoxelBlockCheck& check) {
-  const std::size_t file_size = checked_file_size(path);
-  ByteSource file(path, file_size);
-  const OpenedVolume v = open_volume(path, file, file_size, volume, true);
-  volume.path = path;
-  volume.shape = v.layout.shape;
-  read_voxels_into(file, path, v.header, v.layout, v.scaling, v.swapped, volume, check);
-  std::vector<unsigned char> scratch(1u << 16);
-  file.finish(scratch);
-  set_affine(v.header, path, volume);
+  read_volume(path, volume, true, [&](ByteSource& file, const OpenedVolume& v) {
+    read_voxels_into(file, path, v.header, v.layout, v.scaling, v.swapped, volume, check);
+  });
 }
 
 void read_nifti_voxels(const std::string& path, Volume& volume, const VoxelConsumer& consume,
                        const ByteConsumer& consume_bytes) {
-  const std::size_t file_size = checked_file_size(path);
-  ByteSource file(path, file_size);
-  const OpenedVolume v = open_volume(path, file, file_size, volume, false);
-  volume.path = path;
-  volume.shape = v.layout.shape;
   volume.data.clear();
-  if (consume_bytes && v.header.datatype == DT_UINT8 && !v.scaling.apply) {
-    read_voxels(file, path, v.header, v.layout,
-                [&](const unsigned char* bytes, std::size_t voxels, std::size_t first) {
-                  consume_bytes(first, std::span<const std::uint8_t>(bytes, voxels));
-                });
-  } else {
-    read_voxels_to(file, path, v.header, v.layout, v.scaling, v.swapped, consume);
-  }
-  std::vector<unsigned char> scratch(1u << 16);
-  file.finish(scratch);
-  set_affine(v.header, path, volume);
+  read_volume(path, volume, false, [&](ByteSource& file, const OpenedVolume& v) {
+    read_voxels_to(file, path, v.header, v.layout, v.scaling, v.swapped, consume, consume_bytes);
+  });
 }
 
 NiftiType parse_nifti_type(std::string_view name) {

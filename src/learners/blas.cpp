@@ -2,8 +2,11 @@
 
 #include <mutex>
 
-// Declared weak so that linking against a BLAS without it still works.
+#include "assay/learners/blas_threads.hpp"
+
+// Declared weak so that linking against a BLAS without them still works.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
 
 namespace assay::learners::detail {
 
@@ -15,3 +18,12 @@ void single_threaded_blas() {
 }
 
 }  // namespace assay::learners::detail
+
+namespace assay::learners {
+
+void stop_blas_threads() {
+  detail::single_threaded_blas();
+  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
+}
+
+}  // namespace assay::learners

@@ -302,13 +302,8 @@ void read_mask(const std::string& path, const char* what, Volume& header,
   };
   const auto from_bytes = [&](std::size_t first, std::span<const std::uint8_t> bytes) {
     if (first == 0) size_mask();
-    std::uint8_t any = 0;
-    for (const std::uint8_t b : bytes) any |= b;
-    if (any > 1) {  // a bit above the lowest is set somewhere
-      for (std::size_t i = 0; i < bytes.size(); ++i) {
-        if (bytes[i] > 1) not_binary(first + i, bytes[i]);
-      }
-    }
+    const std::size_t bad = detail::first_non_binary(bytes.data(), bytes.size());
+    if (bad < bytes.size()) not_binary(first + bad, bytes[bad]);
     std::copy(bytes.begin(), bytes.end(), mask.begin() + static_cast<std::ptrdiff_t>(first));
   };
   read_nifti_voxels(path, header, from_doubles, from_bytes);

@@ -37,12 +37,6 @@ ASSAY_VECTOR_CLONES bool binary_to_mask(const double* in, std::size_t n, std::ui
   return bad == 0;
 }
 
-ASSAY_VECTOR_CLONES bool all_binary(const double* in, std::size_t n) {
-  unsigned bad = 0;
-  for (std::size_t v = 0; v < n; ++v) bad |= !is_zero_or_one(in[v]);
-  return bad == 0;
-}
-
 ASSAY_VECTOR_CLONES bool probability_to_mask(const double* in, std::size_t n,
                                              std::uint64_t threshold_bits, std::uint8_t* out) {
   unsigned bad = 0;
@@ -277,12 +271,9 @@ namespace {
 
 void check_mask_bytes(std::span<const std::uint8_t> mask, Grid3 grid, std::string_view what) {
   detail::check_size(mask.size(), grid, what);
-  unsigned high = 0;
-  for (const std::uint8_t b : mask) high |= b;
-  if (high <= 1) return;
-  const auto bad = std::find_if(mask.begin(), mask.end(), [](std::uint8_t b) { return b > 1; });
-  fail("{}: expected 0 or 1 at voxel {}, found {}", what,
-       voxel_name(grid, static_cast<std::size_t>(bad - mask.begin())), int{*bad});
+  const std::size_t bad = detail::first_non_binary(mask.data(), mask.size());
+  if (bad == mask.size()) return;
+  fail("{}: expected 0 or 1 at voxel {}, found {}", what, voxel_name(grid, bad), int{mask[bad]});
 }
 
 // Sizes and parameters always; the masks' values unless the caller checked them.

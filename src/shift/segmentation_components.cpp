@@ -112,10 +112,6 @@ void unite(std::vector<std::uint32_t>& parent, std::uint32_t a, std::uint32_t b)
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Stretches of a row that the labelling passes test at once and skip when empty: within the
 // rows that meet a lesion, most voxels are still background.
 constexpr std::size_t kRunBlock = 16;
@@ -157,10 +153,6 @@ void label_row(std::span<const std::uint8_t> mask, const std::vector<Neighbour>&
     labels[v] = label;
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Both passes into `out.labels`, which holds zeros; `rows` gets the starts of the rows with a
 // foreground voxel, in memory order.

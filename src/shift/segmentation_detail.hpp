@@ -40,8 +40,6 @@ inline bool in_unit_interval(double x) {
 // names it.
 /// Every value 0 or 1; out[v] = (in[v] == 1).
 bool binary_to_mask(const double* in, std::size_t n, std::uint8_t* out);
-/// Every value 0 or 1.
-bool all_binary(const double* in, std::size_t n);
 /// Every value in [0, 1]; out[v] = (in[v] >= threshold) for threshold_bits = the bits of a
 /// positive threshold, or 0 for a threshold <= 0.
 bool probability_to_mask(const double* in, std::size_t n, std::uint64_t threshold_bits,
@@ -54,6 +52,17 @@ inline std::uint64_t threshold_bits(double threshold) {
 }
 /// No value is NaN.
 bool none_nan(const double* in, std::size_t n);
+
+/// The index of the first byte of mask[0, n) other than 0 or 1, or n: one OR over all of them
+/// (vectorised), then a search only when one is there.
+inline std::size_t first_non_binary(const std::uint8_t* mask, std::size_t n) {
+  std::uint8_t any = 0;
+  for (std::size_t i = 0; i < n; ++i) any |= mask[i];
+  if (any <= 1) return n;  // no bit above the lowest is set anywhere
+  std::size_t i = 0;
+  while (mask[i] <= 1) ++i;
+  return i;
+}
 
 /// Block length of the scans that skip empty blocks of sparse masks and label arrays.
 constexpr std::size_t kSparseBlock = 64;

@@ -82,10 +82,9 @@ void check_retention_input(std::span<const std::uint8_t> prediction,
 }
 
 // Writes the considered voxels' keys into keys[0, n) in memory order, with KeyRanks' histogram
-// of their top bits, and returns the
-// lesion-related voxels sorted by key (stable: ties in memory order); counts the true voxels
-// and, with kSum, adds up the uncertainties (in locals: through memory, the sum's chain would
-// wait on a store and a load every voxel).
+// of their top bits, and returns the lesion-related voxels sorted by key (stable: ties in
+// memory order); counts the true voxels and, with kSum, adds up the uncertainties (in locals:
+// through memory, the sum's chain would wait on a store and a load every voxel).
 template <bool kSum>
 std::vector<LesionVoxel> lesion_voxels(std::span<const std::uint8_t> prediction,
                                        std::span<const std::uint8_t> truth,
