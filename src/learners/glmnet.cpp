@@ -261,6 +261,97 @@ ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, cons
   return sum_pairs(s);
 }
 
+// prefetch_ahead for the four columns a sweep reads together: the last runs on into `ahead`.
+[[gnu::always_inline]] inline void prefetch_four(const double* const* x, const double* ahead,
+                                                 std::size_t i, std::size_t n) {
+  if (ahead == nullptr) return;
+  if (i + kAhead < n) {
+    for (int c = 0; c < 3; ++c) __builtin_prefetch(x[c] + i + kAhead, 0, 3);
+  }
+  prefetch_ahead(x[3], ahead, i, n);
+}
+
+// dot of four columns in one sweep, each column's sum in dot's order (its bits), as independent
+// chains; for later passes, whose zero coefficients the screen could not settle.
+ASSAY_GLMNET_KERNEL void dot_four(const double* a, const double* const* x, std::size_t n, double* g,
+                                  const double* ahead) {
+  const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+  Lanes4 lo0 = {0, 0, 0, 0}, lo1 = lo0, lo2 = lo0, lo3 = lo0, hi0 = lo0, hi1 = lo0, hi2 = lo0,
+         hi3 = lo0;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    prefetch_four(x, ahead, i, n);
+    const Lanes4 al = load4(a + i), ah = load4(a + i + 4);
+    lo0 += al * load4(x0 + i);
+    hi0 += ah * load4(x0 + i + 4);
+    lo1 += al * load4(x1 + i);
+    hi1 += ah * load4(x1 + i + 4);
+    lo2 += al * load4(x2 + i);
+    hi2 += ah * load4(x2 + i + 4);
+    lo3 += al * load4(x3 + i);
+    hi3 += ah * load4(x3 + i + 4);
+  }
+  double t0 = lo0[0], t1 = lo1[0], t2 = lo2[0], t3 = lo3[0];
+  for (; i < n; ++i) {
+    t0 += a[i] * x0[i];
+    t1 += a[i] * x1[i];
+    t2 += a[i] * x2[i];
+    t3 += a[i] * x3[i];
+  }
+  g[0] = ((t0 + lo0[1]) + (lo0[2] + lo0[3])) + sum_pairs(hi0);
+  g[1] = ((t1 + lo1[1]) + (lo1[2] + lo1[3])) + sum_pairs(hi1);
+  g[2] = ((t2 + lo2[1]) + (lo2[2] + lo2[3])) + sum_pairs(hi2);
+  g[3] = ((t3 + lo3[1]) + (lo3[2] + lo3[3])) + sum_pairs(hi3);
+}
+
+// dot_and_square of four columns in one sweep: each column's two sums take dot_and_square's
+// operations in its order (the same bits), but the columns' eight sums are independent chains,
+// where one column's two wait on the adds' latency. For the first pass, whose zero coefficients
+// mostly stay zero, so r stays put from one column to the next.
+ASSAY_GLMNET_KERNEL void dot_and_square_four(const double* r, const double* v,
+                                             const double* const* x, std::size_t n, double* g,
+                                             double* square, const double* ahead) {
+  const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+  Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0, q0 = s0, q1 = s0, q2 = s0, q3 = s0;
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
+    const Lanes4 ri = load4(r + i), vi = load4(v + i);
+    const Lanes4 a0 = load4(x0 + i), a1 = load4(x1 + i), a2 = load4(x2 + i), a3 = load4(x3 + i);
+    s0 += ri * a0;
+    q0 += vi * a0 * a0;
+    s1 += ri * a1;
+    q1 += vi * a1 * a1;
+    s2 += ri * a2;
+    q2 += vi * a2 * a2;
+    s3 += ri * a3;
+    q3 += vi * a3 * a3;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    prefetch_four(x, ahead, i, n);
+    step(i);
+    step(i + 4);
+  }
+  for (; i + 4 <= n; i += 4) step(i);
+  for (; i < n; ++i) {
+    s0[0] += r[i] * x0[i];
+    q0[0] += v[i] * x0[i] * x0[i];
+    s1[0] += r[i] * x1[i];
+    q1[0] += v[i] * x1[i] * x1[i];
+    s2[0] += r[i] * x2[i];
+    q2[0] += v[i] * x2[i] * x2[i];
+    s3[0] += r[i] * x3[i];
+    q3[0] += v[i] * x3[i] * x3[i];
+  }
+  g[0] = sum_pairs(s0);
+  g[1] = sum_pairs(s1);
+  g[2] = sum_pairs(s2);
+  g[3] = sum_pairs(s3);
+  square[0] = sum_pairs(q0);
+  square[1] = sum_pairs(q1);
+  square[2] = sum_pairs(q2);
+  square[3] = sum_pairs(q3);
+}
+
 ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double* x, double d,
                                        std::size_t n, const double* ahead) {
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
@@ -466,12 +557,46 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
       if (!skips(list[c])) return x[list[c]];
     return nullptr;
   };
+  // Reads g of list[at] (and in the first pass its xv) at an r that has not moved since
+  // list[at - 1]. When the next features have coefficient 0 (so they will likely stay there, and
+  // r with them), one sweep reads four columns, each with its kernel's bits; the results serve
+  // while r does not move. A later pass groups only features the screen cannot skip now.
+  struct FourRead {
+    std::size_t from = std::numeric_limits<std::size_t>::max();
+    double g[4], square[4];
+  } four;
+  auto four_ahead = [&](std::size_t at) {
+    if (at + 4 > list.size()) return false;
+    for (std::size_t c = at; c < at + 4; ++c) {
+      if (c < at + 3 && b[list[c]] != 0) return false;
+      if (!with_curvature && c > at && skips(list[c])) return false;
+    }
+    return true;
+  };
+  auto read_unmoved = [&](std::size_t at, const double* ahead) {
+    const std::size_t k = list[at];
+    if (at < four.from || at >= four.from + 4) {
+      four.from = std::numeric_limits<std::size_t>::max();
+      if (!four_ahead(at)) {
+        return with_curvature ? dot_and_square(r, v, x[k], x.n, xv[k], ahead)
+                              : dot(r, x[k], x.n, ahead);
+      }
+      const double* cols[4] = {x[k], x[list[at + 1]], x[list[at + 2]], x[list[at + 3]]};
+      if (with_curvature) {
+        dot_and_square_four(r, v, cols, x.n, four.g, four.square, column_from(at + 4));
+      } else {
+        dot_four(r, cols, x.n, four.g, column_from(at + 4));
+      }
+      four.from = at;
+    }
+    if (with_curvature) xv[k] = four.square[at - four.from];
+    return four.g[at - four.from];
+  };
   bool skipped = skips(list[0]);
   double g = 0;
   if (!skipped) {
     const double* ahead = column_from(1);
-    g = with_curvature ? dot_and_square(r, v, x[list[0]], x.n, xv[list[0]], ahead)
-                       : dot(r, x[list[0]], x.n, ahead);
+    g = read_unmoved(0, ahead);
     screen.record(list[0], g, xv[list[0]]);
   }
   for (std::size_t a = 0; a < list.size(); ++a) {
@@ -493,6 +618,7 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
     const double* next = read_next ? x[list[a + 1]] : nullptr;
     const double* ahead = column_from(a + 2);
     if (change != 0) {
+      four.from = std::numeric_limits<std::size_t>::max();  // r moves
       dlx = std::max(dlx, xv[k] * change * change);
       if (!read_next) {
         axpy_weighted(r, v, x[k], change, x.n, ahead);
@@ -506,8 +632,7 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
         order.push_back(k);
       }
     } else if (read_next) {
-      g = with_curvature ? dot_and_square(r, v, next, x.n, xv[list[a + 1]], ahead)
-                         : dot(r, next, x.n, ahead);
+      g = read_unmoved(a + 1, ahead);
     }
     if (read_next) screen.record(list[a + 1], g, xv[list[a + 1]]);
   }
