@@ -7,16 +7,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <Eigen/Dense>
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/warning.hpp"
-#include "blas.hpp"
 #include "learners/model_state.hpp"
 
 namespace assay::learners {
@@ -417,6 +422,214 @@ ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* co
   }
 }
 
+// Rough reads, for the zero screen only: r·x̃ (and Σ v·x̃²) with x̃ the column rounded to float
+// (half the bytes: on a machine whose L2 does not hold X, the reads stream it from the L3), summed
+// in any order with fused multiply-adds and many independent chains. ZeroScreen::settles bounds
+// how far such a sum lies from the exact kernels' g; the screen uses a rough read only to prove
+// that a coefficient at 0 stays at 0, never as a value of the fit. GCC builds on CPUs with AVX-512
+// only (measured there); elsewhere `rough_reads()` is false and every read is exact.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+bool has_avx512() {
+  static const bool yes = __builtin_cpu_supports("avx512f") != 0;
+  return yes;
+}
+
+// Eight floats of x from x + i, widened to doubles (exact).
+__attribute__((target("avx512f"), always_inline)) inline __m512d load8(const float* x,
+                                                                       std::size_t i) {
+  // The all-lanes mask: the unmasked intrinsic trips -Wuninitialized in GCC 12's header.
+  return _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x + i));
+}
+// The sum of the eight lanes, through memory: GCC 12's _mm512_reduce_add_pd trips
+// -Wuninitialized in its header.
+__attribute__((target("avx512f"))) inline double sum_lanes(__m512d s) {
+  double lanes[8];
+  _mm512_storeu_pd(lanes, s);
+  double sum = 0;
+  for (double lane : lanes) sum += lane;
+  return sum;
+}
+
+// The rough reads prefetch `ahead`, the column likely read next, one line of it per line read
+// of x: short columns end before the hardware prefetcher has caught up with them.
+[[gnu::always_inline]] inline void prefetch_line(const float* ahead, std::size_t i) {
+  __builtin_prefetch(ahead + i, 0, 3);
+}
+
+__attribute__((target("avx512f"))) double rough_dot_512(const double* r, const float* x,
+                                                        std::size_t n, const double* v,
+                                                        double* square, const float* ahead) {
+  __m512d s0 = _mm512_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, q0 = s0, q1 = s0;
+  std::size_t i = 0;
+  if (v == nullptr) {
+    for (; i + 32 <= n; i += 32) {
+      prefetch_line(ahead, i);
+      prefetch_line(ahead, i + 16);
+      s0 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i), load8(x, i), s0);
+      s1 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i + 8), load8(x, i + 8), s1);
+      s2 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i + 16), load8(x, i + 16), s2);
+      s3 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i + 24), load8(x, i + 24), s3);
+    }
+  } else {
+    for (; i + 16 <= n; i += 16) {
+      prefetch_line(ahead, i);
+      const __m512d x0 = load8(x, i), x1 = load8(x, i + 8);
+      s0 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i), x0, s0);
+      s1 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i + 8), x1, s1);
+      q0 = _mm512_fmadd_pd(_mm512_mul_pd(_mm512_loadu_pd(v + i), x0), x0, q0);
+      q1 = _mm512_fmadd_pd(_mm512_mul_pd(_mm512_loadu_pd(v + i + 8), x1), x1, q1);
+    }
+  }
+  for (; i + 8 <= n; i += 8) {
+    const __m512d xi = load8(x, i);
+    s2 = _mm512_fmadd_pd(_mm512_loadu_pd(r + i), xi, s2);
+    if (v != nullptr) q0 = _mm512_fmadd_pd(_mm512_mul_pd(_mm512_loadu_pd(v + i), xi), xi, q0);
+  }
+  double g = sum_lanes(_mm512_add_pd(_mm512_add_pd(s0, s1), _mm512_add_pd(s2, s3)));
+  double sq = sum_lanes(_mm512_add_pd(q0, q1));
+  for (; i < n; ++i) {
+    const double xi = x[i];
+    g += r[i] * xi;
+    if (v != nullptr) sq += v[i] * xi * xi;
+  }
+  if (v != nullptr) *square = sq;
+  return g;
+}
+
+// r −= d·v∘x with axpy_weighted's operations (its bits: (d·v)·x, then the difference, no fused
+// multiply-add), then the rough read of `next` at the new r in the same sweep.
+__attribute__((target("avx512f"))) double update_and_rough_dot_512(double* r, const double* v,
+                                                                   const double* x, double d,
+                                                                   const float* next, std::size_t n,
+                                                                   const double* v_next,
+                                                                   double* square) {
+  const __m512d dd = _mm512_set1_pd(d);
+  __m512d s0 = _mm512_setzero_pd(), s1 = s0, q0 = s0, q1 = s0;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m512d vi = _mm512_loadu_pd(v + i);
+    const __m512d ri = _mm512_sub_pd(_mm512_loadu_pd(r + i),
+                                     _mm512_mul_pd(_mm512_mul_pd(dd, vi), _mm512_loadu_pd(x + i)));
+    _mm512_storeu_pd(r + i, ri);
+    if ((i & 8) == 0 && i + 256 < n) prefetch_line(next, i + 256);
+    const __m512d ni = load8(next, i);
+    if ((i & 8) == 0) {
+      s0 = _mm512_fmadd_pd(ri, ni, s0);
+      if (v_next != nullptr) q0 = _mm512_fmadd_pd(_mm512_mul_pd(vi, ni), ni, q0);
+    } else {
+      s1 = _mm512_fmadd_pd(ri, ni, s1);
+      if (v_next != nullptr) q1 = _mm512_fmadd_pd(_mm512_mul_pd(vi, ni), ni, q1);
+    }
+  }
+  double g = sum_lanes(_mm512_add_pd(s0, s1));
+  double sq = sum_lanes(_mm512_add_pd(q0, q1));
+  for (; i < n; ++i) {
+    r[i] -= d * v[i] * x[i];
+    const double ni = next[i];
+    g += r[i] * ni;
+    if (v_next != nullptr) sq += v[i] * ni * ni;
+  }
+  if (v_next != nullptr) *square = sq;
+  return g;
+}
+
+// rough_dot_512 of four columns in one sweep (r and v read once for the four).
+__attribute__((target("avx512f"))) void rough_dot_four_512(const double* r, const float* const* x,
+                                                           std::size_t n, const double* v,
+                                                           double* g, double* square) {
+  __m512d s[4], q[4];
+  for (int c = 0; c < 4; ++c) s[c] = q[c] = _mm512_setzero_pd();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m512d ri = _mm512_loadu_pd(r + i);
+    const __m512d vi = v != nullptr ? _mm512_loadu_pd(v + i) : ri;
+    for (int c = 0; c < 4; ++c) {
+      const __m512d xi = load8(x[c], i);
+      s[c] = _mm512_fmadd_pd(ri, xi, s[c]);
+      if (v != nullptr) q[c] = _mm512_fmadd_pd(_mm512_mul_pd(vi, xi), xi, q[c]);
+    }
+  }
+  for (int c = 0; c < 4; ++c) {
+    double gc = sum_lanes(s[c]), sq = sum_lanes(q[c]);
+    for (std::size_t t = i; t < n; ++t) {
+      const double xi = x[c][t];
+      gc += r[t] * xi;
+      if (v != nullptr) sq += v[t] * xi * xi;
+    }
+    g[c] = gc;
+    square[c] = sq;
+  }
+}
+
+// ASSAY_GLMNET_EXACT_READS=1 turns the rough reads off: the tests compare both ways bit for bit.
+bool rough_reads() {
+  static const bool off = [] {
+    const char* value = std::getenv("ASSAY_GLMNET_EXACT_READS");
+    return value != nullptr && std::string_view(value) == "1";
+  }();
+  return !off && has_avx512();
+}
+
+// r·x roughly; with v, also Σ v·x² roughly in *square; prefetching `ahead` (x itself when
+// none is known). Only when rough_reads().
+double rough_dot(const double* r, const float* x, std::size_t n, const double* v, double* square,
+                 const float* ahead) {
+  return rough_dot_512(r, x, n, v, square, ahead);
+}
+
+// r −= d·v∘x (axpy_weighted's bits), then the rough read of `next` (Σ v·next² too when
+// with_square), in one sweep. Only when rough_reads().
+double update_and_rough_dot(double* r, const double* v, const double* x, double d,
+                            const float* next, std::size_t n, bool with_square, double* square) {
+  return update_and_rough_dot_512(r, v, x, d, next, n, with_square ? v : nullptr, square);
+}
+
+// rough_dot of four columns in one sweep, into g[0..3] and square[0..3].
+void rough_dot_four(const double* r, const float* const* x, std::size_t n, const double* v,
+                    double* g, double* square) {
+  rough_dot_four_512(r, x, n, v, g, square);
+}
+#else
+bool rough_reads() {
+  return false;
+}
+double rough_dot(const double*, const float*, std::size_t, const double*, double*, const float*) {
+  return 0;
+}
+void rough_dot_four(const double*, const float* const*, std::size_t, const double*, double*,
+                    double*) {}
+double update_and_rough_dot(double*, const double*, const double*, double, const float*,
+                            std::size_t, bool, double*) {
+  return 0;
+}
+#endif
+
+// Σ r·x with update_and_dot's operations in its order (its bits): the read after a move when the
+// update ran on its own (axpy_weighted) because a rough read came first.
+ASSAY_GLMNET_KERNEL double dot_one_chain(const double* r, const double* x, std::size_t n,
+                                         const double* ahead) {
+  Lanes4 s = {0, 0, 0, 0};
+  auto step = [&](std::size_t i) __attribute__((always_inline)) {
+    s += load4(r + i) * load4(x + i);
+  };
+  std::size_t i = sweep_by_four(n, x, ahead, step);
+  for (; i < n; ++i) s[0] += r[i] * x[i];
+  return sum_pairs(s);
+}
+
+// Σ v·x² with dot_and_square's operations in its order (its bits): the curvature of a feature
+// whose first-pass read was rough, once an exact read finds it may move.
+ASSAY_GLMNET_KERNEL double square_one_chain(const double* v, const double* x, std::size_t n) {
+  Lanes4 q = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const Lanes4 xi = load4(x + i);
+    q += load4(v + i) * xi * xi;
+  }
+  for (; i < n; ++i) q[0] += v[i] * x[i] * x[i];
+  return sum_pairs(q);
+}
+
 double sum(const double* a, std::size_t n) {
   double s0 = 0, s1 = 0;
   std::size_t i = 0;
@@ -450,7 +663,8 @@ class ZeroScreen {
         g_(p),
         at_(p),
         v_norm_(p),
-        known_(p, 0) {
+        known_(p, 0),
+        curvature_bound_(p, 0) {
     for (std::size_t k = 0; k < p; ++k) {
       const double* x = X + k * n;
       double squares = 0;
@@ -461,6 +675,7 @@ class ZeroScreen {
 
   void start(const double* r, const double* v) {
     std::fill(known_.begin(), known_.end(), 0);
+    std::fill(curvature_bound_.begin(), curvature_bound_.end(), 0);
     double squares = 0, v_max = 0, v_sum = 0;
     for (std::size_t i = 0; i < n_; ++i) {
       squares += r[i] * r[i];
@@ -482,6 +697,34 @@ class ZeroScreen {
     v_norm_[k] = v_norm(xv_k);
     known_[k] = 1;
   }
+
+  // Whether feature k, at 0, stays at 0 by a rough read: rough_g = r·x̃_k summed in any order,
+  // x̃_k being x_k rounded to float (|x − x̃| ≤ 2⁻²⁴|x| + 2⁻¹⁴⁹), so within
+  // (2⁻²⁴ + rel)·‖r‖₂‖x_k‖₂ + √n·‖r‖₂·2⁻¹⁴⁹ of r·x_k and a little further from the exact kernels'
+  // g; xv_bound ≥ its curvature. If so, records the largest |g| that read allows, as record()
+  // would the exact one.
+  bool settles(std::size_t k, double rough_g, double xv_bound, double al1) {
+    const double float_part =
+        kFloatUnit * column_norm_[k] + std::sqrt(static_cast<double>(n_)) * kFloatTiny;
+    const double slack =
+        (float_part + 2 * rel_ * column_norm_[k]) * r_norm_ + 2 * static_cast<double>(n_) * kTiny;
+    const double g_bound = (std::abs(rough_g) + slack) * (1 + 1e-14);
+    if (!(g_bound < al1)) return false;
+    record(k, g_bound, xv_bound);
+    return true;
+  }
+
+  // An upper bound of Σ v·x_k² from a rough sum of its n nonnegative terms v·x̃²
+  // (x² ≤ x̃²·(1 + 2⁻²⁴)⁻², or below 2⁻²⁹⁸ where x̃ underflowed to 0).
+  double curvature_bound(double rough_square) const {
+    return rough_square * (1 + 2 * rel_ + 3 * kFloatUnit) + static_cast<double>(n_) * kTiny;
+  }
+
+  // Whether xv_k is still only curvature_bound's bound: its first-pass read was rough, and no
+  // exact read since has found the coefficient may move. Such a coefficient is at 0 since that
+  // pass, so until it moves its xv enters no update, no dlx and no IRLS check (xv·0 = 0).
+  bool curvature_is_bound(std::size_t k) const { return curvature_bound_[k] != 0; }
+  void set_curvature_bound(std::size_t k, bool is_bound) { curvature_bound_[k] = is_bound; }
 
   // r −= d·v∘x_j for a feature with curvature xv_j.
   void moved(double d, double xv_j) { add_move(std::abs(d) * v_norm(xv_j)); }
@@ -517,10 +760,12 @@ class ZeroScreen {
 
   static constexpr double kTiny = 4 * std::numeric_limits<double>::min();
   static constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2;
+  static constexpr double kFloatUnit = std::numeric_limits<float>::epsilon() / 2;  // 2⁻²⁴
+  static constexpr double kFloatTiny = std::numeric_limits<float>::denorm_min();   // 2⁻¹⁴⁹
   std::size_t n_;
   double rel_;  // γ_n with room: the relative rounding of an n-term sum of products
   std::vector<double> column_norm_, g_, at_, v_norm_;
-  std::vector<char> known_;
+  std::vector<char> known_, curvature_bound_;
   double r_norm_ = 0, sqrt_v_max_ = 0, v_sum_ = 0, drift_ = 0, update_rounding_ = 0;
   std::size_t moves_ = 0;
 };
@@ -531,8 +776,18 @@ struct Columns {
   const double* data;
   std::size_t n;
   bool prefetch;
+  // The same columns rounded to float for the rough reads (half the bytes); empty when the CPU
+  // has no rough reads.
+  std::vector<float> rough;
   const double* operator[](std::size_t k) const { return data + k * n; }
+  const float* rough_column(std::size_t k) const { return rough.data() + k * n; }
 };
+
+Columns make_columns(const double* X, std::size_t n, std::size_t p) {
+  Columns columns{X, n, n * p * sizeof(double) >= kPrefetchBytes, {}};
+  if (rough_reads()) columns.rough.assign(X, X + n * p);
+  return columns;
+}
 
 // One cyclic coordinate-descent pass over `list` for one linear predictor (glmnet's inner
 // loop): b, xv indexed by feature; r and v the working residual and weights. `with_curvature`:
@@ -551,10 +806,14 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
   };
   // The kernels' `ahead`: the first of list[from], list[from + 1], list[from + 2] the screen
   // cannot skip now (the drift only grows, so one it can skip now is likely skipped then).
+  // With rough reads, a coefficient at 0 is read from the float columns, so only the columns of
+  // nonzero coefficients are worth prefetching.
   auto column_from = [&](std::size_t from) -> const double* {
     if (!x.prefetch) return nullptr;
-    for (std::size_t c = from; c < std::min(from + 3, list.size()); ++c)
+    for (std::size_t c = from; c < std::min(from + 3, list.size()); ++c) {
+      if (!x.rough.empty() && b[list[c]] == 0) continue;
       if (!skips(list[c])) return x[list[c]];
+    }
     return nullptr;
   };
   // Reads g of list[at] (and in the first pass its xv) at an r that has not moved since
@@ -592,7 +851,49 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
     if (with_curvature) xv[k] = four.square[at - four.from];
     return four.g[at - four.from];
   };
-  bool skipped = skips(list[0]);
+  // Whether a rough read of list[at], at 0 and not read exactly yet, proves it stays at 0 (then
+  // recorded; in the first pass its xv becomes a bound). Rough reads cost the loads, exact ones
+  // the adds' latency, and most coefficients at 0 stay there.
+  // Like the exact reads, the rough ones read four columns in one sweep where the next
+  // features are at 0 too; the results serve while r does not move.
+  const bool rough = !x.rough.empty();
+  FourRead rough_four;
+  auto rough_read = [&](std::size_t at, double& square) {
+    if (at >= rough_four.from && at < rough_four.from + 4) {
+      square = rough_four.square[at - rough_four.from];
+      return rough_four.g[at - rough_four.from];
+    }
+    const std::size_t k = list[at];
+    const double* vv = with_curvature ? v : nullptr;
+    if (four_ahead(at) && b[list[at + 3]] == 0) {
+      const float* cols[4] = {x.rough_column(k), x.rough_column(list[at + 1]),
+                              x.rough_column(list[at + 2]), x.rough_column(list[at + 3])};
+      rough_dot_four(r, cols, x.n, vv, rough_four.g, rough_four.square);
+      rough_four.from = at;
+      square = rough_four.square[0];
+      return rough_four.g[0];
+    }
+    const float* ahead = x.rough_column(at + 1 < list.size() ? list[at + 1] : k);
+    return rough_dot(r, x.rough_column(k), x.n, vv, &square, ahead);
+  };
+  auto settles_roughly = [&](std::size_t at, double g_rough, double square) {
+    const std::size_t k = list[at];
+    const double xv_bound = with_curvature ? screen.curvature_bound(square) : xv[k];
+    if (!screen.settles(k, g_rough, xv_bound, al1)) return false;
+    if (with_curvature) {
+      xv[k] = xv_bound;
+      screen.set_curvature_bound(k, true);
+    }
+    return true;
+  };
+  auto rough_settles = [&](std::size_t at) {
+    const std::size_t k = list[at];
+    if (!rough || b[k] != 0 || (at >= four.from && at < four.from + 4)) return false;
+    double square = 0;
+    const double g_rough = rough_read(at, square);
+    return settles_roughly(at, g_rough, square);
+  };
+  bool skipped = skips(list[0]) || rough_settles(0);
   double g = 0;
   if (!skipped) {
     const double* ahead = column_from(1);
@@ -608,19 +909,34 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
       const double bk = b[k];
       const double u = g + xv[k] * bk;
       const double au = std::abs(u) - al1;
+      if (au > 0 && screen.curvature_is_bound(k)) {
+        xv[k] = square_one_chain(v, x[k], x.n);
+        screen.set_curvature_bound(k, false);
+      }
       b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
       change = b[k] - bk;
     }
     if (change != 0) screen.moved(change, xv[k]);
     const bool last = a + 1 == list.size();
     skipped = !last && skips(list[a + 1]);
-    const bool read_next = !last && !skipped;
-    const double* next = read_next ? x[list[a + 1]] : nullptr;
+    bool read_next = !last && !skipped;
+    const std::size_t k_next = read_next ? list[a + 1] : 0;
+    const double* next = read_next ? x[k_next] : nullptr;
     const double* ahead = column_from(a + 2);
+    // A next coefficient at 0 is first read roughly, at r after this move (so the update runs
+    // alone); if that does not settle it, the exact read has the fused kernel's bits.
+    const bool rough_next = read_next && rough && b[k_next] == 0;
+    bool read_roughly = false, settled = false;
     if (change != 0) {
-      four.from = std::numeric_limits<std::size_t>::max();  // r moves
+      four.from = rough_four.from = std::numeric_limits<std::size_t>::max();  // r moves
       dlx = std::max(dlx, xv[k] * change * change);
-      if (!read_next) {
+      if (rough_next) {
+        double square = 0;
+        const double g_rough = update_and_rough_dot(r, v, x[k], change, x.rough_column(k_next), x.n,
+                                                    with_curvature, &square);
+        settled = settles_roughly(a + 1, g_rough, square);
+        read_roughly = true;
+      } else if (!read_next) {
         axpy_weighted(r, v, x[k], change, x.n, ahead);
       } else if (with_curvature) {
         g = update_and_dot_square(r, v, x[k], change, next, x.n, xv[list[a + 1]], ahead);
@@ -631,10 +947,18 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
         in_active[k] = 1;
         order.push_back(k);
       }
-    } else if (read_next) {
+    }
+    if (rough_next && !read_roughly) settled = rough_settles(a + 1);
+    if (settled) {
+      skipped = true;
+      read_next = false;
+    } else if (rough_next && change != 0) {
+      g = with_curvature ? dot_and_square(r, v, next, x.n, xv[k_next], ahead)
+                         : dot_one_chain(r, next, x.n, ahead);
+    } else if (read_next && change == 0) {
       g = read_unmoved(a + 1, ahead);
     }
-    if (read_next) screen.record(list[a + 1], g, xv[list[a + 1]]);
+    if (read_next) screen.record(k_next, g, xv[k_next]);
   }
   return dlx;
 }
@@ -791,7 +1115,7 @@ class PathCommon {
         in_active(design.p, 0),
         seq(settings),
         screen(X, n, p),
-        columns{X, n, n * p * sizeof(double) >= kPrefetchBytes} {}
+        columns(make_columns(X, n, p)) {}
 
   // λ of step ilm and the strong rule: features whose gradient exceeds tlam join the strong set.
   void start_lambda(std::size_t ilm) {
@@ -1368,13 +1692,46 @@ FoldFit fit_fold(const Dataset& data, std::span<const std::uint32_t> train,
   return fit;
 }
 
+// Linear predictors of the test rows at each of the fold's columns (m x k·L, column-major): the
+// intercept, then the nonzero coefficients' terms in feature order, each row's sum on its own.
+// A fixed order, so that the bits do not depend on the CPU: a BLAS product's do (OpenBLAS picks
+// its kernel, and with it the order of each sum, by the CPU it runs on).
+Eigen::MatrixXd fold_links(const Dataset& data, std::span<const std::uint32_t> test,
+                           const FoldFit& fit) {
+  const std::size_t m = test.size(), p = data.n_features;
+  const auto columns = static_cast<std::size_t>(fit.coef.cols());
+  std::vector<double> xt(m * p);  // the test rows, feature-major
+  for (std::size_t t = 0; t < m; ++t)
+    for (std::size_t j = 0; j < p; ++j) xt[j * m + t] = data.x[test[t] * p + j];
+  Eigen::MatrixXd eta(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(columns));
+  for (std::size_t col = 0; col < columns; ++col) {
+    double* out = eta.data() + col * m;
+    std::fill(out, out + m, fit.icpt(static_cast<Eigen::Index>(col)));
+    const double* cols[4];
+    double scales[4];
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < p; ++j) {
+      const double b = fit.coef(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(col));
+      if (b == 0) continue;
+      cols[count] = xt.data() + j * m;
+      scales[count++] = b;
+      if (count == 4) {
+        add_scaled_columns(out, cols, scales, count, m);
+        count = 0;
+      }
+    }
+    if (count > 0) add_scaled_columns(out, cols, scales, count, m);
+  }
+  return eta;
+}
+
 // Held-out deviance of one fold at each master λ (weighted mean of −2·log p(y) over `test`).
 // Predictions interpolate the fold's coefficients linearly in λ at the master values, clamped
 // to the fold path's ends (cv.glmnet's default alignment = "lambda", glmnet's lambda.interp).
 std::vector<double> fold_deviance(const Dataset& data, const FoldFit& fit,
                                   std::span<const std::uint32_t> test,
                                   std::span<const double> lambdas) {
-  const std::size_t L = lambdas.size(), nc = data.n_classes(), p = data.n_features;
+  const std::size_t L = lambdas.size(), nc = data.n_classes();
   const std::size_t m = test.size();
   std::vector<double> row_weight(m);
   double total_weight = 0;
@@ -1394,14 +1751,7 @@ std::vector<double> fold_deviance(const Dataset& data, const FoldFit& fit,
       for (std::size_t l = 0; l < L; ++l) add(t, l);
   } else {
     const std::size_t k = fit.k, fitted_l = fit.lambdas.size();
-    // Linear predictors of all test rows at all fold λ in one product.
-    Eigen::MatrixXd xt(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(p));
-    for (std::size_t t = 0; t < m; ++t)
-      for (std::size_t j = 0; j < p; ++j)
-        xt(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(j)) = data.x[test[t] * p + j];
-    detail::single_threaded_blas();
-    Eigen::MatrixXd eta = xt * fit.coef;
-    eta.rowwise() += fit.icpt.transpose();
+    const Eigen::MatrixXd eta = fold_links(data, test, fit);
     std::vector<std::size_t> left(L), right(L);
     std::vector<double> frac(L, 1.0);
     const std::vector<double>& fl = fit.lambdas;
