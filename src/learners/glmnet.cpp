@@ -789,6 +789,177 @@ Columns make_columns(const double* X, std::size_t n, std::size_t p) {
   return columns;
 }
 
+// The column reads of one coordinate pass over `list` (see coordinate_pass): the zero screen's
+// skips, the exact reads (four columns per sweep where r stands still) and the rough reads that
+// settle coefficients at 0. b and r change under it as the pass goes; it writes the xv it reads.
+class PassReads {
+ public:
+  PassReads(const std::vector<std::size_t>& list, const Columns& x, const double* b, double* xv,
+            double* r, const double* v, double al1, bool with_curvature, ZeroScreen& screen)
+      : list_(list),
+        x_(x),
+        b_(b),
+        xv_(xv),
+        r_(r),
+        v_(v),
+        al1_(al1),
+        with_curvature_(with_curvature),
+        screen_(screen) {}
+
+  bool rough() const { return !x_.rough.empty(); }
+
+  // Whether the screen proves feature k stays at 0 without a read. The first pass computes
+  // every xv, so it skips nothing.
+  bool skips(std::size_t k) const {
+    return !with_curvature_ && b_[k] == 0 && screen_.stays_zero(k, al1_);
+  }
+
+  // The kernels' `ahead`: the first of list[from], list[from + 1], list[from + 2] the screen
+  // cannot skip now (the drift only grows, so one it can skip now is likely skipped then). With
+  // rough reads, a coefficient at 0 is read from the float columns, so only the columns of
+  // nonzero coefficients are worth prefetching.
+  const double* column_from(std::size_t from) const {
+    if (!x_.prefetch) return nullptr;
+    for (std::size_t c = from; c < std::min(from + 3, list_.size()); ++c) {
+      if (rough() && b_[list_[c]] == 0) continue;
+      if (!skips(list_[c])) return x_[list_[c]];
+    }
+    return nullptr;
+  }
+
+  // r moved: the grouped reads taken before no longer hold.
+  void r_moved() { exact_four_.from = rough_four_.from = kNone; }
+
+  // g of list[at] (and in the first pass its xv) at an r that has not moved since list[at - 1].
+  // When the next features have coefficient 0 (so they will likely stay there, and r with them),
+  // one sweep reads four columns, each with its kernel's bits; the results serve while r does
+  // not move. A later pass groups only features the screen cannot skip now.
+  double read_unmoved(std::size_t at, const double* ahead) {
+    const std::size_t k = list_[at];
+    if (!exact_four_.holds(at)) {
+      exact_four_.from = kNone;
+      if (!four_ahead(at)) {
+        return with_curvature_ ? dot_and_square(r_, v_, x_[k], x_.n, xv_[k], ahead)
+                               : dot(r_, x_[k], x_.n, ahead);
+      }
+      const double* cols[4] = {x_[k], x_[list_[at + 1]], x_[list_[at + 2]], x_[list_[at + 3]]};
+      if (with_curvature_) {
+        dot_and_square_four(r_, v_, cols, x_.n, exact_four_.g, exact_four_.square,
+                            column_from(at + 4));
+      } else {
+        dot_four(r_, cols, x_.n, exact_four_.g, column_from(at + 4));
+      }
+      exact_four_.from = at;
+    }
+    if (with_curvature_) xv_[k] = exact_four_.square[at - exact_four_.from];
+    return exact_four_.g[at - exact_four_.from];
+  }
+
+  // g of list[at] just after r moved, with the bits of the fused kernel that would have read it
+  // (update_and_dot or update_and_dot_square): its rough read came first, so r was updated alone.
+  double read_after_move(std::size_t at, const double* ahead) {
+    const std::size_t k = list_[at];
+    return with_curvature_ ? dot_and_square(r_, v_, x_[k], x_.n, xv_[k], ahead)
+                           : dot_one_chain(r_, x_[k], x_.n, ahead);
+  }
+
+  // Whether a rough read of list[at], at 0 and not read exactly yet, proves it stays at 0 (then
+  // recorded). Rough reads cost the loads, exact ones the adds' latency or the L3's bandwidth,
+  // and most coefficients at 0 stay there.
+  bool rough_settles(std::size_t at) {
+    if (!rough() || b_[list_[at]] != 0 || exact_four_.holds(at)) return false;
+    double square = 0;
+    const double g_rough = rough_read(at, square);
+    return settles_roughly(at, g_rough, square);
+  }
+
+  // r −= d·v∘x_j, then whether the rough read of list[at] at the new r, in the same sweep,
+  // proves it stays at 0.
+  bool update_and_rough_settles(std::size_t j, double d, std::size_t at) {
+    double square = 0;
+    const double g_rough = update_and_rough_dot(r_, v_, x_[j], d, x_.rough_column(list_[at]), x_.n,
+                                                with_curvature_, &square);
+    return settles_roughly(at, g_rough, square);
+  }
+
+ private:
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  // Four reads of list[from..from + 3] taken in one sweep.
+  struct FourRead {
+    std::size_t from = kNone;
+    double g[4], square[4];
+    bool holds(std::size_t at) const { return at >= from && at < from + 4; }
+  };
+
+  bool four_ahead(std::size_t at) const {
+    if (at + 4 > list_.size()) return false;
+    for (std::size_t c = at; c < at + 4; ++c) {
+      if (c < at + 3 && b_[list_[c]] != 0) return false;
+      if (!with_curvature_ && c > at && skips(list_[c])) return false;
+    }
+    return true;
+  }
+
+  // Like the exact reads, the rough ones read four columns in one sweep where the next features
+  // are at 0 too; the results serve while r does not move.
+  double rough_read(std::size_t at, double& square) {
+    const double* v = with_curvature_ ? v_ : nullptr;
+    if (!rough_four_.holds(at)) {
+      rough_four_.from = kNone;
+      const std::size_t k = list_[at];
+      if (!four_ahead(at) || b_[list_[at + 3]] != 0) {
+        const float* ahead = x_.rough_column(at + 1 < list_.size() ? list_[at + 1] : k);
+        return rough_dot(r_, x_.rough_column(k), x_.n, v, &square, ahead);
+      }
+      const float* cols[4] = {x_.rough_column(k), x_.rough_column(list_[at + 1]),
+                              x_.rough_column(list_[at + 2]), x_.rough_column(list_[at + 3])};
+      rough_dot_four(r_, cols, x_.n, v, rough_four_.g, rough_four_.square);
+      rough_four_.from = at;
+    }
+    square = rough_four_.square[at - rough_four_.from];
+    return rough_four_.g[at - rough_four_.from];
+  }
+
+  // In the first pass a settled feature's xv becomes a bound (ZeroScreen::curvature_is_bound).
+  bool settles_roughly(std::size_t at, double g_rough, double square) {
+    const std::size_t k = list_[at];
+    const double xv_bound = with_curvature_ ? screen_.curvature_bound(square) : xv_[k];
+    if (!screen_.settles(k, g_rough, xv_bound, al1_)) return false;
+    if (with_curvature_) {
+      xv_[k] = xv_bound;
+      screen_.set_curvature_bound(k, true);
+    }
+    return true;
+  }
+
+  const std::vector<std::size_t>& list_;
+  const Columns& x_;
+  const double* b_;
+  double* xv_;
+  double* r_;
+  const double* v_;
+  double al1_;
+  bool with_curvature_;
+  ZeroScreen& screen_;
+  FourRead exact_four_, rough_four_;
+};
+
+// glmnet's update of coefficient k from its gradient g (soft-thresholding); returns the change.
+// A curvature that is still only a bound (its first-pass read was rough) is computed exactly
+// first, in dot_and_square's order, when the coefficient is about to leave 0.
+double update_coefficient(std::size_t k, double g, const Columns& x, double* b, double* xv,
+                          const double* v, double al1, double al2, ZeroScreen& screen) {
+  const double bk = b[k];
+  const double u = g + xv[k] * bk;
+  const double au = std::abs(u) - al1;
+  if (au > 0 && screen.curvature_is_bound(k)) {
+    xv[k] = square_one_chain(v, x[k], x.n);
+    screen.set_curvature_bound(k, false);
+  }
+  b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
+  return b[k] - bk;
+}
+
 // One cyclic coordinate-descent pass over `list` for one linear predictor (glmnet's inner
 // loop): b, xv indexed by feature; r and v the working residual and weights. `with_curvature`:
 // xv of each listed feature is computed in the same sweep (the first pass of an IRLS step).
@@ -800,146 +971,37 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
                        std::vector<std::size_t>& order, ZeroScreen& screen) {
   double dlx = 0;
   if (list.empty()) return dlx;
-  // The first pass computes every xv, so it skips nothing.
-  auto skips = [&](std::size_t k) {
-    return !with_curvature && b[k] == 0 && screen.stays_zero(k, al1);
-  };
-  // The kernels' `ahead`: the first of list[from], list[from + 1], list[from + 2] the screen
-  // cannot skip now (the drift only grows, so one it can skip now is likely skipped then).
-  // With rough reads, a coefficient at 0 is read from the float columns, so only the columns of
-  // nonzero coefficients are worth prefetching.
-  auto column_from = [&](std::size_t from) -> const double* {
-    if (!x.prefetch) return nullptr;
-    for (std::size_t c = from; c < std::min(from + 3, list.size()); ++c) {
-      if (!x.rough.empty() && b[list[c]] == 0) continue;
-      if (!skips(list[c])) return x[list[c]];
-    }
-    return nullptr;
-  };
-  // Reads g of list[at] (and in the first pass its xv) at an r that has not moved since
-  // list[at - 1]. When the next features have coefficient 0 (so they will likely stay there, and
-  // r with them), one sweep reads four columns, each with its kernel's bits; the results serve
-  // while r does not move. A later pass groups only features the screen cannot skip now.
-  struct FourRead {
-    std::size_t from = std::numeric_limits<std::size_t>::max();
-    double g[4], square[4];
-  } four;
-  auto four_ahead = [&](std::size_t at) {
-    if (at + 4 > list.size()) return false;
-    for (std::size_t c = at; c < at + 4; ++c) {
-      if (c < at + 3 && b[list[c]] != 0) return false;
-      if (!with_curvature && c > at && skips(list[c])) return false;
-    }
-    return true;
-  };
-  auto read_unmoved = [&](std::size_t at, const double* ahead) {
-    const std::size_t k = list[at];
-    if (at < four.from || at >= four.from + 4) {
-      four.from = std::numeric_limits<std::size_t>::max();
-      if (!four_ahead(at)) {
-        return with_curvature ? dot_and_square(r, v, x[k], x.n, xv[k], ahead)
-                              : dot(r, x[k], x.n, ahead);
-      }
-      const double* cols[4] = {x[k], x[list[at + 1]], x[list[at + 2]], x[list[at + 3]]};
-      if (with_curvature) {
-        dot_and_square_four(r, v, cols, x.n, four.g, four.square, column_from(at + 4));
-      } else {
-        dot_four(r, cols, x.n, four.g, column_from(at + 4));
-      }
-      four.from = at;
-    }
-    if (with_curvature) xv[k] = four.square[at - four.from];
-    return four.g[at - four.from];
-  };
-  // Whether a rough read of list[at], at 0 and not read exactly yet, proves it stays at 0 (then
-  // recorded; in the first pass its xv becomes a bound). Rough reads cost the loads, exact ones
-  // the adds' latency, and most coefficients at 0 stay there.
-  // Like the exact reads, the rough ones read four columns in one sweep where the next
-  // features are at 0 too; the results serve while r does not move.
-  const bool rough = !x.rough.empty();
-  FourRead rough_four;
-  auto rough_read = [&](std::size_t at, double& square) {
-    if (at >= rough_four.from && at < rough_four.from + 4) {
-      square = rough_four.square[at - rough_four.from];
-      return rough_four.g[at - rough_four.from];
-    }
-    const std::size_t k = list[at];
-    const double* vv = with_curvature ? v : nullptr;
-    if (four_ahead(at) && b[list[at + 3]] == 0) {
-      const float* cols[4] = {x.rough_column(k), x.rough_column(list[at + 1]),
-                              x.rough_column(list[at + 2]), x.rough_column(list[at + 3])};
-      rough_dot_four(r, cols, x.n, vv, rough_four.g, rough_four.square);
-      rough_four.from = at;
-      square = rough_four.square[0];
-      return rough_four.g[0];
-    }
-    const float* ahead = x.rough_column(at + 1 < list.size() ? list[at + 1] : k);
-    return rough_dot(r, x.rough_column(k), x.n, vv, &square, ahead);
-  };
-  auto settles_roughly = [&](std::size_t at, double g_rough, double square) {
-    const std::size_t k = list[at];
-    const double xv_bound = with_curvature ? screen.curvature_bound(square) : xv[k];
-    if (!screen.settles(k, g_rough, xv_bound, al1)) return false;
-    if (with_curvature) {
-      xv[k] = xv_bound;
-      screen.set_curvature_bound(k, true);
-    }
-    return true;
-  };
-  auto rough_settles = [&](std::size_t at) {
-    const std::size_t k = list[at];
-    if (!rough || b[k] != 0 || (at >= four.from && at < four.from + 4)) return false;
-    double square = 0;
-    const double g_rough = rough_read(at, square);
-    return settles_roughly(at, g_rough, square);
-  };
-  bool skipped = skips(list[0]) || rough_settles(0);
+  PassReads reads(list, x, b, xv, r, v, al1, with_curvature, screen);
+  bool skipped = reads.skips(list[0]) || reads.rough_settles(0);
   double g = 0;
   if (!skipped) {
-    const double* ahead = column_from(1);
-    g = read_unmoved(0, ahead);
+    g = reads.read_unmoved(0, reads.column_from(1));
     screen.record(list[0], g, xv[list[0]]);
   }
   for (std::size_t a = 0; a < list.size(); ++a) {
     const std::size_t k = list[a];
-    double change = 0;
-    if (skipped) {
-      b[k] = 0.0;
-    } else {
-      const double bk = b[k];
-      const double u = g + xv[k] * bk;
-      const double au = std::abs(u) - al1;
-      if (au > 0 && screen.curvature_is_bound(k)) {
-        xv[k] = square_one_chain(v, x[k], x.n);
-        screen.set_curvature_bound(k, false);
-      }
-      b[k] = au > 0 ? std::copysign(au, u) / (xv[k] + al2) : 0.0;
-      change = b[k] - bk;
-    }
+    if (skipped) b[k] = 0.0;
+    const double change = skipped ? 0.0 : update_coefficient(k, g, x, b, xv, v, al1, al2, screen);
     if (change != 0) screen.moved(change, xv[k]);
     const bool last = a + 1 == list.size();
-    skipped = !last && skips(list[a + 1]);
+    skipped = !last && reads.skips(list[a + 1]);
     bool read_next = !last && !skipped;
     const std::size_t k_next = read_next ? list[a + 1] : 0;
     const double* next = read_next ? x[k_next] : nullptr;
-    const double* ahead = column_from(a + 2);
-    // A next coefficient at 0 is first read roughly, at r after this move (so the update runs
-    // alone); if that does not settle it, the exact read has the fused kernel's bits.
-    const bool rough_next = read_next && rough && b[k_next] == 0;
-    bool read_roughly = false, settled = false;
+    const double* ahead = reads.column_from(a + 2);
+    // A next coefficient at 0 is first read roughly, at r after this move; if that does not
+    // settle it, its exact read has the bits of the fused kernel that would have read it.
+    const bool rough_next = read_next && reads.rough() && b[k_next] == 0;
+    bool settled = false;
     if (change != 0) {
-      four.from = rough_four.from = std::numeric_limits<std::size_t>::max();  // r moves
+      reads.r_moved();
       dlx = std::max(dlx, xv[k] * change * change);
       if (rough_next) {
-        double square = 0;
-        const double g_rough = update_and_rough_dot(r, v, x[k], change, x.rough_column(k_next), x.n,
-                                                    with_curvature, &square);
-        settled = settles_roughly(a + 1, g_rough, square);
-        read_roughly = true;
+        settled = reads.update_and_rough_settles(k, change, a + 1);
       } else if (!read_next) {
         axpy_weighted(r, v, x[k], change, x.n, ahead);
       } else if (with_curvature) {
-        g = update_and_dot_square(r, v, x[k], change, next, x.n, xv[list[a + 1]], ahead);
+        g = update_and_dot_square(r, v, x[k], change, next, x.n, xv[k_next], ahead);
       } else {
         g = update_and_dot(r, v, x[k], change, next, x.n, ahead);
       }
@@ -947,16 +1009,16 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
         in_active[k] = 1;
         order.push_back(k);
       }
+    } else if (rough_next) {
+      settled = reads.rough_settles(a + 1);
     }
-    if (rough_next && !read_roughly) settled = rough_settles(a + 1);
     if (settled) {
       skipped = true;
       read_next = false;
     } else if (rough_next && change != 0) {
-      g = with_curvature ? dot_and_square(r, v, next, x.n, xv[k_next], ahead)
-                         : dot_one_chain(r, next, x.n, ahead);
+      g = reads.read_after_move(a + 1, ahead);
     } else if (read_next && change == 0) {
-      g = read_unmoved(a + 1, ahead);
+      g = reads.read_unmoved(a + 1, ahead);
     }
     if (read_next) screen.record(k_next, g, xv[k_next]);
   }

@@ -326,7 +326,7 @@ print(digest.hexdigest())
 
 
 def test_rough_reads_change_no_bit():
-    """Where the CPU has AVX-512 or AVX2 with FMA, a coefficient at 0 is first read roughly (float
+    """Where the CPU has AVX-512, a coefficient at 0 is first read roughly (float
     columns, any order of sums) and its exact read skipped when the rough one proves it stays at
     0; ASSAY_GLMNET_EXACT_READS=1 reads every column exactly. Both must give the same bits on
     multinomial and weighted elastic-net CV and on a design large enough to prefetch."""
