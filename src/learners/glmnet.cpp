@@ -422,6 +422,30 @@ ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* co
   }
 }
 
+// eta += Σ scale_j·column_j over the columns added, zero scales skipped, four columns per sweep
+// (add_scaled_columns), each element's terms in the order added: the links' fixed order.
+class ScaledColumnSum {
+ public:
+  ScaledColumnSum(double* eta, std::size_t n) : eta_(eta), n_(n) {}
+  void add(const double* column, double scale) {
+    if (scale == 0) return;
+    columns_[count_] = column;
+    scales_[count_++] = scale;
+    if (count_ == 4) finish();
+  }
+  // Adds the columns still held; call once all are added.
+  void finish() {
+    if (count_ > 0) add_scaled_columns(eta_, columns_, scales_, count_, n_);
+    count_ = 0;
+  }
+
+ private:
+  double* eta_;
+  std::size_t n_, count_ = 0;
+  const double* columns_[4];
+  double scales_[4];
+};
+
 // Rough reads, for the zero screen only: r·x̃ (and Σ v·x̃²) with x̃ the column rounded to float
 // (half the bytes: on a machine whose L2 does not hold X, the reads stream it from the L3), summed
 // in any order with fused multiply-adds and many independent chains. ZeroScreen::settles bounds
@@ -1216,19 +1240,9 @@ class PathCommon {
   // eta = b0c + Σ_active bc_k x_k.
   void linear_predictor(double b0c, const double* bc, std::vector<double>& eta) const {
     std::fill(eta.begin(), eta.end(), b0c);
-    const double* cols[4];
-    double scales[4];
-    std::size_t count = 0;
-    for (std::size_t k : order) {
-      if (bc[k] == 0) continue;
-      cols[count] = X + k * n;
-      scales[count++] = bc[k];
-      if (count == 4) {
-        add_scaled_columns(eta.data(), cols, scales, count, n);
-        count = 0;
-      }
-    }
-    if (count > 0) add_scaled_columns(eta.data(), cols, scales, count, n);
+    ScaledColumnSum sum(eta.data(), n);
+    for (std::size_t k : order) sum.add(X + k * n, bc[k]);
+    sum.finish();
   }
 
   StdPath finish() {
@@ -1769,20 +1783,11 @@ Eigen::MatrixXd fold_links(const Dataset& data, std::span<const std::uint32_t> t
   for (std::size_t col = 0; col < columns; ++col) {
     double* out = eta.data() + col * m;
     std::fill(out, out + m, fit.icpt(static_cast<Eigen::Index>(col)));
-    const double* cols[4];
-    double scales[4];
-    std::size_t count = 0;
-    for (std::size_t j = 0; j < p; ++j) {
-      const double b = fit.coef(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(col));
-      if (b == 0) continue;
-      cols[count] = xt.data() + j * m;
-      scales[count++] = b;
-      if (count == 4) {
-        add_scaled_columns(out, cols, scales, count, m);
-        count = 0;
-      }
-    }
-    if (count > 0) add_scaled_columns(out, cols, scales, count, m);
+    ScaledColumnSum sum(out, m);
+    for (std::size_t j = 0; j < p; ++j)
+      sum.add(xt.data() + j * m,
+              fit.coef(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(col)));
+    sum.finish();
   }
   return eta;
 }

@@ -329,7 +329,11 @@ def test_rough_reads_change_no_bit():
     """Where the CPU has AVX-512, a coefficient at 0 is first read roughly (float
     columns, any order of sums) and its exact read skipped when the rough one proves it stays at
     0; ASSAY_GLMNET_EXACT_READS=1 reads every column exactly. Both must give the same bits on
-    multinomial and weighted elastic-net CV and on a design large enough to prefetch."""
+    multinomial and weighted elastic-net CV and on a design large enough to prefetch. Without
+    AVX-512 both runs read exactly and the comparison could not fail, so it is skipped."""
+    with open("/proc/cpuinfo") as info:
+        if " avx512f" not in info.read():
+            pytest.skip("this CPU has no AVX-512, so glmnet makes no rough reads to compare")
     here = os.path.dirname(os.path.abspath(__file__))
     digests = []
     for exact in ("0", "1"):
