@@ -120,6 +120,8 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     cores); results do not depend on it. random_state: seed of folds, down-sampling, learners.
     learner_params: parameters per learner name, e.g. ``{"glmnet": {"alpha": 0.5}}`` (the CLI's
     ``--learner-param glmnet.alpha=0.5``); a learner without an entry gets its defaults.
+    Splits with the same train rows (All for every test subset; with two subsets, Same of one
+    and Other of the other) share one fit, whose time each of their rows reports.
     """
     X = _numeric(X, "X")
     if X.ndim != 2:
@@ -223,8 +225,10 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
                    n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1,
                    n_jobs=None, task="classification", sample_weight=None, data_name="data"):
     """SOAK with your own scikit-learn estimators: ``estimators`` maps a name to an (unfitted)
-    estimator; each split fits a clone on the train rows and predicts the test rows. Returns the
-    same results DataFrame as ``run`` (hyperparameters = the estimator's get_params()).
+    estimator; a clone is fitted once per distinct train set (splits with the same train rows,
+    as in ``run``, share it: each such row reports that fit's train_seconds) and predicts each
+    split's test rows. Returns the same results DataFrame as ``run`` (hyperparameters = the
+    estimator's get_params()).
 
     A fit that raises (e.g. one class in a train set) records NA with the exception text in
     ``failure`` and the run goes on. n_jobs: joblib worker threads over splits (None = 1); the
@@ -253,16 +257,24 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
                                int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed)
     weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
 
-    def one(name, estimator, i):
+    def describe(name, i):
         info = splits.info(i)
-        train, test = splits.train_rows(i), splits.test_rows(i)
-        row = {"data": data_name, "learner": name, "test.subset": info["test_subset"],
-               "train.subsets": info["train_subsets"], "test.fold": info["test_fold"],
-               "seed": info["seed"], "groups": info["groups"],
-               "n.train.groups": info["n_train_groups"], "iteration": info["iteration"],
-               "n_train": len(train), "n_test": len(test), "error_percent": np.nan,
-               "auc": np.nan, "mse": np.nan, "mae": np.nan, "train_seconds": np.nan,
-               "predict_seconds": np.nan, "hyperparameters": "", "failure": ""}
+        return {"data": data_name, "learner": name, "test.subset": info["test_subset"],
+                "train.subsets": info["train_subsets"], "test.fold": info["test_fold"],
+                "seed": info["seed"], "groups": info["groups"],
+                "n.train.groups": info["n_train_groups"], "iteration": info["iteration"],
+                "n_train": 0, "n_test": 0, "error_percent": np.nan, "auc": np.nan,
+                "mse": np.nan, "mae": np.nan, "train_seconds": np.nan,
+                "predict_seconds": np.nan, "hyperparameters": "", "failure": ""}
+
+    def one_fit(name, estimator, members):
+        """Fits a clone once on the train rows that the splits `members` share (train twins)
+        and scores it on each member's test rows; one row per member."""
+        rows = [describe(name, i) for i in members]
+        train = splits.train_rows(members[0])
+        tests = [splits.test_rows(i) for i in members]
+        for row, test in zip(rows, tests):
+            row["n_train"], row["n_test"] = len(train), len(test)
         try:
             model = clone(estimator)
             t0 = time.perf_counter()
@@ -270,27 +282,43 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
                 model.fit(X[train], y[train])
             else:
                 model.fit(X[train], y[train], sample_weight=weights[train])
-            t1 = time.perf_counter()
-            pred = model.predict(X[test])
-            score = _positive_score(model, X[test], classes) if len(classes) == 2 else None
-            t2 = time.perf_counter()
+            train_seconds = time.perf_counter() - t0
         except Exception as e:  # noqa: BLE001 - any fit failure is recorded, the run goes on
-            row["failure"] = f"{type(e).__name__}: {e}"
-            return row
-        (row["error_percent"], row["auc"], row["mse"], row["mae"]) = _error_measures(
-            y[test], pred, score, None if weights is None else weights[test], classes, task)
-        row["train_seconds"], row["predict_seconds"] = t1 - t0, t2 - t1
-        row["hyperparameters"] = repr(estimator.get_params(deep=False))
-        return row
+            for row in rows:
+                row["failure"] = f"{type(e).__name__}: {e}"
+            return rows
+        for row, test in zip(rows, tests):
+            try:
+                t1 = time.perf_counter()
+                pred = model.predict(X[test])
+                score = _positive_score(model, X[test], classes) if len(classes) == 2 else None
+                t2 = time.perf_counter()
+            except Exception as e:  # noqa: BLE001 - recorded as for a fit
+                row["failure"] = f"{type(e).__name__}: {e}"
+                continue
+            (row["error_percent"], row["auc"], row["mse"], row["mae"]) = _error_measures(
+                y[test], pred, score, None if weights is None else weights[test], classes, task)
+            row["train_seconds"], row["predict_seconds"] = train_seconds, t2 - t1
+            row["hyperparameters"] = repr(estimator.get_params(deep=False))
+        return rows
 
-    jobs = [(name, est, i) for name, est in estimators.items() for i in range(len(splits))]
+    # One fit per distinct train set (as `run`): splits that are train twins share it.
+    members = {}
+    for i in range(len(splits)):
+        members.setdefault(splits.train_twin(i), []).append(i)
+    jobs = [(name, est, m) for name, est in estimators.items() for m in members.values()]
     if n_jobs in (None, 1):
-        rows = [one(*job) for job in jobs]
+        fitted = [one_fit(*job) for job in jobs]
     else:
         from joblib import Parallel, delayed
         # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
         # numerical kernels release the GIL.
-        rows = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one)(*job) for job in jobs)
+        fitted = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one_fit)(*job)
+                                                            for job in jobs)
+    # Back to the order of `run`: learner, then split.
+    order = {(name, i): row for (name, _, m), rows in zip(jobs, fitted)
+             for i, row in zip(m, rows)}
+    rows = [order[(name, i)] for name in estimators for i in range(len(splits))]
     import warnings
     failures = [r for r in rows if r["failure"]]
     if failures:

@@ -135,6 +135,8 @@ void bind_soak_splits(py::module_& m) {
             return rows_to_numpy(rows, 0);
           },
           py::arg("i"))
+      .def("train_twin", &soak::SoakSplits::train_twin, py::arg("i"),
+           "The first split whose train rows are exactly split i's (i when none before it).")
       .def("folds",
            [](const soak::SoakSplits& s) {
              auto f = s.folds();

@@ -239,21 +239,11 @@ ExperimentOutcome outcome_from_units(const ExperimentDefinition& def, LoadedExpe
 
 ExperimentOutcome run_experiment(const ExperimentDefinition& def, int threads) {
   LoadedExperiment loaded = load_experiment(def);
-  const std::size_t n_units = loaded.n_units();
-  std::vector<soak::SoakUnitResult> units(n_units);
-  // As run_soak: threads left over when there are fewer units than workers go to the learners.
-  const int workers = resolve_threads(threads, n_units);
-  const int total_threads = threads > 0 ? threads : default_threads();
-  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
-  Progress progress(to_string(def.kind), n_units);
-  parallel_for(
-      n_units,
-      [&](std::size_t u) {
-        units[u] = run_unit(def, loaded, u, learner_threads);
-        progress.advance();
-      },
-      threads);
-  progress.finish();
+  // As run_soak: one fit per distinct train set; each unit's row equals run_unit's.
+  const std::uint64_t seed =
+      def.kind == ExperimentKind::soak ? def.params.run.seed : def.params.splits.seed;
+  std::vector<soak::SoakUnitResult> units =
+      soak::run_soak_units(loaded.tasks, loaded.learners, seed, threads, to_string(def.kind));
   return outcome_from_units(def, std::move(loaded), std::move(units));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -83,9 +84,11 @@ void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
   }
 }
 
-void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_t split,
-              std::uint64_t seed, int threads, SoakResultRow& row, bool& auc_one_class) {
+// The identity columns of split `split`'s row; its measures start as NA.
+SoakResultRow describe_unit(const SoakTask& task, const learners::Learner& learner,
+                            std::size_t split) {
   const SplitInfo& info = task.splits.info(split);
+  SoakResultRow row;
   row.data = task.dataset.name;
   row.learner = learner.name();
   row.test_subset =
@@ -98,19 +101,51 @@ void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_
   row.iteration = info.iteration;
   row.error_percent = row.auc = row.mse = row.mae = kNaN;
   row.train_seconds = row.predict_seconds = kNaN;
+  return row;
+}
 
-  // Built here, per unit, so that only the splits in flight hold row lists.
-  const std::vector<std::uint32_t> train = task.splits.train_rows(split);
-  const std::vector<std::uint32_t> test = task.splits.test_rows(split);
-  row.n_train = train.size();
-  row.n_test = test.size();
-  if (train.empty()) {
-    row.failure = "empty train set";
-    return;
+// Predicts split `split`'s test rows (given) with `model` and scores them into `result`.
+void evaluate(const SoakTask& task, const learners::Model& model,
+              const std::vector<std::uint32_t>& test, SoakUnitResult& result) {
+  SoakResultRow& row = result.row;
+  const std::size_t k = model.n_outputs();
+  std::vector<double> out(test.size() * k);
+  const auto t0 = std::chrono::steady_clock::now();
+  model.predict(task.dataset, test, out);
+  row.predict_seconds = seconds_since(t0);
+  const Json description = model.description();
+  if (!description.empty()) row.hyperparameters = description.dump();
+  score(task.dataset, test, out, k, row, result.auc_one_class);
+}
+
+// Fits `learner` once on the train rows that `splits` share (train twins, the first being the
+// twin of all, see SoakSplits::train_twin) and scores that model on each split's test rows;
+// results[j] is splits[j]'s. Every row reports the one fit's time. Row lists are built here, so
+// only the fits in flight hold them.
+std::vector<SoakUnitResult> run_shared_fit(const SoakTask& task, const learners::Learner& learner,
+                                           std::span<const std::size_t> splits, std::uint64_t seed,
+                                           int threads) {
+  std::vector<SoakUnitResult> results(splits.size());
+  std::vector<std::vector<std::uint32_t>> tests(splits.size());
+  bool any_test = false;
+  for (std::size_t j = 0; j < splits.size(); ++j) {
+    results[j].row = describe_unit(task, learner, splits[j]);
+    tests[j] = task.splits.test_rows(splits[j]);
+    results[j].row.n_test = tests[j].size();
+    any_test = any_test || !tests[j].empty();
   }
-  if (test.empty()) {
-    row.failure = "empty test set";
-    return;
+  const std::vector<std::uint32_t> train = task.splits.train_rows(splits.front());
+  const auto fail_all = [&](const std::string& why) {
+    for (auto& r : results) r.row.failure = r.row.n_test == 0 ? "empty test set" : why;
+  };
+  for (auto& r : results) r.row.n_train = train.size();
+  if (train.empty()) {
+    for (auto& r : results) r.row.failure = "empty train set";
+    return results;
+  }
+  if (!any_test) {
+    fail_all("empty test set");
+    return results;
   }
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<learners::Model> model;
@@ -118,18 +153,19 @@ void run_unit(const SoakTask& task, const learners::Learner& learner, std::size_
     model =
         learner.fit(task.dataset, train, learners::FitContext{.seed = seed, .threads = threads});
   } catch (const learners::LearnerFailure& e) {
-    row.failure = e.message();
-    return;
+    fail_all(e.message());
+    return results;
   }
-  row.train_seconds = seconds_since(t0);
-  const std::size_t k = model->n_outputs();
-  std::vector<double> out(test.size() * k);
-  const auto t1 = std::chrono::steady_clock::now();
-  model->predict(task.dataset, test, out);
-  row.predict_seconds = seconds_since(t1);
-  const Json description = model->description();
-  if (!description.empty()) row.hyperparameters = description.dump();
-  score(task.dataset, test, out, k, row, auc_one_class);
+  const double train_seconds = seconds_since(t0);
+  for (std::size_t j = 0; j < splits.size(); ++j) {
+    if (tests[j].empty()) {
+      results[j].row.failure = "empty test set";
+      continue;
+    }
+    results[j].row.train_seconds = train_seconds;
+    evaluate(task, *model, tests[j], results[j]);
+  }
+  return results;
 }
 
 // FNV-1a: a stable 64-bit number for a learner's name (std::hash may differ between builds).
@@ -185,19 +221,61 @@ void check_soak_inputs(const std::vector<SoakTask>& tasks,
   }
 }
 
+namespace {
+
+// The seed of the model that (task, learner) fits on split `twin`'s train rows, from (data set,
+// learner name, twin split): a learner's results do not depend on which other learners run
+// beside it or in which order they are listed, and equal train sets get the same model.
+std::uint64_t fit_seed(std::uint64_t seed, std::size_t task, const learners::Learner& learner,
+                       std::size_t twin) {
+  return Rng(seed).split(task).split(name_hash(learner.name())).split(twin).next();
+}
+
+// One model's work in run_soak: the units of one (task, learner) whose splits are train twins,
+// in unit order; the first unit's split is the twin of all.
+struct SharedFit {
+  std::size_t task = 0, learner = 0;
+  std::size_t first_unit = 0;  // unit of split 0 of this (task, learner)
+  std::vector<std::size_t> splits;
+};
+
+// The fits of an experiment, in the order of their first unit (mlr3's order puts the All train
+// sets, the largest, first, which balances the workers' loads).
+std::vector<SharedFit> list_shared_fits(const std::vector<SoakTask>& tasks,
+                                        std::size_t n_learners) {
+  std::vector<SharedFit> fits;
+  std::size_t first_unit = 0;
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const SoakSplits& splits = tasks[t].splits;
+    for (std::size_t l = 0; l < n_learners; ++l, first_unit += splits.size()) {
+      std::vector<std::size_t> fit_of_twin(splits.size());
+      for (std::size_t i = 0; i < splits.size(); ++i) {
+        const std::size_t twin = splits.train_twin(i);
+        if (twin == i) {
+          fit_of_twin[i] = fits.size();
+          fits.push_back(
+              SharedFit{.task = t, .learner = l, .first_unit = first_unit, .splits = {}});
+        }
+        fits[fit_of_twin[twin]].splits.push_back(i);
+      }
+    }
+  }
+  return fits;
+}
+
+}  // namespace
+
 SoakUnitResult run_soak_unit(const std::vector<SoakTask>& tasks,
                              const std::vector<const learners::Learner*>& learners, std::size_t u,
                              std::uint64_t seed, int threads) {
   const SoakUnit unit = SoakUnits(tasks, learners.size()).at(u);
   const auto& learner = *learners[unit.learner];
-  // From (data set, learner name, split): a learner's results do not depend on which other
-  // learners run beside it or in which order they are listed.
-  const std::uint64_t unit_seed =
-      Rng(seed).split(unit.task).split(name_hash(learner.name())).split(unit.split).next();
-  SoakUnitResult result;
-  run_unit(tasks[unit.task], learner, unit.split, unit_seed, threads, result.row,
-           result.auc_one_class);
-  return result;
+  const SoakTask& task = tasks[unit.task];
+  const std::size_t twin = task.splits.train_twin(unit.split);
+  const std::size_t split[] = {unit.split};
+  return std::move(
+      run_shared_fit(task, learner, split, fit_seed(seed, unit.task, learner, twin), threads)
+          .front());
 }
 
 void warn_soak_units(const std::vector<SoakTask>& tasks,
@@ -236,27 +314,42 @@ void warn_soak_units(const std::vector<SoakTask>& tasks,
   }
 }
 
+std::vector<SoakUnitResult> run_soak_units(const std::vector<SoakTask>& tasks,
+                                           const std::vector<const learners::Learner*>& learners,
+                                           std::uint64_t seed, int threads,
+                                           const std::string& progress_label) {
+  std::vector<SoakUnitResult> units(SoakUnits(tasks, learners.size()).size());
+  // One model per distinct train set: units whose splits are train twins share a fit. Threads
+  // left over when there are fewer fits than workers go to the learners.
+  const std::vector<SharedFit> fits = list_shared_fits(tasks, learners.size());
+  const int workers = resolve_threads(threads, fits.size());
+  const int total_threads = threads > 0 ? threads : default_threads();
+  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
+  Progress progress(progress_label, units.size());
+  parallel_for(
+      fits.size(),
+      [&](std::size_t f) {
+        const SharedFit& fit = fits[f];
+        const auto& learner = *learners[fit.learner];
+        auto results =
+            run_shared_fit(tasks[fit.task], learner, fit.splits,
+                           fit_seed(seed, fit.task, learner, fit.splits[0]), learner_threads);
+        for (std::size_t j = 0; j < results.size(); ++j) {
+          units[fit.first_unit + fit.splits[j]] = std::move(results[j]);
+        }
+        progress.advance(results.size());
+      },
+      threads);
+  progress.finish();
+  return units;
+}
+
 SoakResults run_soak(const std::vector<SoakTask>& tasks,
                      const std::vector<const learners::Learner*>& learners,
                      const SoakParams& params) {
   check_soak_inputs(tasks, learners);
-  const std::size_t n_units = SoakUnits(tasks, learners.size()).size();
-  std::vector<SoakUnitResult> units(n_units);
-
-  // Threads left over when there are fewer units than workers go to the learners.
-  const int workers = resolve_threads(params.threads, n_units);
-  const int total_threads = params.threads > 0 ? params.threads : default_threads();
-  const int learner_threads = std::max(1, total_threads / std::max(1, workers));
-  Progress progress("soak", n_units);
-  parallel_for(
-      n_units,
-      [&](std::size_t u) {
-        units[u] = run_soak_unit(tasks, learners, u, params.seed, learner_threads);
-        progress.advance();
-      },
-      params.threads);
-  progress.finish();
-
+  std::vector<SoakUnitResult> units = run_soak_units(tasks, learners, params.seed, params.threads);
+  const std::size_t n_units = units.size();
   warn_soak_units(tasks, learners, units);
   SoakResults results;
   results.rows.reserve(n_units);

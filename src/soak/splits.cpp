@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -510,6 +511,46 @@ std::vector<SplitInfo> list_splits(const SoakSplitParams& params,
   return splits;
 }
 
+// Whether a train set of kind `ts` for test subset `sigma` draws on the rows of subset t.
+bool draws_on(TrainSubsets ts, std::int32_t sigma, std::int32_t t) {
+  return ts == TrainSubsets::all || (ts == TrainSubsets::same) == (t == sigma);
+}
+
+// Step 6: each split's train twin (see train_twin). A full-size train set of test fold κ is
+// every row outside fold κ of the subsets it draws on, so it is fixed by κ and those subsets
+// among U_κ, the subsets with rows outside fold κ. The key names that set X by whichever of X
+// and U_κ \ X is smaller, so All, Same and Other keys hold at most one subset each. A
+// down-sampled set also depends on its own random order: its own twin.
+std::vector<std::size_t> list_train_twins(const std::vector<SplitInfo>& splits,
+                                          const std::vector<std::size_t>& cell_rows, int K,
+                                          std::int32_t n_subsets) {
+  std::vector<std::size_t> subset_rows(static_cast<std::size_t>(n_subsets), 0);
+  for (std::int32_t f = 0; f < K; ++f) {
+    for (std::int32_t t = 0; t < n_subsets; ++t) subset_rows[t] += cell_rows[f * n_subsets + t];
+  }
+  std::map<std::vector<std::int64_t>, std::size_t> first_with;
+  std::vector<std::size_t> twins(splits.size());
+  std::vector<std::int64_t> drawn, left_out;
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    const SplitInfo& s = splits[i];
+    twins[i] = i;
+    if (s.n_train_groups < s.groups) continue;
+    drawn.clear();
+    left_out.clear();
+    for (std::int32_t t = 0; t < n_subsets; ++t) {
+      const std::size_t cell = static_cast<std::size_t>(s.test_fold - 1) * n_subsets + t;
+      if (subset_rows[t] == cell_rows[cell]) continue;  // no rows outside fold κ
+      (draws_on(s.train_subsets, s.test_subset, t) ? drawn : left_out).push_back(t);
+    }
+    const bool by_complement = left_out.size() < drawn.size();
+    std::vector<std::int64_t> key{s.test_fold, by_complement ? 1 : 0};
+    const auto& named = by_complement ? left_out : drawn;
+    key.insert(key.end(), named.begin(), named.end());
+    twins[i] = first_with.try_emplace(std::move(key), i).first->second;
+  }
+  return twins;
+}
+
 }  // namespace
 
 SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
@@ -537,6 +578,7 @@ SoakSplits::SoakSplits(SoakDesign design, const SoakSplitParams& params)
   const auto candidates = candidate_sizes(params_, train_sets, nominal, n_subsets);
   check_split_count(params_, train_sets.size(), K, candidates);
   splits_ = list_splits(params_, train_sets, nominal, candidates, cell_rows_, K);
+  twins_ = list_train_twins(splits_, cell_rows_, K, n_subsets);
 
   group_of_row_ = std::move(codes.group_of_row);
   stratum_of_row_ = std::move(codes.stratum_of_row);
@@ -578,10 +620,8 @@ std::vector<std::uint32_t> SoakSplits::train_rows(std::size_t i) const {
   for (std::int32_t f = 1; f <= n_folds_; ++f) {
     if (f == kappa) continue;
     for (std::size_t t = 0; t < n_subsets; ++t) {
-      const bool in =
-          s.train_subsets == TrainSubsets::all ||
-          (s.train_subsets == TrainSubsets::same) == (static_cast<std::int32_t>(t) == sigma);
-      if (in) full_rows += cell_rows_[static_cast<std::size_t>(f - 1) * n_subsets + t];
+      if (draws_on(s.train_subsets, sigma, static_cast<std::int32_t>(t)))
+        full_rows += cell_rows_[static_cast<std::size_t>(f - 1) * n_subsets + t];
     }
   }
   // Branch-free scan (fold and subset are random, so branches would mispredict): write every

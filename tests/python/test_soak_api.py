@@ -60,6 +60,34 @@ def test_run_estimators_matches_manual_loop(rng):
     assert set(summ["train.subsets"]) == {"same", "other", "all"}
 
 
+class CountingTree(DecisionTreeClassifier):
+    """A seeded tree that counts its fits (class-wide: run_estimators fits clones)."""
+    fits = 0
+
+    def fit(self, X, y, sample_weight=None):
+        CountingTree.fits += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_train_twins_share_one_fit(rng):
+    # Two subsets, 3 folds: 18 splits, 9 distinct train sets (All once per fold, Same of A is
+    # Other of B and the reverse), so 9 fits; rows equal a fit per split (the tree is seeded).
+    X, y, _ = make_data(rng, 150)
+    subset = np.where(rng.random(150) < 0.5, "A", "B")
+    CountingTree.fits = 0
+    res = soak.run_estimators({"tree": CountingTree(random_state=0)}, X, y, subset=subset,
+                              n_splits=3, random_state=4)
+    assert CountingTree.fits == 9 and len(res) == 18
+    cv = soak.SOAKFold(n_splits=3, random_state=4)
+    for i, (train, test) in enumerate(cv.split(X, y, subset=subset)):
+        pred = DecisionTreeClassifier(random_state=0).fit(X[train], y[train]).predict(X[test])
+        np.testing.assert_allclose(res["error_percent"][i], 100 * np.mean(pred != y[test]),
+                                   rtol=1e-12)
+    # A shared fit's time is every twin's train_seconds.
+    for (fold, _), rows in res[res["train.subsets"] == "all"].groupby(["test.fold", "learner"]):
+        assert rows["train_seconds"].nunique() == 1
+
+
 def test_failing_fit_is_na_and_run_goes_on(rng):
     X, y, subset = make_data(rng, 200)
     y = y.copy()

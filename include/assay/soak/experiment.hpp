@@ -6,11 +6,14 @@
 //   SoakResults results = run_soak({task}, params);      // one row per (task, learner, split)
 //   Json j = results_json(results);
 //
-// Every (task, learner, split) is one unit of work on a shared thread pool (a progress bar
-// counts them). Unit u fits with seed Rng(params.seed).split(u) derived only from its position
-// in the task/learner/split order, so results are identical at any thread count.
-// Train and test row lists are built inside each unit, so only the units in flight hold them.
-// Threads left over when there are fewer units than threads go to the learners (FitContext).
+// Every (task, learner, split) is one unit and gives one row (a progress bar counts them). Units
+// whose splits have the same train rows (SoakSplits::train_twin) share one fit: the model is
+// fitted once, seeded from (task, learner name, twin split), and scored on each unit's test
+// rows; every such row reports that fit's train_seconds. So results are identical at any thread
+// count, and a unit run alone (run_soak_unit, a batch job) fits the same model again.
+// Fits run on a shared thread pool; row lists are built inside each fit, so only the fits in
+// flight hold them. Threads left over when there are fewer fits than threads go to the learners
+// (FitContext).
 // A learner that throws learners::LearnerFailure on a split (e.g. one class in its train set)
 // gives that row NA values (NaN measures and timings) and `failure` = the reason; the run goes
 // on. A split whose train or test set is empty is recorded the same way ("empty train set").
@@ -130,8 +133,16 @@ std::vector<std::unique_ptr<learners::Learner>> make_soak_learners(const SoakPar
 void check_soak_inputs(const std::vector<SoakTask>& tasks,
                        const std::vector<const learners::Learner*>& learners);
 
-/// Runs unit u exactly as run_soak does (the same seed from `seed`, hence the same row); the
-/// learner gets `threads` threads (the result does not depend on it). Throws only for bugs:
+/// Runs every unit as run_soak does (one fit per distinct train set, on `threads` workers, a
+/// progress bar named `progress_label`), without the checks and warnings; result u is unit u's.
+std::vector<SoakUnitResult> run_soak_units(const std::vector<SoakTask>& tasks,
+                                           const std::vector<const learners::Learner*>& learners,
+                                           std::uint64_t seed, int threads,
+                                           const std::string& progress_label = "soak");
+
+/// Runs unit u as run_soak does (the same seed from `seed`, hence the same row), fitting its own
+/// model even when run_soak would share its twin's; the learner gets `threads` threads (the
+/// result does not depend on it). Throws only for bugs:
 /// a learner that cannot fit gives an NA row with the reason.
 SoakUnitResult run_soak_unit(const std::vector<SoakTask>& tasks,
                              const std::vector<const learners::Learner*>& learners, std::size_t u,

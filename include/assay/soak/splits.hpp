@@ -126,6 +126,11 @@ class SoakSplits {
   std::vector<std::uint32_t> test_rows(std::size_t i) const;
   /// Train rows of split i, increasing.
   std::vector<std::uint32_t> train_rows(std::size_t i) const;
+  /// The first split whose train rows are exactly split i's (i itself when no earlier split has
+  /// them): the full-size train sets of one test fold that draw on the same subsets — All for
+  /// every test subset, with two subsets Same of one and Other of the other, every seed's
+  /// full-size set. A down-sampled train set is its own twin. run_soak fits one model per twin.
+  std::size_t train_twin(std::size_t i) const { return twins_.at(i); }
 
   /// The fold of every row, 1..K.
   const std::vector<std::int32_t>& folds() const { return fold_; }
@@ -145,6 +150,7 @@ class SoakSplits {
   int n_folds_ = 0;
   std::vector<std::int32_t> fold_;
   std::vector<SplitInfo> splits_;
+  std::vector<std::size_t> twins_;  // train_twin of each split
   // Down-sampling state. A "unit" is a (group, stratum) pair (a row when there are no groups);
   // its rank in a split's random order is a hash of (seed, split key, unit), so train_rows(i) is
   // reproducible and needs no stored permutation.

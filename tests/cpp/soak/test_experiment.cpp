@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "assay/core/error.hpp"
@@ -225,6 +227,59 @@ TEST(RunSoak, LearnerFailureGivesNARowAndTheRunGoesOn) {
   EXPECT_EQ(j["columns"].size(), 19u);
   EXPECT_TRUE(j["rows"][17][11].is_null());
   EXPECT_EQ(j["rows"][17][18], "the train set has one class (4 rows)");
+}
+
+// Counts its fits (and the rows it was fitted on) and remembers each fit's seed.
+class CountsFits : public learners::Learner {
+ public:
+  std::string name() const override { return "counts-fits"; }
+  bool supports(TaskKind task) const override { return task == TaskKind::classification; }
+  std::unique_ptr<learners::Model> fit(const Dataset& data,
+                                       std::span<const std::uint32_t> train_rows,
+                                       const learners::FitContext& context) const override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      seeds_.insert(context.seed);
+      ++fits_;
+    }
+    return inner_->fit(data, train_rows, context);
+  }
+  std::size_t fits() const { return fits_; }
+  std::size_t distinct_seeds() const { return seeds_.size(); }
+
+ private:
+  std::unique_ptr<learners::Learner> inner_ = learners::make_featureless();
+  mutable std::mutex mutex_;
+  mutable std::size_t fits_ = 0;
+  mutable std::set<std::uint64_t> seeds_;
+};
+
+TEST(RunSoak, TrainTwinsShareOneFitAndMatchUnitsRunAlone) {
+  // Two subsets, three folds: 18 splits but 9 distinct train sets (All once per fold; Same of A
+  // is Other of B and the reverse), so 9 fits, each with its own seed.
+  const std::vector<SoakTask> tasks{toy_task()};
+  const CountsFits learner;
+  const std::vector<const learners::Learner*> learners{&learner};
+  const SoakResults shared = run_soak(tasks, learners, SoakParams{.threads = 2, .seed = 3});
+  EXPECT_EQ(learner.fits(), 9u);
+  EXPECT_EQ(learner.distinct_seeds(), 9u);
+  ASSERT_EQ(shared.rows.size(), 18u);
+  const SoakSplits& splits = tasks[0].splits;
+  for (std::size_t u = 0; u < 18; ++u) {
+    // A twin's row reports the one fit's time; a unit run alone (as a batch job) fits again
+    // with the same seed and gives the same row.
+    const auto& twin = shared.rows[splits.train_twin(u)];
+    EXPECT_EQ(shared.rows[u].train_seconds, twin.train_seconds) << u;
+    EXPECT_EQ(shared.rows[u].n_train, twin.n_train) << u;
+    SoakResultRow alone = run_soak_unit(tasks, learners, u, 3, 1).row;
+    alone.train_seconds = shared.rows[u].train_seconds;
+    alone.predict_seconds = shared.rows[u].predict_seconds;
+    EXPECT_EQ(results_json(SoakResults{{alone}}).dump(),
+              results_json(SoakResults{{shared.rows[u]}}).dump())
+        << u;
+  }
+  EXPECT_EQ(learner.fits(), 27u);
+  EXPECT_EQ(learner.distinct_seeds(), 9u);
 }
 
 TEST(RunSoak, Regression) {

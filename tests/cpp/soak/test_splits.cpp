@@ -272,6 +272,68 @@ TEST(SoakSplits, GivenFoldMissingInASubsetSkipsThatSplit) {
   }
 }
 
+// Brute force: split i's twin is the first split with exactly its train rows.
+void expect_twins_are_first_equal_train_sets(const SoakSplits& splits) {
+  std::map<Rows, std::size_t> first;
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    const auto [at, inserted] = first.try_emplace(splits.train_rows(i), i);
+    const auto& s = splits.info(i);
+    if (s.n_train_groups < s.groups) {
+      EXPECT_EQ(splits.train_twin(i), i) << "a down-sampled set is its own twin, split " << i;
+    } else {
+      EXPECT_EQ(splits.train_twin(i), at->second) << "split " << i;
+    }
+  }
+}
+
+TEST(SoakSplits, TrainTwinsOfTwoSubsets) {
+  // 2 subsets, K = 3: splits 0..5 All, 6..11 Other, 12..17 Same (fold outer, subset inner).
+  // All of subset B shares All of A; Same of A is Other of B and Same of B is Other of A.
+  SoakSplits splits(make_design(60, 2), SoakSplitParams{.folds = 3});
+  ASSERT_EQ(splits.size(), 18u);
+  for (std::size_t f = 0; f < 3; ++f) {
+    EXPECT_EQ(splits.train_twin(2 * f), 2 * f);
+    EXPECT_EQ(splits.train_twin(2 * f + 1), 2 * f);
+    EXPECT_EQ(splits.train_twin(6 + 2 * f), 6 + 2 * f);
+    EXPECT_EQ(splits.train_twin(6 + 2 * f + 1), 6 + 2 * f + 1);
+    EXPECT_EQ(splits.train_twin(12 + 2 * f), 6 + 2 * f + 1);
+    EXPECT_EQ(splits.train_twin(12 + 2 * f + 1), 6 + 2 * f);
+  }
+  expect_twins_are_first_equal_train_sets(splits);
+}
+
+TEST(SoakSplits, TrainTwinsMatchEqualTrainRowsInEveryDesign) {
+  // Three subsets (only All repeats), one subset, SO without All, seeds x sizes, groups.
+  expect_twins_are_first_equal_train_sets(SoakSplits(make_design(90, 3), SoakSplitParams{}));
+  expect_twins_are_first_equal_train_sets(
+      SoakSplits(make_design(40, 1), SoakSplitParams{.folds = 4}));
+  expect_twins_are_first_equal_train_sets(
+      SoakSplits(make_design(60, 2), SoakSplitParams{.folds = 3, .subsets = "SO"}));
+  expect_twins_are_first_equal_train_sets(SoakSplits(
+      make_design(120, 2), SoakSplitParams{.folds = 3, .sizes = 1, .ratio = 0.5, .seeds = 2}));
+  SoakDesign grouped = make_design(80, 3, 11);
+  for (std::size_t r = 0; r < grouped.subset.size(); ++r)
+    grouped.group.push_back(static_cast<std::int64_t>(r / 4));
+  grouped.subset.assign(grouped.subset.size(), 0);
+  for (std::size_t r = 0; r < grouped.subset.size(); ++r)
+    grouped.subset[r] = static_cast<std::int32_t>((r / 4) % 3);
+  expect_twins_are_first_equal_train_sets(SoakSplits(grouped, SoakSplitParams{.folds = 2}));
+}
+
+TEST(SoakSplits, TrainTwinsWhenASubsetHasRowsInOneFoldOnly) {
+  // Subset z has rows in fold 1 only: for test fold 1, Other of x draws on y alone, as Same of
+  // y does, and All draws on x and y, as Other of z does.
+  SoakDesign d;
+  d.subset_names = {"x", "y", "z"};
+  d.subset = {0, 0, 0, 1, 1, 1, 2, 2};
+  d.fold = {1, 2, 3, 1, 2, 3, 1, 1};
+  const SoakSplits splits(d, SoakSplitParams{});
+  expect_twins_are_first_equal_train_sets(splits);
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < splits.size(); ++i) shared += splits.train_twin(i) != i;
+  EXPECT_GT(shared, 0u);
+}
+
 TEST(SoakSplits, GivenFoldConstantWithinGroups) {
   SoakDesign d;
   d.subset_names = {"x"};
