@@ -212,12 +212,18 @@ LoadedExperiment load_experiment(const ExperimentDefinition& def) {
   return loaded;
 }
 
+namespace {
+
+// cv seeds its learners from its one seed, soak from the run's seed (equal by default).
+std::uint64_t learner_seed(const ExperimentDefinition& def) {
+  return def.kind == ExperimentKind::soak ? def.params.run.seed : def.params.splits.seed;
+}
+
+}  // namespace
+
 soak::SoakUnitResult run_unit(const ExperimentDefinition& def, const LoadedExperiment& loaded,
                               std::size_t u, int threads) {
-  // cv seeds its learners from its one seed, soak from the run's seed (equal by default).
-  const std::uint64_t seed =
-      def.kind == ExperimentKind::soak ? def.params.run.seed : def.params.splits.seed;
-  return soak::run_soak_unit(loaded.tasks, loaded.learners, u, seed, threads);
+  return soak::run_soak_unit(loaded.tasks, loaded.learners, u, learner_seed(def), threads);
 }
 
 ExperimentOutcome outcome_from_units(const ExperimentDefinition& def, LoadedExperiment loaded,
@@ -240,10 +246,8 @@ ExperimentOutcome outcome_from_units(const ExperimentDefinition& def, LoadedExpe
 ExperimentOutcome run_experiment(const ExperimentDefinition& def, int threads) {
   LoadedExperiment loaded = load_experiment(def);
   // As run_soak: one fit per distinct train set; each unit's row equals run_unit's.
-  const std::uint64_t seed =
-      def.kind == ExperimentKind::soak ? def.params.run.seed : def.params.splits.seed;
-  std::vector<soak::SoakUnitResult> units =
-      soak::run_soak_units(loaded.tasks, loaded.learners, seed, threads, to_string(def.kind));
+  std::vector<soak::SoakUnitResult> units = soak::run_soak_units(
+      loaded.tasks, loaded.learners, learner_seed(def), threads, to_string(def.kind));
   return outcome_from_units(def, std::move(loaded), std::move(units));
 }
 
