@@ -27,8 +27,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+sys.path.insert(0, HERE)
 
 from assay import _assay  # noqa: E402
+from machine_limits import copy_seconds  # noqa: E402
 
 PEER = os.path.join(HERE, "glmnet_peer.R")
 ZIP = os.path.join(ROOT, "..", "shared", "data", "soak", "zipUSPS.csv")
@@ -81,6 +83,12 @@ def compare(name, x, y, k, threads, repeats, seed=1):
             if t == 1:
                 cpu = min(cpu, time.process_time() - start_cpu)
         times[t] = best
+    # The memory bound of the sweeps assay made: the bytes its column kernels streamed over the
+    # K + 1 fits, at the rate this machine copies what one update-and-read kernel touches (r, v
+    # and two columns; at least 512 KiB, so that numpy's call is not what is timed).
+    streamed = ours["streamed_bytes_all_fits"]
+    working_set = np.ones(max(4 * len(y), 1 << 16))
+    bound = streamed / (2 * working_set.nbytes / copy_seconds(working_set, repeats=20))
     theirs = r_cv(x, y, folds + 1)
     same_length = len(ours["lambdas"]) == len(theirs["lambda"])
     L = min(len(ours["lambdas"]), len(theirs["lambda"]))
@@ -94,6 +102,7 @@ def compare(name, x, y, k, threads, repeats, seed=1):
                 r_cpu=theirs["opt"][3], cpu=cpu,
                 L=len(ours["lambdas"]), L_r=len(theirs["lambda"]), coef_diff=coef_diff,
                 cvm_diff=cvm_diff, lam_1se=lam_1se, lam_min=lam_min, agree=agree,
+                streamed=streamed, bound=bound,
                 chosen=ours["lambdas"][ours["index_1se"]])
 
 
@@ -128,10 +137,10 @@ def main():
     head = ["| data | rows x features | classes | λ (assay/R) |"
             + "".join(f" assay {t} thr (s) |" for t in threads)
             + " R cv.glmnet (s) |" + "".join(f" speed-up {t} thr |" for t in threads)
-            + " CPU s assay 1 thr / R | CPU speed-up |"
+            + " CPU s assay 1 thr / R | CPU speed-up | streamed (GB) | bound (s) | x bound assay / R |"
             + " max coef diff (rel) | max cvm diff (rel) | λ.1se diff (rel) | λ.min diff (rel) |"
             " agree |",
-            "|---|---|---:|---:|" + "---:|" * (2 * len(threads) + 3) + "---:|---:|---:|---:|:---:|"]
+            "|---|---|---:|---:|" + "---:|" * (2 * len(threads) + 6) + "---:|---:|---:|---:|:---:|"]
     rows = []
     for r in results:
         rows.append(f"| {r['name']} | {r['n']} x {r['p']} | {r['k']} | {r['L']}/{r['L_r']} |"
@@ -139,6 +148,8 @@ def main():
                     + f" {r['r']:.2f} |"
                     + "".join(f" {r['r'] / r['times'][t]:.2f}x |" for t in threads)
                     + f" {r['cpu']:.2f} / {r['r_cpu']:.2f} | {r['r_cpu'] / r['cpu']:.2f}x |"
+                    + f" {r['streamed'] / 1e9:.1f} | {r['bound']:.2f} |"
+                    + f" {r['cpu'] / r['bound']:.1f} / {r['r_cpu'] / r['bound']:.1f} |"
                     + f" {r['coef_diff']:.1e} | {r['cvm_diff']:.1e} | {r['lam_1se']:.1e} |"
                     f" {r['lam_min']:.1e} | {'yes' if r['agree'] else 'NO'} |")
     header = (
@@ -153,7 +164,17 @@ def main():
         "the other jobs sharing the machine; the CPU-seconds columns (assay at 1 thread: "
         "process time; R: user + system time of cv.glmnet) are the load-independent comparison. "
         "Agreement: coefficient "
-        "paths (relative to the largest coefficient), CV deviance curves and chosen λ.")
+        "paths (relative to the largest coefficient), CV deviance curves and chosen λ. "
+        "The limit: `streamed` is what assay's column kernels (gradients, curvatures, residual "
+        "updates, links) read and wrote over the K + 1 fits, each array of one value per row "
+        "counted once per kernel call (`streamed_bytes_all_fits`); `bound` is that many bytes at "
+        "the rate this machine copies, in the same run, an array the size of what one "
+        "update-and-read kernel touches (r, v and two columns, at least 512 KiB; "
+        "bench/machine_limits.py: one read and one write per byte): the time those sweeps would "
+        "take if moving their bytes through the cache level they live in were all they cost. "
+        "`x bound` is each side's CPU seconds over it. R's Fortran makes the same coordinate "
+        "updates (the paths agree) and reads at least the same columns, so a CPU speed-up of s "
+        "needs assay within (R's x bound) / s of the bound.")
     if ("zip" in which and args.zip_rows) or ("binary" in which and args.rows < 1e6):
         header += (
             f" Sizes: this run used --zip-rows {args.zip_rows} and --rows {int(args.rows)} "

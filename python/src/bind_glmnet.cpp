@@ -49,6 +49,7 @@ py::dict path_dict(learners::GlmnetPath&& path) {
   out["nonzero"] = to_numpy(std::vector<std::size_t>(path.nonzero));
   out["null_deviance"] = path.null_deviance;
   out["passes"] = path.passes;
+  out["streamed_bytes"] = path.streamed_bytes;
   return out;
 }
 
@@ -85,6 +86,7 @@ py::dict glmnet_cv(const Array<double>& x, const Array<std::int32_t>& y, int n_c
   out["cv_sd"] = to_numpy(std::move(cv.cv_sd));
   out["index_min"] = cv.index_min;
   out["index_1se"] = cv.index_1se;
+  out["streamed_bytes_all_fits"] = cv.streamed_bytes;
   return out;
 }
 
@@ -96,12 +98,12 @@ void bind_glmnet(py::module_& m) {
         py::arg("lambdas") = py::none(),
         "glmnet's path on every row of X (class codes y): dict with classes, lambdas, "
         "intercepts (L x k), coefficients (L x k x p, original scale), dev_ratio, nonzero, "
-        "null_deviance, passes. lambdas None = glmnet's generated path.");
+        "null_deviance, passes, streamed_bytes. lambdas None = glmnet's generated path.");
   m.def("glmnet_cv", &glmnet_cv, py::arg("x"), py::arg("y"), py::arg("n_classes"),
         py::arg("weights") = py::none(), py::arg("params_json") = "", py::arg("seed") = 0,
         py::arg("threads") = 1, py::arg("fold_ids") = py::none(),
         "cv.glmnet: the path dict plus fold_ids (0-based), cv_mean, cv_sd, index_min, "
-        "index_1se (0-based).");
+        "index_1se (0-based), streamed_bytes_all_fits (the K + 1 fits').");
 }
 
 }  // namespace assay::python

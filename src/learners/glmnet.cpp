@@ -148,6 +148,7 @@ struct StdPath {
   std::vector<double> dev_ratio;
   double dev0 = 0;  // null deviance / 2 per unit weight
   std::size_t passes = 0;
+  std::uint64_t streamed_bytes = 0;  // the column kernels' (t_streamed_bytes) over this fit
   // Why the path stopped early (maxit reached), or "": callers warn, in task order when fits
   // run in parallel, so the warnings do not depend on timing.
   std::string warning;
@@ -234,8 +235,21 @@ template <class Step>
   return i;
 }
 
+// Bytes the column kernels have streamed on this thread: each array of n values a call reads or
+// writes counts once (a read-and-write twice). A fit runs on one thread, so the difference over
+// it is the fit's own count (StdPath::streamed_bytes); dividing it by what the machine streams per
+// second bounds how fast those sweeps could be (bench/bench_glmnet.py). Counting changes no
+// arithmetic.
+thread_local std::uint64_t t_streamed_bytes = 0;
+
+[[gnu::always_inline]] inline void count_streams(std::size_t n, std::size_t doubles,
+                                                 std::size_t floats = 0) {
+  t_streamed_bytes += n * (doubles * sizeof(double) + floats * sizeof(float));
+}
+
 ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n,
                                const double* ahead = nullptr) {
+  count_streams(n, 2);
   Lanes4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};  // s[0..3] and s[4..7]
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -251,6 +265,7 @@ ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n,
 // Σ r·x and Σ v·x² in one sweep.
 ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, const double* x,
                                           std::size_t n, double& square, const double* ahead) {
+  count_streams(n, 3);
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 xi = load4(x + i);
@@ -280,6 +295,7 @@ ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, cons
 // chains; for later passes, whose zero coefficients the screen could not settle.
 ASSAY_GLMNET_KERNEL void dot_four(const double* a, const double* const* x, std::size_t n, double* g,
                                   const double* ahead) {
+  count_streams(n, 5);
   const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   Lanes4 lo0 = {0, 0, 0, 0}, lo1 = lo0, lo2 = lo0, lo3 = lo0, hi0 = lo0, hi1 = lo0, hi2 = lo0,
          hi3 = lo0;
@@ -316,6 +332,7 @@ ASSAY_GLMNET_KERNEL void dot_four(const double* a, const double* const* x, std::
 ASSAY_GLMNET_KERNEL void dot_and_square_four(const double* r, const double* v,
                                              const double* const* x, std::size_t n, double* g,
                                              double* square, const double* ahead) {
+  count_streams(n, 6);
   const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0, q0 = s0, q1 = s0, q2 = s0, q3 = s0;
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
@@ -359,6 +376,7 @@ ASSAY_GLMNET_KERNEL void dot_and_square_four(const double* r, const double* v,
 
 ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double* x, double d,
                                        std::size_t n, const double* ahead) {
+  count_streams(n, 4);  // r read and written, v, x
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     store4(r + i, load4(r + i) - d * load4(v + i) * load4(x + i));
   };
@@ -371,6 +389,7 @@ ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double*
 // sweep over memory).
 ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const double* x, double d,
                                           const double* next, std::size_t n, const double* ahead) {
+  count_streams(n, 5);  // r read and written, v, x, next
   Lanes4 s = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
@@ -389,6 +408,7 @@ ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const doub
 ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, const double* x,
                                                  double d, const double* next, std::size_t n,
                                                  double& square, const double* ahead) {
+  count_streams(n, 5);  // r read and written, v (once), x, next
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
@@ -411,6 +431,7 @@ ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, con
 // added in column order: the bits of one column at a time, with a quarter of eta's traffic.
 ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* cols, const double* b,
                                             std::size_t count, std::size_t n) {
+  count_streams(n, 2 + count);  // eta read and written, the columns
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     Lanes4 e = load4(eta + i);
@@ -598,6 +619,7 @@ bool rough_reads() {
 // none is known). Only when rough_reads().
 double rough_dot(const double* r, const float* x, std::size_t n, const double* v, double* square,
                  const float* ahead) {
+  count_streams(n, v != nullptr ? 2 : 1, 1);
   return rough_dot_512(r, x, n, v, square, ahead);
 }
 
@@ -605,12 +627,14 @@ double rough_dot(const double* r, const float* x, std::size_t n, const double* v
 // with_square), in one sweep. Only when rough_reads().
 double update_and_rough_dot(double* r, const double* v, const double* x, double d,
                             const float* next, std::size_t n, bool with_square, double* square) {
+  count_streams(n, 4, 1);  // r read and written, v, x; next as floats
   return update_and_rough_dot_512(r, v, x, d, next, n, with_square ? v : nullptr, square);
 }
 
 // rough_dot of four columns in one sweep, into g[0..3] and square[0..3].
 void rough_dot_four(const double* r, const float* const* x, std::size_t n, const double* v,
                     double* g, double* square) {
+  count_streams(n, v != nullptr ? 2 : 1, 4);
   rough_dot_four_512(r, x, n, v, g, square);
 }
 #else
@@ -632,6 +656,7 @@ double update_and_rough_dot(double*, const double*, const double*, double, const
 // update ran on its own (axpy_weighted) because a rough read came first.
 ASSAY_GLMNET_KERNEL double dot_one_chain(const double* r, const double* x, std::size_t n,
                                          const double* ahead) {
+  count_streams(n, 2);
   Lanes4 s = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     s += load4(r + i) * load4(x + i);
@@ -644,6 +669,7 @@ ASSAY_GLMNET_KERNEL double dot_one_chain(const double* r, const double* x, std::
 // Σ v·x² with dot_and_square's operations in its order (its bits): the curvature of a feature
 // whose first-pass read was rough, once an exact read finds it may move.
 ASSAY_GLMNET_KERNEL double square_one_chain(const double* v, const double* x, std::size_t n) {
+  count_streams(n, 2);
   Lanes4 q = {0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -1641,7 +1667,10 @@ PathSettings settings_for(const GlmnetParams& params, const Design& d,
 
 StdPath fit_std_path(const Design& d, const GlmnetParams& params, std::span<const double> lambdas) {
   const PathSettings s = settings_for(params, d, lambdas);
-  return d.classes.size() == 2 ? binomial_path(d, s) : multinomial_path(d, s);
+  const std::uint64_t streamed_before = t_streamed_bytes;
+  StdPath sp = d.classes.size() == 2 ? binomial_path(d, s) : multinomial_path(d, s);
+  sp.streamed_bytes = t_streamed_bytes - streamed_before;
+  return sp;
 }
 
 // Coefficients of λ step `l` on the original scale: intercepts (k) and k x p coefficients.
@@ -1673,6 +1702,7 @@ GlmnetPath to_path(const Design& d, const StdPath& sp) {
   out.dev_ratio = sp.dev_ratio;
   out.null_deviance = 2 * d.weight_sum * sp.dev0;
   out.passes = sp.passes;
+  out.streamed_bytes = sp.streamed_bytes;
   const std::size_t L = sp.lambdas.size(), k = sp.k, p = d.p;
   out.intercepts.resize(L * k);
   out.coefficients.resize(L * k * p);
@@ -1725,6 +1755,7 @@ void probabilities(const std::vector<int>& classes, std::size_t k, const double*
 struct FoldFit {
   int constant_class = -1;
   std::string warning;  // the path's (StdPath::warning)
+  std::uint64_t streamed_bytes = 0;
   std::vector<int> classes;
   std::size_t k = 1;
   std::vector<double> lambdas;
@@ -1752,6 +1783,7 @@ FoldFit fit_fold(const Dataset& data, std::span<const std::uint32_t> train,
   const std::size_t k = sp.k, L = sp.lambdas.size(), p = d.p;
   d.x = {};  // the copy is no longer needed; free it before the next fit on this worker
   fit.warning = std::move(sp.warning);
+  fit.streamed_bytes = sp.streamed_bytes;
   fit.classes = d.classes;
   fit.k = k;
   fit.lambdas = sp.lambdas;
@@ -2051,6 +2083,8 @@ GlmnetCv glmnet_cv(const Dataset& data, std::span<const std::uint32_t> rows,
   if (!full_path_warning.empty()) warn(full_path_warning);
   for (const FoldFit& fit : fits)
     if (!fit.warning.empty()) warn(fit.warning);
+  cv.streamed_bytes = cv.path.streamed_bytes;
+  for (const FoldFit& fit : fits) cv.streamed_bytes += fit.streamed_bytes;
   const std::size_t L = cv.path.lambdas.size();
   std::vector<std::vector<double>> fold_dev(folds);
   std::vector<double> fold_weight(folds, 0.0);

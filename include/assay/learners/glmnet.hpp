@@ -85,6 +85,11 @@ struct GlmnetPath {
   double null_deviance = 0;
   /// Coordinate-descent passes over the data, whole path.
   std::size_t passes = 0;
+  /// Bytes the path's column kernels (gradients, curvatures, residual updates, links) streamed:
+  /// each array of one value per row that a kernel call reads or writes counts once. A measure
+  /// of the work, for comparing the fit's time with the machine's bandwidth; it depends on the
+  /// CPU (AVX-512 CPUs read zero coefficients' columns as floats) but not on the thread count.
+  std::uint64_t streamed_bytes = 0;
 };
 
 /// Fits the path on `rows` of `data`. `lambdas` empty: glmnet's generated path (with its early
@@ -101,6 +106,8 @@ struct GlmnetCv {
   /// Mean and standard error of the fold deviances per λ (cv.glmnet's cvm, cvsd).
   std::vector<double> cv_mean, cv_sd;
   std::size_t index_min = 0, index_1se = 0;
+  /// GlmnetPath::streamed_bytes summed over the K + 1 fits (the full path and each fold's).
+  std::uint64_t streamed_bytes = 0;
 };
 
 /// R's cv.glmnet(type.measure = "deviance"): the path on all `rows` and each internal fold's

@@ -137,6 +137,27 @@ TEST(Glmnet, FitIsIndependentOfThreadsAndDescribesChoice) {
     EXPECT_NEAR(probs[3 * i] + probs[3 * i + 1] + probs[3 * i + 2], 1.0, 1e-12);
 }
 
+// streamed_bytes counts each fit's own kernel traffic: cv's total is the full path's plus each
+// fold path's (refitted here on the fold's train rows), at any thread count.
+TEST(Glmnet, StreamedBytesAddUpOverTheFitsAtAnyThreadCount) {
+  const Dataset d = generated(300, 5, 2);
+  const std::vector<std::uint32_t> rows = all_rows(d);
+  const GlmnetParams params;
+  const GlmnetCv one = glmnet_cv(d, rows, params, 4, 1);
+  const GlmnetCv two = glmnet_cv(d, rows, params, 4, 2);
+  EXPECT_EQ(one.streamed_bytes, two.streamed_bytes);
+  std::uint64_t total = glmnet_path(d, rows, params).streamed_bytes;
+  EXPECT_EQ(total, one.path.streamed_bytes);
+  EXPECT_GE(total, 4u * 300u * 5u);  // the first λ reads every column at least once
+  for (int f = 0; f < params.internal_folds; ++f) {
+    std::vector<std::uint32_t> train;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      if (one.fold_ids[r] != f) train.push_back(rows[r]);
+    total += glmnet_path(d, train, params).streamed_bytes;
+  }
+  EXPECT_EQ(one.streamed_bytes, total);
+}
+
 TEST(Glmnet, OneClassFailsAndAbsentClassGetsProbabilityZero) {
   Dataset d = generated(120, 4, 3);
   auto learner = make_learner("glmnet");
