@@ -148,7 +148,7 @@ struct StdPath {
   std::vector<double> dev_ratio;
   double dev0 = 0;  // null deviance / 2 per unit weight
   std::size_t passes = 0;
-  std::uint64_t streamed_bytes = 0;  // the column kernels' (t_streamed_bytes) over this fit
+  std::uint64_t streamed_bytes = 0;  // Columns::streamed at the end of the fit
   // Why the path stopped early (maxit reached), or "": callers warn, in task order when fits
   // run in parallel, so the warnings do not depend on timing.
   std::string warning;
@@ -235,21 +235,8 @@ template <class Step>
   return i;
 }
 
-// Bytes the column kernels have streamed on this thread: each array of n values a call reads or
-// writes counts once (a read-and-write twice). A fit runs on one thread, so the difference over
-// it is the fit's own count (StdPath::streamed_bytes); dividing it by what the machine streams per
-// second bounds how fast those sweeps could be (bench/bench_glmnet.py). Counting changes no
-// arithmetic.
-thread_local std::uint64_t t_streamed_bytes = 0;
-
-[[gnu::always_inline]] inline void count_streams(std::size_t n, std::size_t doubles,
-                                                 std::size_t floats = 0) {
-  t_streamed_bytes += n * (doubles * sizeof(double) + floats * sizeof(float));
-}
-
 ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n,
                                const double* ahead = nullptr) {
-  count_streams(n, 2);
   Lanes4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};  // s[0..3] and s[4..7]
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -265,7 +252,6 @@ ASSAY_GLMNET_KERNEL double dot(const double* a, const double* b, std::size_t n,
 // Σ r·x and Σ v·x² in one sweep.
 ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, const double* x,
                                           std::size_t n, double& square, const double* ahead) {
-  count_streams(n, 3);
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 xi = load4(x + i);
@@ -295,7 +281,6 @@ ASSAY_GLMNET_KERNEL double dot_and_square(const double* r, const double* v, cons
 // chains; for later passes, whose zero coefficients the screen could not settle.
 ASSAY_GLMNET_KERNEL void dot_four(const double* a, const double* const* x, std::size_t n, double* g,
                                   const double* ahead) {
-  count_streams(n, 5);
   const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   Lanes4 lo0 = {0, 0, 0, 0}, lo1 = lo0, lo2 = lo0, lo3 = lo0, hi0 = lo0, hi1 = lo0, hi2 = lo0,
          hi3 = lo0;
@@ -332,7 +317,6 @@ ASSAY_GLMNET_KERNEL void dot_four(const double* a, const double* const* x, std::
 ASSAY_GLMNET_KERNEL void dot_and_square_four(const double* r, const double* v,
                                              const double* const* x, std::size_t n, double* g,
                                              double* square, const double* ahead) {
-  count_streams(n, 6);
   const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0, q0 = s0, q1 = s0, q2 = s0, q3 = s0;
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
@@ -376,7 +360,6 @@ ASSAY_GLMNET_KERNEL void dot_and_square_four(const double* r, const double* v,
 
 ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double* x, double d,
                                        std::size_t n, const double* ahead) {
-  count_streams(n, 4);  // r read and written, v, x
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     store4(r + i, load4(r + i) - d * load4(v + i) * load4(x + i));
   };
@@ -389,7 +372,6 @@ ASSAY_GLMNET_KERNEL void axpy_weighted(double* r, const double* v, const double*
 // sweep over memory).
 ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const double* x, double d,
                                           const double* next, std::size_t n, const double* ahead) {
-  count_streams(n, 5);  // r read and written, v, x, next
   Lanes4 s = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
@@ -408,7 +390,6 @@ ASSAY_GLMNET_KERNEL double update_and_dot(double* r, const double* v, const doub
 ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, const double* x,
                                                  double d, const double* next, std::size_t n,
                                                  double& square, const double* ahead) {
-  count_streams(n, 5);  // r read and written, v (once), x, next
   Lanes4 s = {0, 0, 0, 0}, q = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     const Lanes4 ri = load4(r + i) - d * load4(v + i) * load4(x + i);
@@ -431,7 +412,6 @@ ASSAY_GLMNET_KERNEL double update_and_dot_square(double* r, const double* v, con
 // added in column order: the bits of one column at a time, with a quarter of eta's traffic.
 ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* cols, const double* b,
                                             std::size_t count, std::size_t n) {
-  count_streams(n, 2 + count);  // eta read and written, the columns
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     Lanes4 e = load4(eta + i);
@@ -443,11 +423,34 @@ ASSAY_GLMNET_KERNEL void add_scaled_columns(double* eta, const double* const* co
   }
 }
 
+// The standardised design, column-major: column k is data + k·n. `prefetch`: whether the kernels
+// prefetch the columns ahead (when X is too big to stay in the last-level cache; see kAhead).
+struct Columns {
+  const double* data;
+  std::size_t n;
+  bool prefetch;
+  // The same columns rounded to float for the rough reads (half the bytes); empty when the CPU
+  // has no rough reads.
+  std::vector<float> rough;
+  // Bytes the column kernels streamed over this fit: each array of n values a call reads or
+  // writes counts once (a read-and-write twice). Counted by the callers, once per kernel call
+  // (not in the kernels, where a thread-local counter cost a call per sweep); a statistic for
+  // the bench, so it may change under const access.
+  mutable std::uint64_t streamed = 0;
+  const double* operator[](std::size_t k) const { return data + k * n; }
+  const float* rough_column(std::size_t k) const { return rough.data() + k * n; }
+  void count_streams(std::size_t doubles, std::size_t floats = 0) const {
+    streamed += n * (doubles * sizeof(double) + floats * sizeof(float));
+  }
+};
+
 // eta += Σ scale_j·column_j over the columns added, zero scales skipped, four columns per sweep
 // (add_scaled_columns), each element's terms in the order added: the links' fixed order.
 class ScaledColumnSum {
  public:
-  ScaledColumnSum(double* eta, std::size_t n) : eta_(eta), n_(n) {}
+  // `counted`: the fit's columns, whose stream count the sweeps add to (nullptr: not counted).
+  ScaledColumnSum(double* eta, std::size_t n, const Columns* counted = nullptr)
+      : eta_(eta), n_(n), counted_(counted) {}
   void add(const double* column, double scale) {
     if (scale == 0) return;
     columns_[count_] = column;
@@ -456,13 +459,17 @@ class ScaledColumnSum {
   }
   // Adds the columns still held; call once all are added.
   void finish() {
-    if (count_ > 0) add_scaled_columns(eta_, columns_, scales_, count_, n_);
+    if (count_ > 0) {
+      add_scaled_columns(eta_, columns_, scales_, count_, n_);
+      if (counted_ != nullptr) counted_->count_streams(2 + count_);  // eta read and written
+    }
     count_ = 0;
   }
 
  private:
   double* eta_;
   std::size_t n_, count_ = 0;
+  const Columns* counted_;
   const double* columns_[4];
   double scales_[4];
 };
@@ -619,7 +626,6 @@ bool rough_reads() {
 // none is known). Only when rough_reads().
 double rough_dot(const double* r, const float* x, std::size_t n, const double* v, double* square,
                  const float* ahead) {
-  count_streams(n, v != nullptr ? 2 : 1, 1);
   return rough_dot_512(r, x, n, v, square, ahead);
 }
 
@@ -627,14 +633,12 @@ double rough_dot(const double* r, const float* x, std::size_t n, const double* v
 // with_square), in one sweep. Only when rough_reads().
 double update_and_rough_dot(double* r, const double* v, const double* x, double d,
                             const float* next, std::size_t n, bool with_square, double* square) {
-  count_streams(n, 4, 1);  // r read and written, v, x; next as floats
   return update_and_rough_dot_512(r, v, x, d, next, n, with_square ? v : nullptr, square);
 }
 
 // rough_dot of four columns in one sweep, into g[0..3] and square[0..3].
 void rough_dot_four(const double* r, const float* const* x, std::size_t n, const double* v,
                     double* g, double* square) {
-  count_streams(n, v != nullptr ? 2 : 1, 4);
   rough_dot_four_512(r, x, n, v, g, square);
 }
 #else
@@ -656,7 +660,6 @@ double update_and_rough_dot(double*, const double*, const double*, double, const
 // update ran on its own (axpy_weighted) because a rough read came first.
 ASSAY_GLMNET_KERNEL double dot_one_chain(const double* r, const double* x, std::size_t n,
                                          const double* ahead) {
-  count_streams(n, 2);
   Lanes4 s = {0, 0, 0, 0};
   auto step = [&](std::size_t i) __attribute__((always_inline)) {
     s += load4(r + i) * load4(x + i);
@@ -669,7 +672,6 @@ ASSAY_GLMNET_KERNEL double dot_one_chain(const double* r, const double* x, std::
 // Σ v·x² with dot_and_square's operations in its order (its bits): the curvature of a feature
 // whose first-pass read was rough, once an exact read finds it may move.
 ASSAY_GLMNET_KERNEL double square_one_chain(const double* v, const double* x, std::size_t n) {
-  count_streams(n, 2);
   Lanes4 q = {0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -820,19 +822,6 @@ class ZeroScreen {
   std::size_t moves_ = 0;
 };
 
-// The standardised design, column-major: column k is data + k·n. `prefetch`: whether the kernels
-// prefetch the columns ahead (when X is too big to stay in the last-level cache; see kAhead).
-struct Columns {
-  const double* data;
-  std::size_t n;
-  bool prefetch;
-  // The same columns rounded to float for the rough reads (half the bytes); empty when the CPU
-  // has no rough reads.
-  std::vector<float> rough;
-  const double* operator[](std::size_t k) const { return data + k * n; }
-  const float* rough_column(std::size_t k) const { return rough.data() + k * n; }
-};
-
 Columns make_columns(const double* X, std::size_t n, std::size_t p) {
   Columns columns{X, n, n * p * sizeof(double) >= kPrefetchBytes, {}};
   if (rough_reads()) columns.rough.assign(X, X + n * p);
@@ -889,10 +878,12 @@ class PassReads {
     if (!exact_four_.holds(at)) {
       exact_four_.from = kNone;
       if (!four_ahead(at)) {
+        x_.count_streams(with_curvature_ ? 3 : 2);
         return with_curvature_ ? dot_and_square(r_, v_, x_[k], x_.n, xv_[k], ahead)
                                : dot(r_, x_[k], x_.n, ahead);
       }
       const double* cols[4] = {x_[k], x_[list_[at + 1]], x_[list_[at + 2]], x_[list_[at + 3]]};
+      x_.count_streams(with_curvature_ ? 6 : 5);
       if (with_curvature_) {
         dot_and_square_four(r_, v_, cols, x_.n, exact_four_.g, exact_four_.square,
                             column_from(at + 4));
@@ -909,6 +900,7 @@ class PassReads {
   // (update_and_dot or update_and_dot_square): its rough read came first, so r was updated alone.
   double read_after_move(std::size_t at, const double* ahead) {
     const std::size_t k = list_[at];
+    x_.count_streams(with_curvature_ ? 3 : 2);
     return with_curvature_ ? dot_and_square(r_, v_, x_[k], x_.n, xv_[k], ahead)
                            : dot_one_chain(r_, x_[k], x_.n, ahead);
   }
@@ -927,6 +919,7 @@ class PassReads {
   // proves it stays at 0.
   bool update_and_rough_settles(std::size_t j, double d, std::size_t at) {
     double square = 0;
+    x_.count_streams(4, 1);  // r read and written, v, x_j; the next column as floats
     const double g_rough = update_and_rough_dot(r_, v_, x_[j], d, x_.rough_column(list_[at]), x_.n,
                                                 with_curvature_, &square);
     return settles_roughly(at, g_rough, square);
@@ -959,10 +952,12 @@ class PassReads {
       const std::size_t k = list_[at];
       if (!four_ahead(at) || b_[list_[at + 3]] != 0) {
         const float* ahead = x_.rough_column(at + 1 < list_.size() ? list_[at + 1] : k);
+        x_.count_streams(v != nullptr ? 2 : 1, 1);
         return rough_dot(r_, x_.rough_column(k), x_.n, v, &square, ahead);
       }
       const float* cols[4] = {x_.rough_column(k), x_.rough_column(list_[at + 1]),
                               x_.rough_column(list_[at + 2]), x_.rough_column(list_[at + 3])};
+      x_.count_streams(v != nullptr ? 2 : 1, 4);
       rough_dot_four(r_, cols, x_.n, v, rough_four_.g, rough_four_.square);
       rough_four_.from = at;
     }
@@ -1003,6 +998,7 @@ double update_coefficient(std::size_t k, double g, const Columns& x, double* b, 
   const double u = g + xv[k] * bk;
   const double au = std::abs(u) - al1;
   if (au > 0 && screen.curvature_is_bound(k)) {
+    x.count_streams(2);
     xv[k] = square_one_chain(v, x[k], x.n);
     screen.set_curvature_bound(k, false);
   }
@@ -1049,11 +1045,12 @@ double coordinate_pass(const std::vector<std::size_t>& list, const Columns& x, d
       if (rough_next) {
         settled = reads.update_and_rough_settles(k, change, a + 1);
       } else if (!read_next) {
+        x.count_streams(4);  // r read and written, v, x_k
         axpy_weighted(r, v, x[k], change, x.n, ahead);
-      } else if (with_curvature) {
-        g = update_and_dot_square(r, v, x[k], change, next, x.n, xv[k_next], ahead);
       } else {
-        g = update_and_dot(r, v, x[k], change, next, x.n, ahead);
+        x.count_streams(5);  // r read and written, v, x_k, the next column
+        g = with_curvature ? update_and_dot_square(r, v, x[k], change, next, x.n, xv[k_next], ahead)
+                           : update_and_dot(r, v, x[k], change, next, x.n, ahead);
       }
       if (may_enter && !in_active[k]) {
         in_active[k] = 1;
@@ -1266,7 +1263,7 @@ class PathCommon {
   // eta = b0c + Σ_active bc_k x_k.
   void linear_predictor(double b0c, const double* bc, std::vector<double>& eta) const {
     std::fill(eta.begin(), eta.end(), b0c);
-    ScaledColumnSum sum(eta.data(), n);
+    ScaledColumnSum sum(eta.data(), n, &columns);
     for (std::size_t k : order) sum.add(X + k * n, bc[k]);
     sum.finish();
   }
@@ -1274,6 +1271,7 @@ class PathCommon {
   StdPath finish() {
     out.order = order;
     out.passes = nlp;
+    out.streamed_bytes = columns.streamed;
     finish_lambdas(out, seq);
     return std::move(out);
   }
@@ -1311,6 +1309,7 @@ class BinomialPath final : public PathCommon {
   void start_at_intercept() {
     for (std::size_t i = 0; i < n; ++i) y[i] = d.y[i] == 1 ? 1.0 : 0.0;
     const double q0 = dot(w, y.data(), n);
+    columns.count_streams(2);
     if (!(q0 > kPmin) || !(q0 < pmax)) {
       throw LearnerFailure(
           fmt::format("glmnet: a class has weight share {} of the train rows, below {}",
@@ -1335,8 +1334,11 @@ class BinomialPath final : public PathCommon {
     out.k = 1;
     out.dev0 = dev0;
     shr = s.thresh * dev0;
-    for (std::size_t j = 0; j < p; ++j)
-      if (d.varies[j]) ga[j] = std::abs(dot(r.data(), X + j * n, n));
+    for (std::size_t j = 0; j < p; ++j) {
+      if (!d.varies[j]) continue;
+      ga[j] = std::abs(dot(r.data(), X + j * n, n));
+      columns.count_streams(2);
+    }
   }
 
   // IRLS at the current λ: coordinate descent, new working response, until the coefficients
@@ -1387,6 +1389,7 @@ class BinomialPath final : public PathCommon {
     for (std::size_t k = 0; k < p; ++k) {
       if (strong[k] || !d.varies[k]) continue;
       ga[k] = std::abs(dot(r.data(), X + k * n, n));
+      columns.count_streams(2);
       if (ga[k] > al1) {
         strong[k] = 1;
         entered = true;
@@ -1496,8 +1499,11 @@ class MultinomialPath final : public PathCommon {
     }
     for (std::size_t c = 0; c < nc; ++c) {
       residual(c);
-      for (std::size_t j = 0; j < p; ++j)
-        if (d.varies[j]) ga[j] = std::max(ga[j], std::abs(dot(r.data(), X + j * n, n)));
+      for (std::size_t j = 0; j < p; ++j) {
+        if (!d.varies[j]) continue;
+        ga[j] = std::max(ga[j], std::abs(dot(r.data(), X + j * n, n)));
+        columns.count_streams(2);
+      }
     }
     out.k = nc;
     out.dev0 = dev0;
@@ -1619,7 +1625,10 @@ class MultinomialPath final : public PathCommon {
     if (outside.empty()) return false;
     for (std::size_t c = 0; c < nc; ++c) {
       residual(c);
-      for (std::size_t k : outside) ga[k] = std::max(ga[k], std::abs(dot(r.data(), X + k * n, n)));
+      for (std::size_t k : outside) {
+        ga[k] = std::max(ga[k], std::abs(dot(r.data(), X + k * n, n)));
+        columns.count_streams(2);
+      }
     }
     bool entered = false;
     for (std::size_t k : outside) {
@@ -1667,10 +1676,7 @@ PathSettings settings_for(const GlmnetParams& params, const Design& d,
 
 StdPath fit_std_path(const Design& d, const GlmnetParams& params, std::span<const double> lambdas) {
   const PathSettings s = settings_for(params, d, lambdas);
-  const std::uint64_t streamed_before = t_streamed_bytes;
-  StdPath sp = d.classes.size() == 2 ? binomial_path(d, s) : multinomial_path(d, s);
-  sp.streamed_bytes = t_streamed_bytes - streamed_before;
-  return sp;
+  return d.classes.size() == 2 ? binomial_path(d, s) : multinomial_path(d, s);
 }
 
 // Coefficients of λ step `l` on the original scale: intercepts (k) and k x p coefficients.
