@@ -1,6 +1,7 @@
 // Bindings for the report layer: chart builders return Vega-Lite specs as JSON text, and
 // render_html builds a whole page from a list of blocks. Series arrive as tuples of sequences
 // (numpy arrays convert); a Python wrapper can json.loads the specs.
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/report/charts.hpp"
 #include "assay/report/config.hpp"
@@ -76,6 +77,7 @@ std::string render_html(const std::string& title, const py::list& blocks) {
 /// text, or {"checked": true} with `check_only`.
 std::string report_build(const std::string& config, bool is_path, const std::string& base_dir,
                          const std::string& out, bool check_only) {
+  const InputFilesScope inputs;  // no output of the call may replace one of them
   report::ReportConfig c = is_path ? report::read_report_config(config)
                                    : report::report_config_from_json(
                                          parse_json(config, "report configuration"), base_dir);
@@ -83,8 +85,9 @@ std::string report_build(const std::string& config, bool is_path, const std::str
   Json result;
   {
     const WithoutGil without_gil;
-    check_writable(c.out);
+    check_writable(c.out, "out");
     const report::PreparedOverview prepared = report::prepare_overview(c);
+    report::check_overview_outputs(c.out, "out");
     if (check_only) return Json{{"checked", true}, {"page", c.out}}.dump();
     const report::Overview overview = report::run_overview(prepared);
     const auto files = report::write_overview(overview, c.out);
