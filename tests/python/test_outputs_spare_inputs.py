@@ -318,8 +318,13 @@ def test_dev_null_is_refused_before_any_work():
         with open(data, "w") as f:
             f.write("y,s\n0,0.1\n1,0.8\n")
         os.chmod(data, 0o644)
-        r = run("metrics", data, "--label", "y", "--score", "s", "--json-out", "/dev/null",
-                preexec_fn=as_nobody)
+        try:
+            r = run("metrics", data, "--label", "y", "--score", "s", "--json-out", "/dev/null",
+                    preexec_fn=as_nobody)
+        except PermissionError:
+            pytest.skip("user nobody may not run this build's assay (a private checkout)")
+    if r.returncode == 127:
+        pytest.skip("user nobody may not load this build's libraries: " + r.stderr)
     refused(r, f"--json-out /dev/null: is a character device, {REGULAR_ONLY}")
     assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)
 
