@@ -53,7 +53,8 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
 
 
 def read_npy(path):
-    """Reads a ``.npy`` file (numeric and bool dtypes, C or Fortran order) as a float64 array of
-    the stored shape, in C order."""
+    """Reads a ``.npy`` file (numeric and bool dtypes in either byte order, C or Fortran order,
+    format 1.0, 2.0 or 3.0 as any numpy version wrote it) as a float64 array of the stored shape,
+    in C order. Object arrays are refused, never unpickled."""
     shape, data, _dtype = _assay.read_npy(str(path))
     return data.reshape(shape)
