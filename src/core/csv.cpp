@@ -979,25 +979,19 @@ class MappedFile {
   }
 
  private:
-  /// Reads until the end of the stream into address space reserved for the whole limit (read in
-  /// place, never copied: the memory taken is the bytes read), refusing more than the limit as
-  /// soon as it arrives, and a NUL byte or UTF-16 at once, so that /dev/zero and `yes |` end
-  /// with a message, not an OOM kill.
+  /// Reads until the end of the stream into an anonymous mapping that grows by mremap (pages
+  /// move, bytes are never copied: the memory taken is the bytes read), refusing more than the
+  /// limit as soon as it arrives, and a NUL byte or UTF-16 at once, so that /dev/zero and
+  /// `yes |` end with a message, not an OOM kill.
   void read_stream(int fd, std::size_t requested_limit) {
-    StreamLimit limit = stream_limit(requested_limit);
-    limit.bytes = std::min(limit.bytes, std::size_t{1} << 44);  // 16 TB of address space
-    mapping_.length = limit.bytes + 1;  // one byte more: a stream that fills it is too long
-    mapping_.address = ::mmap(nullptr, mapping_.length, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mapping_.address == MAP_FAILED) {
-      throw Error(Location{path_},
-                  fmt::format("cannot read: cannot reserve {} of memory for the stream ({}: {})",
-                              byte_count(mapping_.length), limit.why, std::strerror(errno)));
-    }
+    const StreamLimit limit = stream_limit(requested_limit);
+    const std::size_t most = limit.bytes + 1;  // one byte more: a stream that fills it is too long
+    grow_stream_buffer(std::min(most, std::size_t{16} << 20), limit);
     ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads from a pipe; fails harmlessly
-    char* const buffer = static_cast<char*>(mapping_.address);
     constexpr std::size_t kRead = std::size_t{1} << 20;
-    while (size_ < mapping_.length) {
+    while (size_ < most) {
+      if (size_ == mapping_.length) grow_stream_buffer(std::min(most, 2 * size_), limit);
+      char* const buffer = static_cast<char*>(mapping_.address);
       const ssize_t got = ::read(fd, buffer + size_, std::min(kRead, mapping_.length - size_));
       if (got == 0) break;
       if (got < 0) {
@@ -1014,6 +1008,22 @@ class MappedFile {
                               "save the data to a file (a file is mapped, not copied)",
                               byte_count(limit.bytes), limit.why));
     }
+  }
+
+  /// The stream's buffer made `length` bytes long (a first mapping, or a larger one).
+  void grow_stream_buffer(std::size_t length, const StreamLimit& limit) {
+    void* p =
+        mapping_.address == MAP_FAILED
+            ? ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            : ::mremap(mapping_.address, mapping_.length, length, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) {
+      throw Error(Location{path_},
+                  fmt::format("cannot read: the stream holds more than {}, and no more memory can "
+                              "be had for it ({}; {})",
+                              byte_count(size_), std::strerror(errno), limit.why));
+    }
+    mapping_.address = p;
+    mapping_.length = length;
   }
 
   /// Refuses UTF-16 and NUL bytes among the bytes that arrived from `from` on.

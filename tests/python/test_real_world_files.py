@@ -88,7 +88,8 @@ def test_r_write_csv_with_na_and_row_names(tmp_path, run_cli):
     np.testing.assert_array_equal(table[""], [1, 2, 3, 4])
     np.testing.assert_array_equal(table["p"], [0.9, 0.2, np.nan, 0.4])
     assert list(table["g"]) == ["a", "b", "NA", "a"]  # a text column keeps NA as text
-    with pytest.raises(AssayError, match=r'r.csv:4:7: expected a number, found a missing value "NA"'):
+    with pytest.raises(AssayError,
+                       match=r'r.csv:4:7: expected a number, found a missing value "NA"'):
         assay.io.read_csv(path)
     out = run_cli("metrics", path, "--label", "y", "--score", "p")
     assert out.returncode == 2
