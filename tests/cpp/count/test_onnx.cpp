@@ -202,6 +202,16 @@ TEST(Onnx, RefusesPatternsThatChangeValues) {
             std::string::npos);
 }
 
+// Issue 38: /dev/zero given as a model ended only when memory ran out.
+TEST(Onnx, DevZeroIsRefusedAtItsFirstByte) {
+  EXPECT_EQ(error_of([] { load_onnx("/dev/zero"); }),
+            "/dev/zero: expected an ONNX file, found a NUL byte at byte 0 (binary zeros, as "
+            "/dev/zero gives)");
+  EXPECT_EQ(error_of([] { load_any_model("/dev/zero"); }),
+            "/dev/zero: expected a model file, found a NUL byte at byte 0 (binary zeros, as "
+            "/dev/zero gives)");
+}
+
 TEST(Onnx, RefusesWhatItCannotImport) {
   // An unsupported operator is named with its node.
   std::vector<testing::Pb> nodes = {node("Conv", {"x", "W"}, "y", "conv_1")};
