@@ -30,6 +30,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/input_files.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
@@ -43,7 +44,8 @@ enum class Role { automatic, numeric, categorical };
 /// A problem found at `at` (nullptr = none yet).
 struct Problem {
   const char* at = nullptr;
-  std::string message;
+  std::string message;   // for a missing value: what was expected ("expected a number")
+  bool missing = false;  // an empty cell or NA: "found ..." and a hint are added when reported
 };
 
 /// What pass 1 learned about one column in one chunk.
@@ -63,6 +65,7 @@ struct Text {
   const char* begin;  // after a byte order mark
   const char* end;
   const std::string& name;
+  char delimiter = ',';
 
   Location locate(const char* at) const {
     const std::int64_t line = 1 + std::count(begin, at, '\n');
@@ -70,11 +73,44 @@ struct Text {
     while (line_start > begin && line_start[-1] != '\n') --line_start;
     return Location{name, line, static_cast<std::int64_t>(at - line_start) + 1};
   }
-  [[noreturn]] void fail(const Problem& p) const { throw Error(locate(p.at), p.message); }
+  [[noreturn]] void fail(const Problem& p) const {
+    throw Error(locate(p.at), p.missing ? missing_message(p) : p.message);
+  }
+
+ private:
+  /// "expected a number, found an empty cell" / "... found a missing value "NA"", and a hint
+  /// when the whole row is separators (spreadsheets write such rows for formatted empty cells).
+  std::string missing_message(const Problem& p) const {
+    const char* line_start = p.at;
+    while (line_start > begin && line_start[-1] != '\n') --line_start;
+    const char* line_end =
+        static_cast<const char*>(std::memchr(p.at, '\n', static_cast<std::size_t>(end - p.at)));
+    if (!line_end) line_end = end;
+    const char* cell_end = p.at;
+    while (cell_end < line_end && *cell_end != delimiter && *cell_end != '\r') ++cell_end;
+    std::string_view cell(p.at, static_cast<std::size_t>(cell_end - p.at));
+    while (!cell.empty() && is_blank_char(cell.front())) cell.remove_prefix(1);
+    while (!cell.empty() && is_blank_char(cell.back())) cell.remove_suffix(1);
+    std::string message =
+        p.message + ", found " +
+        (cell.empty() || cell.front() == '"' ? std::string("an empty cell")
+                                             : "a missing value " + quote_found(cell));
+    const bool separators_only = std::all_of(line_start, line_end, [&](char c) {
+      return c == delimiter || is_blank_char(c) || c == '\r';
+    });
+    if (separators_only) {
+      message +=
+          " (the row holds only separators, as spreadsheets write for rows that are formatted "
+          "but empty; delete such rows)";
+    }
+    return message;
+  }
+  static bool is_blank_char(char c) { return c == ' ' || c == '\t'; }
 };
 
 struct Context {
   char delimiter;
+  char decimal;
   bool allow_missing;
   bool comments;
   std::size_t n_columns;
@@ -164,18 +200,49 @@ void resize_output(std::vector<double>& v, std::size_t n) {
 
 enum class CellKind { number, empty, text };
 
+/// Unquoted markers of a missing value among numbers: R's write.csv writes NA, Excel #N/A.
+bool is_missing_marker(std::string_view cell) {
+  return cell == "NA" || cell == "N/A" || cell == "#N/A";
+}
+
+/// A number written with a decimal comma ("0,5", "-1,25E-3"): one ',' and no '.'.
+bool parse_decimal_comma(const char* b, const char* e, double& out) {
+  std::string copy(b, e);
+  const std::size_t comma = copy.find(',');
+  if (comma == std::string::npos || copy.find_first_of(",.", comma + 1) != std::string::npos ||
+      copy.find('.') < comma) {
+    return false;
+  }
+  copy[comma] = '.';
+  const char* first = copy.data();
+  const char* last = first + copy.size();
+  auto [q, ec] = std::from_chars(first, last, out);
+  return q == last && ec == std::errc();
+}
+
 /// Reads a whole cell as a number: spaces/tabs around it and a leading '+' are accepted. With
-/// `exact`, an integer a double cannot hold exactly is text (kept whole, like an id).
-CellKind parse_number(const char* b, const char* e, double& out, bool exact) {
+/// `exact`, an integer a double cannot hold exactly is text (kept whole, like an id). An unquoted
+/// NA marker is a missing value (empty); with `decimal` ',', "0,5" is 0.5.
+CellKind parse_number(const char* b, const char* e, double& out, bool exact, char decimal = '.',
+                      bool quoted = false) {
   while (b < e && is_blank(*b)) ++b;
   while (e > b && is_blank(e[-1])) --e;
   if (b == e) return CellKind::empty;
+  const char* const whole = b;
   if (*b == '+') {
     ++b;
     if (b == e || *b == '-' || *b == '+') return CellKind::text;
   }
   auto [q, ec] = std::from_chars(b, e, out);
-  if (q != e) return CellKind::text;
+  if (q != e) {
+    if (decimal == ',' && parse_decimal_comma(b, e, out)) return CellKind::number;
+    const std::string_view cell(whole, static_cast<std::size_t>(e - whole));
+    if (!quoted && is_missing_marker(cell)) {
+      out = kNaN;
+      return CellKind::empty;
+    }
+    return CellKind::text;
+  }
   if (ec == std::errc::result_out_of_range) {
     // Overflow reads as +-inf, underflow as 0 or a subnormal, as strtod does.
     const std::string copy(b, e);
@@ -192,7 +259,8 @@ inline bool take_cell(const Context& ctx, std::size_t c, const char* start, std:
                       double* slot, ColumnScan& scan, Problem& problem) {
   double v;
   const bool exact = ctx.roles[c] == Role::automatic;
-  switch (parse_number(cell.data(), cell.data() + cell.size(), v, exact)) {
+  const bool quoted = start != cell.data();  // the cell's text starts after its quote
+  switch (parse_number(cell.data(), cell.data() + cell.size(), v, exact, ctx.decimal, quoted)) {
     case CellKind::number:
       *slot = v;
       return true;
@@ -200,7 +268,7 @@ inline bool take_cell(const Context& ctx, std::size_t c, const char* start, std:
       *slot = kNaN;
       if (!scan.first_empty) scan.first_empty = start;
       if (ctx.roles[c] == Role::numeric && !ctx.allow_missing) {
-        problem = {start, "expected a number, found an empty cell"};
+        problem = {start, "expected a number", true};
         return false;
       }
       return true;
@@ -433,8 +501,8 @@ void read_categories(const Context& ctx, const Text& text, const char* b,
       if (cell.empty() && !ctx.allow_missing && (start == e || *start != '"')) {
         // A missing value, not a category named "" (that is written `""`): refused as in
         // numeric columns.
-        text.fail({start, fmt::format("expected a value in text column {}, found an empty cell",
-                                      quote_found(col->name))});
+        text.fail({start, fmt::format("expected a value in text column {}", quote_found(col->name)),
+                   true});
       }
       Dictionary& d = dicts[c];
       auto it = d.index.find(cell);
@@ -452,8 +520,30 @@ void read_categories(const Context& ctx, const Text& text, const char* b,
   }
 }
 
-/// Refuses bytes that are not UTF-8 before any other work (they would reach JSON and HTML
-/// outputs). Checked in parallel over pieces cut after newlines (a sequence never spans one).
+/// The message for a NUL byte: never text; what usually puts one in a "CSV".
+constexpr const char* kNulMessage =
+    "expected text, found a NUL byte (0x00): binary data, or UTF-16 text (convert it with iconv "
+    "-f UTF-16 -t UTF-8), or an endless device such as /dev/zero";
+
+/// The first NUL byte or byte that is not UTF-8 in `piece`, or nullptr.
+const char* first_bad_byte(std::string_view piece) {
+  const std::size_t invalid = invalid_utf8_at(piece);
+  const void* nul = std::memchr(piece.data(), '\0', std::min(invalid, piece.size()));
+  if (nul) return static_cast<const char*>(nul);
+  return invalid == std::string_view::npos ? nullptr : piece.data() + invalid;
+}
+
+Problem bad_byte_problem(const char* at) {
+  if (*at == '\0') return {at, kNulMessage};
+  return {at, fmt::format("expected UTF-8 text, found byte 0x{:02X} (Latin-1 or Windows-1252 text, "
+                          "as Excel's \"CSV (Comma delimited)\" writes? save it as \"CSV UTF-8\" "
+                          "or convert it with iconv -f WINDOWS-1252 -t UTF-8)",
+                          static_cast<unsigned char>(*at))};
+}
+
+/// Refuses a NUL byte or bytes that are not UTF-8 before any other work (they would reach JSON
+/// and HTML outputs). Checked in parallel over pieces cut after newlines (a sequence never spans
+/// one).
 void check_utf8(const Text& text, const CsvParams& params) {
   const std::size_t size = static_cast<std::size_t>(text.end - text.begin);
   const std::size_t step = std::max<std::size_t>(1, params.chunk_bytes);
@@ -470,17 +560,48 @@ void check_utf8(const Text& text, const CsvParams& params) {
   parallel_for(
       bad.size(),
       [&](std::size_t k) {
-        const std::size_t at = invalid_utf8_at(
+        bad[k] = first_bad_byte(
             std::string_view(cuts[k], static_cast<std::size_t>(cuts[k + 1] - cuts[k])));
-        bad[k] = at == std::string_view::npos ? nullptr : cuts[k] + at;
       },
       params.threads);
   for (const char* at : bad) {
-    if (at) {
-      text.fail({at, fmt::format("expected UTF-8 text, found byte 0x{:02X}",
-                                 static_cast<unsigned char>(*at))});
-    }
+    if (at) text.fail(bad_byte_problem(at));
   }
+}
+
+/// Refuses the header when `at` is another common separator than the delimiter, between names:
+/// the file is separated by that one (a ';'-separated file from Excel would read as one column).
+void fail_if_other_separator(const Text& text, const char* at, char delimiter) {
+  const char separator = *at;
+  if (separator == delimiter || (separator != ',' && separator != ';' && separator != '\t')) {
+    return;
+  }
+  const char* line_start = at;
+  while (line_start > text.begin && line_start[-1] != '\n') --line_start;
+  const char* line_end = at;
+  while (line_end < text.end && *line_end != '\n' && *line_end != '\r') ++line_end;
+  const std::string_view header(line_start, static_cast<std::size_t>(line_end - line_start));
+  const std::string shown = separator == '\t' ? "a tab" : fmt::format("'{}'", separator);
+  const std::string read_it = separator == ';'    ? "delimiter=\";\", decimal=\",\""
+                              : separator == '\t' ? "delimiter=\"\\t\""
+                                                  : "delimiter=\",\"";
+  text.fail(
+      {at, fmt::format("expected '{}' between column names, found {} in the header {}: the "
+                       "file is separated by {}{}; save it separated by '{}' (Excel: \"CSV "
+                       "UTF-8 (Comma delimited)\"), or read it in Python with "
+                       "assay.io.read_csv(path, {})",
+                       delimiter, shown, quote_found(header), shown,
+                       separator == ';' ? " (Excel's CSV where the decimal mark is a comma)" : "",
+                       delimiter, read_it)});
+}
+
+/// A header of one unquoted name holding another common separator is refused (it is a file
+/// separated by that one, read as one column).
+void check_header_separator(const Text& text, const char* start,
+                            const std::vector<std::string>& names, char delimiter) {
+  if (names.size() != 1 || *start == '"') return;
+  const std::size_t at = names[0].find_first_of(",;\t");
+  if (at != std::string::npos) fail_if_other_separator(text, start + at, delimiter);
 }
 
 /// The header row's column names (each once); `header` is left at the first data row.
@@ -492,12 +613,17 @@ std::vector<std::string> read_header(const Text& text, FieldReader& header,
   std::vector<std::string> names;
   std::unordered_map<std::string, std::size_t> seen;
   const char* start;
+  const char* first_start = header.position();
   std::string_view cell;
   Problem problem;
   bool more = true;
   while (more) {
     more = header.next(start, cell, problem);
-    if (problem.at) text.fail(problem);
+    if (problem.at) {
+      // "y";"p" (R's write.csv2): the quoted names show the separator.
+      if (problem.at < text.end) fail_if_other_separator(text, problem.at, params.delimiter);
+      text.fail(problem);
+    }
     if (const void* cr = std::memchr(cell.data(), '\r', cell.size()); cr && *start != '"') {
       text.fail({static_cast<const char*>(cr),
                  "expected LF or CRLF line ends, found a lone CR (classic Mac line ends; "
@@ -510,14 +636,15 @@ std::vector<std::string> read_header(const Text& text, FieldReader& header,
     }
     names.emplace_back(cell);
   }
+  check_header_separator(text, first_start, names, params.delimiter);
   return names;
 }
 
 /// The scan context: each column's role as the parameters name it (categorical or numeric).
 Context scan_context(const Text& text, const std::vector<std::string>& names,
                      const CsvParams& params) {
-  Context ctx{params.delimiter, params.allow_missing, params.comments, names.size(),
-              std::vector<Role>(names.size(), Role::automatic)};
+  Context ctx{params.delimiter, params.decimal, params.allow_missing,
+              params.comments,  names.size(),   std::vector<Role>(names.size(), Role::automatic)};
   auto index_of = [&](const std::string& name) {
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
@@ -597,6 +724,22 @@ ChunkLayout chunk_layout(const Text& text, const char* body, const CsvParams& pa
   return layout;
 }
 
+/// Refuses, before allocating, a table whose rows cannot fit: a line number and a double per
+/// column that may be numeric for each of up to `rows` rows.
+void check_table_memory(const Text& text, const Context& ctx, std::size_t rows) {
+  std::size_t numeric = 0;
+  for (const Role role : ctx.roles) numeric += role != Role::categorical;
+  const double bytes = static_cast<double>(rows) * 8.0 * static_cast<double>(numeric + 1);
+  if (bytes < 1e8) return;  // reading /proc/meminfo is not worth it for small tables
+  try {
+    check_memory(
+        bytes >= 1.8e19 ? SIZE_MAX : static_cast<std::size_t>(bytes),
+        fmt::format("{} rows of {} columns read as numbers (8-byte doubles)", rows, numeric));
+  } catch (const Error& e) {
+    throw Error(Location{text.name}, e.message());
+  }
+}
+
 /// Pass 1 over every chunk in parallel: numbers into `values` (at each chunk's first row), row
 /// lines into `row_lines`, and what each chunk learned about its columns.
 std::vector<ChunkResult> scan_chunks(const Context& ctx, const ChunkLayout& layout,
@@ -604,10 +747,11 @@ std::vector<ChunkResult> scan_chunks(const Context& ctx, const ChunkLayout& layo
                                      std::vector<std::int64_t>& row_lines,
                                      const CsvParams& params) {
   const std::size_t n_chunks = layout.n_chunks();
+  const std::size_t rows = row_lines.size();
   parallel_for(
       ctx.n_columns,
       [&](std::size_t c) {
-        if (ctx.roles[c] != Role::categorical) resize_output(values[c], row_lines.size());
+        if (ctx.roles[c] != Role::categorical) resize_output(values[c], rows);
       },
       params.threads);
   std::vector<ChunkResult> results(n_chunks);
@@ -654,7 +798,7 @@ std::vector<ColumnKind> column_kinds(const Text& text, const Context& ctx,
         const char* at = r.columns[c].first_empty;
         if (kinds[c] == ColumnKind::numeric && at && (!first || at < first)) first = at;
       }
-      if (first) text.fail({first, "expected a number, found an empty cell"});
+      if (first) text.fail({first, "expected a number", true});
     }
   }
   return kinds;
@@ -691,6 +835,14 @@ Table parse(const Text& text, const CsvParams& params) {
     fail("delimiter {} is not allowed (it could be part of a number or a quote)",
          quote_found(std::string_view(&d, 1)));
   }
+  if (params.decimal != '.' && params.decimal != ',') {
+    fail("decimal must be '.' or ',', found {}", quote_found(std::string_view(&params.decimal, 1)));
+  }
+  if (params.decimal == d) {
+    fail(
+        "decimal ',' needs another delimiter (the CSV dialect with a decimal comma separates "
+        "fields by ';')");
+  }
   if (text.begin == text.end) {
     throw Error(Location{text.name}, "empty file, expected a header row");
   }
@@ -703,6 +855,7 @@ Table parse(const Text& text, const CsvParams& params) {
   const Context ctx = scan_context(text, names, params);
 
   const ChunkLayout layout = chunk_layout(text, body, params);
+  check_table_memory(text, ctx, layout.first_row.back());
   std::vector<std::int64_t> row_lines(layout.first_row.back());
   std::vector<std::vector<double>> values(ctx.n_columns);
   const std::vector<ChunkResult> results = scan_chunks(ctx, layout, values, row_lines, params);
@@ -732,94 +885,178 @@ Table parse(const Text& text, const CsvParams& params) {
   return table;
 }
 
+/// Refuses UTF-16 text by its byte order mark (Excel's "Unicode Text" writes UTF-16 LE).
+void check_not_utf16(std::string_view bytes, const std::string& name) {
+  if (bytes.substr(0, 2) == "\xFF\xFE" || bytes.substr(0, 2) == "\xFE\xFF") {
+    fail_at(Location{name, 1, 1},
+            "expected UTF-8 text, found a UTF-16 byte order mark (0x{:02X} 0x{:02X}): the file is "
+            "UTF-16 text, as Excel's \"Unicode Text\" writes; save it as \"CSV UTF-8\" or convert "
+            "it with iconv -f UTF-16 -t UTF-8",
+            static_cast<unsigned char>(bytes[0]), static_cast<unsigned char>(bytes[1]));
+  }
+}
+
+/// "1.0 GB", "12.3 MB" or "5000 bytes", for messages.
+std::string byte_count(std::size_t bytes) {
+  if (bytes >= 1'000'000'000) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / 1e9);
+  if (bytes >= 1'000'000) return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6);
+  return fmt::format("{} bytes", bytes);
+}
+
+/// The most bytes read from a stream and where that limit comes from (for the message).
+struct StreamLimit {
+  std::size_t bytes;
+  std::string why;
+};
+
+StreamLimit stream_limit(std::size_t requested) {
+  if (requested > 0) return {requested, fmt::format("the limit max_stream_bytes = {}", requested)};
+  if (const char* env = std::getenv("ASSAY_MAX_STREAM_BYTES"); env && *env) {
+    const std::uint64_t bytes = parse_unsigned("ASSAY_MAX_STREAM_BYTES", env);
+    if (bytes > 0) return {bytes, fmt::format("the limit ASSAY_MAX_STREAM_BYTES={}", bytes)};
+  }
+  const std::size_t allocatable = allocatable_bytes();
+  const std::size_t bytes = std::max<std::size_t>(allocatable / 3, 1);
+  return {bytes,
+          fmt::format("the limit for a stream: a third of the {} this process can allocate, as "
+                      "the table needs up to twice the text's size again; set "
+                      "ASSAY_MAX_STREAM_BYTES to change it",
+                      byte_count(allocatable))};
+}
+
+/// A region of memory obtained with mmap (a file's bytes, or address space reserved for a
+/// stream), unmapped when it goes, also when a constructor throws half-way.
+struct Mapping {
+  void* address = MAP_FAILED;
+  std::size_t length = 0;
+  Mapping() = default;
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (address != MAP_FAILED) ::munmap(address, length);
+  }
+};
+
+/// Closes a file descriptor when it goes.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 /// A whole file, read only: memory-mapped when it is a regular file with a size; read to the end
 /// otherwise (a pipe, a FIFO, /dev/stdin, a /proc file whose size reads as 0).
 class MappedFile {
  public:
-  explicit MappedFile(const std::string& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
+  /// `stream_limit`: CsvParams::max_stream_bytes (0 = the default limit).
+  explicit MappedFile(const std::string& path, std::size_t stream_limit = 0) : path_(path) {
+    const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (file.fd < 0) {
+      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
+    }
     struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(err)));
+    if (::fstat(file.fd, &st) != 0) {
+      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
     }
     if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
       throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(EISDIR)));
     }
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
       size_ = static_cast<std::size_t>(st.st_size);
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(err)));
+      mapping_.length = size_;
+      mapping_.address = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd, 0);
+      if (mapping_.address == MAP_FAILED) {
+        throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(errno)));
       }
-      data_ = static_cast<const char*>(p);
     } else {
-      try {
-        read_stream(fd);
-      } catch (...) {
-        ::close(fd);
-        throw;
-      }
+      read_stream(file.fd, stream_limit);
     }
-    ::close(fd);
   }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
 
-  std::string_view view() const { return data_ ? std::string_view(data_, size_) : stream_; }
+  std::string_view view() const {
+    return size_ ? std::string_view(static_cast<const char*>(mapping_.address), size_)
+                 : std::string_view();
+  }
 
  private:
-  /// Reads until the end of the stream, refusing more than half the machine's memory (so that
-  /// /dev/zero is a message, not an OOM kill).
-  void read_stream(int fd) {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    const std::size_t limit =
-        pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2
-                              : std::size_t{1} << 32;
-    std::vector<char> buffer(std::size_t{1} << 16);
-    for (;;) {
-      const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+  /// Reads until the end of the stream into an anonymous mapping that grows by mremap (pages
+  /// move, bytes are never copied: the memory taken is the bytes read), refusing more than the
+  /// limit as soon as it arrives, and a NUL byte or UTF-16 at once, so that /dev/zero and
+  /// `yes |` end with a message, not an OOM kill.
+  void read_stream(int fd, std::size_t requested_limit) {
+    const StreamLimit limit = stream_limit(requested_limit);
+    const std::size_t most = limit.bytes + 1;  // one byte more: a stream that fills it is too long
+    grow_stream_buffer(std::min(most, std::size_t{16} << 20), limit);
+    ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads from a pipe; fails harmlessly
+    constexpr std::size_t kRead = std::size_t{1} << 20;
+    while (size_ < most) {
+      if (size_ == mapping_.length) grow_stream_buffer(std::min(most, 2 * size_), limit);
+      char* const buffer = static_cast<char*>(mapping_.address);
+      const ssize_t got = ::read(fd, buffer + size_, std::min(kRead, mapping_.length - size_));
       if (got == 0) break;
       if (got < 0) {
         if (errno == EINTR) continue;
         throw Error(Location{path_}, fmt::format("cannot read: {}", std::strerror(errno)));
       }
-      if (stream_.size() + static_cast<std::size_t>(got) > limit) {
-        throw Error(Location{path_},
-                    fmt::format("cannot read: the stream holds more than {:.1f} GB, half of this "
-                                "machine's memory (not a regular file, so read whole)",
-                                static_cast<double>(limit) / 1e9));
-      }
-      stream_.append(buffer.data(), static_cast<std::size_t>(got));
+      const std::size_t before = size_;
+      size_ += static_cast<std::size_t>(got);
+      check_stream_bytes(before);
+    }
+    if (size_ > limit.bytes) {
+      throw Error(Location{path_},
+                  fmt::format("cannot read: the stream holds more than {} ({}); to read more, "
+                              "save the data to a file (a file is mapped, not copied)",
+                              byte_count(limit.bytes), limit.why));
     }
   }
 
+  /// The stream's buffer made `length` bytes long (a first mapping, or a larger one).
+  void grow_stream_buffer(std::size_t length, const StreamLimit& limit) {
+    void* p =
+        mapping_.address == MAP_FAILED
+            ? ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            : ::mremap(mapping_.address, mapping_.length, length, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) {
+      throw Error(Location{path_},
+                  fmt::format("cannot read: the stream holds more than {}, and no more memory can "
+                              "be had for it ({}; {})",
+                              byte_count(size_), std::strerror(errno), limit.why));
+    }
+    mapping_.address = p;
+    mapping_.length = length;
+  }
+
+  /// Refuses UTF-16 and NUL bytes among the bytes that arrived from `from` on.
+  void check_stream_bytes(std::size_t from) const {
+    const std::string_view bytes = view();
+    if (from < 4) check_not_utf16(bytes, path_);
+    const void* nul = std::memchr(bytes.data() + from, '\0', bytes.size() - from);
+    if (!nul) return;
+    std::string_view text = bytes;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    const Text t{text.data(), text.data() + text.size(), path_};
+    t.fail({static_cast<const char*>(nul), kNulMessage});
+  }
+
   std::string path_;
-  const char* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::string stream_;
+  Mapping mapping_;
+  std::size_t size_ = 0;  // bytes of the file or stream at the start of the mapping
 };
 
 }  // namespace
 
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params) {
+  check_not_utf16(text, name);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  const Text t{text.data(), text.data() + text.size(), name};
+  const Text t{text.data(), text.data() + text.size(), name, params.delimiter};
   return parse(t, params);
 }
 
 Table read_csv(const std::string& path, const CsvParams& params) {
   check_utf8_name(path);
   note_input(path, "a CSV input");
-  const MappedFile file(path);
+  const MappedFile file(path, params.max_stream_bytes);
   return parse_csv(file.view(), path, params);
 }
 
@@ -840,7 +1077,7 @@ Location cell_location(const Table& table, std::size_t row, std::string_view col
     const MappedFile file(table.source());
     std::string_view bytes = file.view();
     if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
-    const Text text{bytes.data(), bytes.data() + bytes.size(), table.source()};
+    const Text text{bytes.data(), bytes.data() + bytes.size(), table.source(), table.delimiter()};
     const char* p = text.begin;
     for (std::int64_t l = 1; l < line && p < text.end; ++l) {
       const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(text.end - p));

@@ -469,8 +469,11 @@ void read_raw_header(ByteSource& file, const std::string& path, RawHeader& raw) 
   if (raw.nifti1()) {
     const unsigned char* magic = header + 344;
     if (std::memcmp(magic, "n+1\0", 4) != 0) {
-      fail("{}: not a single-file NIfTI-1 image: expected magic \"n+1\", found {}", path,
-           quoted_bytes(magic, 4));
+      fail("{}: not a single-file NIfTI-1 image: expected magic \"n+1\", found {}{}", path,
+           quoted_bytes(magic, 4),
+           std::memcmp(magic, "ni1\0", 4) == 0
+               ? " (the header of a .hdr/.img pair, renamed; assay reads .nii/.nii.gz files)"
+               : "");
     }
   } else {
     const unsigned char* magic = header + 4;
@@ -804,8 +807,25 @@ OpenedVolume open_volume(const std::string& path, ByteSource& file, std::size_t 
   return opened;
 }
 
+// A .hdr/.img pair (NIfTI-1 or Analyze 7.5, as FSL writes with FSLOUTPUTTYPE=NIFTI_PAIR and old
+// SPM wrote) is named with how to convert it: the volumes assay reads are single files.
+void refuse_pair(const std::string& path) {
+  for (const char* suffix : {".hdr", ".img", ".hdr.gz", ".img.gz"}) {
+    if (!ends_with(path, suffix)) continue;
+    const std::string stem = path.substr(0, path.size() - std::strlen(suffix));
+    const std::string header = stem + (ends_with(path, ".gz") ? ".hdr.gz" : ".hdr");
+    fail(
+        "{}: expected a single-file NIfTI volume (.nii or .nii.gz), found one file of a .hdr/.img "
+        "pair (as FSL writes with FSLOUTPUTTYPE=NIFTI_PAIR, or Analyze 7.5); convert it, e.g. "
+        "with fslchfiletype NIFTI_GZ {} or in Python nibabel.save(nibabel.load(\"{}\"), "
+        "\"{}.nii.gz\")",
+        path, header, header, stem);
+  }
+}
+
 std::size_t checked_file_size(const std::string& path) {
   check_utf8_name(path);
+  refuse_pair(path);
   check_suffix(path);
   return static_cast<std::size_t>(stat_regular_file(path).st_size);
 }

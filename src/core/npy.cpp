@@ -2,10 +2,14 @@
 // (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html).
 #include "assay/core/npy.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -64,6 +68,10 @@ class HeaderParser {
       }
       const std::string key = read_string("a key");
       expect(':', fmt::format("':' after '{}'", key));
+      if ((key == "descr" && has_descr) || (key == "fortran_order" && has_fortran) ||
+          (key == "shape" && has_shape)) {
+        fail_at(Location{name_}, "malformed header: the key '{}' appears twice", key);
+      }
       if (key == "descr") {
         skip_space();
         if (peek() == '[') {
@@ -117,6 +125,11 @@ class HeaderParser {
   }
   std::string read_string(std::string_view what) {
     skip_space();
+    // Python 2's unicode and bytes literals (u'descr'), as headers of that era may hold.
+    if ((peek() == 'u' || peek() == 'b') && i_ + 1 < s_.size() &&
+        (s_[i_ + 1] == '\'' || s_[i_ + 1] == '"')) {
+      ++i_;
+    }
     const char q = peek();
     if (q != '\'' && q != '"') expected(what);
     const std::size_t end = s_.find(q, i_ + 1);
@@ -185,19 +198,36 @@ double half_to_double(std::uint16_t h) {
   return sign ? -v : v;
 }
 
+/// The element at `p` (any alignment), its bytes reversed for data of the other byte order.
 template <typename T>
-void convert(const char* p, std::size_t n, double* out) {
+T load(const char* p, bool swap) {
+  if constexpr (sizeof(T) == 1) {
+    return static_cast<T>(*p);
+  } else {
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, p, sizeof(T));
+    if (swap) std::reverse(bytes, bytes + sizeof(T));
+    T v;
+    std::memcpy(&v, bytes, sizeof(T));
+    return v;
+  }
+}
+
+template <typename T>
+void convert(const char* p, std::size_t n, bool swap, double* out) {
   for (std::size_t i = 0; i < n; ++i) {
     if constexpr (std::is_same_v<T, bool>) {
       // A bool byte other than 0 or 1 is not a valid bool object: read the byte (numpy reads any
       // non-zero byte as True).
       out[i] = p[i] != 0 ? 1.0 : 0.0;
     } else {
-      T v;
-      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-      out[i] = static_cast<double>(v);
+      out[i] = static_cast<double>(load<T>(p + i * sizeof(T), swap));
     }
   }
+}
+
+void convert_half(const char* p, std::size_t n, bool swap, double* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = half_to_double(load<std::uint16_t>(p + 2 * i, swap));
 }
 
 std::string shape_string(const std::vector<std::int64_t>& shape) {
@@ -206,10 +236,15 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 }
 
 // The data's first byte: checks the magic string and version, then reads the header length.
-// Sets header_start to the header's first byte.
-std::size_t data_start_of(std::string_view bytes, const Location& where,
-                          std::size_t& header_start) {
+// Sets header_start to the header's first byte. With `whole`, the header must be in `bytes`.
+std::size_t data_start_of(std::string_view bytes, const Location& where, std::size_t& header_start,
+                          bool whole = true) {
   constexpr std::string_view kMagic = "\x93NUMPY";
+  if (bytes.substr(0, 4) == std::string_view("PK\x03\x04", 4)) {
+    fail_at(where,
+            "expected a .npy file, found a zip archive (an .npz file of several arrays, as "
+            "np.savez writes): load it with numpy and save one array with np.save");
+  }
   if (bytes.substr(0, kMagic.size()) != kMagic) {
     fail_at(
         where, "expected the magic string \"\\x93NUMPY\", found {}",
@@ -230,8 +265,14 @@ std::size_t data_start_of(std::string_view bytes, const Location& where,
   for (std::size_t k = 0; k < length_bytes; ++k) {
     header_length |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
   }
+  // numpy itself refuses headers over 10,000 bytes unless told to trust the file.
+  constexpr std::size_t kMaxHeader = std::size_t{1} << 20;
+  if (header_length > kMaxHeader) {
+    fail_at(where, "expected a header of at most {} bytes, found a header length of {}", kMaxHeader,
+            header_length);
+  }
   const std::size_t data_start = 8 + length_bytes + header_length;
-  if (bytes.size() < data_start) {
+  if (whole && bytes.size() < data_start) {
     fail_at(where, "truncated header (expected {} bytes, found {})", header_length,
             bytes.size() - 8 - length_bytes);
   }
@@ -239,67 +280,94 @@ std::size_t data_start_of(std::string_view bytes, const Location& where,
   return data_start;
 }
 
-using Converter = void (*)(const char*, std::size_t, double*);
+using Converter = void (*)(const char*, std::size_t, bool, double*);
 
-// The converter to doubles of a dtype and its item size: byte order + kind + size; '=' (native)
-// and '|' (not applicable) mean little-endian here.
-Converter converter_of(const std::string& d, const Location& where, std::size_t& item) {
-  const char order = d.empty() ? '\0' : d[0];
-  const std::string_view code = d.size() > 1 ? std::string_view(d).substr(1) : std::string_view();
-  Converter conv = nullptr;
-  if (order == '<' || order == '|' || order == '=') {
-    struct Entry {
-      std::string_view code;
-      Converter conv;
-      std::size_t size;
-    };
-    static const Entry kTypes[] = {
-        {"f8", convert<double>, 8},
-        {"f4", convert<float>, 4},
-        {"i8", convert<std::int64_t>, 8},
-        {"i4", convert<std::int32_t>, 4},
-        {"i2", convert<std::int16_t>, 2},
-        {"i1", convert<std::int8_t>, 1},
-        {"u8", convert<std::uint64_t>, 8},
-        {"u4", convert<std::uint32_t>, 4},
-        {"u2", convert<std::uint16_t>, 2},
-        {"u1", convert<std::uint8_t>, 1},
-        {"b1", convert<bool>, 1},
-        {"f2",
-         [](const char* p, std::size_t n, double* o) {
-           for (std::size_t i = 0; i < n; ++i) {
-             std::uint16_t h;
-             std::memcpy(&h, p + 2 * i, 2);
-             o[i] = half_to_double(h);
-           }
-         },
-         2},
-    };
-    for (const Entry& e : kTypes) {
-      if (e.code == code) {
-        conv = e.conv;
-        item = e.size;
+/// What a dtype string means: its converter, item size and byte order.
+struct Dtype {
+  Converter convert = nullptr;
+  std::size_t item = 0;
+  bool swap = false;  // big-endian data on this little-endian host
+};
+
+/// Why a dtype assay does not read is not numbers it can take, for the message.
+std::string unsupported_reason(char kind) {
+  switch (kind) {
+    case 'O':
+      return " (Python objects, stored as a pickle: assay never unpickles, as loading a pickle can "
+             "run code; save a numeric array, e.g. np.save(path, a.astype(float)))";
+    case 'c':
+      return " (complex numbers; save the real and imaginary parts as separate arrays)";
+    case 'U':
+    case 'S':
+    case 'a':
+      return " (strings; assay reads numbers)";
+    case 'M':
+    case 'm':
+      return " (dates or time spans; save them as numbers, e.g. a.astype(\"int64\"))";
+    case 'V':
+      return " (raw bytes)";
+    case 'g':
+      return " (extended precision floats; save them as float64)";
+    default:
+      return "";
+  }
+}
+
+// The converter to doubles of a dtype: byte order ('<' little, '>' big, '=' or none native, '|'
+// not applicable) + kind + size ("<f8"), or a one-letter type code numpy also accepts ("d").
+Dtype dtype_of(const std::string& d, const Location& where) {
+  struct Entry {
+    std::string_view code;
+    Converter conv;
+    std::size_t size;
+  };
+  static const Entry kTypes[] = {
+      {"f8", convert<double>, 8},        {"f4", convert<float>, 4},
+      {"f2", convert_half, 2},           {"i8", convert<std::int64_t>, 8},
+      {"i4", convert<std::int32_t>, 4},  {"i2", convert<std::int16_t>, 2},
+      {"i1", convert<std::int8_t>, 1},   {"u8", convert<std::uint64_t>, 8},
+      {"u4", convert<std::uint32_t>, 4}, {"u2", convert<std::uint16_t>, 2},
+      {"u1", convert<std::uint8_t>, 1},  {"b1", convert<bool>, 1},
+  };
+  // numpy's one-letter codes (np.dtype("d") == "<f8"); 'l'/'L' are 8 bytes on Linux.
+  static const std::pair<char, std::string_view> kLetters[] = {
+      {'d', "f8"}, {'f', "f4"}, {'e', "f2"}, {'q', "i8"}, {'l', "i8"}, {'i', "i4"}, {'h', "i2"},
+      {'b', "i1"}, {'Q', "u8"}, {'L', "u8"}, {'I', "u4"}, {'H', "u2"}, {'B', "u1"}, {'?', "b1"},
+  };
+  const bool has_order = !d.empty() && std::strchr("<>=|", d[0]) != nullptr;
+  const char order = has_order ? d[0] : '=';
+  std::string_view code = std::string_view(d).substr(has_order ? 1 : 0);
+  if (code.size() == 1) {
+    for (const auto& [letter, full] : kLetters) {
+      if (code[0] == letter) {
+        code = full;
+        break;
       }
     }
   }
-  if (!conv) {
-    std::string why;
-    if (order == '>') {
-      why = " (big-endian data is not supported)";
-    } else if (!code.empty() && code[0] == 'O') {
-      why = " (pickled Python objects are not supported)";
+  Dtype out;
+  for (const Entry& e : kTypes) {
+    if (e.code == code) {
+      out.convert = e.conv;
+      out.item = e.size;
+      out.swap = order == '>' && e.size > 1;
     }
-    fail_at(where,
-            "unsupported dtype \"{}\"{}; expected one of <f8, <f4, <f2, <i8, <i4, <i2, |i1, "
-            "<u8, <u4, <u2, |u1, |b1",
-            d, why);
   }
-  return conv;
+  if (!out.convert) {
+    const bool long_double = code == "f16" || code == "f12" || code == "g";
+    fail_at(where,
+            "unsupported dtype \"{}\"{}; expected a real number, integer or bool type: f8, f4, f2, "
+            "i8, i4, i2, i1, u8, u4, u2, u1, b1 in either byte order",
+            d,
+            unsupported_reason(long_double    ? 'g'
+                               : code.empty() ? '\0'
+                                              : code[0]));
+  }
+  return out;
 }
 
-// The number of elements of the shape; the data after the header must be exactly their bytes.
-std::size_t checked_count(const NpyArray& out, std::size_t item, std::size_t have,
-                          const Location& where) {
+// The number of elements of the shape (their bytes must fit in a size_t).
+std::size_t element_count(const NpyArray& out, std::size_t item, const Location& where) {
   std::size_t count = 1;
   for (std::int64_t dim : out.shape) {
     const auto u = static_cast<std::size_t>(dim);
@@ -308,6 +376,13 @@ std::size_t checked_count(const NpyArray& out, std::size_t item, std::size_t hav
     }
     count *= u;
   }
+  return count;
+}
+
+// The number of elements of the shape; the data after the header must be exactly their bytes.
+std::size_t checked_count(const NpyArray& out, std::size_t item, std::size_t have,
+                          const Location& where) {
+  const std::size_t count = element_count(out, item, where);
   const std::size_t need = count * item;
   if (have < need) {
     fail_at(where, "truncated data (expected {} bytes for shape {} of {}, found {})", need,
@@ -355,9 +430,8 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   bool fortran = false;
   HeaderParser(bytes.substr(header_start, data_start - header_start), name)
       .parse(out.dtype, fortran, out.shape);
-  std::size_t item = 0;
-  const Converter conv = converter_of(out.dtype, where, item);
-  const std::size_t count = checked_count(out, item, bytes.size() - data_start, where);
+  const Dtype dtype = dtype_of(out.dtype, where);
+  const std::size_t count = checked_count(out, dtype.item, bytes.size() - data_start, where);
 
   // As doubles the data take up to 8 times the file's bytes (|b1, |u1), twice for Fortran order.
   const std::size_t copies = fortran && out.shape.size() > 1 ? 2 : 1;
@@ -371,29 +445,85 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   } catch (const std::bad_alloc&) {
     fail_at(where, "cannot allocate {} doubles for shape {}", count, shape_string(out.shape));
   }
-  conv(bytes.data() + data_start, count, out.data.data());
+  dtype.convert(bytes.data() + data_start, count, dtype.swap, out.data.data());
   if (fortran && out.shape.size() > 1 && count > 1) fortran_to_c_order(out, count);
   return out;
 }
 
+namespace {
+
+// Reads from `fd` until `bytes` holds `want` bytes or the input ends; false at the end.
+bool read_until(int fd, std::string& bytes, std::size_t want, const std::string& path) {
+  char buffer[1 << 16];
+  while (bytes.size() < want) {
+    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, want - bytes.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(errno)));
+    if (got == 0) return false;
+    bytes.append(buffer, static_cast<std::size_t>(got));
+  }
+  return true;
+}
+
+// The bytes of a .npy that is not a regular file (a pipe, a FIFO, a device): the header says how
+// many follow, so an endless stream such as /dev/zero is refused at its first bytes.
+std::string read_npy_stream(int fd, const std::string& path) {
+  const Location where{path};
+  std::string bytes;
+  read_until(fd, bytes, 12, path);
+  std::size_t header_start = 0;
+  const std::size_t data_start = data_start_of(bytes, where, header_start, false);
+  if (!read_until(fd, bytes, data_start, path)) return bytes;  // parse_npy names the truncation
+  NpyArray header;
+  bool fortran = false;
+  HeaderParser(std::string_view(bytes).substr(header_start, data_start - header_start), path)
+      .parse(header.dtype, fortran, header.shape);
+  const Dtype dtype = dtype_of(header.dtype, where);
+  const std::size_t count = element_count(header, dtype.item, where);
+  try {
+    check_memory(
+        data_start + count * dtype.item + count * sizeof(double),
+        fmt::format("{} values of shape {} and their bytes", count, shape_string(header.shape)));
+  } catch (const Error& e) {
+    fail_at(where, "{}", e.what());
+  }
+  if (!read_until(fd, bytes, data_start + count * dtype.item, path)) return bytes;
+  std::string more;
+  if (read_until(fd, more, 1, path)) {
+    fail_at(where, "unexpected bytes after the data (shape {} of {} needs {}; the stream goes on)",
+            shape_string(header.shape), header.dtype, count * dtype.item);
+  }
+  return bytes;
+}
+
+}  // namespace
+
 NpyArray read_npy(const std::string& path) {
   check_utf8_name(path);
   note_input(path, "a .npy input");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
-  std::string bytes;
-  char buffer[1 << 16];
-  for (;;) {
-    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file.get());
-    bytes.append(buffer, got);
-    if (got < sizeof buffer) {
-      if (std::ferror(file.get())) {
-        throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(errno)));
-      }
-      break;
-    }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } const closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
   }
+  if (S_ISDIR(st.st_mode)) {
+    throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(EISDIR)));
+  }
+  if (!S_ISREG(st.st_mode)) return parse_npy(read_npy_stream(fd, path), path);
+  const auto size = static_cast<std::size_t>(st.st_size);
+  try {
+    check_memory(size, "the file's bytes");
+  } catch (const Error& e) {
+    fail_at(Location{path}, "{}", e.what());
+  }
+  std::string bytes;
+  bytes.reserve(size);
+  read_until(fd, bytes, size, path);
   return parse_npy(bytes, path);
 }
 

@@ -27,21 +27,29 @@ using onnx::Tensor;
 constexpr std::size_t kMaxInputs = 10'000'000;
 
 constexpr const char* kSupported =
-    "Gemm, MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Softmax, Flatten, Reshape, Identity, "
-    "Squeeze, Unsqueeze, Constant, BatchNormalization";
+    "Gemm, MatMul, Add, Sub, Mul, Div, Neg, Relu, Sigmoid, Softmax, Flatten, Reshape, Identity, "
+    "Squeeze, Unsqueeze, Transpose, Dropout (inference), Cast (to float or double), Pad (of "
+    "nothing), Constant, BatchNormalization, and Shape, Gather, Concat, Slice, ConstantOfShape "
+    "on constants";
+
+// Operators evaluated at import time when every input is a constant (shape computations).
+constexpr const char* kFolded =
+    "Identity, Cast, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Gather, Slice, "
+    "Add, Sub, Mul, Div, Neg, ConstantOfShape";
 
 // The running tensor as an affine map of the last activation h: value = A h + c.
 struct Pending {
-  std::size_t n_h = 0;    // width of h
-  std::size_t m = 0;      // width of the value
-  bool diagonal = true;   // A = diag(s) (then m == n_h)
-  std::vector<double> s;  // diagonal
-  std::vector<double> a;  // dense, row-major [m][n_h]
-  std::vector<double> c;  // offset
+  std::size_t n_h = 0;            // width of h
+  std::size_t m = 0;              // width of the value
+  bool diagonal = true;           // A[r][perm[r]] = s[r], else 0: a scaled permutation (m == n_h)
+  std::vector<double> s;          // diagonal
+  std::vector<std::size_t> perm;  // the element of h each row reads (a Transpose moves them)
+  std::vector<double> a;          // dense, row-major [m][n_h]
+  std::vector<double> c;          // offset
   bool identity() const {
     if (!diagonal) return false;
     for (std::size_t i = 0; i < m; ++i) {
-      if (s[i] != 1.0 || c[i] != 0.0) return false;
+      if (s[i] != 1.0 || c[i] != 0.0 || perm[i] != i) return false;
     }
     return true;
   }
@@ -49,10 +57,81 @@ struct Pending {
     n_h = m = width;
     diagonal = true;
     s.assign(width, 1.0);
+    perm.resize(width);
+    for (std::size_t i = 0; i < width; ++i) perm[i] = i;
     a.clear();
     c.assign(width, 0.0);
   }
+  // value'[r] = value[from[r]]: the rows reordered (a Transpose of the running tensor).
+  void permute_rows(const std::vector<std::size_t>& from) {
+    std::vector<double> c2(m), s2, a2;
+    std::vector<std::size_t> perm2;
+    if (diagonal) {
+      s2.resize(m);
+      perm2.resize(m);
+    } else {
+      a2.resize(a.size());
+    }
+    for (std::size_t r = 0; r < m; ++r) {
+      c2[r] = c[from[r]];
+      if (diagonal) {
+        s2[r] = s[from[r]];
+        perm2[r] = perm[from[r]];
+      } else {
+        std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(from[r] * n_h), n_h,
+                    a2.begin() + static_cast<std::ptrdiff_t>(r * n_h));
+      }
+    }
+    c = std::move(c2);
+    if (diagonal) {
+      s = std::move(s2);
+      perm = std::move(perm2);
+    } else {
+      a = std::move(a2);
+    }
+  }
 };
+
+// An index or size stored as a double (ONNX int64 tensors are widened): clamped into a range
+// where converting and adding are defined (Slice writes INT64_MAX for "to the end").
+std::int64_t to_index(double v) {
+  constexpr double kLimit = 4.0e18;
+  if (std::isnan(v)) return 0;
+  return static_cast<std::int64_t>(std::clamp(v, -kLimit, kLimit));
+}
+
+// The number of elements of dimensions known to be >= 0 and small enough to multiply.
+std::int64_t element_count(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (const auto d : dims) n *= d;
+  return n;
+}
+
+// For a Transpose by `perm` of a tensor of shape `dims`: the new shape and, for each element of
+// the result (C order), the element of the input it takes.
+std::pair<std::vector<std::int64_t>, std::vector<std::size_t>> transposed(
+    const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& perm) {
+  const std::size_t r = dims.size();
+  std::vector<std::int64_t> to(r);
+  std::vector<std::size_t> in_stride(r, 1);
+  for (std::size_t i = r; i-- > 1;)
+    in_stride[i - 1] = in_stride[i] * static_cast<std::size_t>(dims[i]);
+  for (std::size_t k = 0; k < r; ++k) to[k] = dims[static_cast<std::size_t>(perm[k])];
+  const auto total = static_cast<std::size_t>(element_count(dims));
+  std::vector<std::size_t> from(total);
+  std::vector<std::size_t> index(r, 0);  // multi-index into `to`, last fastest
+  for (std::size_t f = 0; f < total; ++f) {
+    std::size_t source = 0;
+    for (std::size_t k = 0; k < r; ++k)
+      source += index[k] * in_stride[static_cast<std::size_t>(perm[k])];
+    from[f] = source;
+    for (std::size_t k = r; k-- > 0;) {
+      if (++index[k] < static_cast<std::size_t>(to[k])) break;
+      index[k] = 0;
+    }
+  }
+  return {to, from};
+}
 
 class Importer {
  public:
@@ -150,6 +229,7 @@ class Importer {
     }
     const auto n = static_cast<std::size_t>(elements);
     running_ = input->name;
+    shapes_[running_] = shape_;
     pending_.reset(n);
     model_.n_features = n;
   }
@@ -196,6 +276,7 @@ class Importer {
       constant_node(n);
       return;
     }
+    if (fold(n)) return;
     const Operands o = operands(n);
     if (o.running < 0) {
       bad(n, fmt::format("does not read the running tensor {}; assay imports chains of "
@@ -204,6 +285,7 @@ class Importer {
     }
     dispatch(n, o);
     running_ = n.outputs.front();
+    shapes_[running_] = shape_;
   }
 
   void dispatch(const Node& n, const Operands& o) {
@@ -212,6 +294,14 @@ class Importer {
     if (op == "Sigmoid") return close(n, Activation::logistic);
     if (op == "Softmax") return softmax(n);
     if (op == "Identity") return;
+    if (op == "Dropout") return dropout(n, o);
+    if (op == "Cast") return cast(n);
+    if (op == "Transpose") return transpose(n);
+    if (op == "Pad") return pad(n, o);
+    if (op == "Neg") {
+      check_open(n);
+      return negate();
+    }
     if (op == "Flatten") return flatten(n);
     if (op == "Reshape") return reshape(n, o);
     if (op == "Squeeze" || op == "Unsqueeze") return squeeze(n, o);
@@ -242,15 +332,23 @@ class Importer {
     if (o.running != 0 || n.inputs.size() < 2 || !o.constant[1]) {
       bad(n, "expects the running tensor and a constant shape");
     }
+    shape_ = reshaped(n, shape_, o.constant[1]->values);
+  }
+
+  // `from` reshaped by ONNX Reshape's rules: 0 copies a dimension (unless allowzero), one -1 is
+  // inferred.
+  std::vector<std::int64_t> reshaped(const Node& n, const std::vector<std::int64_t>& from,
+                                     const std::vector<double>& spec) const {
+    const auto* allow = n.attribute("allowzero");
+    const bool allow_zero = allow && allow->i != 0;
     std::vector<std::int64_t> to;
     std::int64_t known = 1;
     int infer = -1;
-    const auto& v = o.constant[1]->values;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      auto d = static_cast<std::int64_t>(v[i]);
-      if (d == 0) {
-        if (i >= shape_.size()) bad(n, "shape copies a dimension the input does not have");
-        d = shape_[i];
+    for (std::size_t i = 0; i < spec.size(); ++i) {
+      auto d = to_index(spec[i]);
+      if (d == 0 && !allow_zero) {
+        if (i >= from.size()) bad(n, "shape copies a dimension the input does not have");
+        d = from[i];
       }
       if (d == -1) {
         if (infer >= 0) bad(n, "shape has two -1 entries");
@@ -259,10 +357,10 @@ class Importer {
         continue;
       }
       if (d < 0) bad(n, fmt::format("shape entry {} is negative", d));
-      known *= d;
+      if (__builtin_mul_overflow(known, d, &known)) bad(n, "shape has more than 2^63 elements");
       to.push_back(d);
     }
-    const auto total = static_cast<std::int64_t>(elements());
+    const std::int64_t total = element_count(from);
     if (infer >= 0) {
       if (known == 0 || total % known != 0) bad(n, "cannot infer the -1 dimension");
       to[infer] = total / known;
@@ -272,39 +370,45 @@ class Importer {
       bad(n, fmt::format("reshapes {} elements into shape {} ({} elements)", total, shape_text(to),
                          known));
     }
-    shape_ = to;
+    return to;
   }
 
   void squeeze(const Node& n, const Operands& o) {
+    shape_ = squeezed(n, shape_, o.constant.size() > 1 ? o.constant[1] : nullptr);
+  }
+
+  // `from` with the axes (attribute, or the constant input of opset 13) removed by Squeeze or
+  // inserted by Unsqueeze.
+  std::vector<std::int64_t> squeezed(const Node& n, std::vector<std::int64_t> from,
+                                     const Tensor* axes_input) const {
     std::vector<std::int64_t> axes;
     if (const auto* a = n.attribute("axes")) axes = a->ints;
-    if (n.inputs.size() > 1 && o.constant[1]) {
-      for (const double d : o.constant[1]->values) axes.push_back(static_cast<std::int64_t>(d));
+    if (axes_input) {
+      for (const double d : axes_input->values) axes.push_back(to_index(d));
     }
-    const bool un = n.op_type == "Unsqueeze";
-    if (un) {
-      const auto r = static_cast<std::int64_t>(shape_.size() + axes.size());
+    if (n.op_type == "Unsqueeze") {
+      const auto r = static_cast<std::int64_t>(from.size() + axes.size());
       std::vector<std::int64_t> norm;
       for (auto a : axes) norm.push_back(a < 0 ? a + r : a);
       std::sort(norm.begin(), norm.end());
       for (const auto a : norm) {
-        if (a < 0 || a > static_cast<std::int64_t>(shape_.size())) bad(n, "axis out of range");
-        shape_.insert(shape_.begin() + a, 1);
+        if (a < 0 || a > static_cast<std::int64_t>(from.size())) bad(n, "axis out of range");
+        from.insert(from.begin() + a, 1);
       }
-      return;
+      return from;
     }
     std::vector<std::int64_t> out;
-    const auto r = static_cast<std::int64_t>(shape_.size());
+    const auto r = static_cast<std::int64_t>(from.size());
     for (std::int64_t i = 0; i < r; ++i) {
       const bool listed = std::any_of(axes.begin(), axes.end(),
                                       [&](std::int64_t a) { return a == i || a + r == i; });
-      if ((axes.empty() && shape_[i] == 1) || listed) {
-        if (shape_[i] != 1) bad(n, fmt::format("squeezes axis {} of size {}", i, shape_[i]));
+      if ((axes.empty() && from[i] == 1) || listed) {
+        if (from[i] != 1) bad(n, fmt::format("squeezes axis {} of size {}", i, from[i]));
         continue;
       }
-      out.push_back(shape_[i]);
+      out.push_back(from[i]);
     }
-    shape_ = out;
+    return out;
   }
 
   // --- affine operators -------------------------------------------------------------------
@@ -322,7 +426,7 @@ class Importer {
         if (wj == 0.0) continue;
         cr += wj * p.c[j];
         if (p.diagonal) {
-          ar[j] += wj * p.s[j];
+          ar[p.perm[j]] += wj * p.s[j];
         } else {
           const double* aj = p.a.data() + j * p.n_h;
           for (std::size_t i = 0; i < p.n_h; ++i) ar[i] += wj * aj[i];
@@ -560,7 +664,7 @@ class Importer {
     layer.activation = act;
     if (p.diagonal) {
       layer.weights.assign(p.m * p.n_h, 0.0);
-      for (std::size_t i = 0; i < p.m; ++i) layer.weights[i * p.n_h + i] = p.s[i];
+      for (std::size_t i = 0; i < p.m; ++i) layer.weights[i * p.n_h + p.perm[i]] = p.s[i];
     } else {
       layer.weights = p.a;
     }
@@ -603,6 +707,411 @@ class Importer {
     if (!found) bad(n, "has no value attribute assay reads (value, value_float(s), value_int(s))");
     t.name = n.outputs.front();
     add_constant(t);
+  }
+
+  // --- operators on the running tensor that change no value -----------------------------
+  // Dropout at inference passes its input through; in training mode it drops values at random.
+  void dropout(const Node& n, const Operands& o) {
+    if (o.running != 0) bad(n, "expects the running tensor as its data input");
+    const auto* is_test = n.attribute("is_test");  // opset <= 6
+    bool training = is_test && is_test->i == 0;
+    if (n.inputs.size() > 2 && !n.inputs[2].empty()) {
+      const Tensor* mode = o.constant[2];
+      if (!mode) bad(n, "expects a constant training_mode");
+      training = !mode->values.empty() && mode->values[0] != 0.0;
+    }
+    if (training) {
+      bad(n,
+          "runs in training mode (drops values at random); export the network in inference "
+          "mode (PyTorch: model.eval())");
+    }
+  }
+
+  static std::string type_name(std::int64_t t) {
+    static const char* const kNames[] = {"undefined",  "float",   "uint8",  "int8",   "uint16",
+                                         "int16",      "int32",   "int64",  "string", "bool",
+                                         "float16",    "double",  "uint32", "uint64", "complex64",
+                                         "complex128", "bfloat16"};
+    return t >= 0 && t < 17 ? kNames[t] : fmt::format("type {}", t);
+  }
+
+  // A Cast to float or double changes nothing here (values are computed in double).
+  void cast(const Node& n) {
+    const auto* to = n.attribute("to");
+    const std::int64_t type = to ? to->i : 0;
+    if (type != onnx::kFloat && type != onnx::kDouble) {
+      bad(n, fmt::format("casts the running tensor to {}, which changes its values; assay imports "
+                         "networks computing on float or double",
+                         type_name(type)));
+    }
+  }
+
+  // The running tensor's elements reordered: the pending map's rows follow them.
+  void transpose(const Node& n) {
+    const std::vector<std::int64_t> perm = transpose_perm(n, shape_.size());
+    auto [to, from] = transposed(shape_, perm);
+    pending_.permute_rows(from);
+    shape_ = std::move(to);
+  }
+
+  std::vector<std::int64_t> transpose_perm(const Node& n, std::size_t rank) const {
+    std::vector<std::int64_t> perm;
+    if (const auto* a = n.attribute("perm")) perm = a->ints;
+    if (perm.empty()) {
+      for (std::size_t k = rank; k-- > 0;) perm.push_back(static_cast<std::int64_t>(k));
+    }
+    std::vector<char> seen(rank, 0);
+    for (const auto k : perm) {
+      if (perm.size() != rank || k < 0 || k >= static_cast<std::int64_t>(rank) || seen[k]++) {
+        bad(n, fmt::format("perm {} is not a permutation of the {} axes", shape_text(perm), rank));
+      }
+    }
+    return perm;
+  }
+
+  // Pad that adds nothing (all pads 0) changes nothing; real padding is refused.
+  void pad(const Node& n, const Operands& o) {
+    std::vector<double> pads;
+    if (const auto* a = n.attribute("pads")) pads.assign(a->ints.begin(), a->ints.end());
+    if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+      if (!o.constant[1]) bad(n, "expects constant pads");
+      pads = o.constant[1]->values;
+    }
+    if (std::any_of(pads.begin(), pads.end(), [](double v) { return v != 0.0; })) {
+      bad(n, "pads the tensor; assay imports Pad only when it adds nothing");
+    }
+  }
+
+  // --- constant folding ------------------------------------------------------------------
+  // Exporters compute shapes inside the graph: PyTorch's x.view(x.size(0), -1) becomes Shape ->
+  // Gather -> Unsqueeze -> Concat -> Reshape, and tf2onnx casts and reshapes constants. A node
+  // whose inputs are all constants, and Shape of a tensor whose shape is known, is evaluated
+  // here into a new constant; false for a node that computes on the running tensor.
+  bool fold(const Node& n) {
+    if (n.op_type == "Shape") {
+      shape_node(n);
+      return true;
+    }
+    std::vector<const Tensor*> in;
+    for (const auto& name : n.inputs) {
+      if (name.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      const auto it = constants_.find(name);
+      if (it == constants_.end()) return false;
+      in.push_back(&it->second);
+    }
+    if (in.empty() || !in[0]) return false;
+    Tensor t = evaluate(n, in);
+    t.name = n.outputs.front();
+    add_constant(t);
+    return true;
+  }
+
+  void shape_node(const Node& n) {
+    if (n.inputs.empty()) bad(n, "has no input");
+    const std::string& of = n.inputs[0];
+    std::vector<std::int64_t> dims;
+    if (const auto it = shapes_.find(of); it != shapes_.end()) {
+      dims = it->second;
+    } else if (const auto c = constants_.find(of); c != constants_.end()) {
+      dims = c->second.dims;
+    } else {
+      bad(n, fmt::format("takes the shape of {}, which is neither a constant nor a tensor of the "
+                         "chain",
+                         quote_found(of)));
+    }
+    const auto r = static_cast<std::int64_t>(dims.size());
+    auto bound = [&](const char* name, std::int64_t fallback) {
+      const auto* a = n.attribute(name);
+      std::int64_t v = a ? a->i : fallback;
+      if (v < 0) v += r;
+      return std::clamp<std::int64_t>(v, 0, r);
+    };
+    const std::int64_t start = bound("start", 0), end = bound("end", r);
+    Tensor t;
+    t.data_type = onnx::kInt64;
+    for (std::int64_t i = start; i < end; ++i) t.values.push_back(static_cast<double>(dims[i]));
+    t.dims = {static_cast<std::int64_t>(t.values.size())};
+    t.name = n.outputs.front();
+    add_constant(t);
+  }
+
+  // The value of an operator on constant inputs (in[0] is present).
+  Tensor evaluate(const Node& n, const std::vector<const Tensor*>& in) const {
+    const std::string& op = n.op_type;
+    const Tensor& x = *in[0];
+    auto input = [&](std::size_t i) { return i < in.size() ? in[i] : nullptr; };
+    Tensor t = x;
+    if (op == "Identity" || op == "Dropout") return t;
+    if (op == "Cast") return cast_constant(n, x);
+    if (op == "Reshape") {
+      if (!input(1)) bad(n, "expects a constant shape");
+      t.dims = reshaped(n, x.dims, input(1)->values);
+      return t;
+    }
+    if (op == "Flatten") {
+      const auto* a = n.attribute("axis");
+      const auto r = static_cast<std::int64_t>(x.dims.size());
+      std::int64_t axis = a ? a->i : 1;
+      if (axis < 0) axis += r;
+      if (axis < 0 || axis > r) bad(n, fmt::format("axis {} out of range for rank {}", axis, r));
+      std::int64_t outer = 1;
+      for (std::int64_t i = 0; i < axis; ++i) outer *= x.dims[i];
+      t.dims = {outer, outer == 0 ? 0 : element_count(x.dims) / outer};
+      return t;
+    }
+    if (op == "Squeeze" || op == "Unsqueeze") {
+      t.dims = squeezed(n, x.dims, input(1));
+      return t;
+    }
+    if (op == "Transpose") {
+      auto [to, from] = transposed(x.dims, transpose_perm(n, x.dims.size()));
+      t.dims = to;
+      for (std::size_t i = 0; i < from.size(); ++i) t.values[i] = x.values[from[i]];
+      return t;
+    }
+    if (op == "Neg") {
+      for (auto& v : t.values) v = -v;
+      return t;
+    }
+    if (op == "Concat") return concat_constants(n, in);
+    if (op == "Gather") return gather_constant(n, x, input(1));
+    if (op == "Slice") return slice_constant(n, in);
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+      if (!input(1)) bad(n, "expects two operands");
+      return binary_constants(n, x, *input(1));
+    }
+    if (op == "ConstantOfShape") {
+      t = Tensor();
+      t.data_type = onnx::kFloat;
+      double value = 0.0;
+      if (const auto* a = n.attribute("value"); a && a->has_t && !a->t.values.empty()) {
+        value = a->t.values[0];
+        t.data_type = a->t.data_type;
+      }
+      for (const double d : x.values) {
+        const std::int64_t size = to_index(d);
+        if (size < 0 || size > static_cast<std::int64_t>(kMaxInputs)) {
+          bad(n, fmt::format("shape entry {} is out of range", size));
+        }
+        t.dims.push_back(size);
+      }
+      const std::int64_t count = element_count(t.dims);
+      if (count > static_cast<std::int64_t>(kMaxInputs)) {
+        bad(n, fmt::format("makes {} elements, more than {}", count, kMaxInputs));
+      }
+      t.values.assign(static_cast<std::size_t>(count), value);
+      return t;
+    }
+    bad(n, fmt::format("computes on constants with an operator assay does not evaluate; it "
+                       "evaluates {} on constants",
+                       kFolded));
+  }
+
+  // Constants computed at import time are shapes and small tables: a hostile graph could make
+  // one of billions of elements from small inputs.
+  void check_folded_size(const Node& n, double elements) const {
+    if (elements > static_cast<double>(kMaxInputs)) {
+      bad(n, fmt::format("computes a constant of {:.0f} elements, more than {}", elements,
+                         kMaxInputs));
+    }
+  }
+
+  static bool is_integer_type(std::int32_t type) {
+    return type == 2 || type == 3 || type == 4 || type == 5 || type == 6 || type == 7 ||
+           type == 12 || type == 13;
+  }
+
+  Tensor cast_constant(const Node& n, const Tensor& x) const {
+    const auto* to = n.attribute("to");
+    if (!to) bad(n, "has no 'to' attribute");
+    Tensor t = x;
+    t.data_type = static_cast<std::int32_t>(to->i);
+    for (auto& v : t.values) {
+      if (is_integer_type(t.data_type)) {
+        v = std::trunc(v);
+      } else if (t.data_type == 9) {  // bool
+        v = v != 0.0 ? 1.0 : 0.0;
+      } else if (t.data_type == onnx::kFloat) {
+        v = static_cast<float>(v);
+      } else if (t.data_type != onnx::kDouble) {
+        bad(n, fmt::format("casts a constant to {}", type_name(t.data_type)));
+      }
+    }
+    return t;
+  }
+
+  Tensor concat_constants(const Node& n, const std::vector<const Tensor*>& in) const {
+    const auto* a = n.attribute("axis");
+    if (!a) bad(n, "has no 'axis' attribute");
+    const auto rank = static_cast<std::int64_t>(in[0]->dims.size());
+    const std::int64_t axis = a->i < 0 ? a->i + rank : a->i;
+    if (rank == 0 || axis < 0 || axis >= rank) {
+      bad(n, fmt::format("axis {} out of range for rank {}", a->i, rank));
+    }
+    Tensor t = *in[0];
+    t.dims[axis] = 0;
+    std::int64_t outer = 1, inner = 1;
+    for (std::int64_t i = 0; i < rank; ++i) {
+      if (i < axis) outer *= t.dims[i];
+      if (i > axis) inner *= t.dims[i];
+    }
+    for (const Tensor* x : in) {
+      if (!x) bad(n, "has an omitted input");
+      bool same = x->dims.size() == t.dims.size();
+      for (std::int64_t i = 0; same && i < rank; ++i) same = i == axis || x->dims[i] == t.dims[i];
+      if (!same) {
+        bad(n, fmt::format("joins shapes {} and {}", shape_text(in[0]->dims), shape_text(x->dims)));
+      }
+      t.dims[axis] += x->dims[axis];
+    }
+    t.values.clear();
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (const Tensor* x : in) {
+        const std::int64_t run = x->dims[axis] * inner;
+        const auto first = x->values.begin() + o * run;
+        t.values.insert(t.values.end(), first, first + run);
+      }
+    }
+    return t;
+  }
+
+  Tensor gather_constant(const Node& n, const Tensor& x, const Tensor* indices) const {
+    if (!indices) bad(n, "expects constant indices");
+    const auto* a = n.attribute("axis");
+    const auto rank = static_cast<std::int64_t>(x.dims.size());
+    const std::int64_t axis = a ? (a->i < 0 ? a->i + rank : a->i) : 0;
+    if (axis < 0 || axis >= rank)
+      bad(n, fmt::format("axis {} out of range for rank {}", axis, rank));
+    std::int64_t outer = 1, inner = 1;
+    for (std::int64_t i = 0; i < rank; ++i) {
+      if (i < axis) outer *= x.dims[i];
+      if (i > axis) inner *= x.dims[i];
+    }
+    const std::int64_t size = x.dims[axis];
+    Tensor t;
+    t.data_type = x.data_type;
+    t.dims.assign(x.dims.begin(), x.dims.begin() + axis);
+    t.dims.insert(t.dims.end(), indices->dims.begin(), indices->dims.end());
+    t.dims.insert(t.dims.end(), x.dims.begin() + axis + 1, x.dims.end());
+    check_folded_size(n, static_cast<double>(outer) * static_cast<double>(inner) *
+                             static_cast<double>(indices->values.size()));
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (const double v : indices->values) {
+        std::int64_t k = to_index(v);
+        if (k < 0) k += size;
+        if (k < 0 || k >= size) bad(n, fmt::format("index {} out of range for size {}", v, size));
+        const auto first = x.values.begin() + (o * size + k) * inner;
+        t.values.insert(t.values.end(), first, first + inner);
+      }
+    }
+    return t;
+  }
+
+  // Slice by starts, ends, axes and steps (inputs since opset 10, attributes before).
+  Tensor slice_constant(const Node& n, const std::vector<const Tensor*>& in) const {
+    const Tensor& x = *in[0];
+    auto list = [&](std::size_t input, const char* attribute) {
+      std::vector<std::int64_t> out;
+      if (input < in.size() && in[input]) {
+        for (const double v : in[input]->values) out.push_back(to_index(v));
+      } else if (const auto* a = n.attribute(attribute)) {
+        out = a->ints;
+      }
+      return out;
+    };
+    const auto starts = list(1, "starts"), ends = list(2, "ends");
+    auto axes = list(3, "axes"), steps = list(4, "steps");
+    const auto rank = static_cast<std::int64_t>(x.dims.size());
+    if (axes.empty()) {
+      for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+    }
+    if (steps.empty()) steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size()) {
+      bad(n, "starts, ends, axes and steps differ in length");
+    }
+    std::vector<std::int64_t> first(rank, 0), step(rank, 1), count(x.dims);
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      const std::int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+      if (axis < 0 || axis >= rank) bad(n, fmt::format("axis {} out of range", axes[i]));
+      const std::int64_t dim = x.dims[axis], s = steps[i];
+      if (s == 0) bad(n, "has a step of 0");
+      auto clamp_index = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
+        return std::clamp(v < 0 ? v + dim : v, lo, hi);
+      };
+      const std::int64_t b =
+          s > 0 ? clamp_index(starts[i], 0, dim) : clamp_index(starts[i], 0, dim - 1);
+      const std::int64_t e =
+          s > 0 ? clamp_index(ends[i], 0, dim) : clamp_index(ends[i], -1, dim - 1);
+      first[axis] = b;
+      step[axis] = s;
+      count[axis] = s > 0 ? std::max<std::int64_t>(0, (e - b + s - 1) / s)
+                          : std::max<std::int64_t>(0, (b - e - s - 1) / -s);
+    }
+    Tensor t;
+    t.data_type = x.data_type;
+    t.dims = count;
+    const std::int64_t total = element_count(count);
+    std::vector<std::int64_t> stride(rank, 1), index(rank, 0);
+    for (std::int64_t i = rank - 1; i > 0; --i) stride[i - 1] = stride[i] * x.dims[i];
+    for (std::int64_t f = 0; f < total; ++f) {
+      std::int64_t source = 0;
+      for (std::int64_t k = 0; k < rank; ++k) source += (first[k] + index[k] * step[k]) * stride[k];
+      t.values.push_back(x.values[source]);
+      for (std::int64_t k = rank; k-- > 0;) {
+        if (++index[k] < count[k]) break;
+        index[k] = 0;
+      }
+    }
+    return t;
+  }
+
+  // a op b with numpy broadcasting; integer division truncates, as ONNX's does.
+  Tensor binary_constants(const Node& n, const Tensor& a, const Tensor& b) const {
+    const std::size_t r = std::max(a.dims.size(), b.dims.size());
+    auto dim = [&](const Tensor& t, std::size_t i) {  // i-th of r dims, right-aligned
+      const std::size_t pad = r - t.dims.size();
+      return i < pad ? std::int64_t{1} : t.dims[i - pad];
+    };
+    Tensor t;
+    t.data_type = a.data_type;
+    for (std::size_t i = 0; i < r; ++i) {
+      const std::int64_t da = dim(a, i), db = dim(b, i);
+      if (da != db && da != 1 && db != 1) {
+        bad(n, fmt::format("shapes {} and {} do not broadcast", shape_text(a.dims),
+                           shape_text(b.dims)));
+      }
+      t.dims.push_back(da == 1 ? db : da);
+    }
+    check_folded_size(n, static_cast<double>(element_count(t.dims)));
+    const std::int64_t total = element_count(t.dims);
+    std::vector<std::int64_t> index(r, 0);
+    const bool integer = is_integer_type(a.data_type);
+    for (std::int64_t f = 0; f < total; ++f) {
+      std::int64_t ia = 0, ib = 0;
+      for (std::size_t i = 0; i < r; ++i) {
+        ia = ia * dim(a, i) + (dim(a, i) == 1 ? 0 : index[i]);
+        ib = ib * dim(b, i) + (dim(b, i) == 1 ? 0 : index[i]);
+      }
+      const double x = a.values[ia], y = b.values[ib];
+      double v = 0;
+      if (n.op_type == "Add") v = x + y;
+      if (n.op_type == "Sub") v = x - y;
+      if (n.op_type == "Mul") v = x * y;
+      if (n.op_type == "Div") {
+        if (integer && y == 0) bad(n, "divides an integer by zero");
+        v = integer ? std::trunc(x / y) : x / y;
+      }
+      t.values.push_back(v);
+      for (std::size_t k = r; k-- > 0;) {
+        if (++index[k] < t.dims[k]) break;
+        index[k] = 0;
+      }
+    }
+    return t;
   }
 
   void finish() {
@@ -656,6 +1165,7 @@ class Importer {
   const onnx::ModelProto& proto_;
   std::string where_;
   std::map<std::string, Tensor> constants_;
+  std::map<std::string, std::vector<std::int64_t>> shapes_;  // of each running tensor so far
   std::string running_;
   std::vector<std::int64_t> shape_;
   Pending pending_;

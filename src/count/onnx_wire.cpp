@@ -1,5 +1,6 @@
 #include "onnx_wire.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "assay/core/error.hpp"
@@ -172,23 +173,77 @@ class Reader {
   const std::string& where_;
 };
 
-// raw_data: little-endian elements of the tensor's type.
-void decode_raw(const Reader& r, std::string_view raw, Tensor& t) {
-  std::size_t width = 0;
-  switch (t.data_type) {
+// An IEEE half-precision value (float16 weights, as model.half() exports them), exactly.
+double half_to_double(std::uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double v = exponent == 0    ? std::ldexp(mantissa, -24)
+             : exponent == 31 ? (mantissa ? std::nan("") : HUGE_VAL)
+                              : std::ldexp(mantissa + 1024, exponent - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+// Bytes per element of the numeric types exporters write (bool, small integers and float16
+// appear as Dropout's training_mode, masks and half-precision weights); 0 for the others.
+std::size_t element_width(std::int32_t type) {
+  switch (type) {
+    case 2:  // uint8
+    case 3:  // int8
+    case 9:  // bool
+      return 1;
+    case 4:   // uint16
+    case 5:   // int16
+    case 10:  // float16
+      return 2;
     case kFloat:
     case kInt32:
-      width = 4;
-      break;
+    case 12:  // uint32
+      return 4;
     case kDouble:
     case kInt64:
-      width = 8;
-      break;
+    case 13:  // uint64
+      return 8;
     default:
-      r.bad(
-          fmt::format("tensor \"{}\": data type {} is not supported (float, double, int32 or "
-                      "int64)",
-                      t.name, t.data_type));
+      return 0;
+  }
+}
+
+// The element at p of a small type (element_width 1 or 2, or uint32/uint64).
+double small_element(std::int32_t type, const char* p) {
+  std::uint16_t u16 = 0;
+  if (element_width(type) >= 2) std::memcpy(&u16, p, 2);
+  switch (type) {
+    case 2:
+    case 9:
+      return static_cast<unsigned char>(*p);
+    case 3:
+      return static_cast<signed char>(*p);
+    case 4:
+      return u16;
+    case 5:
+      return static_cast<std::int16_t>(u16);
+    case 10:
+      return half_to_double(u16);
+    case 12: {
+      std::uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
+  }
+}
+
+// raw_data: little-endian elements of the tensor's type.
+void decode_raw(const Reader& r, std::string_view raw, Tensor& t) {
+  const std::size_t width = element_width(t.data_type);
+  if (width == 0) {
+    r.bad(
+        fmt::format("tensor \"{}\": data type {} is not supported (float, double, float16, "
+                    "bool or an integer type)",
+                    t.name, t.data_type));
   }
   if (raw.size() % width != 0) {
     r.bad(fmt::format("tensor \"{}\": raw_data has {} bytes, not a multiple of {}", t.name,
@@ -221,6 +276,7 @@ void decode_raw(const Reader& r, std::string_view raw, Tensor& t) {
         break;
       }
       default:
+        t.values[i] = small_element(t.data_type, p);
         break;
     }
   }
@@ -279,7 +335,11 @@ Tensor decode_tensor(Reader r) {
   } else if (!i64.empty()) {
     for (const auto v : i64) t.values.push_back(static_cast<double>(v));
   } else if (!i32.empty()) {
-    for (const auto v : i32) t.values.push_back(static_cast<double>(static_cast<std::int32_t>(v)));
+    for (const auto v : i32) {
+      // int32_data holds float16 values as their bits (and bool, int8, ... as values).
+      t.values.push_back(t.data_type == 10 ? half_to_double(static_cast<std::uint16_t>(v))
+                                           : static_cast<double>(static_cast<std::int32_t>(v)));
+    }
   }
   return t;
 }

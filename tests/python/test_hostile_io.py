@@ -70,12 +70,20 @@ def test_ids_beyond_2_to_53_stay_distinct(run_cli, tmp_path):
     assert '"9007199254740993"' in out.stdout and '"9007199254740992"' in out.stdout
 
 
-def test_newlines_and_nul_are_escaped_in_messages(run_cli, tmp_path):
-    path = write(tmp_path / "nl.csv", b'y,p\n0,"a\nb\x00c"\n1,0.9\n')
+def test_newlines_and_control_bytes_are_escaped_in_messages(run_cli, tmp_path):
+    path = write(tmp_path / "nl.csv", b'y,p\n0,"a\nb\x01c"\n1,0.9\n')
     out = run_cli("metrics", path, "--label", "y", "--score", "p")
     assert out.returncode == 2
-    assert f'{path}:2:3: expected a number, found "a\\nb\\x00c"' in out.stderr
+    assert f'{path}:2:3: expected a number, found "a\\nb\\x01c"' in out.stderr
     assert out.stderr.count("\n") == 1
+
+
+def test_nul_is_never_text(run_cli, tmp_path):
+    # Issue 38: a NUL byte is refused where it is, before anything else (it was a cell's text).
+    path = write(tmp_path / "nul.csv", b'y,p\n0,"a\nb\x00c"\n1,0.9\n')
+    out = run_cli("metrics", path, "--label", "y", "--score", "p")
+    assert out.returncode == 2
+    assert f"{path}:3:2: expected text, found a NUL byte (0x00)" in out.stderr
 
 
 def test_shift_names_the_file_row_not_the_partition_index(run_cli, tmp_path):

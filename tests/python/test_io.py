@@ -154,13 +154,18 @@ def test_read_npy_errors(tmp_path):
         return str(info.value).replace(path, "x.npy")
 
     assert message(b"a,b\n1,2\n") == 'x.npy: expected the magic string "\\x93NUMPY", found "a,b\\x0a1,"'
-    supported = "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1"
-    assert message(np.zeros(2, dtype=">f8")) == (
-        f'x.npy: unsupported dtype ">f8" (big-endian data is not supported); expected one of {supported}')
+    supported = ("expected a real number, integer or bool type: f8, f4, f2, i8, i4, i2, i1, u8, "
+                 "u4, u2, u1, b1 in either byte order")
+    # Issue 38: big-endian data are the same numbers (byte-swapped), not an error.
+    np.save(str(tmp_path / "be.npy"), np.arange(3, dtype=">f8"))
+    np.testing.assert_array_equal(assay.io.read_npy(str(tmp_path / "be.npy")), [0, 1, 2])
     assert message(np.zeros(2, dtype=np.complex128)) == (
-        f'x.npy: unsupported dtype "<c16"; expected one of {supported}')
+        'x.npy: unsupported dtype "<c16" (complex numbers; save the real and imaginary parts as '
+        f"separate arrays); {supported}")
     assert message(np.array([None, 1], dtype=object), allow_pickle=True) == (
-        f'x.npy: unsupported dtype "|O" (pickled Python objects are not supported); expected one of {supported}')
+        'x.npy: unsupported dtype "|O" (Python objects, stored as a pickle: assay never unpickles, '
+        "as loading a pickle can run code; save a numeric array, e.g. np.save(path, "
+        f"a.astype(float))); {supported}")
     assert message(np.zeros(2, dtype=[("a", "<f8")])) == (
         "x.npy: unsupported dtype: structured arrays (descr is a list) are not supported")
     path = str(tmp_path / "ok.npy")

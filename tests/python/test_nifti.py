@@ -175,7 +175,8 @@ def test_bad_files_are_errors_naming_them(tmp_path, rng):
     with pytest.raises(AssayError) as e:
         seg.read_nifti(magic)
     assert str(e.value) == (f'{magic}: not a single-file NIfTI-1 image: expected magic "n+1", '
-                            'found "ni1\\x00"')
+                            'found "ni1\\x00" (the header of a .hdr/.img pair, renamed; assay '
+                            'reads .nii/.nii.gz files)')
 
     four_d = tmp_path / "four_d.nii.gz"
     nib.save(nib.Nifti1Image(rng.normal(size=(4, 3, 2, 5)).astype(np.float32), np.eye(4)), four_d)

@@ -20,9 +20,19 @@
 // such as 9007199254740993, beyond 2^53) makes a column that is not named numeric categorical, so
 // ids stay exact and distinct.
 //
+// Missing values: an unquoted NA, N/A or #N/A (R's write.csv, Excel's error value) in a column
+// whose other cells are numbers is a missing value, like an empty cell (quoted, "NA" is text).
+//
 // Text: the file must be UTF-8 (ASCII included): any other byte is an error before anything else
-// is read ("expected UTF-8 text, found byte 0xE9"), so that no output ever holds invalid text.
-// Pipes, FIFOs, /dev/stdin and /proc files are read to their end (a regular file is mapped).
+// is read ("expected UTF-8 text, found byte 0xE9"), so that no output ever holds invalid text; a
+// NUL byte is never text ("found a NUL byte": binary data, UTF-16, /dev/zero), nor is a UTF-16
+// byte order mark (Excel's "Unicode Text"). Pipes, FIFOs, /dev/stdin and /proc files are read to
+// their end (a regular file is mapped), up to a limit (max_stream_bytes) checked as they are read.
+//
+// Separators: a header row that is one unquoted field holding ',', ';' or a tab other than the
+// delimiter is refused, naming the separator ("expected ',' between column names, found ';'"): a
+// ';'-separated file (Excel's CSV where the decimal mark is a comma) would otherwise read as one
+// column. Read such a file with delimiter ';' and decimal ',' (then "0,5" is 0.5).
 //
 // Errors: every problem in the file throws assay::Error with file:line:column of the offending
 // cell (1-based; columns count bytes; a wrong field count points at column 1 of the record).
@@ -62,6 +72,14 @@ struct CsvParams {
   bool comments = false;
   /// Field separator. Default ','.
   char delimiter = ',';
+  /// Decimal mark of numbers: '.' (default) or ',' (then "0,5" reads as 0.5; the delimiter must
+  /// be another character, e.g. ';' as European Excel writes).
+  char decimal = '.';
+  /// The most bytes read from a stream (pipe, FIFO, /dev/stdin; a regular file is mapped, not
+  /// copied). 0 (default): the environment variable ASSAY_MAX_STREAM_BYTES if set, else a third
+  /// of the memory this process can allocate when reading starts (the table parsed from the text
+  /// needs up to twice as much again). More is refused as soon as it arrives, naming the limit.
+  std::size_t max_stream_bytes = 0;
   /// Worker threads for parsing (0 = all cores). The result does not depend on it.
   int threads = 0;
   /// Bytes per parallel work item (default 4 MiB); small values exist for tests.
@@ -71,7 +89,8 @@ struct CsvParams {
 /// Reads a CSV file; throws assay::Error (with file:line:col) on any problem. A file with only
 /// a header gives a table with 0 rows and every column numeric (callers decide if that is an
 /// error). Errors for the file itself: "x.csv: cannot open: <reason>", "x.csv: empty file,
-/// expected a header row".
+/// expected a header row", "/dev/stdin: cannot read: the stream holds more than 1000000 bytes
+/// (the limit for a stream: ASSAY_MAX_STREAM_BYTES=1000000); ...".
 Table read_csv(const std::string& path, const CsvParams& params = {});
 
 /// Writes a table as CSV (header, LF line ends): numbers in their shortest round-trip form, NaN

@@ -2,12 +2,16 @@
 //
 // Layout: NpyArray::data holds the elements in C order (row-major: for shape (r, c), element
 // (i, j) is data[i*c + j]), whatever the file's order — Fortran-order files are transposed while
-// reading. shape is empty for a 0-d array (one element). Accepted dtypes: little-endian (or
-// byte-order-free) <f8 <f4 <f2 <i8 <i4 <i2 |i1 <u8 <u4 <u2 |u1 |b1; bool reads as 0/1, and 64-bit
-// integers beyond 2^53 are rounded to the nearest double. Big-endian data, structured dtypes,
-// complex numbers, strings and pickled objects are rejected with a message naming the dtype.
+// reading. shape is empty for a 0-d array (one element). Accepted dtypes: f8 f4 f2 i8 i4 i2 i1 u8
+// u4 u2 u1 b1 in either byte order ('<', '>', '=', '|' or none: ">f8" from a big-endian machine is
+// byte-swapped) and numpy's one-letter codes ("d", "<f"); bool reads as 0/1, and 64-bit integers
+// beyond 2^53 are rounded to the nearest double. Structured dtypes, complex numbers, strings,
+// dates and pickled objects (never unpickled) are refused with a message naming the dtype.
+// Headers as every numpy version wrote them are read: format 1.0, 2.0 (long headers) and 3.0
+// (UTF-8), keys in any order, either quote, Python 2's `3L` and u'' literals, any padding.
 // A file must hold exactly the bytes its header announces (truncated data or trailing bytes are
-// errors).
+// errors). A pipe or device is read as far as the header announces (/dev/zero is refused at
+// once: no magic string); an .npz (zip) archive is named as such.
 //
 //   // np.save("a.npy", np.arange(6, dtype="<i4").reshape(2, 3))
 //   NpyArray a = read_npy("a.npy");

@@ -10,11 +10,20 @@
 //   Gemm, MatMul            an affine map with a constant matrix (either operand order)
 //   Add, Sub, Mul, Div      with a constant (scalar or broadcast vector) on either side
 //                           (Div: only running tensor / constant)
+//   Neg                     negates the running tensor
 //   Relu, Sigmoid, Softmax  close the pending affine map into a layer with that activation
 //                           (Softmax only as the last operator)
 //   Flatten, Reshape, Identity, Squeeze, Unsqueeze   no change of element order
+//   Dropout (inference), Cast (to float or double), Pad (of nothing)   no change at all
+//   Transpose               reorders the elements: the pending map's rows follow them
 //   Constant                a constant tensor
 //   BatchNormalization      (inference form) folded into the pending affine map
+//
+// A node whose inputs are all constants, and Shape of the input or of any tensor of the chain,
+// is evaluated at import into a new constant (Shape, Gather, Concat, Slice, Cast, Reshape,
+// Flatten, Squeeze, Unsqueeze, Transpose, Add, Sub, Mul, Div, Neg, ConstantOfShape): exporters
+// compute shapes in the graph (PyTorch's x.view(x.size(0), -1) is Shape -> Gather -> Unsqueeze
+// -> Concat -> Reshape). A symbolic batch dimension is 1 there.
 //
 // Consecutive affine operators are composed into one dense layer (in float64; float32 weights are
 // widened exactly). Anything else is refused with the node's name and operator, as are shapes

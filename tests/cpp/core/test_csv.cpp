@@ -2,11 +2,15 @@
 // missing cells, errors with file:line:col) and writing tables back as CSV.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -364,7 +368,8 @@ TEST(CsvErrors, EmptyCells) {
   EXPECT_EQ(error_all_ways("a,b\n1,2\n3,\n,5\n"),
             "data.csv:3:3: expected a number, found an empty cell");
   EXPECT_EQ(error_all_ways("a,b\n1,2\n3,4\n,\n"),
-            "data.csv:4:1: expected a number, found an empty cell");
+            "data.csv:4:1: expected a number, found an empty cell (the row holds only separators, "
+            "as spreadsheets write for rows that are formatted but empty; delete such rows)");
 }
 
 TEST(CsvErrors, Quotes) {
@@ -426,15 +431,22 @@ TEST(Csv, WriteRoundTrip) {
 // Issue 14: hostile inputs to the reader.
 
 TEST(Csv, BytesThatAreNotUtf8AreRefusedBeforeAnythingElse) {
+  // What Excel's "CSV (Comma delimited)" writes (Windows-1252) is named with how to convert it.
+  const std::string hint =
+      " (Latin-1 or Windows-1252 text, as Excel's \"CSV (Comma delimited)\" writes? save it as "
+      "\"CSV UTF-8\" or convert it with iconv -f WINDOWS-1252 -t UTF-8)";
   // Latin-1 "café": refused where the byte is, before a later problem (the ragged last row).
   EXPECT_EQ(error_all_ways("y,t\n0,caf\xE9\n1,b,extra\n"),
-            "data.csv:2:6: expected UTF-8 text, found byte 0xE9");
-  EXPECT_EQ(error_all_ways("y,t\xFF\n0,a\n"), "data.csv:1:4: expected UTF-8 text, found byte 0xFF");
+            "data.csv:2:6: expected UTF-8 text, found byte 0xE9" + hint);
+  EXPECT_EQ(error_all_ways("y,t\xFF\n0,a\n"),
+            "data.csv:1:4: expected UTF-8 text, found byte 0xFF" + hint);
   // Overlong "/" (C0 AF), a surrogate (ED A0 80), a truncated sequence at the end.
-  EXPECT_EQ(error_all_ways("y\n\xC0\xAF\n"), "data.csv:2:1: expected UTF-8 text, found byte 0xC0");
+  EXPECT_EQ(error_all_ways("y\n\xC0\xAF\n"),
+            "data.csv:2:1: expected UTF-8 text, found byte 0xC0" + hint);
   EXPECT_EQ(error_all_ways("y\n\xED\xA0\x80\n"),
-            "data.csv:2:1: expected UTF-8 text, found byte 0xED");
-  EXPECT_EQ(error_all_ways("y\nab\xE2\x82"), "data.csv:2:3: expected UTF-8 text, found byte 0xE2");
+            "data.csv:2:1: expected UTF-8 text, found byte 0xED" + hint);
+  EXPECT_EQ(error_all_ways("y\nab\xE2\x82"),
+            "data.csv:2:3: expected UTF-8 text, found byte 0xE2" + hint);
   // Well-formed UTF-8 of every length is text as it is.
   const Table t = parse_all_ways("y,t\n0,caf\xC3\xA9\n1,\xE2\x82\xAC\n0,\xF0\x9F\x98\x80\n");
   EXPECT_EQ(t.column("t").strings(),
@@ -552,6 +564,228 @@ TEST(Csv, RowsKnowTheirLinesAndCellsTheirColumns) {
   EXPECT_EQ(cell_location(f, 1, "c").to_string(), path.string() + ":4:11");
   fs::remove(path);
   EXPECT_EQ(cell_location(t, 1, "b").to_string(), "data.csv:5");  // no file: the line
+}
+
+// Issue 38: files real tools write, and endless streams.
+
+const std::string kNul =
+    "expected text, found a NUL byte (0x00): binary data, or UTF-16 text (convert it with iconv -f "
+    "UTF-16 -t UTF-8), or an endless device such as /dev/zero";
+
+TEST(Csv, NulBytesAreNeverText) {
+  using namespace std::string_literals;
+  EXPECT_EQ(error_all_ways("y,p\n1,0\0\n"s), "data.csv:2:4: " + kNul);
+  EXPECT_EQ(error_all_ways("y,p\n1,\"a\0\"\n"s), "data.csv:2:5: " + kNul);  // quoted too
+  EXPECT_EQ(error_all_ways("\xEF\xBB\xBF\0"s), "data.csv:1:1: " + kNul);    // after a BOM
+  // UTF-16 without a byte order mark: the NUL after the first character.
+  EXPECT_EQ(error_all_ways("y\0,\0p\0\n\0"s), "data.csv:1:2: " + kNul);
+  // /dev/zero is a stream of NULs: refused at its first byte, at once.
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW_MSG(read_csv("/dev/zero"), Error, "/dev/zero:1:1: " + kNul);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2.0);
+}
+
+TEST(Csv, Utf16IsNamedByItsByteOrderMark) {
+  using namespace std::string_literals;
+  const std::string message =
+      "data.csv:1:1: expected UTF-8 text, found a UTF-16 byte order mark (0x{} 0x{}): the file is "
+      "UTF-16 text, as Excel's \"Unicode Text\" writes; save it as \"CSV UTF-8\" or convert it "
+      "with iconv -f UTF-16 -t UTF-8";
+  EXPECT_EQ(error_all_ways("\xFF\xFEy\0,\0p\0\n\0"s),
+            fmt::format(fmt::runtime(message), "FF", "FE"));
+  EXPECT_EQ(error_all_ways("\xFE\xFF\0y\0,\0p\0\n"s),
+            fmt::format(fmt::runtime(message), "FE", "FF"));
+}
+
+/// A FIFO in a fresh folder, fed `chunk` over and over by a thread until the reader goes away.
+class EndlessFifo {
+ public:
+  explicit EndlessFifo(std::string chunk)
+      : dir_(fs::temp_directory_path() / ("assay_endless_" + std::to_string(::getpid()))) {
+    fs::create_directories(dir_);
+    path_ = (dir_ / "in.csv").string();
+    EXPECT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+    ::signal(SIGPIPE, SIG_IGN);  // the writer learns of the closed reader from EPIPE
+    writer_ = std::thread([this, chunk] {
+      const int fd = ::open(path_.c_str(), O_WRONLY);
+      while (fd >= 0 && ::write(fd, chunk.data(), chunk.size()) > 0) {
+      }
+      if (fd >= 0) ::close(fd);
+    });
+  }
+  ~EndlessFifo() {
+    writer_.join();
+    fs::remove_all(dir_);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  fs::path dir_;
+  std::string path_;
+  std::thread writer_;
+};
+
+TEST(Csv, EndlessStreamsStopAtTheLimit) {
+  std::string yes;  // what `yes` writes
+  for (int i = 0; i < 4096; ++i) yes += "y\n";
+  {
+    EndlessFifo fifo(yes);
+    CsvParams p;
+    p.max_stream_bytes = 100000;
+    EXPECT_THROW_MSG(read_csv(fifo.path(), p), Error,
+                     fifo.path() +
+                         ": cannot read: the stream holds more than 100000 bytes (the limit "
+                         "max_stream_bytes = 100000); to read more, save the data to a file (a "
+                         "file is mapped, not copied)");
+  }
+  {
+    EndlessFifo fifo(yes);
+    ::setenv("ASSAY_MAX_STREAM_BYTES", "2000000", 1);
+    EXPECT_THROW_MSG(read_csv(fifo.path()), Error,
+                     fifo.path() +
+                         ": cannot read: the stream holds more than 2.0 MB (the limit "
+                         "ASSAY_MAX_STREAM_BYTES=2000000); to read more, save the data to a file "
+                         "(a file is mapped, not copied)");
+    ::unsetenv("ASSAY_MAX_STREAM_BYTES");
+  }
+  {
+    // A stream within the limit is read whole.
+    const fs::path dir = fs::temp_directory_path() / ("assay_short_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string path = (dir / "in.csv").string();
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    std::thread writer([&] { std::ofstream(path) << "y\n1\n2\n"; });
+    CsvParams p;
+    p.max_stream_bytes = 6;
+    EXPECT_EQ(read_csv(path, p).numeric("y"), (std::vector<double>{1, 2}));
+    writer.join();
+    fs::remove_all(dir);
+  }
+}
+
+TEST(Csv, TheTableIsSizedOnlyAfterAMemoryCheck) {
+  // 30 million rows bound 480 MB of doubles and line numbers; under a 300 MB allowance the
+  // reader refuses before allocating them (in a child, whose address space is capped).
+  const std::string text = "y\n" + std::string(30'000'000, '\n');
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    struct rlimit cap {};
+    std::size_t in_use = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+      unsigned long long pages = 0;
+      if (std::fscanf(statm, "%llu", &pages) == 1) in_use = pages * ::sysconf(_SC_PAGESIZE);
+      std::fclose(statm);
+    }
+    cap.rlim_cur = cap.rlim_max = in_use + (300u << 20);
+    ::setrlimit(RLIMIT_AS, &cap);
+    try {
+      CsvParams one_thread;
+      one_thread.threads = 1;
+      parse_csv(text, "long.csv", one_thread);
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      const bool ok = m.starts_with(
+                          "long.csv: needs 0.5 GB for 30000000 rows of 1 columns read "
+                          "as numbers (8-byte doubles), more than the ") &&
+                      m.ends_with(" GB this process can allocate");
+      if (!ok) std::fprintf(stderr, "message: %s\n", m.c_str());
+      ::_exit(ok ? 0 : 1);
+    } catch (...) {
+      ::_exit(2);
+    }
+    ::_exit(3);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(Csv, TheHeaderNamesAnotherSeparator) {
+  EXPECT_EQ(error_all_ways("y;p\r\n1;0,5\r\n"),
+            "data.csv:1:2: expected ',' between column names, found ';' in the header \"y;p\": the "
+            "file is separated by ';' (Excel's CSV where the decimal mark is a comma); save it "
+            "separated by ',' (Excel: \"CSV UTF-8 (Comma delimited)\"), or read it in Python with "
+            "assay.io.read_csv(path, delimiter=\";\", decimal=\",\")");
+  // R's write.csv2 quotes the names: the quote is followed by the separator.
+  EXPECT_EQ(error_all_ways("\"y\";\"p\"\n1;0,5\n").substr(0, 116),
+            "data.csv:1:4: expected ',' between column names, found ';' in the header "
+            "\"\\\"y\\\";\\\"p\\\"\": the file is separated by ';'");
+  EXPECT_EQ(error_all_ways("\xEF\xBB\xBFid\ty\tp\n1\t0\t0.5\n"),
+            "data.csv:1:3: expected ',' between column names, found a tab in the header "
+            "\"id\\ty\\tp\": the file is separated by a tab; save it separated by ',' (Excel: "
+            "\"CSV UTF-8 (Comma delimited)\"), or read it in Python with "
+            "assay.io.read_csv(path, delimiter=\"\\t\")");
+  CsvParams semicolon;
+  semicolon.comments = true;
+  semicolon.delimiter = ';';
+  EXPECT_EQ(error_all_ways("# made by hand\ny,p\n1,0.5\n", semicolon).substr(0, 80),
+            "data.csv:2:2: expected ';' between column names, found ',' in the header \"y,p\": ");
+  // A quoted name may hold any separator; one column without one is fine.
+  EXPECT_EQ(parse_all_ways("\"y;p\"\n1\n").names(), (std::vector<std::string>{"y;p"}));
+  EXPECT_EQ(parse_all_ways("y\n1\n").names(), (std::vector<std::string>{"y"}));
+}
+
+TEST(Csv, DecimalComma) {
+  CsvParams p;
+  p.delimiter = ';';
+  p.decimal = ',';
+  const Table t =
+      parse_all_ways("y;p;q\r\n1;0,5;a\r\n0;-1,25E-3;b\r\n1;2; c\r\n1; 3,5 ;1.234,5\r\n", p);
+  EXPECT_EQ(nums(t, "p"), (std::vector<double>{0.5, -1.25e-3, 2, 3.5}));
+  EXPECT_EQ(t.column("q").strings(), (std::vector<std::string>{"a", "b", " c", "1.234,5"}));
+  p.numeric = {"q"};
+  EXPECT_EQ(error_all_ways("y;q\n1;1.234,5\n", p),
+            "data.csv:2:3: expected a number, found \"1.234,5\"");
+  p.numeric.clear();
+  p.delimiter = ',';
+  EXPECT_EQ(error_all_ways("y\n1\n", p),
+            "decimal ',' needs another delimiter (the CSV dialect with a decimal comma separates "
+            "fields by ';')");
+  p.decimal = 'x';
+  EXPECT_EQ(error_all_ways("y\n1\n", p), "decimal must be '.' or ',', found \"x\"");
+  // Without decimal ',', "0,5" in a ';' file is text.
+  CsvParams q;
+  q.delimiter = ';';
+  EXPECT_EQ(parse_all_ways("a;b\n0,5;1\n", q).column("a").strings(),
+            (std::vector<std::string>{"0,5"}));
+}
+
+TEST(Csv, NaMarkersAreMissingValues) {
+  CsvParams missing;
+  missing.allow_missing = true;
+  const Table t = parse_all_ways("y,p\n1,NA\n0,#N/A\n1, N/A\n0,0.5\n", missing);
+  ASSERT_EQ(t.column("p").kind, ColumnKind::numeric);
+  const auto p = nums(t, "p");
+  EXPECT_TRUE(std::isnan(p[0]) && std::isnan(p[1]) && std::isnan(p[2]));
+  EXPECT_EQ(p[3], 0.5);
+  EXPECT_EQ(error_all_ways("y,p\n1,0.5\n0,NA\n"),
+            "data.csv:3:3: expected a number, found a missing value \"NA\"");
+  CsvParams numeric;
+  numeric.numeric = {"p"};
+  EXPECT_EQ(error_all_ways("y,p\n1,#N/A\n", numeric),
+            "data.csv:2:3: expected a number, found a missing value \"#N/A\"");
+  // Quoted, "NA" is text; among text it is a category.
+  EXPECT_EQ(parse_all_ways("p\n\"NA\"\n0.5\n").column("p").strings(),
+            (std::vector<std::string>{"NA", "0.5"}));
+  EXPECT_EQ(parse_all_ways("g\na\nNA\n").column("g").strings(),
+            (std::vector<std::string>{"a", "NA"}));
+}
+
+TEST(Csv, RowsOfOnlySeparatorsAreNamed) {
+  const std::string hint =
+      " (the row holds only separators, as spreadsheets write for rows that are formatted but "
+      "empty; delete such rows)";
+  EXPECT_EQ(error_all_ways("y,p\r\n1,0.5\r\n,\r\n,\r\n"),
+            "data.csv:3:1: expected a number, found an empty cell" + hint);
+  EXPECT_EQ(error_all_ways("y,t\n1,a\n , \n"),
+            "data.csv:3:1: expected a number, found an empty cell" + hint);
+  EXPECT_EQ(error_all_ways("t,u\na,b\n,\n"),
+            "data.csv:3:1: expected a value in text column \"t\", found an empty cell" + hint);
+  // A row with some values is not one of them.
+  EXPECT_EQ(error_all_ways("y,p\n1,0.5\n1,\n"),
+            "data.csv:3:3: expected a number, found an empty cell");
 }
 
 }  // namespace

@@ -106,6 +106,32 @@ TEST_F(NiftiTest, MissingAndEmptyFilesAreErrorsNamingThem) {
                    path("a.csv") + ": expected a file name ending in .nii or .nii.gz");
 }
 
+// Issue 38: a .hdr/.img pair (FSL's NIFTI_PAIR, Analyze 7.5) is named, with how to convert it.
+TEST_F(NiftiTest, PairsAreRefusedWithHowToConvert) {
+  for (const std::string name : {"v.hdr", "v.img", "v.hdr.gz", "v.img.gz"}) {
+    write_bytes(path(name), std::string(348, '\0'));
+    const bool gz = name.ends_with(".gz");
+    const std::string header = path(gz ? "v.hdr.gz" : "v.hdr");
+    EXPECT_THROW_MSG(read_nifti(path(name)), Error,
+                     path(name) +
+                         ": expected a single-file NIfTI volume (.nii or .nii.gz), found one file "
+                         "of a .hdr/.img pair (as FSL writes with FSLOUTPUTTYPE=NIFTI_PAIR, or "
+                         "Analyze 7.5); convert it, e.g. with fslchfiletype NIFTI_GZ " +
+                         header + " or in Python nibabel.save(nibabel.load(\"" + header +
+                         "\"), \"" + path("v") + ".nii.gz\")");
+  }
+  // A pair's header renamed to .nii is named by its magic.
+  write_nifti(path("p.nii"), sample_volume(), NiftiType::float32);
+  std::string bytes = read_bytes(path("p.nii"));
+  bytes.replace(344, 4, std::string("ni1\0", 4));
+  write_bytes(path("p.nii"), bytes);
+  EXPECT_THROW_MSG(read_nifti(path("p.nii")), Error,
+                   path("p.nii") +
+                       ": not a single-file NIfTI-1 image: expected magic \"n+1\", found "
+                       "\"ni1\\x00\" (the header of a .hdr/.img pair, renamed; assay reads "
+                       ".nii/.nii.gz files)");
+}
+
 TEST_F(NiftiTest, WrongMagicAndSizeAreErrors) {
   write_nifti(path("m.nii"), sample_volume(), NiftiType::float32);
   std::string bytes = read_bytes(path("m.nii"));

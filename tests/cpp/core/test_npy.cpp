@@ -1,8 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "assay/core/error.hpp"
 #include "assay/core/npy.hpp"
@@ -127,18 +133,29 @@ TEST(NpyErrors, BadFiles) {
 }
 
 TEST(NpyErrors, Dtypes) {
-  EXPECT_THROW_MSG(
-      parse_npy(npy_bytes(dict(">f8", false, "(1,)"), raw<double>({1})), "x.npy"), Error,
-      "x.npy: unsupported dtype \">f8\" (big-endian data is not supported); expected one of "
-      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+  const std::string expected =
+      "; expected a real number, integer or bool type: f8, f4, f2, i8, i4, i2, i1, u8, u4, u2, u1, "
+      "b1 in either byte order";
   EXPECT_THROW_MSG(
       parse_npy(npy_bytes(dict("<c16", false, "(1,)"), std::string(16, '\0')), "x.npy"), Error,
-      "x.npy: unsupported dtype \"<c16\"; expected one of "
-      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+      "x.npy: unsupported dtype \"<c16\" (complex numbers; save the real and imaginary parts as "
+      "separate arrays)" +
+          expected);
   EXPECT_THROW_MSG(
       parse_npy(npy_bytes(dict("|O", false, "(1,)"), std::string(8, '\0')), "x.npy"), Error,
-      "x.npy: unsupported dtype \"|O\" (pickled Python objects are not supported); expected one of "
-      "<f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1");
+      "x.npy: unsupported dtype \"|O\" (Python objects, stored as a pickle: assay never "
+      "unpickles, as loading a pickle can run code; save a numeric array, e.g. np.save(path, "
+      "a.astype(float)))" +
+          expected);
+  EXPECT_THROW_MSG(parse_npy(npy_bytes(dict("<U3", false, "(1,)"), std::string(12, '\0')), "x.npy"),
+                   Error,
+                   "x.npy: unsupported dtype \"<U3\" (strings; assay reads numbers)" + expected);
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes(dict("<f16", false, "(1,)"), std::string(16, '\0')), "x.npy"), Error,
+      "x.npy: unsupported dtype \"<f16\" (extended precision floats; save them as float64)" +
+          expected);
+  EXPECT_THROW_MSG(parse_npy(npy_bytes(dict("<x9", false, "(1,)"), ""), "x.npy"), Error,
+                   "x.npy: unsupported dtype \"<x9\"" + expected);
   EXPECT_THROW_MSG(
       parse_npy(npy_bytes("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }",
                           std::string(8, '\0')),
@@ -168,6 +185,126 @@ TEST(NpyErrors, MalformedHeaders) {
             "x.npy: malformed header: unexpected key 'x' (expected descr, fortran_order, shape)");
   EXPECT_EQ(message("{'descr': '<f8' 'fortran_order': False}"),
             "x.npy: malformed header: expected ',' or '}', found \"'fortran_order': Fal...\"");
+}
+
+// Issue 38: files numpy wrote on other machines and in other eras.
+
+/// `values` as big-endian bytes.
+template <typename T>
+std::string big_endian(std::initializer_list<T> values) {
+  std::string out = raw<T>(values);
+  for (std::size_t i = 0; i < out.size(); i += sizeof(T)) {
+    std::reverse(out.begin() + static_cast<std::ptrdiff_t>(i),
+                 out.begin() + static_cast<std::ptrdiff_t>(i + sizeof(T)));
+  }
+  return out;
+}
+
+TEST(Npy, BigEndianDataAreByteSwapped) {
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict(">f8", false, "(2,)"), big_endian<double>({1.5, -1e300})), "x.npy")
+          .data,
+      (std::vector<double>{1.5, -1e300}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict(">i2", true, "(2, 2)"), big_endian<std::int16_t>({1, 2, 3, -4})),
+                "x.npy")
+          .data,
+      (std::vector<double>{1, 3, 2, -4}));  // Fortran order: columns first
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict(">u8", false, "(1,)"), big_endian<std::uint64_t>({1ULL << 60})),
+                "x.npy")
+          .data,
+      (std::vector<double>{1152921504606846976.0}));
+  // 0x3C00 is 1.0 in half precision.
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict(">f2", false, "(1,)"), std::string("\x3C\x00", 2)), "x.npy").data,
+      (std::vector<double>{1.0}));
+  EXPECT_EQ(parse_npy(npy_bytes(dict(">i1", false, "(1,)"), std::string("\xFF", 1)), "x.npy").data,
+            (std::vector<double>{-1}));
+}
+
+TEST(Npy, OneLetterCodesAndNoByteOrder) {
+  EXPECT_EQ(parse_npy(npy_bytes(dict("d", false, "(2,)"), raw<double>({1, 2})), "x.npy").data,
+            (std::vector<double>{1, 2}));
+  EXPECT_EQ(parse_npy(npy_bytes(dict("<f", false, "(1,)"), raw<float>({0.5f})), "x.npy").data,
+            (std::vector<double>{0.5}));
+  EXPECT_EQ(parse_npy(npy_bytes(dict("f8", false, "(1,)"), raw<double>({3})), "x.npy").data,
+            (std::vector<double>{3}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict("?", false, "(2,)"), std::string("\x01\x00", 2)), "x.npy").data,
+      (std::vector<double>{1, 0}));
+  EXPECT_EQ(
+      parse_npy(npy_bytes(dict(">l", false, "(1,)"), big_endian<std::int64_t>({-7})), "x.npy").data,
+      (std::vector<double>{-7}));
+}
+
+TEST(Npy, HeadersOfOtherEras) {
+  const std::string data = raw<double>({1, 2, 3});
+  for (const std::string header : {
+           "{'descr': '<f8', 'fortran_order': False, 'shape': (3L,), }",
+           "{u'descr': u'<f8', u'fortran_order': False, u'shape': (3,), }",
+           "{\"descr\": \"<f8\", \"fortran_order\": False, \"shape\": (3,)}",
+           "{'shape': (3,), 'fortran_order': False, 'descr': '<f8'}",
+           "{'descr':'<f8','fortran_order':False,'shape':(3,)}",
+       }) {
+    EXPECT_EQ(parse_npy(npy_bytes(header, data), "x.npy").data, (std::vector<double>{1, 2, 3}))
+        << header;
+    EXPECT_EQ(parse_npy(npy_bytes(header, data, 2), "x.npy").data, (std::vector<double>{1, 2, 3}))
+        << header;
+  }
+  // numpy < 1.9 padded to 16 bytes: the padding is not part of the format.
+  std::string old("\x93NUMPY\x01\x00", 8);
+  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }";
+  while ((10 + header.size() + 1) % 16 != 0) header += ' ';
+  header += '\n';
+  old += static_cast<char>(header.size());
+  old += '\0';
+  EXPECT_EQ(parse_npy(old + header + data, "x.npy").data, (std::vector<double>{1, 2, 3}));
+  EXPECT_THROW_MSG(
+      parse_npy(npy_bytes("{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, 'shape': (3,)}",
+                          data),
+                "x.npy"),
+      Error, "x.npy: malformed header: the key 'descr' appears twice");
+}
+
+TEST(NpyErrors, ZipArchivesAndHugeHeaders) {
+  EXPECT_THROW_MSG(
+      parse_npy(std::string("PK\x03\x04\x14\x00", 6), "a.npz"), Error,
+      "a.npz: expected a .npy file, found a zip archive (an .npz file of several "
+      "arrays, as np.savez writes): load it with numpy and save one array with np.save");
+  EXPECT_THROW_MSG(parse_npy(std::string("\x93NUMPY\x02\x00\x00\x00\x00\x10", 12), "x.npy"), Error,
+                   "x.npy: expected a header of at most 1048576 bytes, found a header length of "
+                   "268435456");
+}
+
+TEST(NpyErrors, DevZeroIsRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW_MSG(read_npy("/dev/zero"), Error,
+                   "/dev/zero: expected the magic string \"\\x93NUMPY\", found "
+                   "\"\\x00\\x00\\x00\\x00\\x00\\x00\"");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2.0);
+}
+
+TEST(Npy, ReadsAStreamAsFarAsTheHeaderSays) {
+  const std::string dir =
+      (fs::temp_directory_path() / ("assay_npy_" + std::to_string(::getpid()))).string();
+  fs::create_directories(dir);
+  const std::string fifo = dir + "/a.npy";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string bytes = npy_bytes(dict("<i4", false, "(2,)"), raw<std::int32_t>({4, 5}));
+  for (const std::string extra : {"", "trailing"}) {
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes << extra; });
+    if (extra.empty()) {
+      EXPECT_EQ(read_npy(fifo).data, (std::vector<double>{4, 5}));
+    } else {
+      EXPECT_THROW_MSG(read_npy(fifo), Error,
+                       fifo +
+                           ": unexpected bytes after the data (shape (2,) of <i4 needs 8; the "
+                           "stream goes on)");
+    }
+    writer.join();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(NpyErrors, MissingFile) {

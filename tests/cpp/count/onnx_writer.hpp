@@ -74,7 +74,17 @@ struct Attr {
   bool is_float = false;
   std::int64_t i = 0;
   float f = 0.0f;
+  std::vector<std::int64_t> ints = {};  // an INTS attribute (perm, axes) when not empty
 };
+
+/// A tensor of any data type from its little-endian bytes (raw_data), e.g. bool or float16.
+inline Pb raw_tensor(const std::string& name, const std::vector<std::int64_t>& dims, int type,
+                     const std::string& raw) {
+  Pb t;
+  t.packed_ints(1, dims).varint_field(2, static_cast<std::uint64_t>(type));
+  t.string_field(8, name).string_field(9, raw);
+  return t;
+}
 
 inline Pb node(const std::string& op, const std::vector<std::string>& in, const std::string& out,
                const std::string& name = "", const std::vector<Attr>& attrs = {}) {
@@ -86,7 +96,9 @@ inline Pb node(const std::string& op, const std::vector<std::string>& in, const 
   for (const auto& a : attrs) {
     Pb p;
     p.string_field(1, a.name);
-    if (a.is_float) {
+    if (!a.ints.empty()) {
+      p.packed_ints(8, a.ints).varint_field(20, 7);
+    } else if (a.is_float) {
       p.float_field(2, a.f).varint_field(20, 1);
     } else {
       p.varint_field(3, static_cast<std::uint64_t>(a.i)).varint_field(20, 2);

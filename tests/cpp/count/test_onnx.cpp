@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <span>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -112,6 +113,103 @@ TEST(Onnx, FoldsBatchNormalizationAndReshapes) {
   const double x[2] = {1, 2};
   const double expect = (1 - 0.5) * 2 / std::sqrt(2.0) + 1 + (2 - 1) * 3 / std::sqrt(4.0) - 1;
   EXPECT_NEAR(predict_scores(m, std::span<const double>(x, 2))[0], expect, 1e-6);
+}
+
+// Issue 38: what exporters write around the layers. x [1,2,3] scaled, transposed to [1,3,2]
+// (the elements move: the first layer's columns must follow), reshaped by a shape PyTorch
+// computes in the graph (Shape -> Gather -> Unsqueeze -> Concat), through inference Dropout and
+// a Cast to float, into a Gemm with float16 weights.
+TEST(Onnx, TransposesAndShapeComputationsOfExporters) {
+  std::string half_w;  // float16 bits of 1, 2, ..., 6 (exact): 0x3C00 = 1, 0x4000 = 2, ...
+  for (const std::uint16_t bits : {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}) {
+    half_w += static_cast<char>(bits & 0xff);
+    half_w += static_cast<char>(bits >> 8);
+  }
+  const std::vector<testing::Pb> nodes = {
+      node("Mul", {"x", "scale"}, "s"),
+      node("Transpose", {"s"}, "t", "t", {{"perm", false, 0, 0, {0, 2, 1}}}),
+      node("Shape", {"t"}, "shape"),
+      node("Gather", {"shape", "zero"}, "batch", "gather", {{"axis", false, 0}}),
+      node("Unsqueeze", {"batch", "axes"}, "batch1"),
+      node("Concat", {"batch1", "minus_one"}, "target", "concat", {{"axis", false, 0}}),
+      node("Reshape", {"t", "target"}, "flat"),
+      node("Dropout", {"flat", "ratio", "no"}, "d"),
+      node("Cast", {"d"}, "c", "cast", {{"to", false, 1}}),
+      node("Cast", {"W16"}, "W", "cast_w", {{"to", false, 1}}),
+      node("Gemm", {"c", "W", "b"}, "y", "gemm", {{"transB", false, 1}})};
+  const std::vector<testing::Pb> inits = {tensor("scale", {1, 2, 3}, {1, 2, 3, 4, 5, 6}),
+                                          testing::raw_tensor("zero", {}, 7, std::string(8, '\0')),
+                                          int_tensor("axes", {0}),
+                                          int_tensor("minus_one", {-1}),
+                                          tensor("ratio", {}, {0.5f}),
+                                          testing::raw_tensor("no", {}, 9, std::string(1, '\0')),
+                                          testing::raw_tensor("W16", {1, 6}, 10, half_w),
+                                          tensor("b", {1}, {0.25f})};
+  const Model m = parse_onnx(
+      testing::model(nodes, inits, value_info("x", {-1, 2, 3}), value_info("y", {-1, 1})),
+      "tf.onnx");
+  ASSERT_EQ(m.n_features, 6u);
+  const double x[6] = {1, -2, 3, 0.5, 7, -1};  // x[0][i][j] at i * 3 + j
+  // s[i][j] = x[i][j] * scale[i][j]; t[j][i] = s[i][j]; flat[k] = t at k = j * 2 + i.
+  double expect = 0.25;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 2; ++i) expect += (j * 2 + i + 1) * x[i * 3 + j] * (i * 3 + j + 1);
+  }
+  EXPECT_DOUBLE_EQ(predict_scores(m, std::span<const double>(x, 6))[0], expect);
+}
+
+TEST(Onnx, RefusesPatternsThatChangeValues) {
+  auto error_for = [](const testing::Pb& n, const std::vector<testing::Pb>& inits) {
+    return error_of([&] {
+      parse_onnx(testing::model({n}, inits, value_info("x", {1, 2}), value_info("y", {1, 2})),
+                 "p.onnx");
+    });
+  };
+  EXPECT_EQ(error_for(node("Dropout", {"x", "", "yes"}, "y", "drop"),
+                      {testing::raw_tensor("yes", {}, 9, std::string(1, '\1'))}),
+            "p.onnx: node \"drop\" (Dropout): runs in training mode (drops values at random); "
+            "export the network in inference mode (PyTorch: model.eval())");
+  EXPECT_EQ(error_for(node("Cast", {"x"}, "y", "c", {{"to", false, 7}}), {}),
+            "p.onnx: node \"c\" (Cast): casts the running tensor to int64, which changes its "
+            "values; assay imports networks computing on float or double");
+  EXPECT_EQ(error_for(node("Transpose", {"x"}, "y", "t", {{"perm", false, 0, 0, {1, 1}}}), {}),
+            "p.onnx: node \"t\" (Transpose): perm [1x1] is not a permutation of the 2 axes");
+  EXPECT_EQ(error_for(node("Pad", {"x", "pads"}, "y", "pad"), {int_tensor("pads", {0, 1, 0, 0})}),
+            "p.onnx: node \"pad\" (Pad): pads the tensor; assay imports Pad only when it adds "
+            "nothing");
+  // Shape computations on constants that go wrong are named too.
+  const std::vector<testing::Pb> nodes = {
+      node("Gather", {"dims", "nine"}, "g", "gather", {{"axis", false, 0}}),
+      node("Reshape", {"x", "g"}, "y")};
+  EXPECT_EQ(error_of([&] {
+              parse_onnx(
+                  testing::model(nodes, {int_tensor("dims", {1, 2}), int_tensor("nine", {9})},
+                                 value_info("x", {1, 2}), value_info("y", {1, 2})),
+                  "g.onnx");
+            }),
+            "g.onnx: node \"gather\" (Gather): index 9 out of range for size 2");
+  const std::vector<testing::Pb> matmul = {node("MatMul", {"A", "B"}, "AB", "ab"),
+                                           node("MatMul", {"x", "AB"}, "y")};
+  EXPECT_NE(error_of([&] {
+              parse_onnx(testing::model(
+                             matmul,
+                             {tensor("A", {2, 2}, {1, 0, 0, 1}), tensor("B", {2, 2}, {1, 0, 0, 1})},
+                             value_info("x", {1, 2}), value_info("y", {1, 2})),
+                         "c.onnx");
+            })
+                .find("c.onnx: node \"ab\" (MatMul): computes on constants with an operator assay "
+                      "does not evaluate"),
+            std::string::npos);
+}
+
+// Issue 38: /dev/zero given as a model ended only when memory ran out.
+TEST(Onnx, DevZeroIsRefusedAtItsFirstByte) {
+  EXPECT_EQ(error_of([] { load_onnx("/dev/zero"); }),
+            "/dev/zero: expected an ONNX file, found a NUL byte at byte 0 (binary zeros, as "
+            "/dev/zero gives)");
+  EXPECT_EQ(error_of([] { load_any_model("/dev/zero"); }),
+            "/dev/zero: expected a model file, found a NUL byte at byte 0 (binary zeros, as "
+            "/dev/zero gives)");
 }
 
 TEST(Onnx, RefusesWhatItCannotImport) {
