@@ -129,7 +129,18 @@ Table jobs_table(const std::vector<JobInfo>& jobs) {
 
 std::vector<JobInfo> jobs_from_table(const Table& t) {
   std::vector<JobInfo> jobs(t.n_rows());
-  auto num = [&](const char* name, std::size_t i) { return t.column(name).values[i]; };
+  // Counts and numbers of a job: a damaged cell (nan, -1, 1e300) is named, not cast.
+  auto num = [&](const char* name, std::size_t i) {
+    const Column& c = t.column(name);
+    if (!c.is_numeric()) {
+      fail_at_cell(t, i, name, fmt::format("expected a number, found {}", quote_found(c.label(i))));
+    }
+    const double v = c.values[i];
+    if (!(v >= 0 && v <= 9007199254740992.0)) {
+      fail_at_cell(t, i, name, fmt::format("expected a number >= 0, found {}", v));
+    }
+    return v;
+  };
   for (std::size_t i = 0; i < t.n_rows(); ++i) {
     JobInfo& j = jobs[i];
     j.job = static_cast<std::size_t>(num("job", i));

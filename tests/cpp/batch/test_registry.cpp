@@ -402,5 +402,20 @@ TEST_F(RegistryTest, DamagedResultsAreNamedWithWhatIsWrong) {
   EXPECT_EQ(registry.check_result(3).state, ResultState::none);
 }
 
+// A damaged job table is named by its cell, never cast from nan or text.
+TEST_F(RegistryTest, DamagedJobTableIsNamedByItsCell) {
+  const Registry registry = Registry::plan(reg(), definition(), "");
+  const std::string jobs = (registry.dir() / "jobs.csv").string();
+  std::string text = read_file(jobs);
+  const std::string first = text.substr(0, text.find('\n') + 1);
+  std::string row = text.substr(first.size(), text.find('\n', first.size()) + 1 - first.size());
+  const std::string rest = text.substr(first.size() + row.size());
+  const std::string bad = "1" + row.substr(1, row.rfind(',') - 1) + ",nan\n";
+  write_file_atomic(jobs, first + bad + rest);
+  EXPECT_THROW_MSG(Registry::open(reg()), Error,
+                   jobs + ":2:" + std::to_string(bad.rfind(',') + 2) +
+                       ": column \"cost\": expected a number >= 0, found nan");
+}
+
 }  // namespace
 }  // namespace assay::batch
