@@ -14,6 +14,27 @@
 namespace assay::batch {
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// This process's Slurm array job and task ("" outside Slurm).
+std::pair<std::string, std::string> my_slurm_task() {
+  std::string job = env("SLURM_ARRAY_JOB_ID");
+  if (job.empty()) job = env("SLURM_JOB_ID");
+  return {job, env("SLURM_ARRAY_TASK_ID")};
+}
+
+// How often Slurm has requeued this job (0 outside Slurm or on the first run).
+std::uint64_t slurm_restart_count() {
+  return std::strtoull(env("SLURM_RESTART_COUNT").c_str(), nullptr, 10);
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // The claim file, running/JOB.json: the holder's provenance, its boot and process start time.
 
@@ -22,6 +43,7 @@ bool Registry::claim(std::size_t job, const JobProvenance& holder) const {
   doc["boot_id"] = detail::boot_id();
   doc["process_start"] = detail::process_start_ticks(holder.pid);
   doc["token"] = detail::random_token();
+  doc["slurm_restart"] = slurm_restart_count();
   std::error_code ec;
   fs::create_directories(running_path(job).parent_path(), ec);
   return detail::create_exclusive(running_path(job), dump_json(doc, 1) + "\n");
@@ -48,6 +70,8 @@ std::optional<JobClaim> Registry::claim_of(std::size_t job) const {
       claim.process_start = it->get<std::uint64_t>();
     if (const auto it = doc.find("token"); it != doc.end() && it->is_string())
       claim.token = it->get<std::string>();
+    if (const auto it = doc.find("slurm_restart"); it != doc.end() && it->is_number_unsigned())
+      claim.slurm_restart = it->get<std::uint64_t>();
   } catch (const Error& e) {
     claim.damage = e.what();
   }
@@ -91,18 +115,6 @@ void Registry::release(std::size_t job) const {
 
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-// This process's Slurm array job and task ("" outside Slurm).
-std::pair<std::string, std::string> my_slurm_task() {
-  std::string job = env("SLURM_ARRAY_JOB_ID");
-  if (job.empty()) job = env("SLURM_JOB_ID");
-  return {job, env("SLURM_ARRAY_TASK_ID")};
-}
-
 HolderCheck on_this_host(const JobClaim& claim) {
   const JobProvenance& h = claim.holder;
   HolderCheck c{Holder::alive, fmt::format("pid {} on this host since {}", h.pid, h.started), ""};
@@ -132,9 +144,12 @@ HolderCheck on_another_host(const JobClaim& claim, const SlurmQueueLookup& in_qu
   HolderCheck c{
       Holder::alive,
       fmt::format("Slurm task {} (pid {} on {}) since {}", task, h.pid, h.host, h.started), ""};
-  if (my_slurm_task() == std::pair{h.slurm_job_id, h.slurm_array_task_id}) {
+  // The same array task in a later run (Slurm requeued it after a node failure): the earlier
+  // run is gone. The same run (several processes of one task, srun -n) is not.
+  if (my_slurm_task() == std::pair{h.slurm_job_id, h.slurm_array_task_id} &&
+      slurm_restart_count() > claim.slurm_restart) {
     c.state = Holder::gone;
-    c.why = "it is this Slurm task, run again (requeued)";
+    c.why = "it is an earlier run of this Slurm task (requeued)";
     return c;
   }
   const std::optional<bool> queued =

@@ -12,8 +12,8 @@
 // gone — killed, its node lost, the host restarted — is taken over:
 //   - on the holder's host: its pid is not alive, or now names another process (start time), or
 //     the host has restarted since (boot id);
-//   - a Slurm array task on another host: squeue no longer lists it, or it is this very task
-//     (requeued after a node failure);
+//   - a Slurm array task on another host: squeue no longer lists it, or it was an earlier run of
+//     this very task (requeued after a node failure: SLURM_RESTART_COUNT is higher now);
 //   - any other holder on another host cannot be checked from here: its job is left alone unless
 //     `reclaim` (`assay job run --reclaim`) says that holder is gone.
 #pragma once

@@ -85,9 +85,11 @@ struct JobClaim {
   JobProvenance holder;
   std::string boot_id;
   std::uint64_t process_start = 0;  ///< clock ticks since boot; 0 = unknown
-  std::string token;                ///< unique per claim
-  std::string text;                 ///< the file's bytes as read
-  std::string damage;               ///< why the file could not be read ("" = it could)
+  /// The holder's SLURM_RESTART_COUNT: a later run of the same array task (requeued) has more.
+  std::uint64_t slurm_restart = 0;
+  std::string token;   ///< unique per claim
+  std::string text;    ///< the file's bytes as read
+  std::string damage;  ///< why the file could not be read ("" = it could)
 };
 
 /// What results/JOB.json holds: nothing, a valid result of this job, or a damaged one (with why).

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "assay/batch/claims.hpp"
 #include "assay/batch/job_runner.hpp"
 #include "assay/batch/registry.hpp"
 #include "assay/batch/status.hpp"
@@ -188,6 +189,40 @@ TEST_F(JobRunnerTest, StaleClaimsAreTakenOverLiveOnesRespected) {
   EXPECT_FALSE(reg.has_result(3));
   EXPECT_EQ(run_jobs(reg, *loaded_, {3}, JobRunParams{.reclaim = true}).done, 1u);
   std::filesystem::remove(reg.running_path(2));
+}
+
+// Claims of Slurm tasks on other hosts: alive while squeue lists the task, gone when it does not,
+// unknown when squeue cannot be read; an earlier run of this very task (requeued) is gone.
+TEST(ClaimHolders, SlurmTasksOnOtherHosts) {
+  JobClaim claim;
+  claim.holder.host = "node9.example";
+  claim.holder.pid = 77;
+  claim.holder.started = "T";
+  claim.holder.slurm_job_id = "42";
+  claim.holder.slurm_array_task_id = "3";
+  const auto queue = [](std::optional<bool> answer) {
+    return [answer](const std::string&, const std::string&) { return answer; };
+  };
+  HolderCheck h = check_holder(claim, queue(true));
+  EXPECT_EQ(h.state, Holder::alive);
+  EXPECT_EQ(h.who, "Slurm task 42_3 (pid 77 on node9.example) since T");
+  h = check_holder(claim, queue(false));
+  EXPECT_EQ(h.state, Holder::gone);
+  EXPECT_EQ(h.why, "squeue no longer lists it");
+  EXPECT_EQ(check_holder(claim, queue(std::nullopt)).state, Holder::unknown);
+  ::setenv("SLURM_ARRAY_JOB_ID", "42", 1);
+  ::setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+  EXPECT_EQ(check_holder(claim, queue(true)).state, Holder::alive);  // the same run: srun -n 2
+  ::setenv("SLURM_RESTART_COUNT", "1", 1);
+  h = check_holder(claim, queue(true));
+  EXPECT_EQ(h.state, Holder::gone);
+  EXPECT_EQ(h.why, "it is an earlier run of this Slurm task (requeued)");
+  for (const char* name : {"SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_RESTART_COUNT"})
+    ::unsetenv(name);
+  claim.holder.slurm_job_id.clear();
+  h = check_holder(claim, queue(true));
+  EXPECT_EQ(h.state, Holder::unknown);
+  EXPECT_EQ(h.why, "another host, which this one cannot check");
 }
 
 // A damaged result is moved aside (kept) and its job runs again; so is a damaged failure record.
