@@ -22,16 +22,19 @@ struct RunOptions {
   std::string dir, jobs_file;
   std::size_t job = 0, task = 0, chunk = 1;
   bool all = false, force = false;
+  bool job_given = false, task_given = false;  ///< --job / --task on the command line (0 too)
   batch::JobRunParams params;
 };
 
 // Which jobs `job run` runs: --job, --all, or array task T (--task or SLURM_ARRAY_TASK_ID) of a
 // list (--jobs-file, else 1..N) in chunks of --chunk.
 std::vector<std::size_t> selected_jobs(const RunOptions& o, const batch::Registry& reg) {
-  const int given = (o.job > 0) + o.all + (o.task > 0);
+  const int given = o.job_given + o.all + o.task_given;
   if (given > 1) fail("give one of --job, --all and --task, found {}", given);
-  if (o.job > 0) {
-    reg.check_job(o.job);
+  if (o.job_given) {
+    if (o.job < 1 || o.job > reg.n_jobs()) {
+      fail("--job {}: expected a job number in 1..{}, found {}", o.job, reg.n_jobs(), o.job);
+    }
     return {o.job};
   }
   std::vector<std::size_t> list;
@@ -42,7 +45,7 @@ std::vector<std::size_t> selected_jobs(const RunOptions& o, const batch::Registr
   }
   if (o.all) return list;
   std::size_t task = o.task;
-  if (task == 0) {
+  if (!o.task_given) {
     const char* env = std::getenv("SLURM_ARRAY_TASK_ID");
     if (env == nullptr) {
       fail(
@@ -93,8 +96,13 @@ Action add_run(CLI::App* job) {
       ->check(non_negative_integer())
       ->capture_default_str();
   cmd->add_flag("--force", o->params.force, "run jobs that have a result again");
+  cmd->add_flag("--reclaim", o->params.reclaim,
+                "also run jobs claimed by workers on other hosts that cannot be checked from "
+                "here (not Slurm tasks): say so when those workers are gone");
   return [cmd, o] {
     if (!cmd->parsed()) return;
+    o->job_given = cmd->count("--job") > 0;
+    o->task_given = cmd->count("--task") > 0;
     if (o->params.time_limit < 0 || !(o->params.time_limit == o->params.time_limit)) {
       fail("--job-time-limit must be >= 0 seconds, found {}", o->params.time_limit);
     }

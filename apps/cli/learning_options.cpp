@@ -39,6 +39,11 @@ void LearningOptions::add_column_options(CLI::App* cmd) {
       ->excludes(only);
   cmd->add_option("--weight", weight, "row-weight column");
   cmd->add_option("--task", task, "classification or regression")->capture_default_str();
+  cmd->add_option("--max-levels", max_levels,
+                  "refuse a text feature with more distinct values than this (one-hot encoding "
+                  "makes a dense feature of each; 0 = no limit)")
+      ->capture_default_str()
+      ->check(non_negative_integer());
 }
 
 learners::TaskKind LearningOptions::task_kind() const {
@@ -51,6 +56,7 @@ learners::DatasetColumns LearningOptions::columns() const {
   c.features = features;
   c.drop = drop;
   c.weight = weight;
+  c.max_levels = max_levels;
   return c;
 }
 

@@ -19,6 +19,8 @@ namespace assay::cli {
 struct LearningOptions {
   std::vector<std::string> files, learners, learner_params, features, drop;
   std::string label, weight, task = "classification";
+  /// --max-levels: most distinct values of a text feature (0 = no limit).
+  std::size_t max_levels = learners::DatasetColumns{}.max_levels;
   /// --out, --plan, --threads and --json (registered by each command, with its own help).
   std::string out, plan;
   int threads = 0;
@@ -28,14 +30,14 @@ struct LearningOptions {
   void add_data_options(CLI::App* cmd);
   /// --learners (default: `learners` as set before the call) and --learner-param.
   void add_learner_options(CLI::App* cmd);
-  /// --features | --drop, --weight and --task.
+  /// --features | --drop, --weight, --task and --max-levels.
   void add_column_options(CLI::App* cmd);
   /// --threads, --out and --plan.
   void add_run_options(CLI::App* cmd);
 
   /// --task as a TaskKind; throws assay::Error for anything else.
   learners::TaskKind task_kind() const;
-  /// Label, features, drop and weight.
+  /// Label, features, drop, weight and the levels limit.
   learners::DatasetColumns columns() const;
   /// Every file read as CSV, named by its stem. Classification labels stay categorical so that
   /// "1".."11" are class names, not numbers.

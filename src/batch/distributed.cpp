@@ -9,11 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "assay/batch/claims.hpp"
+#include "assay/batch/job_runner.hpp"
 #include "assay/batch/registry.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/warning.hpp"
 #include "system.hpp"
 
 namespace assay::batch {
@@ -133,6 +136,7 @@ class Gatherer {
         p.mpi_rank = rank;
         p.finished = detail::utc_now();
         registry_->record_failure(job, error, p);
+        registry_->release(job);
       }
       return;
     }
@@ -151,17 +155,80 @@ class Gatherer {
   std::string first_error_;
 };
 
-// Rank 0: the jobs without a result, longest first.
-std::vector<std::size_t> job_order(const LoadedExperiment& loaded, const Registry* registry) {
+// Rank 0's jobs: those without a result, longest first. With a registry each is claimed for
+// this run first (batch/claims.hpp), so that no other worker runs it meanwhile; jobs that a live
+// worker holds are left to it and listed in `elsewhere`, damaged results are moved aside.
+struct JobOrder {
+  std::vector<std::size_t> jobs;
+  std::vector<std::pair<std::size_t, std::string>> elsewhere;   ///< (job, why not claimed)
+  std::vector<std::pair<std::size_t, std::string>> taken_over;  ///< (job, whose stale claim)
+  std::string error;  ///< thrown after the (empty) distribution, so no rank waits forever
+};
+
+// One warning for the stale claims taken over (a killed run leaves one per job it had).
+void warn_taken_over(const std::vector<std::pair<std::size_t, std::string>>& taken_over) {
+  if (taken_over.empty()) return;
+  std::vector<std::size_t> jobs;
+  for (const auto& [job, note] : taken_over) jobs.push_back(job);
+  warn(fmt::format("job{} {}: {}{}", jobs.size() == 1 ? "" : "s", detail::ranges(jobs),
+                   taken_over.front().second,
+                   jobs.size() == 1 ? "" : " (the first; the others alike)"));
+}
+
+JobOrder job_order(const LoadedExperiment& loaded, const Registry* registry) {
   const std::vector<JobInfo> table = job_table(loaded);
-  std::vector<std::size_t> order;
-  for (std::size_t job = 1; job <= table.size(); ++job) {
-    if (!registry || !registry->has_result(job)) order.push_back(job);
+  JobOrder out;
+  try {
+    JobProvenance me = provenance_here(1);
+    me.mpi_rank = 0;
+    for (std::size_t job = 1; job <= table.size(); ++job) {
+      if (registry == nullptr) {
+        out.jobs.push_back(job);
+        continue;
+      }
+      if (registry->has_result(job)) continue;
+      const ClaimAttempt claim = claim_job(*registry, job, me, /*reclaim=*/false);
+      if (!claim.claimed) {
+        out.elsewhere.emplace_back(job, claim.why_not);
+        continue;
+      }
+      if (!claim.note.empty()) out.taken_over.emplace_back(job, claim.note);
+      if (const ResultCheck r = registry->check_result(job); r.state == ResultState::damaged) {
+        const auto moved = registry->set_aside(registry->result_path(job));
+        warn(fmt::format("job {}: damaged result moved to {} ({}); running the job again", job,
+                         moved.string(), r.damage));
+      }
+      out.jobs.push_back(job);
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    if (registry) {
+      for (std::size_t job : out.jobs) registry->release(job);
+    }
+    out.jobs.clear();
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  warn_taken_over(out.taken_over);
+  std::stable_sort(out.jobs.begin(), out.jobs.end(), [&](std::size_t a, std::size_t b) {
     return table[a - 1].cost > table[b - 1].cost;
   });
-  return order;
+  return out;
+}
+
+// Jobs left to other workers that have not finished yet: an error naming them.
+void check_left_to_others(const Registry& registry,
+                          const std::vector<std::pair<std::size_t, std::string>>& elsewhere) {
+  std::size_t unfinished = 0;
+  std::string list;
+  for (const auto& [job, why] : elsewhere) {
+    if (registry.has_result(job)) continue;
+    if (++unfinished <= 3) list += fmt::format("{}job {}: {}", list.empty() ? "" : "; ", job, why);
+  }
+  if (unfinished == 0) return;
+  fail(
+      "{} job{} of {} {} claimed by other workers and not done yet ({}{}); run this command "
+      "again (or `assay job collect {}`) when they are",
+      unfinished, unfinished == 1 ? "" : "s", registry.dir().string(),
+      unfinished == 1 ? "is" : "are", list, unfinished > 3 ? "; ..." : "", registry.dir().string());
 }
 
 }  // namespace
@@ -171,21 +238,26 @@ std::optional<ExperimentOutcome> run_distributed(const ExperimentDefinition& def
   Prepared prep = prepare(def, d, params);
   const int threads = threads_per_rank(params.threads);
   const Registry* registry = prep.registry ? &*prep.registry : nullptr;
-  std::vector<std::size_t> order;
+  JobOrder order;
   std::unique_ptr<Gatherer> gatherer;
   if (d.rank() == 0) {
     order = job_order(prep.loaded, registry);
-    gatherer = std::make_unique<Gatherer>(prep.loaded.n_units(), order.size(), registry,
+    gatherer = std::make_unique<Gatherer>(prep.loaded.n_units(), order.jobs.size(), registry,
                                           to_string(def.kind));
   }
   d.distribute(
-      order, [&](std::size_t job) { return run_job(def, prep.loaded, job, threads, d.rank()); },
+      order.jobs,
+      [&](std::size_t job) { return run_job(def, prep.loaded, job, threads, d.rank()); },
       [&](std::size_t job, int rank, const std::string& payload) {
         gatherer->receive(job, rank, payload);
       });
   if (d.rank() != 0) return std::nullopt;
   std::vector<soak::SoakUnitResult> units = gatherer->finish();
-  if (registry) return collect(*registry);
+  if (!order.error.empty()) throw Error(order.error);
+  if (registry) {
+    check_left_to_others(*registry, order.elsewhere);
+    return collect(*registry);
+  }
   return outcome_from_units(def, std::move(prep.loaded), std::move(units));
 }
 

@@ -60,6 +60,7 @@ class Reader {
     return v.get<double>();
   }
   Reader object(const char* key) const { return Reader(at(key), where_ + " (" + key + ")"); }
+  bool has(const char* key) const { return json_.contains(key); }
 
  private:
   [[noreturn]] void wrong(const char* key, const char* expected, const Json& found) const {
@@ -109,7 +110,8 @@ Json definition_json(const ExperimentDefinition& def) {
                 {"subset", c.design.subset},
                 {"group", c.design.group},
                 {"fold", c.design.fold},
-                {"strata", c.design.strata}}},
+                {"strata", c.design.strata},
+                {"max_levels", c.data.max_levels}}},
               {"task", std::string(to_string(c.task))},
               {"splits",
                {{"folds", s.folds},
@@ -146,6 +148,8 @@ ExperimentDefinition definition_from_json(const Json& json, const std::string& w
   def.spec.design.group = columns.text("group");
   def.spec.design.fold = columns.text("fold");
   def.spec.design.strata = columns.texts("strata");
+  // Absent from registries planned before the limit existed: the default then.
+  if (columns.has("max_levels")) def.spec.data.max_levels = columns.natural("max_levels");
   const std::string task = in.text("task");
   def.spec.task = parse_task_kind(task, fmt::format("{}: field \"task\"", where));
   const Reader splits = in.object("splits");

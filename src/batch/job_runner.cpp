@@ -16,11 +16,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "assay/batch/slurm.hpp"
+#include "assay/batch/claims.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
 #include "system.hpp"
@@ -104,7 +105,7 @@ struct ChildOutcome {
     while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
     }
   }
-  registry.clear_running(job);  // not a failure: the job stays missing, to be resubmitted
+  registry.release(job);  // not a failure: the job stays missing, to be resubmitted
   const int sig = g_interrupt;
   std::fprintf(stderr, "assay: job %zu interrupted by signal %d (%s); it stays missing\n", job, sig,
                strsignal(sig));
@@ -171,11 +172,10 @@ std::string failure_of(const ChildOutcome& c, double time_limit) {
   return {};
 }
 
-// One attempt of one job; true when it wrote a result.
+// One attempt of one job (claimed by this process); true when it wrote a result.
 bool attempt_job(const Registry& registry, const LoadedExperiment& loaded, std::size_t job,
                  std::size_t attempt, const JobRunParams& params, std::string& error) {
   JobProvenance prov = provenance_here(attempt);
-  registry.mark_running(job, prov);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) fail("cannot create a pipe: {}", std::strerror(errno));
   std::fflush(nullptr);
@@ -195,12 +195,15 @@ bool attempt_job(const Registry& registry, const LoadedExperiment& loaded, std::
                      1e-6 * double(c.usage.ru_utime.tv_usec + c.usage.ru_stime.tv_usec);
   error = failure_of(c, params.time_limit);
   if (error.empty()) {
+    soak::SoakUnitResult unit;
     try {
-      const Json row = Json::parse(c.payload.substr(1));
-      registry.write_result(job, unit_result_from_json(row, fmt::format("job {}", job)), prov);
-      return true;
-    } catch (const Json::exception& e) {
+      unit = unit_result_from_json(Json::parse(c.payload.substr(1)), fmt::format("job {}", job));
+    } catch (const std::exception& e) {
       error = fmt::format("the job's process sent an unreadable result: {}", e.what());
+    }
+    if (error.empty()) {
+      registry.write_result(job, unit, prov);
+      return true;
     }
   }
   // scancel signals every process of the task: a child that died of it is not a failure.
@@ -209,27 +212,73 @@ bool attempt_job(const Registry& registry, const LoadedExperiment& loaded, std::
   return false;
 }
 
-// Why a job is not run now, or "".
-std::string reason_to_skip(const Registry& registry, std::size_t job, const JobRunParams& params) {
-  if (!params.force && registry.has_result(job)) return "done";
-  if (const auto running = registry.running(job)) {
-    const bool here = running->host == detail::host_name();
-    if (here && running->pid != ::getpid() && detail::process_alive(running->pid)) {
-      return fmt::format("running (pid {} on this host since {})", running->pid, running->started);
-    }
-    if (!here && !running->slurm_job_id.empty() &&
-        slurm_task_active(running->slurm_job_id, running->slurm_array_task_id)) {
-      return fmt::format("running (Slurm job {}_{} on {})", running->slurm_job_id,
-                         running->slurm_array_task_id, running->host);
-    }
+// The failed attempts of a job so far. A failure record that cannot be read is set aside (and
+// the attempts count from 0 again) when `repair`, else counted as none.
+std::size_t failed_attempts(const Registry& registry, std::size_t job, bool repair,
+                            std::vector<std::string>& notes, std::string* last = nullptr) {
+  try {
+    const auto failures = registry.failures(job);
+    if (last && !failures.empty()) *last = failures.back().first;
+    return failures.size();
+  } catch (const Error& e) {
+    if (!repair) return 0;
+    const auto moved = registry.set_aside(registry.failed_path(job));
+    notes.push_back(fmt::format("job {}: damaged failure record moved to {} ({})", job,
+                                moved.string(), e.what()));
+    return 0;
   }
-  const std::size_t failed = registry.failures(job).size();
+}
+
+// Why a job is not run now, or "". With `claimed` (this process holds the job's claim), damaged
+// failure records are set aside.
+std::string reason_to_skip(const Registry& registry, std::size_t job, const JobRunParams& params,
+                           bool claimed, std::vector<std::string>& notes) {
+  if (!params.force && registry.has_result(job)) return "done";
+  std::string last;
+  const std::size_t failed = failed_attempts(registry, job, claimed, notes, &last);
   if (failed > static_cast<std::size_t>(params.retries)) {
     return fmt::format("failed {} time{} (last: {}); --retries {} allows {} attempt{}", failed,
-                       failed == 1 ? "" : "s", registry.failures(job).back().first, params.retries,
-                       params.retries + 1, params.retries == 0 ? "" : "s");
+                       failed == 1 ? "" : "s", last, params.retries, params.retries + 1,
+                       params.retries == 0 ? "" : "s");
   }
   return {};
+}
+
+// Releases this process's claim of a job when it goes out of scope (errors included).
+class ClaimRelease {
+ public:
+  ClaimRelease(const Registry& registry, std::size_t job) : registry_(registry), job_(job) {}
+  ~ClaimRelease() {
+    try {
+      registry_.release(job_);
+    } catch (...) {
+      // leaving the claim is safe: its holder (this process) is gone soon, so it is stale
+    }
+  }
+  ClaimRelease(const ClaimRelease&) = delete;
+  ClaimRelease& operator=(const ClaimRelease&) = delete;
+
+ private:
+  const Registry& registry_;
+  std::size_t job_;
+};
+
+// Runs a job this process has claimed: sets a damaged result aside, then attempts it until it
+// succeeds or its attempts are used up. True when it wrote a result.
+bool run_claimed_job(const Registry& registry, const LoadedExperiment& loaded, std::size_t job,
+                     const JobRunParams& params, std::vector<std::string>& notes,
+                     std::string& error) {
+  const ResultCheck result = registry.check_result(job);
+  if (result.state == ResultState::damaged) {
+    const auto moved = registry.set_aside(registry.result_path(job));
+    notes.push_back(fmt::format("job {}: damaged result moved to {} ({}); running the job again",
+                                job, moved.string(), result.damage));
+  }
+  for (;;) {
+    const std::size_t attempt = failed_attempts(registry, job, true, notes) + 1;
+    if (attempt_job(registry, loaded, job, attempt, params, error)) return true;
+    if (attempt > static_cast<std::size_t>(params.retries)) return false;
+  }
 }
 
 }  // namespace
@@ -259,7 +308,20 @@ JobRunSummary run_jobs(const Registry& registry, const LoadedExperiment& loaded,
       ::signal(g_interrupt, SIG_DFL);  // between jobs: nothing to clean up
       ::raise(g_interrupt);
     }
-    const std::string skip = reason_to_skip(registry, job, params);
+    // Cheap checks first; then the claim, then the same checks again: another worker may have
+    // finished the job between the first look and the claim.
+    std::string skip = reason_to_skip(registry, job, params, false, summary.notes);
+    std::optional<ClaimRelease> release;
+    if (skip.empty()) {
+      const ClaimAttempt claim = claim_job(registry, job, provenance_here(1), params.reclaim);
+      if (!claim.note.empty()) summary.notes.push_back(fmt::format("job {}: {}", job, claim.note));
+      if (claim.claimed) {
+        release.emplace(registry, job);
+        skip = reason_to_skip(registry, job, params, true, summary.notes);
+      } else {
+        skip = claim.why_not;
+      }
+    }
     if (!skip.empty()) {
       ++summary.skipped;
       summary.notes.push_back(fmt::format("job {}: {}, not run", job, skip));
@@ -267,13 +329,7 @@ JobRunSummary run_jobs(const Registry& registry, const LoadedExperiment& loaded,
       continue;
     }
     std::string error;
-    bool ok = false;
-    for (;;) {
-      const std::size_t attempt = registry.failures(job).size() + 1;
-      ok = attempt_job(registry, loaded, job, attempt, params, error);
-      if (ok || attempt > static_cast<std::size_t>(params.retries)) break;
-    }
-    if (ok) {
+    if (run_claimed_job(registry, loaded, job, params, summary.notes, error)) {
       ++summary.done;
     } else {
       ++summary.failed;

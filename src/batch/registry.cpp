@@ -15,6 +15,7 @@
 #include "assay/core/output_file.hpp"
 #include "assay/core/sha256.hpp"
 #include "assay/core/validate.hpp"
+#include "files.hpp"
 #include "system.hpp"
 
 #ifndef ASSAY_VERSION
@@ -27,29 +28,6 @@ namespace {
 
 constexpr const char* kFormat = "assay-registry 1";
 constexpr const char* kResultFormat = "assay-result 1";
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("{}: cannot read: {}", path.string(), std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-Json parse_json_file(const fs::path& path) {
-  const std::string text = read_file(path);
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // nlohmann's byte offset, turned into line:column.
-    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const std::int64_t line = 1 + std::count(text.begin(), text.begin() + at, '\n');
-    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
-    const std::int64_t column =
-        static_cast<std::int64_t>(at - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
-    fail_at(Location{path.string(), line, column}, "expected JSON, found text that is not JSON");
-  }
-}
 
 std::string job_file(std::size_t job) {
   return fmt::format("{:06}.json", job);
@@ -151,7 +129,18 @@ Table jobs_table(const std::vector<JobInfo>& jobs) {
 
 std::vector<JobInfo> jobs_from_table(const Table& t) {
   std::vector<JobInfo> jobs(t.n_rows());
-  auto num = [&](const char* name, std::size_t i) { return t.column(name).values[i]; };
+  // Counts and numbers of a job: a damaged cell (nan, -1, 1e300) is named, not cast.
+  auto num = [&](const char* name, std::size_t i) {
+    const Column& c = t.column(name);
+    if (!c.is_numeric()) {
+      fail_at_cell(t, i, name, fmt::format("expected a number, found {}", quote_found(c.label(i))));
+    }
+    const double v = c.values[i];
+    if (!(v >= 0 && v <= 9007199254740992.0)) {
+      fail_at_cell(t, i, name, fmt::format("expected a number >= 0, found {}", v));
+    }
+    return v;
+  };
   for (std::size_t i = 0; i < t.n_rows(); ++i) {
     JobInfo& j = jobs[i];
     j.job = static_cast<std::size_t>(num("job", i));
@@ -172,10 +161,31 @@ std::vector<JobInfo> jobs_from_table(const Table& t) {
   return jobs;
 }
 
-// One place that removes a marker file; a missing one is fine.
-void remove_file(const fs::path& path) {
-  std::error_code ec;
-  fs::remove(path, ec);
+// "glmnet on slow, all train, test subset A, fold 1, iteration 3": which split a row is.
+std::string split_label(const std::string& learner, const std::string& data,
+                        soak::TrainSubsets train, const std::string& subset, std::int32_t fold,
+                        std::size_t iteration) {
+  return fmt::format("{} on {}, {} train, test subset {}, fold {}, iteration {}", learner, data,
+                     soak::to_string(train), subset, fold, iteration);
+}
+
+// A result file holds the row of the job it is named after: the same split and sizes.
+void check_row_of_job(const soak::SoakResultRow& r, const JobInfo& j, const std::string& where) {
+  const std::string expected =
+      split_label(j.learner, j.data, j.train_subsets, j.test_subset, j.test_fold, j.iteration);
+  const std::string found =
+      split_label(r.learner, r.data, r.train_subsets, r.test_subset, r.test_fold, r.iteration);
+  if (expected != found) {
+    fail("{}: expected the row of job {} ({}), found {}", where, j.job, expected, found);
+  }
+  if (r.n_train != j.n_train || r.n_test != j.n_test || r.seed != j.seed ||
+      r.n_train_groups != j.n_train_groups) {
+    fail(
+        "{}: expected job {}'s {} train and {} test rows (seed {}, {} train groups), found {} and "
+        "{} (seed {}, {} train groups)",
+        where, j.job, j.n_train, j.n_test, j.seed, j.n_train_groups, r.n_train, r.n_test, r.seed,
+        r.n_train_groups);
+  }
 }
 
 }  // namespace
@@ -397,7 +407,7 @@ Registry Registry::open(const std::string& dir) {
 
 void Registry::read_document() {
   const std::string where = (dir_ / "registry.json").string();
-  document_ = parse_json_file(dir_ / "registry.json");
+  document_ = detail::parse_json_file(dir_ / "registry.json");
   const auto format = document_.is_object() ? document_.find("format") : document_.end();
   if (!document_.is_object() || format == document_.end() || *format != kFormat) {
     fail("{}: expected an assay registry (format \"{}\"), found {}", where, kFormat,
@@ -466,14 +476,28 @@ fs::path Registry::failed_path(std::size_t job) const {
 }
 
 bool Registry::has_result(std::size_t job) const {
+  return check_result(job).state == ResultState::valid;
+}
+
+ResultCheck Registry::check_result(std::size_t job) const {
   std::error_code ec;
-  return fs::exists(result_path(job), ec);
+  if (!fs::exists(result_path(job), ec) && !ec) return {};
+  try {
+    read_result(job);
+    return {ResultState::valid, ""};
+  } catch (const Error& e) {
+    return {ResultState::damaged, e.what()};
+  }
+}
+
+fs::path Registry::set_aside(const fs::path& damaged) const {
+  return detail::set_aside(damaged);
 }
 
 soak::SoakUnitResult Registry::read_result(std::size_t job, JobProvenance* provenance) const {
   const fs::path path = result_path(job);
   const std::string where = path.string();
-  const Json doc = parse_json_file(path);
+  const Json doc = detail::parse_json_file(path);
   if (!doc.is_object() || doc.value("format", "") != kResultFormat) {
     fail("{}: expected an assay job result (format \"{}\"), found another file", where,
          kResultFormat);
@@ -490,7 +514,9 @@ soak::SoakUnitResult Registry::read_result(std::size_t job, JobProvenance* prove
   const auto number = typed<std::size_t>(doc, "job", where);
   if (number != job) fail("{}: expected the result of job {}, found job {}", where, job, number);
   if (provenance) *provenance = provenance_from_json(field(doc, "provenance", where), where);
-  return unit_result_from_json(field(doc, "result", where), where);
+  soak::SoakUnitResult unit = unit_result_from_json(field(doc, "result", where), where);
+  if (job >= 1 && job <= jobs_.size()) check_row_of_job(unit.row, jobs_[job - 1], where);
+  return unit;
 }
 
 void Registry::write_result(std::size_t job, const soak::SoakUnitResult& unit,
@@ -499,7 +525,7 @@ void Registry::write_result(std::size_t job, const soak::SoakUnitResult& unit,
                  {"assay_version", assay_version()}, {"job", job},
                  {"result", unit_result_json(unit)}, {"provenance", provenance_json(provenance)}};
   write_file_atomic(result_path(job).string(), dump_json(doc, 1) + "\n");
-  clear_running(job);
+  release(job);
 }
 
 std::vector<std::pair<std::string, JobProvenance>> Registry::failures(std::size_t job) const {
@@ -507,9 +533,12 @@ std::vector<std::pair<std::string, JobProvenance>> Registry::failures(std::size_
   const fs::path path = failed_path(job);
   std::error_code ec;
   if (!fs::exists(path, ec)) return out;
-  const Json doc = parse_json_file(path);
+  const Json doc = detail::parse_json_file(path);
   const std::string where = path.string();
-  for (const auto& attempt : field(doc, "attempts", where)) {
+  const Json& attempts = field(doc, "attempts", where);
+  if (!attempts.is_array())
+    fail("{}: field \"attempts\": expected a list, found {}", where, quote_found(attempts.dump()));
+  for (const auto& attempt : attempts) {
     out.emplace_back(typed<std::string>(attempt, "error", where),
                      provenance_from_json(field(attempt, "provenance", where), where));
   }
@@ -525,26 +554,12 @@ void Registry::record_failure(std::size_t job, const std::string& error,
   attempts.push_back({{"error", error}, {"provenance", provenance_json(provenance)}});
   const Json doc{{"registry", id_}, {"job", job}, {"attempts", std::move(attempts)}};
   write_file_atomic(failed_path(job).string(), dump_json(doc, 1) + "\n");
-  clear_running(job);
-}
-
-void Registry::mark_running(std::size_t job, const JobProvenance& provenance) const {
-  write_file_atomic(running_path(job).string(), dump_json(provenance_json(provenance), 1) + "\n");
-}
-
-void Registry::clear_running(std::size_t job) const {
-  remove_file(running_path(job));
 }
 
 std::optional<JobProvenance> Registry::running(std::size_t job) const {
-  const fs::path path = running_path(job);
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return std::nullopt;
-  try {
-    return provenance_from_json(parse_json_file(path), path.string());
-  } catch (const Error&) {
-    return std::nullopt;  // removed or replaced while being read
-  }
+  const auto claim = claim_of(job);
+  if (!claim || !claim->damage.empty()) return std::nullopt;
+  return claim->holder;
 }
 
 std::string plan_text(const Registry& registry) {
@@ -566,19 +581,48 @@ std::string plan_text(const Registry& registry) {
   return out;
 }
 
+namespace {
+
+// "N of M jobs have a damaged result (reason; reason; ...)" for collect's refusal.
+std::string damaged_text(const std::vector<std::string>& reasons, std::size_t n_jobs) {
+  std::string list;
+  for (std::size_t k = 0; k < reasons.size() && k < 3; ++k) {
+    list += (k ? "; " : "") + reasons[k];
+  }
+  if (reasons.size() > 3) list += fmt::format("; and {} more", reasons.size() - 3);
+  return fmt::format("{} of {} jobs {} a damaged result ({})", reasons.size(), n_jobs,
+                     reasons.size() == 1 ? "has" : "have", list);
+}
+
+}  // namespace
+
 ExperimentOutcome collect(const Registry& registry) {
   std::vector<std::size_t> missing;
+  std::vector<std::string> damaged;
   for (std::size_t job = 1; job <= registry.n_jobs(); ++job) {
-    if (!registry.has_result(job)) missing.push_back(job);
+    const ResultCheck check = registry.check_result(job);
+    if (check.state == ResultState::none) missing.push_back(job);
+    if (check.state == ResultState::damaged) damaged.push_back(check.damage);
   }
+  const std::string dir = registry.dir().string();
+  std::string problems;
   if (!missing.empty()) {
     std::vector<std::size_t> first(missing.begin(),
                                    missing.begin() + std::min<std::size_t>(missing.size(), 20));
-    fail(
-        "cannot collect {}: {} of {} jobs have no result (jobs {}{}); `assay job status {}` says "
-        "why",
-        registry.dir().string(), missing.size(), registry.n_jobs(), detail::ranges(first),
-        missing.size() > first.size() ? ", ..." : "", registry.dir().string());
+    problems =
+        fmt::format("{} of {} jobs have no result (jobs {}{})", missing.size(), registry.n_jobs(),
+                    detail::ranges(first), missing.size() > first.size() ? ", ..." : "");
+  }
+  if (!damaged.empty()) {
+    problems += (problems.empty() ? "" : " and ") + damaged_text(damaged, registry.n_jobs());
+  }
+  if (!problems.empty()) {
+    fail("cannot collect {}: {}; {}", dir, problems,
+         damaged.empty()
+             ? fmt::format("`assay job status {}` says why", dir)
+             : fmt::format("`assay job run {} --all` (or `assay job submit {}`) moves damaged "
+                           "results aside and runs those jobs again",
+                           dir, dir));
   }
   LoadedExperiment loaded = registry.load();
   std::vector<soak::SoakUnitResult> units;

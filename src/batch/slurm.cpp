@@ -13,6 +13,8 @@
 #include "assay/batch/status.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/core/warning.hpp"
+#include "files.hpp"
 #include "system.hpp"
 
 namespace assay::batch {
@@ -107,31 +109,52 @@ std::string sbatch_script(const Registry& registry, const SlurmParams& p, const 
   return out;
 }
 
+namespace {
+
+// One entry of submissions.json; `where` names the file and the entry.
+Submission submission_from_json(const Json& j, const std::string& where, const Registry& registry) {
+  auto field = [&](const char* key, auto check, const char* expected) -> const Json& {
+    if (!j.is_object()) fail("{}: expected an object, found {}", where, quote_found(j.dump()));
+    const auto it = j.find(key);
+    if (it == j.end()) fail("{}: expected the field \"{}\", found none", where, key);
+    if (!check(*it))
+      fail("{}: field \"{}\": expected {}, found {}", where, key, expected,
+           quote_found(it->dump()));
+    return *it;
+  };
+  const auto text = [](const Json& v) { return v.is_string(); };
+  const auto count = [](const Json& v) { return v.is_number_unsigned(); };
+  Submission s;
+  s.number = static_cast<int>(field("number", count, "a submission number").get<std::uint32_t>());
+  s.slurm_job_id = field("slurm_job_id", text, "Slurm's job id").get<std::string>();
+  s.script = field("script", text, "a file name").get<std::string>();
+  s.jobs_file = field("jobs_file", text, "a file name").get<std::string>();
+  s.chunk = field("chunk", count, "a number of jobs").get<std::size_t>();
+  s.tasks = field("tasks", count, "a number of tasks").get<std::size_t>();
+  s.submitted = field("submitted", text, "a time").get<std::string>();
+  if (s.chunk < 1) fail("{}: field \"chunk\": expected at least 1, found 0", where);
+  s.jobs = read_job_list(s.jobs_file.string(), registry);
+  if (s.tasks != (s.jobs.size() + s.chunk - 1) / s.chunk) {
+    fail("{}: field \"tasks\": expected {} ({} jobs in chunks of {}), found {}", where,
+         (s.jobs.size() + s.chunk - 1) / s.chunk, s.jobs.size(), s.chunk, s.tasks);
+  }
+  return s;
+}
+
+}  // namespace
+
 std::vector<Submission> submissions(const Registry& registry) {
   std::vector<Submission> out;
   const fs::path path = submissions_path(registry);
   std::error_code ec;
-  if (!fs::exists(path, ec)) return out;
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const Json doc = Json::parse(text.str(), nullptr, false);
-  if (!doc.is_array()) fail("{}: expected a list of submissions", path.string());
-  for (const auto& j : doc) {
-    Submission s;
-    try {
-      s.number = j.at("number").get<int>();
-      s.slurm_job_id = j.at("slurm_job_id").get<std::string>();
-      s.script = j.at("script").get<std::string>();
-      s.jobs_file = j.at("jobs_file").get<std::string>();
-      s.chunk = j.at("chunk").get<std::size_t>();
-      s.tasks = j.at("tasks").get<std::size_t>();
-      s.submitted = j.at("submitted").get<std::string>();
-    } catch (const Json::exception& e) {
-      fail("{}: a submission is malformed: {}", path.string(), e.what());
-    }
-    s.jobs = read_job_list(s.jobs_file.string(), registry);
-    out.push_back(std::move(s));
+  if (!fs::exists(path, ec) && !ec) return out;
+  const Json doc = detail::parse_json_file(path);
+  if (!doc.is_array()) {
+    fail("{}: expected a list of submissions, found {}", path.string(), quote_found(doc.dump()));
+  }
+  for (std::size_t k = 0; k < doc.size(); ++k) {
+    out.push_back(
+        submission_from_json(doc[k], fmt::format("{} (entry {})", path.string(), k + 1), registry));
   }
   return out;
 }
@@ -143,6 +166,18 @@ Submission submit(const Registry& registry, const SlurmParams& p) {
   if (p.job_time_limit < 0) fail("--job-time-limit must be >= 0, found {}", p.job_time_limit);
   if (!p.dry_run && detail::find_program("sbatch").empty()) {
     fail("sbatch not found on PATH ({})", kSbatchHint);
+  }
+  std::vector<Submission> earlier;
+  try {
+    earlier = submissions(registry);
+  } catch (const Error& e) {
+    // Not knowing earlier submissions only risks submitting a queued job again, and a job
+    // runs at most once anyway (claims); a registry that could never submit again is worse.
+    const auto moved = detail::set_aside(submissions_path(registry));
+    warn(
+        fmt::format("{}: moved aside to {}; jobs of earlier submissions that are still queued "
+                    "may be submitted again (each runs once: the second finds it done)",
+                    e.what(), moved.string()));
   }
   const RegistryStatus status = registry_status(registry);
   if (!status.queue_readable) {
@@ -162,7 +197,6 @@ Submission submit(const Registry& registry, const SlurmParams& p) {
   std::stable_sort(s.jobs.begin(), s.jobs.end(), [&](std::size_t a, std::size_t b) {
     return registry.jobs()[a - 1].cost > registry.jobs()[b - 1].cost;
   });
-  std::vector<Submission> earlier = submissions(registry);
   s.number = earlier.empty() ? 1 : earlier.back().number + 1;
   s.chunk = p.chunk;
   s.tasks = (s.jobs.size() + p.chunk - 1) / p.chunk;
@@ -270,12 +304,16 @@ std::optional<std::vector<std::pair<std::string, std::string>>> slurm_accounting
   return out;
 }
 
-bool slurm_task_active(const std::string& job_id, const std::string& task_id) {
-  if (job_id.empty() || detail::find_program("squeue").empty()) return false;
+std::optional<bool> slurm_task_in_queue(const std::string& job_id, const std::string& task_id) {
+  if (job_id.empty() || detail::find_program("squeue").empty()) return std::nullopt;
   const std::string id = task_id.empty() ? job_id : job_id + "_" + task_id;
   const auto r = detail::run_command(
       {"squeue", "--noheader", "--array", "--jobs=" + id, "--format=%T"}, kSbatchHint);
-  if (r.exit_code != 0) return false;
+  // squeue refuses the id of a job that has left the queue ("Invalid job id specified").
+  if (r.exit_code != 0) {
+    if (r.err.find("Invalid job id") != std::string::npos) return false;
+    return std::nullopt;
+  }
   return r.out.find_first_not_of(" \n") != std::string::npos;
 }
 

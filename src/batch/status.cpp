@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "assay/batch/claims.hpp"
 #include "assay/batch/job_runner.hpp"
 #include "assay/batch/slurm.hpp"
 #include "assay/core/error.hpp"
@@ -55,45 +57,86 @@ std::map<std::size_t, std::string> accounted_jobs(const std::vector<Submission>&
   return out;
 }
 
+// squeue's answer for one array task: from the queue read once for the whole status when the
+// task belongs to one of the registry's submissions, else from squeue itself (a job run by hand
+// inside a Slurm allocation).
+SlurmQueueLookup queue_lookup(const std::optional<std::vector<SlurmTask>>& queue,
+                              const std::vector<Submission>& subs) {
+  return [&queue, &subs](const std::string& job_id,
+                         const std::string& task_id) -> std::optional<bool> {
+    const bool ours = std::any_of(subs.begin(), subs.end(),
+                                  [&](const Submission& s) { return s.slurm_job_id == job_id; });
+    if (!ours) return slurm_task_in_queue(job_id, task_id);
+    if (!queue) return std::nullopt;
+    return std::any_of(queue->begin(), queue->end(), [&](const SlurmTask& t) {
+      return t.job_id == job_id && t.task_id == task_id;
+    });
+  };
+}
+
+// A job whose claim's holder still runs (or cannot be checked) is running; one whose holder is
+// gone is missing, "interrupted".
+bool claimed_status(const JobClaim& claim, const SlurmQueueLookup& lookup, bool in_queue,
+                    JobStatus& s) {
+  const JobProvenance& h = claim.holder;
+  const HolderCheck holder = check_holder(claim, lookup);
+  if (holder.state != Holder::gone || in_queue) {
+    s.state = JobState::running;
+    s.provenance = h;
+    s.detail = fmt::format("on {} (pid {}) since {}{}{}", h.host, h.pid, h.started,
+                           h.slurm_job_id.empty() ? ""
+                                                  : fmt::format(", Slurm {}_{}", h.slurm_job_id,
+                                                                h.slurm_array_task_id),
+                           holder.state == Holder::unknown ? fmt::format(" ({})", holder.why) : "");
+    return true;
+  }
+  s.detail = claim.damage.empty()
+                 ? fmt::format("interrupted: was running on {} (pid {}) since {}; {}", h.host,
+                               h.pid, h.started, holder.why)
+                 : fmt::format("interrupted: its claim file is damaged ({})", claim.damage);
+  return false;
+}
+
 JobStatus status_of(const Registry& registry, std::size_t job,
                     const std::map<std::size_t, std::string>& queued,
-                    const std::map<std::size_t, std::string>& accounted) {
+                    const std::map<std::size_t, std::string>& accounted,
+                    const SlurmQueueLookup& lookup) {
   JobStatus s;
   s.job = job;
-  const auto failures = registry.failures(job);
-  s.failed_attempts = failures.size();
-  if (registry.has_result(job)) {
+  std::string failure;
+  try {
+    const auto failures = registry.failures(job);
+    s.failed_attempts = failures.size();
+    if (!failures.empty()) failure = failures.back().first;
+  } catch (const Error& e) {
+    failure = fmt::format("damaged failure record: {}", e.what());
+  }
+  const ResultCheck result = registry.check_result(job);
+  if (result.state == ResultState::valid) {
     JobProvenance p;
     registry.read_result(job, &p);
     s.state = JobState::done;
     s.provenance = p;
     return s;
   }
-  if (const auto running = registry.running(job)) {
-    const bool here = running->host == detail::host_name();
-    const bool in_queue = queued.count(job) > 0;
-    if ((here && detail::process_alive(running->pid)) || in_queue ||
-        (!here && running->slurm_job_id.empty())) {
-      s.state = JobState::running;
-      s.provenance = running;
-      s.detail = fmt::format(
-          "on {} (pid {}) since {}{}", running->host, running->pid, running->started,
-          running->slurm_job_id.empty()
-              ? ""
-              : fmt::format(", Slurm {}_{}", running->slurm_job_id, running->slurm_array_task_id));
-      return s;
-    }
-    s.detail = fmt::format("interrupted: was running on {} (pid {}) since {}; the process is gone",
-                           running->host, running->pid, running->started);
+  if (const auto claim = registry.claim_of(job)) {
+    if (claimed_status(*claim, lookup, queued.count(job) > 0, s)) return s;
   }
   if (const auto it = queued.find(job); it != queued.end()) {
     s.state = it->second.rfind("PENDING", 0) == 0 ? JobState::queued : JobState::running;
     s.detail = it->second;
     return s;
   }
-  if (!failures.empty()) {
+  if (result.state == ResultState::damaged) {
     s.state = JobState::failed;
-    s.detail = failures.back().first;
+    s.detail = fmt::format(
+        "damaged result: {}; `assay job run {} --job {}` moves it aside and runs the job again",
+        result.damage, registry.dir().string(), job);
+    return s;
+  }
+  if (!failure.empty()) {
+    s.state = JobState::failed;
+    s.detail = failure;
     return s;
   }
   s.state = JobState::missing;
@@ -129,11 +172,21 @@ std::size_t RegistryStatus::count(JobState state) const {
 
 RegistryStatus registry_status(const Registry& registry) {
   RegistryStatus status;
-  const std::vector<Submission> subs = submissions(registry);
+  std::vector<Submission> subs;
+  try {
+    subs = submissions(registry);
+  } catch (const Error& e) {
+    status.slurm = fmt::format(
+        "{}; the earlier Slurm submissions are unknown, so their queued jobs show as missing "
+        "(`assay job submit` moves the file aside)",
+        e.what());
+  }
   std::map<std::size_t, std::string> queued, accounted;
+  std::optional<std::vector<SlurmTask>> queue;
   if (!subs.empty()) {
     std::string why;
-    if (const auto queue = slurm_queue(registry, &why)) {
+    queue = slurm_queue(registry, &why);
+    if (queue) {
       queued = queued_jobs(registry, subs, *queue);
     } else {
       status.queue_readable = false;
@@ -142,8 +195,9 @@ RegistryStatus registry_status(const Registry& registry) {
     status.slurm = why;
     accounted = accounted_jobs(subs);
   }
+  const SlurmQueueLookup lookup = queue_lookup(queue, subs);
   for (std::size_t job = 1; job <= registry.n_jobs(); ++job) {
-    status.jobs.push_back(status_of(registry, job, queued, accounted));
+    status.jobs.push_back(status_of(registry, job, queued, accounted, lookup));
   }
   return status;
 }
@@ -169,9 +223,12 @@ std::string status_text(const Registry& registry, const RegistryStatus& status, 
   std::vector<std::size_t> missing;
   for (const auto& j : status.jobs) {
     if (j.state == JobState::failed) {
-      out += fmt::format("failed: job {} ({}), {} attempt{}: {}\n", j.job,
-                         job_label(registry.jobs()[j.job - 1]), j.failed_attempts,
-                         j.failed_attempts == 1 ? "" : "s", j.detail);
+      const std::string attempts =
+          j.failed_attempts == 0  // a damaged result: no attempt failed
+              ? ""
+              : fmt::format(", {} attempt{}", j.failed_attempts, j.failed_attempts == 1 ? "" : "s");
+      out += fmt::format("failed: job {} ({}){}: {}\n", j.job,
+                         job_label(registry.jobs()[j.job - 1]), attempts, j.detail);
     }
     if (j.state == JobState::missing) missing.push_back(j.job);
   }

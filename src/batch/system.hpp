@@ -14,8 +14,16 @@ std::string host_name();
 /// Now in UTC as "2026-11-29T16:48:03.123Z".
 std::string utc_now();
 
-/// Whether a process with this id exists on this host (kill(pid, 0)).
+/// Whether a process with this id runs on this host (kill(pid, 0), and not a zombie).
 bool process_alive(std::int64_t pid);
+
+/// When a process of this host started, in clock ticks since boot (/proc/PID/stat), or 0 when
+/// unknown (no such process). With the pid it names one process: a pid is reused, its start is not.
+std::uint64_t process_start_ticks(std::int64_t pid);
+
+/// This boot of this host (/proc/sys/kernel/random/boot_id), or "" when unknown: a claim made
+/// before a restart names a process of an earlier boot.
+std::string boot_id();
 
 /// Resets this process's peak resident memory (Linux /proc/self/clear_refs); false if it cannot.
 bool reset_peak_rss();

@@ -118,6 +118,42 @@ void check_not_stray_text(const Table& table, const Column& c) {
   fail_in(table, fmt::format("data row {}: {}", first_text + 1, message));
 }
 
+// "3.2 GB", "18.0 MB".
+std::string memory_size(double bytes) {
+  return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes / 1e9)
+                      : fmt::format("{:.1f} MB", bytes / 1e6);
+}
+
+/// One-hot encoding gives every distinct text value a dense column: a text column of ids would
+/// need rows x values doubles (20,000 rows: 3.2 GB) and make glmnet crawl. Refused before any
+/// allocation, naming the column, its values, the memory and the options that change it.
+void check_design_size(const Table& table, const std::vector<const Column*>& features,
+                       std::size_t max_levels) {
+  const std::size_t n = table.n_rows();
+  std::size_t d = 0;
+  for (const Column* c : features) d += c->is_numeric() ? 1 : c->categories.size();
+  const double bytes = 8.0 * static_cast<double>(n) * static_cast<double>(d);
+  for (const Column* c : features) {
+    const std::size_t levels = c->is_numeric() ? 0 : c->categories.size();
+    if (max_levels == 0 || levels <= max_levels) continue;
+    fail_in(table,
+            fmt::format("text column {} has {} distinct values, more than the limit of {} per text "
+                        "feature: one-hot encoded, the feature matrix would be {} rows x {} "
+                        "features, {} as 8-byte doubles; drop the column (--drop {}) or raise the "
+                        "limit (--max-levels {}) if that is intended",
+                        quote_found(c->name), levels, max_levels, n, d, memory_size(bytes), c->name,
+                        levels));
+  }
+  try {
+    check_memory(static_cast<std::size_t>(bytes),
+                 fmt::format("the feature matrix of {} ({} rows x {} features as 8-byte doubles, "
+                             "text columns one-hot encoded)",
+                             table.source(), n, d));
+  } catch (const Error& e) {
+    fail("{}; drop text columns with many values (--drop) or lower --max-levels", e.what());
+  }
+}
+
 }  // namespace
 
 Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, TaskKind task,
@@ -176,6 +212,10 @@ Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, Ta
     }
   }
 
+  for (const Column* c : feature_columns) {
+    if (!c->is_numeric()) check_not_stray_text(table, *c);
+  }
+  check_design_size(table, feature_columns, columns.max_levels);
   Dataset data;
   data.name = std::move(name);
   data.task = task;
@@ -184,7 +224,6 @@ Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, Ta
     if (c->is_numeric()) {
       data.feature_names.push_back(c->name);
     } else {
-      check_not_stray_text(table, *c);
       for (const auto& category : c->categories) {
         data.feature_names.push_back(c->name + "=" + category);
       }

@@ -114,3 +114,36 @@ def test_bad_input_is_one_message_and_exit_2(regions, tmp_path):
     assert r.returncode == 2, r.stderr
     lines = [l for l in r.stderr.splitlines() if l.startswith("assay:")]
     assert len(lines) == 1 and "nope" in lines[0], r.stderr
+
+
+def test_jobs_claimed_elsewhere_are_left_to_their_worker(run_cli, regions, tmp_path):
+    """An MPI run through a registry claims the jobs it hands out, so it never runs a job that
+    another worker holds; it runs the rest, then says which are not done yet. A stale claim of
+    this host (a killed run) is taken over with one warning."""
+    reg = tmp_path / "reg"
+    args = ["soak", regions, "--label", "y", "--subset", "region", "--folds", "3",
+            "--learners", "featureless", "--plan", reg, "--out", tmp_path / "mpi"]
+    assert run_cli(*args).returncode == 0
+    claim = {"host": "node-elsewhere", "pid": 4242, "started": "2026-01-02T03:04:05.000Z",
+             "finished": "", "seconds": 0, "peak_rss_bytes": 0, "attempt": 1,
+             "slurm_job_id": "", "slurm_array_task_id": "", "mpi_rank": -1}
+    (reg / "running" / "000002.json").write_text(json.dumps(claim))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    here = dict(claim, host=os.uname().nodename, pid=dead.pid)
+    (reg / "running" / "000005.json").write_text(json.dumps(here))
+    r = mpirun(2, *args)
+    assert r.returncode == 2, r.stderr
+    assert (f"assay: 1 job of {reg} is claimed by other workers and not done yet (job 2: "
+            "claimed by pid 4242 on node-elsewhere since 2026-01-02T03:04:05.000Z (another host, "
+            f"which this one cannot check); if that process is gone, `assay job run {reg} "
+            f"--reclaim` runs the job again); run this command again (or `assay job collect "
+            f"{reg}`) when they are") in r.stderr
+    assert (f"warning: job 5: took over the claim of pid {dead.pid} on this host since "
+            "2026-01-02T03:04:05.000Z: the process is gone") in r.stderr
+    assert sorted(result_starts(reg)) == [j for j in range(1, 28) if j != 2]
+    assert os.listdir(reg / "running") == ["000002.json"]
+    assert run_cli("job", "run", reg, "--job", "2", "--reclaim").returncode == 0
+    r = mpirun(2, *args)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "mpi" / "results.csv").exists()

@@ -373,3 +373,31 @@ def test_predict_checks_dataframe_column_names(rng):
     with pytest.raises(assay.AssayError, match="feature names differ from those seen in fit"):
         model.predict(df[["c", "b", "a"]])
     np.testing.assert_array_equal(model.predict(df), model.predict(df.to_numpy()))
+
+
+def test_text_feature_limit_is_an_option_kept_in_registries(run_cli, tmp_path):
+    """--max-levels (default 1000) bounds the distinct values of a text feature for cv too, and
+    a registry runs its jobs with the limit it was planned with."""
+    n = 1200
+    rng = np.random.default_rng(1)
+    data = tmp_path / "ids.csv"
+    pd.DataFrame({"x": rng.normal(size=n), "id": [f"u{i}" for i in range(n)],
+                  "y": np.where(rng.normal(size=n) > 0, "a", "b")}).to_csv(data, index=False)
+    base = ["cv", data, "--label", "y", "--learners", "featureless", "--folds", "2"]
+    r = run_cli(*base, "--out", tmp_path / "o")
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        f'assay: {data}: text column "id" has 1200 distinct values, more than the limit of 1000 '
+        "per text feature: one-hot encoded, the feature matrix would be 1200 rows x 1201 "
+        "features, 11.5 MB as 8-byte doubles; drop the column (--drop id) or raise the limit "
+        "(--max-levels 1200) if that is intended")
+    r = run_cli(*base, "--max-levels", "-1", "--out", tmp_path / "o")
+    assert r.returncode == 2 and "--max-levels" in r.stderr, r.stderr
+    reg = tmp_path / "reg"
+    r = run_cli(*base, "--max-levels", "1200", "--plan", reg, "--out", tmp_path / "o")
+    assert r.returncode == 0, r.stderr
+    assert json.load(open(reg / "registry.json"))["experiment"]["columns"]["max_levels"] == 1200
+    assert run_cli("job", "run", reg, "--all").returncode == 0
+    assert run_cli("job", "collect", reg).returncode == 0
+    summary = pd.read_csv(tmp_path / "o" / "summary.csv")
+    assert list(summary["n"]) == [2]

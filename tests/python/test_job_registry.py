@@ -3,6 +3,8 @@ collect`): outputs equal to the one-machine run, resume without recomputing, a k
 job, time limits and retries, and every bad input (exit 2 with a message)."""
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 
@@ -277,7 +279,13 @@ def test_job_selection_errors(run_cli, regions, tmp_path, monkeypatch):
     reg = tmp_path / "reg"
     assert run_cli(*soak_args(regions, "featureless"), "--plan", reg).returncode == 0
     expect_error(run_cli("job", "run", reg, "--job", "28"),
-                 f"job 28 is out of range: {reg} has jobs 1..27")
+                 "--job 28: expected a job number in 1..27, found 28")
+    expect_error(run_cli("job", "run", reg, "--job", "0"),
+                 "--job 0: expected a job number in 1..27, found 0")
+    expect_error(run_cli("job", "run", reg, "--task", "0", "--chunk", "3"),
+                 "array task 0 is out of range: 27 jobs in chunks of 3 make tasks 1..9")
+    expect_error(run_cli("job", "run", reg, "--job", "0", "--all"),
+                 "give one of --job, --all and --task, found 2")
     expect_error(run_cli("job", "run", reg, "--task", "10", "--chunk", "3"),
                  "array task 10 is out of range: 27 jobs in chunks of 3 make tasks 1..9")
     monkeypatch.delenv("SLURM_ARRAY_TASK_ID", raising=False)
@@ -306,3 +314,128 @@ def test_sbatch_absent(run_cli, regions, tmp_path):
     assert r.returncode == 0 and "27 jobs in 3 array tasks); not submitted" in r.stdout
     script = (reg / "slurm" / "submit-1.sbatch").read_text()
     assert "#SBATCH --array=1-3\n" in script and "--chunk 10" in script
+
+
+# ---------------------------------------------------------------------------------------------
+# Several workers on one registry; registries that repair themselves.
+
+def done_count(stderr):
+    m = re.search(r"job run: (\d+) done, (\d+) failed, (\d+) skipped", stderr)
+    assert m, stderr
+    return int(m.group(1))
+
+
+def test_concurrent_runners_run_each_job_exactly_once(run_cli, regions, tmp_path):
+    """Issue 38: two `job run --all` on one registry ran 61 jobs for 54. Jobs are now claimed
+    atomically: 3 runners at once, 10 times, run each of the 18 jobs exactly once."""
+    reg = tmp_path / "reg"
+    args = ["soak", regions, "--label", "y", "--subset", "region", "--folds", "2",
+            "--learners", "featureless", "--plan", reg]
+    assert run_cli(*args).returncode == 0
+    for round_ in range(10):
+        runners = [subprocess.Popen([cli_path(), "job", "run", str(reg), "--all", "--threads",
+                                     "1"], stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        outputs = [r.communicate(timeout=120)[1] for r in runners]
+        assert all(r.returncode == 0 for r in runners), outputs
+        done = [done_count(err) for err in outputs]
+        assert sum(done) == 18, (round_, done, outputs)
+        # Each result was written by the runner that counted it.
+        by_pid = {}
+        for name in os.listdir(reg / "results"):
+            pid = json.load(open(reg / "results" / name))["provenance"]["pid"]
+            by_pid[pid] = by_pid.get(pid, 0) + 1
+        assert sorted(by_pid.get(r.pid, 0) for r in runners) == sorted(done)
+        assert not os.listdir(reg / "running")
+        shutil.rmtree(reg / "results")
+        os.mkdir(reg / "results")
+
+
+def test_claims_of_other_hosts_need_reclaim(run_cli, regions, tmp_path):
+    reg = tmp_path / "reg"
+    assert run_cli(*soak_args(regions, "featureless"), "--plan", reg).returncode == 0
+    claim = {"host": "node-elsewhere", "pid": 4242, "started": "2026-01-02T03:04:05.000Z",
+             "finished": "", "seconds": 0, "peak_rss_bytes": 0, "attempt": 1,
+             "slurm_job_id": "", "slurm_array_task_id": "", "mpi_rank": -1}
+    (reg / "running" / "000001.json").write_text(json.dumps(claim))
+    r = run_cli("job", "run", reg, "--job", "1")
+    assert r.returncode == 0, r.stderr
+    assert ("job 1: claimed by pid 4242 on node-elsewhere since 2026-01-02T03:04:05.000Z "
+            "(another host, which this one cannot check); if that process is gone, "
+            f"`assay job run {reg} --reclaim` runs the job again, not run") in r.stderr
+    assert "0 done, 0 failed, 1 skipped" in r.stderr
+    status = status_json(run_cli, reg)["status"][0]
+    assert status["state"] == "running"
+    assert status["detail"] == ("on node-elsewhere (pid 4242) since 2026-01-02T03:04:05.000Z "
+                                "(another host, which this one cannot check)")
+    r = run_cli("job", "run", reg, "--job", "1", "--reclaim")
+    assert r.returncode == 0, r.stderr
+    assert ("job 1: took over the claim of pid 4242 on node-elsewhere since "
+            "2026-01-02T03:04:05.000Z: --reclaim") in r.stderr
+    assert "1 done, 0 failed, 0 skipped" in r.stderr
+    assert status_json(run_cli, reg)["status"][0]["state"] == "done"
+
+
+def damage_n_test(path, value):
+    """Replaces the n_test number of a result file by `value` (text); returns line and column."""
+    text = path.read_text()
+    at = text.index('"n_test": ') + len('"n_test": ')
+    end = text.index(",", at)
+    path.write_text(text[:at] + value + text[end:])
+    line = text.count("\n", 0, at) + 1
+    return line, at - text.rfind("\n", 0, at)
+
+
+def test_damaged_results_are_failed_then_set_aside_and_rerun(run_cli, regions, tmp_path):
+    """Issue 38: 1e400 in a result made status/collect fail with "internal error:
+    [json.exception.out_of_range.406]"; garbage or a folder made run/submit skip the job forever
+    while status/collect refused it. Now: failed with the reason, collect refuses naming them,
+    run/submit set the file aside and run the job again."""
+    direct = run_cli(*soak_args(regions, "featureless"), "--out", tmp_path / "direct")
+    assert direct.returncode == 0, direct.stderr
+    reg = tmp_path / "reg"
+    assert run_cli(*soak_args(regions, "featureless"), "--plan", reg).returncode == 0
+    assert run_cli("job", "run", reg, "--all").returncode == 0
+    results = reg / "results"
+    line, col = damage_n_test(results / "000017.json", "1e400")
+    (results / "000003.json").write_text("garbage")
+    (results / "000005.json").unlink()
+    (results / "000005.json").mkdir()
+    r = run_cli("job", "status", reg)
+    assert r.returncode == 0, r.stderr
+    assert "internal error" not in r.stdout + r.stderr
+    assert "done 24, running 0, queued 0, failed 3, missing 0" in r.stdout
+    assert (f"failed: job 17 ({job_label(reg, 17)}): damaged result: "
+            f"{results}/000017.json:{line}:{col}: expected a number within the range of a double, "
+            f"found 1e400; `assay job run {reg} --job 17` moves it aside and runs the job again"
+            ) in r.stdout
+    assert f'{results}/000003.json:1:1: expected JSON, found "garbage"' in r.stdout
+    assert f"{results}/000005.json: expected a file, found a folder" in r.stdout
+    assert status_json(run_cli, reg)["counts"]["failed"] == 3
+    assert run_cli("job", "status", reg, "--table", tmp_path / "t.csv").returncode == 0
+    expect_error(run_cli("job", "collect", reg, "--out", tmp_path / "o"),
+                 f"cannot collect {reg}: 3 of 27 jobs have a damaged result "
+                 f'({results}/000003.json:1:1: expected JSON, found "garbage"; '
+                 f"{results}/000005.json: expected a file, found a folder; {results}/000017.json:"
+                 f"{line}:{col}: expected a number within the range of a double, found 1e400); "
+                 f"`assay job run {reg} --all` (or `assay job submit {reg}`) moves damaged results "
+                 "aside and runs those jobs again")
+    assert not (tmp_path / "o").exists()
+    r = run_cli("job", "submit", reg, "--dry-run")
+    assert r.returncode == 0 and "(3 jobs in 3 array tasks); not submitted" in r.stdout, r.stdout
+    r = run_cli("job", "run", reg, "--all")
+    assert r.returncode == 0, r.stderr
+    assert "3 done, 0 failed, 24 skipped" in r.stderr
+    for job in (3, 5, 17):
+        assert f"job {job}: damaged result moved to {results}/{job:06}.json.damaged-" in r.stderr
+    kept = sorted(n for n in os.listdir(results) if ".damaged-" in n)
+    assert [n[:11] for n in kept] == ["000003.json", "000005.json", "000017.json"]
+    assert os.path.isdir(results / kept[1]) and (results / kept[0]).read_text() == "garbage"
+    r = run_cli("job", "collect", reg, "--out", tmp_path / "collected")
+    assert r.returncode == 0, r.stderr
+    assert_same_outputs(tmp_path / "direct", tmp_path / "collected")
+
+
+def job_label(reg, job):
+    row = pd.read_csv(reg / "jobs.csv").iloc[job - 1]
+    return (f"{row['learner']} on {row['data']}, {row['train.subsets']} train, test subset "
+            f"{row['test.subset']}, fold {row['test.fold']}")

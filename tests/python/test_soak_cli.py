@@ -235,3 +235,53 @@ def test_fold_not_constant_within_group_names_file_values(run_cli, tmp_path):
     assert r.stderr.strip() == (
         f'assay: {bad}: fold column "f" is not constant within group 42 of column "poly": '
         'data row 2 has fold 2, data row 4 has fold 1'), r.stderr
+
+
+def write_ids(path, n):
+    """n rows: a numeric feature, a text column of n distinct ids, a subset and a label."""
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"x": rng.normal(size=n), "id": [f"u{i}" for i in range(n)],
+                  "region": np.where(np.arange(n) % 2 == 1, "A", "B"),
+                  "y": np.where(rng.normal(size=n) > 0, "a", "b")}).to_csv(path, index=False)
+    return path
+
+
+def limited_memory(limit):
+    def set_limit():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return set_limit
+
+
+def test_text_feature_with_many_values_is_refused_up_front(tmp_path):
+    """Issue 38: a text column of 20,000 distinct values in 20,000 rows (a 1 MB CSV) was one-hot
+    encoded densely: 3.1 GB, bad_alloc at 40,000 rows. Now refused before any allocation, under a
+    1.5 GB address-space limit, naming the column, its values, the memory and the option."""
+    data = write_ids(tmp_path / "ids.csv", 20000)
+    cli = os.environ.get("ASSAY_CLI") or os.path.join(ROOT, "build", "assay")
+
+    def soak_under_limit(*extra):
+        return subprocess.run([cli, "soak", str(data), "--label", "y", "--subset", "region",
+                               "--folds", "2", "--out", str(tmp_path / "o"), *extra],
+                              capture_output=True, text=True, timeout=120,
+                              preexec_fn=limited_memory(1500 * 1024 ** 2))
+
+    r = soak_under_limit()
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        f'assay: {data}: text column "id" has 20000 distinct values, more than the limit of 1000 '
+        "per text feature: one-hot encoded, the feature matrix would be 20000 rows x 20001 "
+        "features, 3.2 GB as 8-byte doubles; drop the column (--drop id) or raise the limit "
+        "(--max-levels 20000) if that is intended")
+    # The limit lifted: the matrix does not fit the memory either, and is refused before it is
+    # allocated (was bad_alloc), naming what to lower.
+    r = soak_under_limit("--max-levels", "0")
+    assert r.returncode == 2, r.stderr
+    assert (f"needs 3.2 GB for the feature matrix of {data} (20000 rows x 20001 features as "
+            "8-byte doubles, text columns one-hot encoded), more than the ") in r.stderr
+    assert ("this process can allocate; drop text columns with many values (--drop) or lower "
+            "--max-levels") in r.stderr
+    assert "bad_alloc" not in r.stderr and "internal error" not in r.stderr
+    # Dropped, the rest runs within the limit.
+    r = soak_under_limit("--drop", "id")
+    assert r.returncode == 0, r.stderr

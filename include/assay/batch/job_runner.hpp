@@ -10,8 +10,11 @@
 // start and end, seconds, the child's peak memory, attempt). A child that crashes, is killed, or
 // runs past the time limit (then this process kills it) is recorded as a failed attempt with the
 // reason in failed/JOB.json, and run again while its attempts do not exceed retries + 1.
-// Jobs with a result are skipped (nothing finished is recomputed), and so are jobs whose running
-// marker belongs to a live process (on this host, or a Slurm task still running). On SIGTERM or
+// Jobs with a result are skipped (nothing finished is recomputed). Before running a job the
+// runner claims it (batch/claims.hpp: running/JOB.json, created exclusively), so that a job runs
+// in at most one worker at a time however many runners share the registry; jobs claimed by a
+// live worker are skipped, claims of workers that are gone are taken over. A damaged result
+// (one that cannot be read as this job's) is moved aside and the job runs again. On SIGTERM or
 // SIGINT (scancel, Slurm's time limit, Ctrl-C) the running child is killed, its marker removed —
 // the job stays missing, to be resubmitted — and this process dies of that signal.
 #pragma once
@@ -33,13 +36,18 @@ struct JobRunParams {
   int retries = 0;
   /// Also run jobs that already have a result (their result is replaced).
   bool force = false;
+  /// Also take over claims held by workers on other hosts that cannot be checked from here
+  /// (not Slurm tasks): the caller says they are gone.
+  bool reclaim = false;
 };
 
 struct JobRunSummary {
-  std::size_t done = 0;            ///< jobs that ran and wrote a result
-  std::size_t failed = 0;          ///< jobs whose last attempt here failed
-  std::size_t skipped = 0;         ///< already done, running elsewhere, or out of attempts
-  std::vector<std::string> notes;  ///< one line per skipped or failed job
+  std::size_t done = 0;     ///< jobs that ran and wrote a result
+  std::size_t failed = 0;   ///< jobs whose last attempt here failed
+  std::size_t skipped = 0;  ///< already done, running elsewhere, or out of attempts
+  /// One line per skipped or failed job, and per repair (a damaged result or failure record
+  /// moved aside, a stale claim taken over).
+  std::vector<std::string> notes;
 };
 
 /// Runs `jobs` (1-based numbers, in this order) as described above. Throws assay::Error for a

@@ -11,8 +11,11 @@
 //                          n_test, cost (relative: n_train x features x classes)
 //   results/JOB.json       a finished job: the row and provenance (host, pid, Slurm/MPI ids,
 //                          start/end, seconds, peak memory, attempt); written atomically
-//   running/JOB.json       a job in progress (host, pid, start, attempt, Slurm ids)
+//   running/JOB.json       a job's claim: the worker running it (host, boot, pid and its start
+//                          time, start, attempt, Slurm ids), created atomically and exclusively,
+//                          so that every job runs in at most one worker at a time
 //   failed/JOB.json        the failed attempts of a job, each with its error
+//   results/JOB.json.damaged-TIME   a result that could not be read, set aside (never deleted)
 //   slurm/, logs/          sbatch scripts and their job lists, Slurm's output files
 // Job J is unit J−1 of soak::SoakUnits: its seed and row do not depend on where it runs.
 //
@@ -30,6 +33,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "assay/batch/experiment.hpp"
@@ -73,6 +77,28 @@ struct JobProvenance {
   std::size_t attempt = 1;
   std::string slurm_job_id, slurm_array_task_id;
   int mpi_rank = -1;
+};
+
+/// A job's claim (running/JOB.json): who runs the job now. The pid's start time and the host's
+/// boot id tell a live holder from a reused pid or an earlier boot.
+struct JobClaim {
+  JobProvenance holder;
+  std::string boot_id;
+  std::uint64_t process_start = 0;  ///< clock ticks since boot; 0 = unknown
+  /// The holder's SLURM_RESTART_COUNT: a later run of the same array task (requeued) has more.
+  std::uint64_t slurm_restart = 0;
+  std::string token;   ///< unique per claim
+  std::string text;    ///< the file's bytes as read
+  std::string damage;  ///< why the file could not be read ("" = it could)
+};
+
+/// What results/JOB.json holds: nothing, a valid result of this job, or a damaged one (with why).
+enum class ResultState { none, valid, damaged };
+struct ResultCheck {
+  ResultState state = ResultState::none;
+  /// damaged: the located reason, e.g. "reg/results/000017.json:1:12: expected a number within
+  /// the range of a double, found 1e400".
+  std::string damage;
 };
 
 Json provenance_json(const JobProvenance& p);
@@ -119,22 +145,44 @@ class Registry {
   std::filesystem::path running_path(std::size_t job) const;
   std::filesystem::path failed_path(std::size_t job) const;
 
-  /// Whether results/JOB.json exists (not validated).
+  /// Whether results/JOB.json holds a valid result of this job (check_result(job) is valid).
   bool has_result(std::size_t job) const;
+  /// Reads and validates results/JOB.json (see read_result) without throwing: a file that is
+  /// not a result of this job (garbage, a folder, 1e400, another registry's, another job's) is
+  /// damaged, with the reason.
+  ResultCheck check_result(std::size_t job) const;
+  /// Moves a damaged results/JOB.json aside to results/JOB.json.damaged-<UTC time>, so that the
+  /// job can run again and the file is kept for a look; returns the new path.
+  std::filesystem::path set_aside(const std::filesystem::path& damaged) const;
   /// Reads and validates results/JOB.json: it must belong to this registry (id, job number,
-  /// version). Throws assay::Error naming the file otherwise.
+  /// version) and be this job's row (data set, learner, split). Throws assay::Error naming the
+  /// file (and line:column for JSON that does not parse) otherwise.
   soak::SoakUnitResult read_result(std::size_t job, JobProvenance* provenance = nullptr) const;
-  /// Writes results/JOB.json atomically and removes the job's running marker.
+  /// Writes results/JOB.json atomically and releases this process's claim of the job.
   void write_result(std::size_t job, const soak::SoakUnitResult& unit,
                     const JobProvenance& provenance) const;
-  /// Appends a failed attempt to failed/JOB.json (atomically) and removes the running marker.
+  /// Appends a failed attempt to failed/JOB.json (atomically). Throws assay::Error naming the
+  /// file when failed/JOB.json is damaged.
   void record_failure(std::size_t job, const std::string& error,
                       const JobProvenance& provenance) const;
-  /// The failed attempts of a job (error and provenance), oldest first.
+  /// The failed attempts of a job (error and provenance), oldest first. Throws assay::Error
+  /// naming the file when failed/JOB.json is damaged.
   std::vector<std::pair<std::string, JobProvenance>> failures(std::size_t job) const;
-  /// Marks a job as running (running/JOB.json, atomically); clear_running removes the marker.
-  void mark_running(std::size_t job, const JobProvenance& provenance) const;
-  void clear_running(std::size_t job) const;
+
+  /// Claims a job for this process (batch/claims.cpp): creates running/JOB.json holding
+  /// `holder`, this host's boot id and this process's start time, exclusively — a complete
+  /// temporary file hard-linked to the name, which fails when the name exists (atomic on local
+  /// file systems and NFS). False when the job is claimed already.
+  bool claim(std::size_t job, const JobProvenance& holder) const;
+  /// The job's claim, if any (a file that cannot be read has `damage` set).
+  std::optional<JobClaim> claim_of(std::size_t job) const;
+  /// Takes over `stale`, a claim whose holder is gone: moves the file away atomically, checks
+  /// that it is still the claim that was judged stale (else puts it back), then claims the job.
+  /// False when another worker was quicker.
+  bool take_over(std::size_t job, const JobClaim& stale, const JobProvenance& holder) const;
+  /// Removes the job's claim if this process holds it (same host and pid).
+  void release(std::size_t job) const;
+  /// The holder of the job's claim, if any and readable.
   std::optional<JobProvenance> running(std::size_t job) const;
 
  private:

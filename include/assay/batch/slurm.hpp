@@ -91,8 +91,9 @@ std::optional<std::vector<SlurmTask>> slurm_queue(const Registry& registry, std:
 std::optional<std::vector<std::pair<std::string, std::string>>> slurm_accounting(
     const std::vector<std::string>& job_ids);
 
-/// Whether the array task is pending or running according to squeue (false if squeue is absent).
-bool slurm_task_active(const std::string& job_id, const std::string& task_id);
+/// Whether the array task is pending or running according to squeue; nullopt when squeue is
+/// absent or fails (then nobody can tell).
+std::optional<bool> slurm_task_in_queue(const std::string& job_id, const std::string& task_id);
 
 /// squeue's task ids "7", "[5-9,12%2]" expanded to numbers.
 std::vector<std::size_t> expand_task_ids(const std::string& text);

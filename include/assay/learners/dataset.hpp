@@ -70,6 +70,9 @@ struct DatasetColumns {
   std::string weight;
   /// Columns that have a role elsewhere (subset, group, fold, strata) and so are not features.
   std::vector<std::string> reserved;
+  /// Most distinct values a text feature may have (0 = no limit). One-hot encoding makes one
+  /// dense feature per value: a column of ids in 20,000 rows would need 3.2 GB. Default 1000.
+  std::size_t max_levels = 1000;
 };
 
 /// Checks the invariants above (sizes, class codes in range, at least two classes, finite
@@ -82,7 +85,10 @@ void check_dataset(const Dataset& data);
 /// missing column, a column named twice (label, weight, features, reserved), no features left,
 /// NaN or ±inf in a feature or a regression target, NaN in a class label, a text regression
 /// target, a text, negative or non-finite weight, or a classification label with fewer than two
-/// classes. With both `features` and `drop`, the listed features minus the dropped ones remain.
+/// classes, a text feature with more than `max_levels` distinct values, or a feature matrix
+/// larger than the memory this process can allocate (both before allocating it, naming the
+/// column, its values and the gigabytes). With both `features` and `drop`, the listed features
+/// minus the dropped ones remain.
 Dataset dataset_from_table(const Table& table, const DatasetColumns& columns, TaskKind task,
                            std::string name);
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <limits>
 
+#include <unistd.h>
+
 #include "assay/batch/experiment.hpp"
 #include "assay/batch/registry.hpp"
 #include "assay/core/error.hpp"
@@ -18,6 +20,12 @@
 namespace assay::batch {
 namespace {
 namespace fs = std::filesystem;
+
+std::string detail_host() {
+  char name[256] = {};
+  ::gethostname(name, sizeof(name) - 1);
+  return name;
+}
 
 // A fresh folder per test.
 class RegistryTest : public ::testing::Test {
@@ -237,9 +245,8 @@ TEST_F(RegistryTest, MissingOrForeignFoldersAreRefused) {
                        ": expected an assay registry (format \"assay-registry 1\"), found "
                        "\"something else\"");
   write_file_atomic((foreign / "registry.json").string(), "{\n  \"format\": oops\n}\n");
-  EXPECT_THROW_MSG(
-      Registry::open(foreign.string()), Error,
-      (foreign / "registry.json").string() + ":2:13: expected JSON, found text that is not JSON");
+  EXPECT_THROW_MSG(Registry::open(foreign.string()), Error,
+                   (foreign / "registry.json").string() + ":2:13: expected JSON, found \"oops\"");
 }
 
 TEST_F(RegistryTest, AnotherVersionIsRefused) {
@@ -281,21 +288,20 @@ TEST_F(RegistryTest, CollectRefusesMissingAndForeignResults) {
   fs::copy_file(other_reg.result_path(4), registry.result_path(4),
                 fs::copy_options::overwrite_existing);
   EXPECT_THROW_MSG(collect(registry), Error,
-                   registry.result_path(4).string() +
-                       ": belongs to another experiment (registry "
-                       "id " +
+                   "cannot collect " + reg() + ": 1 of 18 jobs has a damaged result (" +
+                       registry.result_path(4).string() +
+                       ": belongs to another experiment (registry id " +
                        other_reg.id().substr(0, 12) + "), not to " + reg() + " (id " +
-                       registry.id().substr(0, 12) + ")");
+                       registry.id().substr(0, 12) + ")); `assay job run " + reg() +
+                       " --all` (or `assay job submit " + reg() +
+                       "`) moves damaged results aside and runs those jobs again");
 }
 
 TEST_F(RegistryTest, FailuresAccumulateAttempts) {
   const Registry registry = Registry::plan(reg(), definition(), "");
   JobProvenance p;
   p.attempt = 1;
-  registry.mark_running(2, p);
-  EXPECT_TRUE(registry.running(2).has_value());
   registry.record_failure(2, "first", p);
-  EXPECT_FALSE(registry.running(2).has_value());
   p.attempt = 2;
   registry.record_failure(2, "second", p);
   const auto failures = registry.failures(2);
@@ -303,6 +309,112 @@ TEST_F(RegistryTest, FailuresAccumulateAttempts) {
   EXPECT_EQ(failures[0].first, "first");
   EXPECT_EQ(failures[1].first, "second");
   EXPECT_EQ(failures[1].second.attempt, 2u);
+  write_file_atomic(registry.failed_path(3).string(), "{\"attempts\": [1e400]}");
+  EXPECT_THROW_MSG(registry.failures(3), Error,
+                   registry.failed_path(3).string() +
+                       ":1:15: expected a number within the range of a double, found 1e400");
+}
+
+// A worker claims a job by creating running/JOB.json exclusively; only its holder releases it.
+TEST_F(RegistryTest, ClaimsAreExclusiveAndReleasedByTheirHolder) {
+  const Registry registry = Registry::plan(reg(), definition(), "");
+  JobProvenance me;
+  me.host = "h";  // not this host: release() leaves claims of others alone
+  me.pid = 1;
+  EXPECT_TRUE(registry.claim(2, me));
+  EXPECT_FALSE(registry.claim(2, me));
+  const auto claim = registry.claim_of(2);
+  ASSERT_TRUE(claim.has_value());
+  EXPECT_EQ(claim->holder.host, "h");
+  EXPECT_TRUE(claim->damage.empty());
+  EXPECT_EQ(claim->token.size(), 16u);
+  registry.release(2);
+  EXPECT_TRUE(registry.running(2).has_value());
+  // This process's claim is released by it (and by writing the job's result).
+  fs::remove(registry.running_path(2));
+  JobProvenance here = JobProvenance{};
+  here.host = detail_host();
+  here.pid = ::getpid();
+  EXPECT_TRUE(registry.claim(2, here));
+  EXPECT_NE(registry.claim_of(2)->process_start, 0u);
+  registry.release(2);
+  EXPECT_FALSE(registry.claim_of(2).has_value());
+  // No temporary files are left behind.
+  EXPECT_TRUE(fs::is_empty(registry.dir() / "running"));
+}
+
+// Damaged result files — garbage, a folder, a number beyond double, another job's row — are
+// reported with what is wrong and where, never as "internal error".
+TEST_F(RegistryTest, DamagedResultsAreNamedWithWhatIsWrong) {
+  const ExperimentDefinition def = definition();
+  const Registry registry = Registry::plan(reg(), def, "");
+  const LoadedExperiment loaded = registry.load();
+  for (std::size_t job = 1; job <= registry.n_jobs(); ++job) {
+    registry.write_result(job, run_unit(def, loaded, job - 1, 1), JobProvenance{});
+  }
+  const auto path = [&](std::size_t job) { return registry.result_path(job).string(); };
+  std::string text = read_file(path(1));
+  const auto at = text.find("\"n_test\": ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + 10, text.find(',', at) - at - 10, "1e400");
+  write_file_atomic(path(1), text);
+  write_file_atomic(path(2), "garbage\n");
+  fs::remove(path(3));
+  fs::create_directory(path(3));
+  fs::copy_file(path(5), path(4), fs::copy_options::overwrite_existing);
+  write_file_atomic(path(6), "");
+  const std::string line = std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n'));
+  const std::string column = std::to_string(at - text.rfind('\n', at) + 10);
+  EXPECT_EQ(registry.check_result(1).state, ResultState::damaged);
+  EXPECT_EQ(registry.check_result(1).damage,
+            path(1) + ":" + line + ":" + column +
+                ": expected a number within the range of a double, found 1e400");
+  EXPECT_EQ(registry.check_result(2).damage, path(2) + ":1:1: expected JSON, found \"garbage\"");
+  EXPECT_EQ(registry.check_result(3).damage, path(3) + ": expected a file, found a folder");
+  EXPECT_EQ(registry.check_result(4).damage,
+            path(4) + ": expected the result of job 4, found job 5");
+  EXPECT_EQ(registry.check_result(6).damage, path(6) + ":1:1: expected JSON, found an empty file");
+  EXPECT_EQ(registry.check_result(7).state, ResultState::valid);
+  EXPECT_FALSE(registry.has_result(1));
+  // Same job number, another job's row (an edited file).
+  const Json doc = Json::parse(read_file(path(8)));
+  Json moved = doc;
+  moved["result"]["test.fold"] = doc["result"]["test.fold"].get<int>() % 3 + 1;
+  write_file_atomic(path(8), moved.dump());
+  EXPECT_NE(registry.check_result(8).damage.find(": expected the row of job 8 ("),
+            std::string::npos)
+      << registry.check_result(8).damage;
+  try {
+    collect(registry);
+    ADD_FAILURE() << "collect accepted damaged results";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.find("cannot collect " + reg() + ": 6 of 18 jobs have a damaged result (" +
+                     registry.check_result(1).damage + "; " + registry.check_result(2).damage +
+                     "; " + registry.check_result(3).damage + "; and 3 more); `assay job run "),
+              0u)
+        << m;
+  }
+  // Set aside, never deleted: the job is then missing.
+  const fs::path aside = registry.set_aside(path(3));
+  EXPECT_TRUE(fs::is_directory(aside));
+  EXPECT_EQ(aside.string().rfind(path(3) + ".damaged-", 0), 0u);
+  EXPECT_EQ(registry.check_result(3).state, ResultState::none);
+}
+
+// A damaged job table is named by its cell, never cast from nan or text.
+TEST_F(RegistryTest, DamagedJobTableIsNamedByItsCell) {
+  const Registry registry = Registry::plan(reg(), definition(), "");
+  const std::string jobs = (registry.dir() / "jobs.csv").string();
+  std::string text = read_file(jobs);
+  const std::string first = text.substr(0, text.find('\n') + 1);
+  std::string row = text.substr(first.size(), text.find('\n', first.size()) + 1 - first.size());
+  const std::string rest = text.substr(first.size() + row.size());
+  const std::string bad = "1" + row.substr(1, row.rfind(',') - 1) + ",nan\n";
+  write_file_atomic(jobs, first + bad + rest);
+  EXPECT_THROW_MSG(Registry::open(reg()), Error,
+                   jobs + ":2:" + std::to_string(bad.rfind(',') + 2) +
+                       ": column \"cost\": expected a number >= 0, found nan");
 }
 
 }  // namespace

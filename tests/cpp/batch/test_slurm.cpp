@@ -12,6 +12,8 @@
 #include "assay/batch/slurm.hpp"
 #include "assay/batch/status.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/output_file.hpp"
+#include "assay/core/warning.hpp"
 #include "test_util.hpp"
 #include "toy_registry.hpp"
 
@@ -107,6 +109,34 @@ TEST_F(SlurmTest, NothingToSubmitWhenEveryJobIsDone) {
   const RegistryStatus status = registry_status(reg);
   EXPECT_EQ(status.count(JobState::done), 12u);
   EXPECT_NE(status_text(reg, status, false).find("all jobs done"), std::string::npos);
+}
+
+// A damaged submissions.json neither blocks status nor submit forever: status says so, submit
+// moves it aside (with a warning) and submits.
+TEST_F(SlurmTest, DamagedSubmissionsAreNamedThenSetAside) {
+  const Registry& reg = *registry_;
+  const fs::path subs = reg.dir() / "slurm" / "submissions.json";
+  write_file_atomic(subs.string(), "[{\"number\": 1, \"slurm_job_id\": \"42\", \"chunk\": 1e400}]");
+  const RegistryStatus status = registry_status(reg);
+  EXPECT_EQ(status.slurm, subs.string() +
+                              ":1:47: expected a number within the range of a double, found "
+                              "1e400; the earlier Slurm submissions are unknown, so their queued "
+                              "jobs show as missing (`assay job submit` moves the file aside)");
+  EXPECT_EQ(status.count(JobState::missing), 12u);
+  write_file_atomic(subs.string(), "[{\"number\": 1, \"slurm_job_id\": 42}]");
+  EXPECT_THROW_MSG(submissions(reg), Error,
+                   subs.string() +
+                       " (entry 1): field \"slurm_job_id\": expected Slurm's job id, "
+                       "found \"42\"");
+  std::vector<std::string> warnings;
+  ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
+  SlurmParams p;
+  p.dry_run = true;
+  EXPECT_EQ(submit(reg, p).jobs.size(), 12u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind(subs.string() + " (entry 1): field \"slurm_job_id\"", 0), 0u);
+  EXPECT_NE(warnings[0].find("moved aside to " + subs.string() + ".damaged-"), std::string::npos);
+  EXPECT_FALSE(fs::exists(subs));
 }
 
 TEST(SlurmTaskIds, SqueueFormsExpand) {

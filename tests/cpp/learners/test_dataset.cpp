@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "assay/core/csv.hpp"
 #include "assay/learners/dataset.hpp"
 #include "test_util.hpp"
@@ -18,9 +20,9 @@ namespace {
 // DatasetColumns with every field given (designated initializers would warn with -Wextra).
 DatasetColumns cols(std::string label, std::vector<std::string> features = {},
                     std::vector<std::string> drop = {}, std::string weight = "",
-                    std::vector<std::string> reserved = {}) {
-  return {std::move(label), std::move(features), std::move(drop), std::move(weight),
-          std::move(reserved)};
+                    std::vector<std::string> reserved = {}, std::size_t max_levels = 1000) {
+  return {std::move(label),  std::move(features), std::move(drop),
+          std::move(weight), std::move(reserved), max_levels};
 }
 
 TEST(DatasetFromTable, NumericAndOneHotFeatures) {
@@ -134,6 +136,27 @@ TEST(DatasetFromTable, StrayTextInANumericColumnIsRefused) {
   // Mostly text: a categorical feature, one-hot encoded.
   const Table cats = parse_csv("y,x\n0,a\n1,b\n0,3\n", "cats.csv");
   EXPECT_EQ(dataset_from_table(cats, cols("y"), TaskKind::classification, "d").n_features, 3u);
+}
+
+TEST(DatasetFromTable, TextColumnWithTooManyValuesIsRefusedBeforeEncoding) {
+  // A column of ids: one-hot encoded, 1500 rows x 1501 features.
+  std::string text = "y,x,id\n";
+  for (int i = 0; i < 1500; ++i) text += fmt::format("{},{},u{}\n", i % 2, i % 7, i);
+  const Table t = parse_csv(text, "ids.csv");
+  EXPECT_THROW_MSG(dataset_from_table(t, cols("y"), TaskKind::classification, "d"), Error,
+                   "ids.csv: text column \"id\" has 1500 distinct values, more than the limit of "
+                   "1000 per text feature: one-hot encoded, the feature matrix would be 1500 "
+                   "rows x 1501 features, 18.0 MB as 8-byte doubles; drop the column (--drop id) "
+                   "or raise the limit (--max-levels 1500) if that is intended");
+  // At the limit, or without one, it is encoded; dropped, it is not.
+  EXPECT_EQ(dataset_from_table(t, cols("y", {}, {}, "", {}, 1500), TaskKind::classification, "d")
+                .n_features,
+            1501u);
+  EXPECT_EQ(
+      dataset_from_table(t, cols("y", {}, {}, "", {}, 0), TaskKind::classification, "d").n_features,
+      1501u);
+  EXPECT_EQ(dataset_from_table(t, cols("y", {}, {"id"}), TaskKind::classification, "d").n_features,
+            1u);
 }
 
 TEST(CheckDataset, NamesTheProblem) {
