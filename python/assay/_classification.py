@@ -190,14 +190,14 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     if average == "micro" and class_weight is None:
         counts = agreement(a, b, w)
         if counts is not None:
-            matched, total = counts
+            matched, total, fraction, _ = counts
             if count:
                 return int(matched)
             if not normalize:
                 return np.float64(matched)
             if total == 0:
                 raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-            return np.float64(matched / total)
+            return np.float64(fraction)
     classes, ct, cp = encode_labels(a, b)
     cw = None
     if class_weight is not None:

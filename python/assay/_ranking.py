@@ -238,6 +238,8 @@ def _no_weighted_positives(ind, w, average):
     errors of the columns)."""
     if average != "weighted":
         return False
+    if w is not None:  # weights near 1e-310 are weights, not zero (the library rescales them)
+        w = _assay._scaled_weights(w)
     positives = ind.sum(axis=0) if w is None else (ind * w[:, None]).sum(axis=0)
     return bool(np.isclose(positives.sum(), 0.0))
 
