@@ -13,9 +13,15 @@ from . import _assay
 UINT64_MAX = 2**64 - 1
 
 
+class InvalidParameterError(_assay.AssayError, TypeError):
+    """An argument of the wrong type: both an AssayError (a ValueError) and a TypeError, as
+    scikit-learn's InvalidParameterError, so either ``except`` catches it."""
+
+
 def _integer(value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise _assay.AssayError(f"{name}: expected an integer in 0..{UINT64_MAX}, found {value!r}")
+        raise InvalidParameterError(
+            f"{name}: expected an integer in 0..{UINT64_MAX}, found {value!r}")
     return int(value)
 
 
@@ -30,7 +36,8 @@ def check_unsigned(value, name):
 def check_integer(value, name, low, high):
     """An integer in [low, high] (sizes, counts, connectivities)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise _assay.AssayError(f"{name}: expected an integer in {low}..{high}, found {value!r}")
+        raise InvalidParameterError(
+            f"{name}: expected an integer in {low}..{high}, found {value!r}")
     v = int(value)
     if not low <= v <= high:
         raise _assay.AssayError(f"{name}: expected an integer in {low}..{high}, found {v}")
@@ -47,7 +54,7 @@ def check_resamples(value, name="n_resamples"):
 def check_threads(value, name="threads"):
     """0 = all cores; negative refused; above the machine's cores capped (with a warning)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise _assay.AssayError(
+        raise InvalidParameterError(
             f"{name}: expected 0 (all cores) or a positive number of threads, found {value!r}")
     v = int(value)
     if v < 0:
@@ -61,8 +68,15 @@ def check_threads(value, name="threads"):
 def check_number(value, name):
     """A real number (bool and text refused): float."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise _assay.AssayError(f"{name}: expected a number, found {value!r}")
+        raise InvalidParameterError(f"{name}: expected a number, found {value!r}")
     return float(value)
+
+
+def check_text(value, name):
+    """A string option (its allowed values are the library's to check, with their names)."""
+    if not isinstance(value, str):
+        raise InvalidParameterError(f"{name}: expected a string, found {value!r}")
+    return value
 
 
 def check_finite_number(value, name):

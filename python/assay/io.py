@@ -3,20 +3,32 @@
 Both are thin wrappers over the C++ readers (``assay/core/csv.hpp``, ``assay/core/npy.hpp``);
 problems in a file raise ``assay.AssayError`` with ``file:line:column`` in the message.
 """
+import os
+
 import numpy as np
 
 from . import _assay
-from ._options import check_threads
+from ._options import InvalidParameterError, check_threads
 
 __all__ = ["read_csv", "read_npy"]
 
 
-def _names(value):
+def _names(value, what):
     if value is None:
         return []
     if isinstance(value, str):
         return [value]
-    return [str(v) for v in value]
+    try:
+        return [str(v) for v in value]
+    except TypeError:
+        raise InvalidParameterError(
+            f"{what}: expected a column name or a list of them, found {value!r}") from None
+
+
+def _path(path):
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise InvalidParameterError(f"path: expected a file name, found {path!r}")
+    return os.fsdecode(path)
 
 
 def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments=False,
@@ -29,8 +41,8 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
     error unless ``allow_missing`` (then NaN). ``comments=True`` skips lines starting with ``#``.
     ``threads``: 0 = all cores; the result does not depend on it.
     """
-    columns = _assay.read_csv(str(path), _names(categorical),
-                              _names(numeric), bool(allow_missing), bool(comments),
+    columns = _assay.read_csv(_path(path), _names(categorical, "categorical"),
+                              _names(numeric, "numeric"), bool(allow_missing), bool(comments),
                               str(delimiter), check_threads(threads))
     out = {}
     for name, is_numeric, payload in columns:
@@ -47,5 +59,5 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
 def read_npy(path):
     """Reads a ``.npy`` file (numeric and bool dtypes, C or Fortran order) as a float64 array of
     the stored shape, in C order."""
-    shape, data, _dtype = _assay.read_npy(str(path))
+    shape, data, _dtype = _assay.read_npy(_path(path))
     return data.reshape(shape)

@@ -298,3 +298,108 @@ def test_weighted_counts_stay_in_the_weights_units():
     tiny = np.full(4, 5e-324)
     assert m.accuracy_score(y, p, normalize=False, sample_weight=tiny) == 3 * 5e-324
     assert m.matthews_corrcoef(y, p, sample_weight=tiny) == m.matthews_corrcoef(y, p)
+
+
+# Valid positional arguments of every public function of assay.metrics, assay.shift and
+# assay.shift.segmentation (those that take arrays); each keyword argument then gets values of
+# the wrong type or range, and whatever is raised must be a ValueError or TypeError of assay's
+# or scikit-learn's wording, never pybind11's "incompatible function arguments" (whose text
+# names the compiled module's internals) nor an OverflowError / MemoryError.
+YM = RNG.integers(0, 2, (8, 3))
+SM8 = RNG.random((8, 3))
+P8 = RNG.dirichlet([1, 1, 1], 8)
+Y8 = np.array([0, 1, 2, 0, 1, 2, 0, 1])
+YR8 = np.abs(RNG.normal(size=8)) + 0.1
+POSITIONAL = {
+    "bootstrap": (m.accuracy_score, Y, (S > .5) * 1), "evaluate": (Y, S),
+    "summarize_runs": ([.1, .2, .3],), "delong_roc_test": (Y, S, S[::-1]),
+    "compare_pr_curves": (Y, S, S[::-1]), "interpolated_precision": (S, S),
+    "auc": (np.sort(S), S), "top_k_accuracy_score": (Y8, P8), "mean_average_precision": (Y8, P8),
+    "fbeta_score": (Y, (S > .5) * 1),
+    "retention_curve": (YR8, S), "prr": (YR8, S), "risk_coverage_curve": (YR8, S),
+    "aurc": (YR8, S), "e_aurc": (YR8, S), "augrc": (YR8, S), "e_augrc": (YR8, S),
+    "oracle_retention_curve": (YR8,), "random_retention_curve": (YR8,),
+    "f1_retention": (YR8, S, 0.5), "oracle_f1_retention": (YR8, 0.5),
+    "random_f1_retention": (YR8, 0.5), "ensemble_uncertainty": (PROBS,),
+    "ensemble_uncertainty_regression": (REG,), "gaussian_nll": (YR8, YR8, np.ones(8)),
+    "ensemble_nll": (YR8, REG), "regression_metrics": (YR8, YR8 + .1), "ood_detection": (Y, S),
+    "evaluate_partitions": (YR8, {"m": YR8}, {"m": S}), "tune_threshold": (Y, S, ["a"] * 8, "a"),
+    "generalisation_set": ({"a": (0, 1)}, 3, lambda f: f["a"]),
+    "label": (VOLUME,), "remove_small_lesions": (VOLUME,), "postprocess": (VOLUME,),
+    "voxel_counts": (VOLUME, VOLUME), "dice": (VOLUME, VOLUME), "ndsc": (VOLUME, VOLUME),
+    "lesion_f1": (VOLUME, VOLUME), "ndsc_retention": (VOLUME, VOLUME, VOLUME),
+    "ensemble_maps": ([VOLUME, VOLUME * 0.5],), "score_subject": (VOLUME, VOLUME, VOLUME),
+}
+SKIPPED = {"make_scorer", "get_scorer", "get_scorer_names", "check_scoring", "read_nifti",
+           "write_nifti", "RankedScores", "UndefinedMetricWarning", "RetentionResult",
+           "F1RetentionResult"}
+
+
+def _positional(name):
+    if name in POSITIONAL:
+        return POSITIONAL[name]
+    if name in ("label_ranking_average_precision_score", "label_ranking_loss", "coverage_error",
+                "ndcg_score", "dcg_score"):
+        return YM, SM8
+    if any(part in name for part in ("roc", "average_precision", "precision_recall_curve",
+                                     "det_curve", "brier", "log_loss", "calibration",
+                                     "hinge")):
+        return Y, S
+    if any(part in name for part in ("error", "deviance", "r2", "variance", "d2", "pinball")):
+        return YR8, YR8 + .1
+    return Y, (S > .5) * 1
+
+
+def _public(module, prefix):
+    import inspect
+    for name in sorted(dir(module)):
+        f = getattr(module, name)
+        if name.startswith("_") or name in SKIPPED or inspect.isclass(f) or \
+                not callable(f) or inspect.ismodule(f):
+            continue
+        if prefix != "metrics" and getattr(m, name, None) is f:
+            continue  # re-exported from assay.metrics: audited there
+        if prefix == "segmentation" and name == "evaluate":
+            continue  # files: tested in test_segment_cli.py
+        yield f"{prefix}.{name}", f
+
+
+FUNCTIONS = [*_public(m, "metrics"), *_public(shift, "shift"), *_public(seg, "segmentation")]
+
+
+@pytest.mark.parametrize("name,function", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+def test_no_argument_reaches_the_compiled_module_unchecked(name, function):
+    import inspect
+    args = _positional(name.split(".")[1])
+    base = {"beta": 1.0} if name.endswith("fbeta_score") else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        function(*args, **base)  # the valid call works
+        parameters = list(inspect.signature(function).parameters.items())[len(args):]
+        for parameter, spec in parameters:
+            if spec.kind in (spec.VAR_POSITIONAL, spec.VAR_KEYWORD):
+                continue
+            for value in ["a", None, -1, float("inf"), [1], 2**70, 1.5]:
+                try:
+                    function(*args, **{**base, parameter: value})
+                except (ValueError, TypeError, ZeroDivisionError, NotImplementedError) as e:
+                    assert "incompatible function arguments" not in str(e), (parameter, value)
+                    assert "pybind11" not in str(e), (parameter, value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: m.binary_rates(Y, (S > .5) * 1, pos_label=v),
+    lambda v: m.calibration_error(Y, S, pos_label=v),
+    lambda v: m.delong_roc_test(Y, S, S[::-1], pos_label=v),
+    lambda v: m.compare_pr_curves(Y, S, S[::-1], pos_label=v),
+    lambda v: m.RankedScores(Y, S, pos_label=v),
+], ids=["binary_rates", "calibration_error", "delong_roc_test", "compare_pr_curves",
+        "RankedScores"])
+def test_a_pos_label_that_is_neither_class_is_refused(call):
+    # Was silent: every sample negative, all counts 0 or every AUC NaN.
+    for value in (-1, "x", 2.5):
+        with pytest.raises(ValueError, match=r"^pos_label=.* is not a valid label\. It should be "
+                                             r"one of \[0, 1\]$"):
+            call(value)
+    call(0)
+    call(1)
