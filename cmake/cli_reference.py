@@ -32,10 +32,12 @@ Task-oriented guides: [getting started](getting-started.md) and the how-tos list
 - **Confidence levels and probabilities** (`--confidence`, `--delta`) lie in (0, 1), checked
   even when no interval is computed.
 - **`--bootstrap N`**: 0 = no intervals; 1 gives a zero-width "interval" (one resample's value),
-  with a warning; use 1000 or more.
+  with a warning; use 1000 or more; at most 1000000 (percentile intervals settle long before).
+- **Numbers** (`--threshold`, `--beta`, ...) must be finite decimals: an empty value (`""`, which
+  would read as 0), `nan` or `inf` is refused.
 - **Sizes that would exhaust memory are refused first**, with what they would need: `--bins` at
-  most 100000, `metrics` at most `--max-classes` classes (default 1000), `soak` at most 1000000
-  splits.
+  most 100000, `--bootstrap` at most 1000000, `metrics` at most `--max-classes` classes (default
+  1000), `soak` at most 1000000 splits.
 - **Outputs** (`--out`, `--json-out`, `--html`, `--csv-out`, ...): an empty name, two outputs
   naming one file, or a folder that does not exist or cannot be written is refused before any
   work. An output never replaces an input of the command, however it is spelled (`./base.csv`,

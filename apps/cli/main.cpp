@@ -28,9 +28,9 @@ void add_bootstrap_options(CLI::App* cmd, metrics::BootstrapParams& params,
   cmd->add_option("--bootstrap", params.n_resamples,
                   "bootstrap resamples for percentile intervals of " + what +
                       " (0 = no intervals; 1 gives a zero-width interval, with a warning; use "
-                      "1000 or more)")
+                      "1000 or more; at most 1000000)")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->check(resample_count());
   cmd->add_option("--confidence", params.confidence, "confidence level of the intervals")
       ->capture_default_str()
       ->check(open_probability());

@@ -34,15 +34,18 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--label", options->columns.label, "column of true labels")->required();
   cmd->add_option("--score", options->columns.scores,
                   "score column(s): one (binary: score of the positive class, higher = more "
-                  "positive) or one per class in sorted class order")
+                  "positive) or one per class in sorted class order (two on binary labels must "
+                  "be probabilities summing to 1; evaluate two models one at a time)")
       ->delimiter(',');
   cmd->add_option("--pred", options->columns.pred, "column of predicted labels");
   cmd->add_option("--weight", options->columns.weight, "column of sample weights (>= 0)");
   cmd->add_option("--threshold", options->params.threshold,
                   "binary: positive when score >= threshold")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(finite_number());
   cmd->add_option("--pos-label", options->params.pos_label,
-                  "binary: the positive class (default: the greater label)");
+                  "binary: the positive class (default: the greater label)")
+      ->check(non_empty_text());
   cmd->add_option("--ap-method", options->ap_method,
                   "average precision: step (scikit-learn), voc07, voc_allpoint, coco101, trapezoid")
       ->capture_default_str();

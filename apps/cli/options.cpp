@@ -1,11 +1,13 @@
 #include "options.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <utility>
 #include <vector>
 
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
+#include "assay/metrics/uncertainty.hpp"
 
 namespace assay::cli {
 namespace {
@@ -44,6 +46,40 @@ const CLI::Validator& non_negative_integer() {
 const CLI::Validator& open_probability() {
   static const CLI::Validator validator =
       core_rule([](const std::string& text) { parse_probability("", text); }, "NUMBER in (0, 1)");
+  return validator;
+}
+
+const CLI::Validator& finite_number() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+            !std::isfinite(value)) {
+          return "expected a finite number, found " + quote_found(text);
+        }
+        return {};
+      },
+      "NUMBER");
+  return validator;
+}
+
+const CLI::Validator& resample_count() {
+  static const CLI::Validator validator = core_rule(
+      [](const std::string& text) {
+        metrics::check_resample_count(parse_unsigned("", text), 1, "");
+      },
+      "INTEGER in 0..1000000");
+  return validator;
+}
+
+const CLI::Validator& non_empty_text() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        if (text.empty()) return "expected a value, found an empty one";
+        return {};
+      },
+      "NOT EMPTY");
   return validator;
 }
 

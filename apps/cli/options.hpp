@@ -21,6 +21,16 @@ const CLI::Validator& non_negative_integer();
 /// A number in the open interval (0, 1): confidence levels, probabilities.
 const CLI::Validator& open_probability();
 
+/// A finite decimal number (--threshold, --beta): "" (which CLI11 reads as 0), "abc", "nan" and
+/// "inf" are refused with "expected a finite number, found ...".
+const CLI::Validator& finite_number();
+
+/// --bootstrap: a count in 0..1000000 (metrics::kMaxResamples), larger ones refused up front.
+const CLI::Validator& resample_count();
+
+/// Text that must not be empty (--pos-label "": no class has an empty name).
+const CLI::Validator& non_empty_text();
+
 /// Output file names: an empty one is refused (--json-out '' would silently write nothing).
 const CLI::Validator& output_file_name();
 

@@ -55,7 +55,10 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto* acceptable = cmd->add_option(
       "--acceptable", options->acceptable,
       "F1 retention: a prediction is acceptable when its error <= T (e.g. 250000 = 500^2)");
-  cmd->add_option("--beta", options->params.beta, "F-beta's beta")->capture_default_str();
+  acceptable->check(finite_number());
+  cmd->add_option("--beta", options->params.beta, "F-beta's beta")
+      ->capture_default_str()
+      ->check(finite_number());
   cmd->add_option("--convention", options->convention,
                   "retention convention: shifts (tie groups averaged, mean of points) or "
                   "shifts-vpower (no grouping, trapezoid)")

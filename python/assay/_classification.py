@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
+from ._options import check_integer, check_text
 from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
                       present_labels, selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length, check_finite,
@@ -190,14 +191,14 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     if average == "micro" and class_weight is None:
         counts = agreement(a, b, w)
         if counts is not None:
-            matched, total = counts
+            matched, total, fraction, _ = counts
             if count:
                 return int(matched)
             if not normalize:
                 return np.float64(matched)
             if total == 0:
                 raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-            return np.float64(matched / total)
+            return np.float64(fraction)
     classes, ct, cp = encode_labels(a, b)
     cw = None
     if class_weight is not None:
@@ -208,7 +209,8 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
             if len(cw) != len(classes):
                 raise AssayError(f"class_weight has {len(cw)} entries but there are "
                                  f"{len(classes)} classes")
-    value = _assay.cls_accuracy(ct, cp, len(classes), average, bool(normalize), w, cw)
+    value = _assay.cls_accuracy(ct, cp, len(classes), check_text(average, "average"),
+                                bool(normalize), w, cw)
     return int(value) if count and average == "micro" else np.float64(value)
 
 
@@ -398,6 +400,10 @@ def binary_rates(y_true, y_pred, *, pos_label=1, sample_weight=None):
     and recall, precision, specificity, fpr, fnr, fdr, npv, accuracy, f1, mcc. Ratios with a zero
     denominator are NaN with one AssayWarning naming them."""
     targets, w = _label_targets(y_true, y_pred, sample_weight)
+    present = encode_labels(targets.y_true, targets.y_pred)[0].tolist()
+    if pos_label not in present:  # all counts would be 0 for "positive": a silent wrong answer
+        raise AssayError(f"pos_label={pos_label!r} is not a valid label. It should be one of "
+                         f"{present}")
     classes, ct, cp = encode_labels(targets.y_true, targets.y_pred, labels=[pos_label])
     positive = int(codes_of(classes, [pos_label])[0])
     return _assay.cls_binary_rates(ct, cp, positive, w)
@@ -424,10 +430,11 @@ def predict_labels(y_score, rule="argmax", threshold=0.5):
 
 # ----------------------------------------------------------------------------- calibration
 
-def _positive_code(a, pos_label):
+def _positive_code(a, pos_label, strict=False):
     """scikit-learn's pos_label rule for binary probability metrics: given, else 1 for labels in
     {0,1}/{-1,1}, else the greater of two numeric labels; strings need pos_label. Returns the
-    codes of y_true and the code of the positive class (-1 if it does not occur)."""
+    codes of y_true and the code of the positive class (-1 if it does not occur). strict: a
+    pos_label that is neither of two classes is an error (scikit-learn's rule for precision)."""
     classes, ct, _ = encode_labels(a)
     if len(classes) > 2:
         raise AssayError("Only binary classification is supported. The type of the target is "
@@ -443,7 +450,16 @@ def _positive_code(a, pos_label):
         elif values:
             pos_label = values[-1]
     found = [i for i, c in enumerate(classes.tolist()) if c == pos_label]
+    if strict and len(classes) == 2 and not found:
+        raise AssayError(f"pos_label={pos_label!r} is not a valid label. It should be one of "
+                         f"{classes.tolist()}")
     return ct, (found[0] if found else -1)
+
+
+def _calibration_options(multiclass, bins, strategy, norm):
+    """(multiclass, bins, strategy, norm) checked for their types; the library checks values."""
+    return (check_text(multiclass, "multiclass"), check_integer(bins, "bins", -2**31, 2**31 - 1),
+            check_text(strategy, "strategy"), check_text(norm, "norm"))
 
 
 def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
@@ -465,9 +481,9 @@ def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
     check_consistent_length(a, p, sample_weight)
     w = check_sample_weight(sample_weight, len(a))
     if p.ndim == 1:
-        ct, positive = _positive_code(a, pos_label)
-        return _assay.cls_calibration_error(ct, p, positive, multiclass, int(bins), strategy,
-                                            norm, w)
+        ct, positive = _positive_code(a, pos_label, strict=True)
+        return _assay.cls_calibration_error(ct, p, positive, *_calibration_options(
+            multiclass, bins, strategy, norm), w)
     if p.ndim != 2:
         raise AssayError(f"y_prob must be 1-D or 2-D, found shape {p.shape}")
     k = p.shape[1]
@@ -487,7 +503,8 @@ def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
     if (ct < 0).any():
         bad = a[np.flatnonzero(ct < 0)[0]]
         raise AssayError(f"y_true contains the label {bad!r}, which is not among the labels")
-    out = _assay.cls_calibration_error(ct, p, 0, multiclass, int(bins), strategy, norm, w)
+    out = _assay.cls_calibration_error(ct, p, 0, *_calibration_options(multiclass, bins, strategy,
+                                                                        norm), w)
     if isinstance(out, dict):
         return out
     errors = np.array([o["error"] for o in out])

@@ -6,7 +6,8 @@ import os
 import numpy as np
 
 from . import _assay
-from ._options import check_probability, check_threads, check_unsigned
+from ._options import (check_finite_number, check_probability, check_resamples, check_threads,
+                       check_unsigned)
 
 __all__ = ["evaluate"]
 
@@ -24,22 +25,30 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     argmax otherwise). Returns the CLI's JSON document as a dict (summary with bootstrap
     intervals when ``n_bootstrap > 0``, per-class table, confusion matrix, calibration table,
     curves); NaN is returned as None. ``html``: also write the HTML page with charts there.
-    ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning).
+    ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning; at most
+    1000000).
+    Two score columns on binary labels must be per-class probabilities (rows summing to 1):
+    two models' scores are refused (evaluate each model on its own). Float labels that are not
+    whole numbers (a regression target) are refused, as scikit-learn's "continuous" targets are.
+    Scores that rank a class below chance beyond doubt (ROC AUC's 95% DeLong upper bound below
+    0.5) warn that they may be inverted (the ``notes`` say so too).
     ``max_classes``: more classes are refused with the memory they would need (0 = no limit).
     ``ap_grid`` (exact or numpy: the recall grid of voc07/coco101), ``bins`` and ``bin_strategy``
     (uniform or quantile: the calibration table) are the CLI's --ap-grid, --bins, --bin-strategy.
     """
     if y_score is None and y_pred is None:
         raise _assay.AssayError("give y_score or y_pred")
+    if isinstance(html, (bool, numbers.Number)):
+        raise _assay.AssayError(f"html: expected a file name, found {html!r}")
     # The options by the CLI's names, turned into the library's parameters in one place (C++).
     options = {
-        "threshold": float(threshold),
+        "threshold": check_finite_number(threshold, "threshold"),
         "pos_label": _label_name(pos_label),
         "ap_method": str(ap_method),
         "ap_grid": str(ap_grid),
         "bins": _bins(bins),
         "bin_strategy": str(bin_strategy),
-        "n_bootstrap": check_unsigned(n_bootstrap, "n_bootstrap"),
+        "n_bootstrap": check_resamples(n_bootstrap, "n_bootstrap"),
         "confidence": check_probability(confidence, "confidence"),
         "seed": check_unsigned(seed, "seed"),
         "threads": check_threads(threads),
@@ -59,6 +68,8 @@ def _label_name(label):
     """pos_label as the library takes it: a number (named like the numeric labels) or text."""
     if label is None:
         return ""
+    if isinstance(label, str) and not label:
+        raise _assay.AssayError("pos_label: expected a class label, found an empty string")
     if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_)):
         return float(label)
     return str(label)

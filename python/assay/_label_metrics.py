@@ -95,10 +95,10 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
         return np.float64(np.nan)
     counts = agreement(targets.y_true, targets.y_pred, w)
     if counts is not None:
-        matched, total = counts
+        _, total, _, mismatch = counts
         if total == 0:
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        return np.float64((total - matched) / total)
+        return np.float64(mismatch)
     _, ct, cp = encode_labels(targets.y_true, targets.y_pred)
     return np.float64(_assay.lm_mismatch_rate(ct, cp, w))
 
@@ -114,12 +114,25 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
     return num_samples(y_true) - score
 
 
+def _ratio_weights(sample_weight):
+    """Float weights near 1e308 or 1e-310 rescaled exactly by a power of two (the library's rule)
+    for the functions that take ratios of a confusion matrix, whose cells would overflow or
+    lose digits; anything else unchanged (confusion_matrix checks it)."""
+    if sample_weight is None or isinstance(sample_weight, (int, float)):
+        return sample_weight
+    w = np.asarray(sample_weight)
+    if w.dtype.kind != "f" or w.ndim != 1:
+        return sample_weight
+    return _assay._scaled_weights(np.ascontiguousarray(w, dtype=np.float64))
+
+
 def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
     """scikit-learn's cohen_kappa_score: (p_o - p_e) / (1 - p_e) from the confusion matrix of
     the two annotators; weights None, 'linear' or 'quadratic'."""
     if weights is not None and weights not in ("linear", "quadratic"):
         raise AssayError("Unknown kappa weighting type.")
-    confusion = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+    confusion = confusion_matrix(y1, y2, labels=labels,
+                                 sample_weight=_ratio_weights(sample_weight))
     return np.float64(_assay.lm_cohen_kappa(np.ascontiguousarray(confusion, dtype=np.float64),
                                             "none" if weights is None else weights))
 
@@ -133,8 +146,8 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
         kind = targets.kind if targets.kind == MULTILABEL else "multiclass"
         raise AssayError("class_likelihood_ratios only supports binary classification "
                          f"problems, got targets of type: {kind}")
-    cm = confusion_matrix(targets.y_true, targets.y_pred, sample_weight=sample_weight,
-                          labels=labels)
+    cm = confusion_matrix(targets.y_true, targets.y_pred,
+                          sample_weight=_ratio_weights(sample_weight), labels=labels)
     lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
                                                  bool(raise_warning))
     return lr_pos, lr_neg

@@ -1,12 +1,14 @@
 """scikit-learn 1.2.1's multilabel ranking metrics (coverage error, label ranking average
 precision, ranking loss) and (normalised) discounted cumulative gain. Thin wrappers: checks here,
 numbers in src/metrics/label_ranking.cpp."""
+import numbers
 import warnings
 
 import numpy as np
 
 from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
+from ._options import check_integer
 from ._validation import (MULTILABEL, check_consistent_length, check_sample_weight, float_array,
                           indicator, is_sparse, target_kind, type_name)
 
@@ -98,9 +100,9 @@ def _relevance_and_scores(y_true, y_score, sample_weight):
 def _k(k):
     if k is None:
         return None
-    if k < 0:
+    if isinstance(k, numbers.Integral) and not isinstance(k, bool) and k < 0:
         raise AssayError(f"k must be >= 0, found {k}")
-    return int(k)
+    return check_integer(k, "k", 0, 2**63 - 1)
 
 
 def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):

@@ -56,8 +56,10 @@ def encode_labels(y_true, y_pred=None, labels=None):
 
 
 def agreement(y_true, y_pred, w):
-    """(matched weight, total weight) of two numeric 1-D label arrays compared value by value in
-    one compiled pass (no encoding); None for other dtypes."""
+    """(matched weight, total weight, matched / total, mismatched / total) of two numeric 1-D
+    label arrays compared value by value in one compiled pass (no encoding); None for other
+    dtypes. The fractions are computed from rescaled weights, so they are finite where the
+    weights' sums overflow."""
     kinds = y_true.dtype.kind + y_pred.dtype.kind
     if all(k in "biu" for k in kinds):
         return _assay.lm_agreement_i64(np.asarray(y_true, dtype=np.int64),

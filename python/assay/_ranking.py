@@ -19,6 +19,7 @@ import numpy as np
 from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
 from ._labels import encode_labels
+from ._options import check_integer, check_text
 from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
                           column_or_1d, float_array, indicator, integral_weights, target_kind,
                           type_name)
@@ -116,6 +117,9 @@ def _binary_labels(y_true, pos_label):
     if not (name == "binary" or (name == "multiclass" and pos_label is not None)):
         raise AssayError(f"{name} format is not supported")
     pos_label = _check_pos_label(classes, pos_label)
+    if len(classes) >= 2 and pos_label not in classes.tolist():  # no positive: every AUC NaN
+        raise AssayError(f"pos_label={pos_label!r} is not a valid label. It should be one of "
+                         f"{classes.tolist()}")
     if y.dtype == bool:
         return y.view(np.uint8) if pos_label in (1, True) else (~y).view(np.uint8)
     return _positives(y, classes.tolist(), pos_label)
@@ -202,6 +206,12 @@ def auc(x, y):
     return np.float64(area)
 
 
+def _ap_options(method, grid, tie_mode):
+    """The average-precision convention's options, as strings (their values are the library's
+    to check)."""
+    return check_text(method, "method"), check_text(grid, "grid"), check_text(tie_mode, "tie_mode")
+
+
 def _average_name(average):
     return "none" if average is None else str(average)
 
@@ -238,6 +248,8 @@ def _no_weighted_positives(ind, w, average):
     errors of the columns)."""
     if average != "weighted":
         return False
+    if w is not None:  # weights near 1e-310 are weights, not zero (the library rescales them)
+        w = _assay._scaled_weights(w)
     positives = ind.sum(axis=0) if w is None else (ind * w[:, None]).sum(axis=0)
     return bool(np.isclose(positives.sum(), 0.0))
 
@@ -249,6 +261,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     "trapezoid"; grid: "exact" | "numpy"; tie_mode: "group" | "sequential"; n_pos: recall
     denominator overriding the number of positives (binary only). 2-D y_true: multilabel with
     average "macro" | "micro" | "weighted" | "samples" | None."""
+    method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     kind, y = target_kind(y_true, "y_true")
     n_pos = None if n_pos is None else float(n_pos)
     if kind == MULTILABEL and pos_label != 1:
@@ -299,6 +312,7 @@ def mean_average_precision(y_true, y_score, *, labels=None, sample_weight=None, 
 
     Returns {"map": float, "per_class": array (NaN where excluded), "labels": array,
     "excluded": list of labels}."""
+    method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     s = _scores_2d(y_score)
     k = s.shape[1]
     y = np.asarray(y_true)
@@ -488,7 +502,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         else:
             value = (1.0 if normalize else (float(len(codes)) if w is None else float(w.sum())))
     else:
-        value = _assay.lm_top_k_accuracy(codes, s, int(k), bool(normalize), w)
+        value = _assay.lm_top_k_accuracy(codes, s, check_integer(k, "k", 0, 2**63 - 1),
+                                         bool(normalize), w)
     return int(value) if count else np.float64(value)
 
 
@@ -506,6 +521,7 @@ def compare_pr_curves(y_true, score_a, score_b, *, pos_label=None, method="voc_a
     Figure 45)? Returns {"dominant": "a" | "b" | "equal" | None, "crossings": recalls where the
     better curve switches, "ap_a", "ap_b"} (AP under `method`; the default voc_allpoint is the
     area under the interpolated curve, so a dominant curve never has the smaller AP)."""
+    method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     y = _binary_labels(y_true, pos_label)
     return _assay.ranking_compare_pr_curves(y, _scores(score_a, "score_a"),
                                             _scores(score_b, "score_b"), method, grid, tie_mode)
@@ -527,5 +543,6 @@ class RankedScores:
 
     def average_precision(self, sample_weight=None, *, method="step", grid="exact",
                           tie_mode="group", n_pos=None):
+        method, grid, tie_mode = _ap_options(method, grid, tie_mode)
         return self._impl.average_precision(_weights(sample_weight), method, grid, tie_mode,
                                             None if n_pos is None else float(n_pos))

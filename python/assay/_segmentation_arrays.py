@@ -11,6 +11,7 @@ component labels are numbered in C order, as ``scipy.ndimage.label`` numbers the
 import numpy as np
 
 from . import _assay
+from ._options import check_integer, check_number
 
 __all__ = [
     "label", "voxel_counts", "dice", "ndsc", "lesion_f1", "remove_small_lesions", "postprocess",
@@ -22,12 +23,28 @@ def _volume(a):
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
+# Arguments checked here so that a bad one is named (pybind11 would say "incompatible function
+# arguments"); the ranges that carry meaning (connectivity 6/18/26, r in (0, 1), ...) are the
+# library's checks, with its messages.
+def _connectivity(c):
+    return check_integer(c, "connectivity", -2**31, 2**31 - 1)
+
+
+def _size(value, name):
+    return check_integer(value, name, 0, 2**63 - 1)
+
+
+def _points(points):
+    """Points of the retention curve: 2..1000000 (Shifts uses 200)."""
+    return check_integer(points, "points", 2, _assay._max_retention_points)
+
+
 def label(mask, connectivity=6):
     """Connected components of a binary 3-D mask -> ``(labels, count)`` like
     ``scipy.ndimage.label(mask, generate_binary_structure(3, c))`` with c = 1, 2, 3 for
     connectivity 6, 18, 26: int32 labels 1..count numbered by first voxel in C order."""
     m = _volume(mask)
-    labels, count = _assay._segmentation_label(m, int(connectivity))
+    labels, count = _assay._segmentation_label(m, _connectivity(connectivity))
     return labels.reshape(m.shape), int(count)
 
 
@@ -47,7 +64,7 @@ def ndsc(prediction, truth, r=0.001):
     """Normalised DSC (Shifts): 2TP / (2TP + k FP + FN), k = (1 - r)|G| / (r (N - |G|)), N = all
     voxels of the volume; k = 1 when |G| = 0; 1 when both masks are empty."""
     return float(_assay._segmentation_voxel_scores(_volume(prediction), _volume(truth),
-                                                   float(r))["ndsc"])
+                                                   check_number(r, "r"))["ndsc"])
 
 
 def lesion_f1(prediction, truth, iou_threshold=0.25, connectivity=6):
@@ -56,7 +73,8 @@ def lesion_f1(prediction, truth, iou_threshold=0.25, connectivity=6):
     its best IoU with an overlapping predicted lesion is < iou_threshold. Returns a dict with
     true_lesions, predicted_lesions, tp, fp, fn and f1 = TP / (TP + (FP + FN) / 2) (1 if 0/0)."""
     d = _assay._segmentation_lesion_counts(_volume(prediction), _volume(truth),
-                                           float(iou_threshold), int(connectivity))
+                                           check_number(iou_threshold, "iou_threshold"),
+                                           _connectivity(connectivity))
     out = {k: int(d[k]) for k in ("true_lesions", "predicted_lesions", "tp", "fp", "fn")}
     out["f1"] = float(d["f1"])
     return out
@@ -66,7 +84,8 @@ def remove_small_lesions(mask, min_size=10, connectivity=6):
     """The mask (uint8) without its components of fewer than ``min_size`` voxels (Shifts'
     remove_connected_components with l_min = min_size - 1)."""
     m = _volume(mask)
-    kept, _removed = _assay._segmentation_remove_small(m, int(min_size), int(connectivity))
+    kept, _removed = _assay._segmentation_remove_small(m, _size(min_size, "min_size"),
+                                                       _connectivity(connectivity))
     return kept.reshape(m.shape)
 
 
@@ -74,8 +93,9 @@ def postprocess(probability, threshold=0.35, min_lesion_size=10, connectivity=6)
     """The predicted mask (uint8) that score_subject evaluates: probability >= threshold, then
     components of fewer than min_lesion_size voxels removed."""
     p = _volume(probability)
-    mask = _assay._segmentation_postprocess(p, float(threshold), int(min_lesion_size),
-                                            int(connectivity))
+    mask = _assay._segmentation_postprocess(p, check_number(threshold, "threshold"),
+                                            _size(min_lesion_size, "min_lesion_size"),
+                                            _connectivity(connectivity))
     return mask.reshape(p.shape)
 
 
@@ -86,7 +106,8 @@ def ndsc_retention(prediction, truth, uncertainty, brain_mask=None, points=200, 
     truth. Returns dict(fractions, curve, area = 1 - trapezoid area, n_voxels)."""
     d = _assay._segmentation_retention(
         _volume(prediction), _volume(truth), _volume(uncertainty),
-        None if brain_mask is None else _volume(brain_mask), float(r), int(points))
+        None if brain_mask is None else _volume(brain_mask), check_number(r, "r"),
+        _points(points))
     return {"fractions": d["fractions"], "curve": d["curve"], "area": float(d["area"]),
             "n_voxels": int(d["n_voxels"])}
 
@@ -99,7 +120,7 @@ def ensemble_maps(members, epsilon=1e-10):
     if isinstance(members, (list, tuple)):
         members = np.stack([np.asarray(m, dtype=np.float64) for m in members])
     m = _volume(members)
-    d = _assay._segmentation_ensemble_maps(m, float(epsilon))
+    d = _assay._segmentation_ensemble_maps(m, check_number(epsilon, "epsilon"))
     return {k: v.reshape(m.shape[1:]) for k, v in d.items()}
 
 
@@ -113,8 +134,9 @@ def score_subject(probability, truth, uncertainty=None, brain_mask=None, thresho
     d = _assay._segmentation_score_subject(
         _volume(probability), _volume(truth),
         None if uncertainty is None else _volume(uncertainty),
-        None if brain_mask is None else _volume(brain_mask), float(threshold), int(connectivity),
-        float(iou_threshold), int(min_lesion_size), float(r), int(points))
+        None if brain_mask is None else _volume(brain_mask), check_number(threshold, "threshold"),
+        _connectivity(connectivity), check_number(iou_threshold, "iou_threshold"),
+        _size(min_lesion_size, "min_lesion_size"), check_number(r, "r"), _points(points))
     out = dict(d)
     for k in ("n_voxels", "brain_voxels", "voxel_tp", "voxel_fp", "voxel_fn", "true_lesions",
               "predicted_lesions", "lesion_tp", "lesion_fp", "lesion_fn", "removed_lesions"):

@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from . import _assay
-from ._options import check_threads, check_unsigned
+from ._options import check_integer, check_number, check_threads, check_unsigned
 
 __all__ = ["read_nifti", "write_nifti", "evaluate"]
 
@@ -66,8 +66,9 @@ def evaluate(pred, truth, *, uncertainty=None, brain_mask=None, partition=None,
     doc = _assay.segment_evaluate(
         _sources(pred, "prediction", required=True), _one(truth, "truth"),
         _one(uncertainty, "uncertainty"), _one(brain_mask, "brain mask"),
-        _one(partition, "partition"), str(voxel_measure), float(threshold), int(connectivity),
-        float(iou), check_unsigned(min_size, "min_size"), float(r), check_threads(threads),
+        _one(partition, "partition"), str(voxel_measure), check_number(threshold, "threshold"),
+        check_integer(connectivity, "connectivity", -2**31, 2**31 - 1), check_number(iou, "iou"),
+        check_unsigned(min_size, "min_size"), check_number(r, "r"), check_threads(threads),
         os.fspath(write_masks) if write_masks is not None else "",
         os.fspath(write_uncertainty) if write_uncertainty is not None else "")
     return json.loads(doc)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _assay
-from ._options import check_probability, check_threads, check_unsigned
+from ._options import (check_integer, check_number, check_probability, check_resamples,
+                       check_threads, check_unsigned)
 
 __all__ = [
     "RetentionResult", "F1RetentionResult", "retention_curve", "oracle_retention_curve",
@@ -119,20 +120,23 @@ def _f1(d):
 def f1_retention(errors, uncertainty, threshold, beta=1.0):
     """F-beta retention (Shifts' f_beta_metrics): acceptable = error <= threshold. Returns an
     F1RetentionResult; NaN (with a warning) when no sample is acceptable."""
-    return _f1(_assay._f1_retention(_f64(errors), _f64(uncertainty), float(threshold), float(beta),
-                                    "model"))
+    return _f1(_assay._f1_retention(_f64(errors), _f64(uncertainty),
+                                    check_number(threshold, "threshold"),
+                                    check_number(beta, "beta"), "model"))
 
 
 def oracle_f1_retention(errors, threshold, beta=1.0):
     """The F-beta retention curve with uncertainty := error."""
-    return _f1(_assay._f1_retention(_f64(errors), np.empty(0), float(threshold), float(beta),
-                                    "oracle"))
+    return _f1(_assay._f1_retention(_f64(errors), np.empty(0),
+                                    check_number(threshold, "threshold"),
+                                    check_number(beta, "beta"), "oracle"))
 
 
 def random_f1_retention(errors, threshold, beta=1.0):
     """The F-beta retention curve of a random order, from expected counts (TP_k = k p)."""
-    return _f1(_assay._f1_retention(_f64(errors), np.empty(0), float(threshold), float(beta),
-                                    "random"))
+    return _f1(_assay._f1_retention(_f64(errors), np.empty(0),
+                                    check_number(threshold, "threshold"),
+                                    check_number(beta, "beta"), "random"))
 
 
 def ensemble_uncertainty(probs, epsilon=1e-10, threads=0):
@@ -143,7 +147,8 @@ def ensemble_uncertainty(probs, epsilon=1e-10, threads=0):
     reverse_mutual_information, confidence (= max of the mean probabilities, positive; Shifts
     stores its negative under 'confidence').
     """
-    return _assay._ensemble_uncertainty(_f64(probs), float(epsilon), int(threads))
+    return _assay._ensemble_uncertainty(_f64(probs), check_number(epsilon, "epsilon"),
+                                        check_threads(threads))
 
 
 def ensemble_uncertainty_regression(preds, epsilon=1e-10, threads=0):
@@ -153,20 +158,21 @@ def ensemble_uncertainty_regression(preds, epsilon=1e-10, threads=0):
     mean, total_variance, data_uncertainty, knowledge_uncertainty, epkl_reg (Shifts' 'epkl':
     expected pairwise cross-entropy) and epkl (true expected pairwise KL).
     """
-    return _assay._ensemble_uncertainty_regression(_f64(preds), float(epsilon), int(threads))
+    return _assay._ensemble_uncertainty_regression(_f64(preds), check_number(epsilon, "epsilon"),
+                                                   check_threads(threads))
 
 
 def gaussian_nll(y, mean, var, epsilon=1e-8, raw=False):
     """Gaussian negative log-likelihood (Shifts' nll_regression): mean over samples, or the
     per-sample values with ``raw=True``."""
-    out = _assay._gaussian_nll(_f64(y), _f64(mean), _f64(var), float(epsilon))
+    out = _assay._gaussian_nll(_f64(y), _f64(mean), _f64(var), check_number(epsilon, "epsilon"))
     return out if raw else float(np.mean(out))
 
 
 def ensemble_nll(y, preds, epsilon=1e-8, raw=False):
     """NLL of the equal-weight mixture of the members' Gaussians (log-sum-exp; Shifts'
     ens_nll_regression without its underflow). ``preds``: (members, samples, 2)."""
-    out = _assay._ensemble_nll(_f64(y), _f64(preds), float(epsilon))
+    out = _assay._ensemble_nll(_f64(y), _f64(preds), check_number(epsilon, "epsilon"))
     return out if raw else float(np.mean(out))
 
 
@@ -185,7 +191,7 @@ def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confid
     four). Returns {name: {estimate, low, high, standard_error, n_undefined, replicates}};
     ``n_resamples=0``: no intervals (low = high = NaN)."""
     return _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
-                                      check_unsigned(n_resamples, "n_resamples"),
+                                      check_resamples(n_resamples, "n_resamples"),
                                       check_probability(confidence, "confidence"),
                                       check_unsigned(seed, "seed"), check_threads(threads))
 
@@ -227,8 +233,10 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
     flags = np.empty(0, dtype=np.uint8) if shifted is None else _flags(shifted, "shifted")
     doc = _assay._evaluate_partitions(
         _f64(target), models, part, flags, str(convention), str(error),
-        None if acceptable is None else float(acceptable), float(beta), int(n_resamples),
-        float(confidence), int(seed), "" if html is None else str(html))
+        None if acceptable is None else check_number(acceptable, "acceptable"),
+        check_number(beta, "beta"), check_resamples(n_resamples, "n_resamples"),
+        check_probability(confidence, "confidence"), check_unsigned(seed, "seed"),
+        "" if html is None else str(html))
     return json.loads(doc)
 
 
@@ -256,23 +264,24 @@ def generalisation_set(ranges, n, label, seed=0):
         raise _assay.AssayError("ranges must be a non-empty dict {feature: (low, high)}")
     if not callable(label):
         raise _assay.AssayError(f"label must be a callable, found {type(label).__name__}")
-    if int(n) < 0:
-        raise _assay.AssayError(f"n must be >= 0, found {int(n)}")
+    n = check_integer(n, "n", 0, 2**63 - 1)
+    seed = check_unsigned(seed, "seed")
     names = list(ranges)
     bounds = []
     for name in names:
         pair = ranges[name]
         if len(pair) != 2:
             raise _assay.AssayError(f"range of feature {name!r} must be (low, high), found {pair!r}")
-        bounds.append((float(pair[0]), float(pair[1])))
+        bounds.append((check_number(pair[0], f"range of {name!r}"),
+                       check_number(pair[1], f"range of {name!r}")))
     low = np.array([b[0] for b in bounds])
     high = np.array([b[1] for b in bounds])
-    x = _assay._generalisation_inputs(low, high, int(n), int(seed))
+    x = _assay._generalisation_inputs(low, high, n, seed)
     features = {name: np.ascontiguousarray(x[:, j]) for j, name in enumerate(names)}
     target = np.asarray(label(dict(features)), dtype=np.float64)
-    if target.shape != (int(n),):
+    if target.shape != (n,):
         raise _assay.AssayError(
-            f"label must return {int(n)} targets (one per sample), found shape {target.shape}")
+            f"label must return {n} targets (one per sample), found shape {target.shape}")
     out = dict(features)
     out["target"] = target
     return out

@@ -1,29 +1,102 @@
 """Uncertainty of a metric: bootstrap intervals, mean ± SD across runs (the textbook section
 "Evaluation Metrics")."""
+import warnings
+
 import numpy as np
 
 from . import _assay
-from ._options import check_probability, check_threads, check_unsigned
+from ._assay import AssayWarning, UndefinedMetricWarning
+from ._options import check_probability, check_resamples, check_threads, check_unsigned
 
 __all__ = ["bootstrap", "summarize_runs"]
 
 
 _AP_OPTIONS = {"pos_label", "method", "grid", "tie_mode"}
 
+# A metric that raises one of these on a resample (one class drawn, weights summing to zero,
+# no sample left) is undefined there, as a NaN is; any other exception is a bug and propagates.
+_UNDEFINED = (ValueError, ZeroDivisionError, ArithmeticError)
 
-def _ranking_fast_path(metric, y_true, y_score, metric_kwargs):
-    """Name of the sort-once bootstrap for assay's binary ROC AUC / AP, or None."""
+
+def _named_metric(metric):
+    """(function, fast-path name or None) of a metric given by name or as a function."""
     from . import _ranking
-    name = {_ranking.roc_auc_score: "roc_auc", "roc_auc": "roc_auc",
-            _ranking.average_precision_score: "average_precision",
-            "average_precision": "average_precision"}.get(metric) if (
-                isinstance(metric, str) or callable(metric)) else None
+    by_name = {"roc_auc": _ranking.roc_auc_score,
+               "average_precision": _ranking.average_precision_score}
+    if isinstance(metric, str):
+        if metric not in by_name:
+            raise _assay.AssayError(
+                f"unknown metric name {metric!r}: expected \"roc_auc\", \"average_precision\" "
+                "or a function metric(y_true, y_score)")
+        return by_name[metric], metric
+    if not callable(metric):
+        raise TypeError(f"metric must be a function metric(y_true, y_score) or a name, found "
+                        f"{type(metric).__name__}")
+    fast = {_ranking.roc_auc_score: "roc_auc",
+            _ranking.average_precision_score: "average_precision"}
+    try:
+        return metric, fast.get(metric)
+    except TypeError:  # an unhashable callable
+        return metric, None
+
+
+def _ranking_fast_path(name, y_true, y_score, metric_kwargs):
+    """The sort-once bootstrap for assay's binary ROC AUC / AP when it computes exactly what the
+    function would (1-D binary labels, options it knows), else None."""
     if name is None or y_true.ndim != 1 or y_score.ndim != 1:
         return None
     allowed = set() if name == "roc_auc" else _AP_OPTIONS
     if not set(metric_kwargs) <= allowed or len(np.unique(y_true)) > 2:
         return None
     return name
+
+
+class _Resamples:
+    """metric(y_true, y_other) on each resample given as draw counts. The first call is the
+    estimate on the full data: whatever it raises propagates (a ValueError-like failure as an
+    AssayError naming the metric). Later calls that raise a ValueError, ZeroDivisionError or
+    ArithmeticError count as undefined (NaN), with one warning that quotes the first."""
+
+    def __init__(self, metric, y_true, y_other, sample_weight, metric_kwargs):
+        self.metric, self.kwargs = metric, metric_kwargs
+        self.y_true, self.y_other, self.weighted = y_true, y_other, sample_weight is not None
+        self.positions = np.arange(len(y_true))
+        self.calls = 0
+        self.raised = 0
+        self.first_error = None
+
+    def _value(self, counts):
+        if not self.weighted:
+            idx = np.repeat(self.positions, counts.astype(np.int64))
+            return float(self.metric(self.y_true[idx], self.y_other[idx], **self.kwargs))
+        if self.calls == 1:  # the estimate: every sample with its weight, as the metric sees it
+            return float(self.metric(self.y_true, self.y_other, sample_weight=counts,
+                                     **self.kwargs))
+        drawn = counts > 0
+        return float(self.metric(self.y_true[drawn], self.y_other[drawn],
+                                 sample_weight=counts[drawn], **self.kwargs))
+
+    def __call__(self, counts):
+        self.calls += 1
+        try:
+            return self._value(counts)
+        except _UNDEFINED as e:
+            if self.calls == 1:
+                name = getattr(self.metric, "__name__", type(self.metric).__name__)
+                raise _assay.AssayError(
+                    f"bootstrap: the metric {name} fails on the full data, before any resample: "
+                    f"{type(e).__name__}: {e}") from e
+            self.raised += 1
+            if self.first_error is None:
+                self.first_error = f"{type(e).__name__}: {e}"
+            return float("nan")
+
+    def warn(self, n_resamples):
+        if self.raised:
+            warnings.warn(
+                f"bootstrap: the metric raised on {self.raised} of {n_resamples} resamples (first: "
+                f"{self.first_error}); they count as undefined and are left out of the interval",
+                AssayWarning, stacklevel=3)
 
 
 def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95, seed=0,
@@ -34,20 +107,31 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
     scikit-learn metric, or your own). Resample ``i`` draws n samples with replacement from the
     stream ``seed``/``i``, so the same seed gives the same interval.
 
-    ``metric`` may also be a name, "roc_auc" or "average_precision": these (and passing
-    ``assay.metrics.roc_auc_score`` / ``average_precision_score`` for binary labels) sort the
-    scores once and rescan them per resample, in parallel on ``threads`` (0 = all cores) with
-    the same resamples, so the result does not depend on the thread count.
+    ``metric`` may also be a name, "roc_auc" or "average_precision" (assay's functions): these
+    (and passing ``assay.metrics.roc_auc_score`` / ``average_precision_score`` for binary labels)
+    sort the scores once and rescan them per resample, in parallel on ``threads`` (0 = all cores)
+    with the same resamples, so the result does not depend on the thread count.
+
+    A metric that fails on the full data raises (an AssayError naming it when it raised a
+    ValueError or ZeroDivisionError). On a resample where it raises one of those (one class
+    drawn, weights summing to zero) or returns NaN, the resample counts as undefined: it is left
+    out of the interval, counted in n_undefined, with a warning. ``n_resamples``: 1..1000000.
+    Weights near 1e308 or 1e-310 are rescaled exactly by a power of two before the resample
+    counts multiply them, so the metric should not depend on the weights' scale (means,
+    ratios, AUC and AP do not).
 
     Returns a dict: estimate (the metric on the full data), low, high (the ``confidence``
     percentile interval), standard_error, confidence, n_resamples, seed, n_undefined (resamples on
     which the metric was NaN, e.g. one class only; they are left out, with a warning) and
     replicates (the metric on each resample).
     """
-    n_resamples = check_unsigned(n_resamples, "n_resamples")
+    n_resamples = check_resamples(n_resamples, "n_resamples")
+    if n_resamples == 0:
+        raise _assay.AssayError("n_resamples must be at least 1, found 0")
     confidence = check_probability(confidence, "confidence")
     seed = check_unsigned(seed, "seed")
     threads = check_threads(threads)
+    function, fast_name = _named_metric(metric)
     y_true = np.asarray(y_true)
     y_other = np.asarray(y_score_or_pred)
     if len(y_true) != len(y_other):
@@ -59,9 +143,17 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
     if sample_weight is not None and len(weights) != n:
         raise _assay.AssayError(
             f"y_true and sample_weight differ in length ({n} vs {len(weights)})")
-    fast = _ranking_fast_path(metric, y_true, y_other, metric_kwargs)
+    fast = _ranking_fast_path(fast_name, y_true, y_other, metric_kwargs)
     if fast is not None:
         from . import _ranking
+        # The function itself first: it checks the labels, pos_label and options as it would
+        # without the bootstrap (an unknown pos_label is an error, not AP = 0).
+        kwargs = dict(metric_kwargs)
+        if sample_weight is not None:
+            kwargs["sample_weight"] = weights
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            function(y_true, y_other, **kwargs)
         if fast == "roc_auc":  # scikit-learn: the greater label is the positive class
             labels = (y_true == np.unique(y_true)[-1]).astype(np.uint8)
         else:
@@ -69,26 +161,11 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
         return _assay._bootstrap_ranking(
             labels, np.asarray(y_other, dtype=np.float64), weights, fast,
             metric_kwargs.get("method", "step"), metric_kwargs.get("grid", "exact"),
-            metric_kwargs.get("tie_mode", "group"), int(n_resamples), float(confidence),
-            int(seed), int(threads))
-    if isinstance(metric, str):
-        raise _assay.AssayError(
-            f"unknown metric name {metric!r}: expected \"roc_auc\", \"average_precision\" or a "
-            "function metric(y_true, y_score)")
-    positions = np.arange(n)
-
-    def on_resample(counts):
-        # counts = how often each sample was drawn (times its base weight, if any); a metric
-        # sees a real resample, so any metric works unchanged.
-        if sample_weight is None:
-            idx = np.repeat(positions, counts.astype(np.int64))
-            return float(metric(y_true[idx], y_other[idx], **metric_kwargs))
-        drawn = counts > 0
-        return float(metric(y_true[drawn], y_other[drawn], sample_weight=counts[drawn],
-                            **metric_kwargs))
-
-    return _assay._bootstrap_counts(n, on_resample, weights, int(n_resamples), float(confidence),
-                                    int(seed))
+            metric_kwargs.get("tie_mode", "group"), n_resamples, confidence, seed, threads)
+    resamples = _Resamples(function, y_true, y_other, sample_weight, metric_kwargs)
+    result = _assay._bootstrap_counts(n, resamples, weights, n_resamples, confidence, seed)
+    resamples.warn(n_resamples)
+    return result
 
 
 def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title="value",

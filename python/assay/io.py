@@ -3,20 +3,32 @@
 Both are thin wrappers over the C++ readers (``assay/core/csv.hpp``, ``assay/core/npy.hpp``);
 problems in a file raise ``assay.AssayError`` with ``file:line:column`` in the message.
 """
+import os
+
 import numpy as np
 
 from . import _assay
-from ._options import check_threads, check_unsigned
+from ._options import InvalidParameterError, check_threads, check_unsigned
 
 __all__ = ["read_csv", "read_npy"]
 
 
-def _names(value):
+def _names(value, what):
     if value is None:
         return []
     if isinstance(value, str):
         return [value]
-    return [str(v) for v in value]
+    try:
+        return [str(v) for v in value]
+    except TypeError:
+        raise InvalidParameterError(
+            f"{what}: expected a column name or a list of them, found {value!r}") from None
+
+
+def _path(path):
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise InvalidParameterError(f"path: expected a file name, found {path!r}")
+    return os.fsdecode(path)
 
 
 def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments=False,
@@ -37,8 +49,8 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
     if max_stream_bytes is not None and limit == 0:
         raise _assay.AssayError(
             "max_stream_bytes must be >= 1, found 0 (None = the default limit)")
-    columns = _assay.read_csv(str(path), _names(categorical),
-                              _names(numeric), bool(allow_missing), bool(comments),
+    columns = _assay.read_csv(_path(path), _names(categorical, "categorical"),
+                              _names(numeric, "numeric"), bool(allow_missing), bool(comments),
                               str(delimiter), check_threads(threads), str(decimal), limit)
     out = {}
     for name, is_numeric, payload in columns:
@@ -56,5 +68,5 @@ def read_npy(path):
     """Reads a ``.npy`` file (numeric and bool dtypes in either byte order, C or Fortran order,
     format 1.0, 2.0 or 3.0 as any numpy version wrote it) as a float64 array of the stored shape,
     in C order. Object arrays are refused, never unpickled."""
-    shape, data, _dtype = _assay.read_npy(str(path))
+    shape, data, _dtype = _assay.read_npy(_path(path))
     return data.reshape(shape)

@@ -7,6 +7,7 @@
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {
@@ -190,12 +191,16 @@ void register_precision_recall_f(py::module_& m) {
           metrics::PrfResult r;
           {
             const WithoutGil without_gil;
-            if (!metrics::confusion_matrix_direct(vt, vp, vw, metrics::Normalize::none, classes,
-                                                  matrix)) {
+            // Counts of rescaled weights (the matrix's cells would overflow for 1e308 weights);
+            // the support is unscaled by the counts' exponent.
+            const metrics::ScaledWeights scaled(vw);
+            if (!metrics::confusion_matrix_direct(vt, vp, scaled.span(), metrics::Normalize::none,
+                                                  classes, matrix)) {
               return py::none();
             }
-            r = metrics::precision_recall_fscore(
-                metrics::label_counts_from_confusion(matrix, classes.size()), params);
+            auto counts = metrics::label_counts_from_confusion(matrix, classes.size());
+            counts.scale_exponent += scaled.exponent();
+            r = metrics::precision_recall_fscore(counts, params);
           }
           return py::make_tuple(to_numpy(std::move(classes)), prf_to_python(std::move(r)));
         });

@@ -31,7 +31,8 @@ std::pair<std::span<const T>, std::size_t> matrix(const Array<T>& a, const char*
   return {{a.data(), static_cast<std::size_t>(a.size())}, static_cast<std::size_t>(a.shape(1))};
 }
 
-// (matched weight, total weight) of two raw label arrays compared value by value.
+// (matched weight, total weight, matched / total, mismatched / total) of two raw label arrays
+// compared value by value.
 template <typename T>
 py::tuple agreement(const Array<T>& t, const Array<T>& p, const Weights& w) {
   auto vt = view_1d(t, "y_true");
@@ -42,7 +43,7 @@ py::tuple agreement(const Array<T>& t, const Array<T>& p, const Weights& w) {
     const WithoutGil without_gil;
     r = metrics::label_agreement(vt, vp, vw);
   }
-  return py::make_tuple(r.matched, r.total);
+  return py::make_tuple(r.matched, r.total, r.fraction, r.mismatch_fraction);
 }
 
 metrics::LabelCounts counts_of(const Codes& t, const Codes& p, std::int32_t k, const Codes& select,
@@ -147,7 +148,7 @@ void bind_label_parts(py::module_& m) {
     return metrics::hamming_loss(vt, vp, l, vw);
   });
 
-  // (matched weight, total weight) straight from raw numeric labels.
+  // (matched weight, total weight, fractions matched and mismatched) from raw numeric labels.
   m.def("lm_agreement_i64", &agreement<std::int64_t>);
   m.def("lm_agreement_f64", &agreement<double>);
 

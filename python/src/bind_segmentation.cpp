@@ -260,6 +260,7 @@ void register_subjects(py::module_& m) {
 }  // namespace
 
 void bind_segmentation(py::module_& m) {
+  m.attr("_max_retention_points") = shift::kMaxRetentionPoints;
   register_lesions(m);
   register_voxel_uncertainty(m);
   register_subjects(m);

@@ -1,3 +1,4 @@
+#include "assay/metrics/scaled_weights.hpp"
 #include "assay/metrics/uncertainty.hpp"
 
 #include "bindings.hpp"
@@ -32,6 +33,23 @@ py::dict summary_to_dict(const metrics::RunSummary& s) {
 }  // namespace
 
 void bind_uncertainty(py::module_& m) {
+  // The library's rule for resample counts (the CLI's --bootstrap validator applies it too).
+  m.def(
+      "_check_resample_count",
+      [](std::size_t n, const std::string& name) { metrics::check_resample_count(n, 1, name); },
+      py::arg("n"), py::arg("name"));
+
+  // Weights rescaled as every metric sums them (assay/metrics/scaled_weights.hpp), for the
+  // Python functions that build a confusion matrix first and take ratios of it (kappa, LR+/-).
+  m.def(
+      "_scaled_weights",
+      [](const Array<double>& weights) -> py::object {
+        const metrics::ScaledWeights scaled(view_1d(weights, "sample_weight"));
+        if (!scaled.rescaled()) return py::object(weights);
+        return to_numpy(std::vector<double>(scaled.span().begin(), scaled.span().end()));
+      },
+      py::arg("weights"));
+
   // The metric is a Python callable of the resample counts (float64 array of length n); it runs
   // on the caller's thread with the GIL held, so threads = 1.
   m.def(

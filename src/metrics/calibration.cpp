@@ -7,6 +7,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/validate.hpp"
 #include "assay/metrics/labels.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -89,6 +90,8 @@ CalibrationResult calibration_error(std::span<const double> confidence,
   b.count.assign(nb, 0.0);
   std::vector<double> sum_outcome(nb, 0.0);
   std::vector<double> sum_conf(nb, 0.0);
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double total = 0;
   for (std::size_t i = 0; i < confidence.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -124,6 +127,7 @@ CalibrationResult calibration_error(std::span<const double> confidence,
       r.error = mx;
       break;
   }
+  scaled.unscale(b.count);
   return r;
 }
 
@@ -183,6 +187,8 @@ double brier_score_loss(std::span<const std::int32_t> y_true, std::int32_t posit
   check_not_empty(y_true.size(), "y_true");
   check_weights(weights, y_true.size());
   check_probabilities(y_prob, 1, "y_prob");
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double num = 0, den = 0;
   for (std::size_t i = 0; i < y_true.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -215,6 +221,8 @@ double log_loss(std::span<const std::int32_t> y_true, std::int32_t n_classes,
     }
   }
   auto clip = [eps](double p) { return std::clamp(p, eps, 1 - eps); };
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double num = 0, den = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -237,7 +245,7 @@ double log_loss(std::span<const std::int32_t> y_true, std::int32_t n_classes,
     num += w * loss;
     den += w;
   }
-  if (!normalize) return num;
+  if (!normalize) return scaled.unscale(num);
   if (den == 0) fail("weights sum to zero, can't be normalized");
   return num / den;
 }
@@ -254,6 +262,8 @@ double log_loss_indicator(std::span<const std::uint8_t> y_true, std::span<const 
   check_weights(weights, n);
   if (!(eps >= 0 && eps < 0.5)) fail("eps must be in [0, 0.5), found {}", eps);
   auto clip = [eps](double p) { return std::clamp(p, eps, 1 - eps); };
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double num = 0, den = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double* p = y_prob.data() + i * n_cols;
@@ -268,7 +278,7 @@ double log_loss_indicator(std::span<const std::uint8_t> y_true, std::span<const 
     num += w * loss;
     den += w;
   }
-  if (!normalize) return num;
+  if (!normalize) return scaled.unscale(num);
   if (den == 0) fail("weights sum to zero, can't be normalized");
   return num / den;
 }

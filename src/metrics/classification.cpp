@@ -73,7 +73,9 @@ std::vector<double> prf_divide(const std::vector<double>& num, const std::vector
 }
 
 // Mean of the non-NaN entries, optionally weighted (numpy's average after dropping NaN).
-double nan_average(const std::vector<double>& v, std::span<const double> w) {
+double nan_average(const std::vector<double>& v, std::span<const double> weights) {
+  const ScaledWeights scaled(weights);
+  const auto w = scaled.span();
   double num = 0;
   double den = 0;
   std::size_t kept = 0;
@@ -90,6 +92,10 @@ double nan_average(const std::vector<double>& v, std::span<const double> w) {
 }
 
 }  // namespace
+
+double LabelCounts::unscaled(double count) const {
+  return std::ldexp(count, -scale_exponent);
+}
 
 Average parse_average(const std::string& name) {
   if (name == "none") return Average::none;
@@ -118,6 +124,9 @@ LabelCounts label_counts(std::span<const std::int32_t> y_true, std::span<const s
   const auto k = static_cast<std::uint32_t>(std::max(n_classes, 0));
   LabelCounts c{std::vector<double>(k, 0.0), std::vector<double>(k, 0.0),
                 std::vector<double>(k, 0.0)};
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
+  c.scale_exponent = scaled.exponent();
   for (std::size_t i = 0; i < y_true.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
     const auto a = static_cast<std::uint32_t>(y_true[i]);
@@ -133,6 +142,10 @@ LabelCounts label_counts_from_confusion(std::span<const double> matrix, std::siz
   check_same_length(matrix.size(), n_classes * n_classes, "matrix", "classes squared");
   LabelCounts c{std::vector<double>(n_classes, 0.0), std::vector<double>(n_classes, 0.0),
                 std::vector<double>(n_classes, 0.0)};
+  // Cells of extreme weights are rescaled like label_counts' sums (infinite cells stay so).
+  const ScaledWeights scaled(matrix);
+  matrix = scaled.span();
+  c.scale_exponent = scaled.exponent();
   for (std::size_t a = 0; a < n_classes; ++a) {
     c.tp[a] = matrix[a * n_classes + a];
     for (std::size_t b = 0; b < n_classes; ++b) {
@@ -163,6 +176,9 @@ LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
   const std::size_t m = samplewise ? n : n_labels;
   LabelCounts c{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0),
                 std::vector<double>(m, 0.0)};
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
+  if (!samplewise) c.scale_exponent = scaled.exponent();
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
     for (std::size_t l = 0; l < n_labels; ++l) {
@@ -181,6 +197,7 @@ LabelCounts multilabel_counts(std::span<const std::uint8_t> y_true,
 
 LabelCounts select_counts(const LabelCounts& counts, std::span<const std::int32_t> index) {
   LabelCounts out;
+  out.scale_exponent = counts.scale_exponent;
   for (std::int32_t j : index) {
     if (j < 0 || static_cast<std::size_t>(j) >= counts.tp.size()) {
       fail("label index {} out of range 0..{}", j, static_cast<long>(counts.tp.size()) - 1);
@@ -203,7 +220,7 @@ PrfResult precision_recall_fscore(const LabelCounts& counts, const PrfParams& p,
       pred += c.pred[i];
       truth += c.truth[i];
     }
-    c = LabelCounts{{tp}, {pred}, {truth}};
+    c = LabelCounts{{tp}, {pred}, {truth}, c.scale_exponent};
   }
   PrfResult r;
   r.precision = prf_divide(c.tp, c.pred, p, true);
@@ -230,6 +247,7 @@ PrfResult precision_recall_fscore(const LabelCounts& counts, const PrfParams& p,
   }
   if (p.average == Average::none) {
     r.support = c.truth;
+    for (double& s : r.support) s = c.unscaled(s);
     return r;
   }
   std::span<const double> w;
@@ -257,6 +275,8 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
                       std::int32_t n_classes, const AccuracyParams& params,
                       std::span<const double> weights, std::span<const double> class_weight) {
   check_pair(y_true, y_pred, weights);
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   const auto k = static_cast<std::uint32_t>(std::max(n_classes, 0));
   if (params.average == AccuracyAverage::macro) {
     if (!params.normalize)
@@ -293,7 +313,7 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
     total += w;
     if (y_true[i] == y_pred[i]) correct += w;
   }
-  if (!params.normalize) return correct;
+  if (!params.normalize) return scaled.unscale(correct);
   if (total == 0) fail("weights sum to zero, can't be normalized");
   return correct / total;
 }
@@ -302,6 +322,8 @@ double multilabel_accuracy(std::span<const std::uint8_t> y_true,
                            std::span<const std::uint8_t> y_pred, std::size_t n_labels,
                            bool normalize, std::span<const double> weights) {
   const std::size_t n = detail::indicator_rows(y_true, y_pred, n_labels, weights);
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double correct = 0, total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -312,7 +334,7 @@ double multilabel_accuracy(std::span<const std::uint8_t> y_true,
     total += w;
     if (same) correct += w;
   }
-  if (!normalize) return correct;
+  if (!normalize) return scaled.unscale(correct);
   if (total == 0) fail("weights sum to zero, can't be normalized");
   return correct / total;
 }
@@ -383,6 +405,8 @@ double matthews_corrcoef(std::span<const std::int32_t> y_true, std::span<const s
 BinaryRates binary_rates(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
                          std::int32_t positive, std::span<const double> weights) {
   check_pair(y_true, y_pred, weights);
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   BinaryRates r;
   for (std::size_t i = 0; i < y_true.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
@@ -412,6 +436,7 @@ BinaryRates binary_rates(std::span<const std::int32_t> y_true, std::span<const s
   if (!undefined.empty()) {
     warn(fmt::format("binary rates undefined (0/0), set to NaN: {}", fmt::join(undefined, ", ")));
   }
+  for (double* count : {&r.tp, &r.fp, &r.tn, &r.fn}) *count = scaled.unscale(*count);
   return r;
 }
 

@@ -21,7 +21,9 @@ double weight_of(std::span<const double> w, std::size_t i) {
 
 // sum w [hit] / sum w (or the weighted count when !normalize); numpy.average semantics.
 template <typename Hit>
-double weighted_rate(std::size_t n, std::span<const double> w, bool normalize, Hit&& hit) {
+double weighted_rate(std::size_t n, std::span<const double> weights, bool normalize, Hit&& hit) {
+  const ScaledWeights scaled(weights);
+  const auto w = scaled.span();
   double hits = 0;
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -29,7 +31,7 @@ double weighted_rate(std::size_t n, std::span<const double> w, bool normalize, H
     total += wi;
     if (hit(i)) hits += wi;
   }
-  if (!normalize) return hits;
+  if (!normalize) return scaled.unscale(hits);
   if (total == 0) fail("Weights sum to zero, can't be normalized");
   return hits / total;
 }
@@ -41,7 +43,9 @@ double zero_division_value(ZeroDivision zd) {
 }
 
 // numpy.average of the non-NaN entries (NaN only arises from zero_division=nan).
-double average_ignoring_nan(const std::vector<double>& v, std::span<const double> w) {
+double average_ignoring_nan(const std::vector<double>& v, std::span<const double> weights) {
+  const ScaledWeights scaled(weights);
+  const auto w = scaled.span();
   double num = 0;
   double den = 0;
   bool any = false;
@@ -73,16 +77,21 @@ LabelAgreement label_agreement(std::span<const T> y_true, std::span<const T> y_p
     for (std::size_t i = 0; i < n; ++i) matched += a[i] == b[i];
     out.matched = static_cast<double>(matched);
     out.total = static_cast<double>(n);
+    out.fraction = n ? out.matched / out.total : kNaN;
+    out.mismatch_fraction = n ? (out.total - out.matched) / out.total : kNaN;
     return out;
   }
-  const double* w = weights.data();
+  const ScaledWeights scaled(weights);
+  const double* w = scaled.span().data();
   double matched = 0, total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     matched += a[i] == b[i] ? w[i] : 0.0;
     total += w[i];
   }
-  out.matched = matched;
-  out.total = total;
+  out.matched = scaled.unscale(matched);
+  out.total = scaled.unscale(total);
+  out.fraction = total > 0 ? matched / total : kNaN;
+  out.mismatch_fraction = total > 0 ? (total - matched) / total : kNaN;
   return out;
 }
 
@@ -99,9 +108,10 @@ std::vector<double> multilabel_confusion_matrix(const LabelCounts& counts,
   }
   std::vector<double> out(4 * m);
   for (std::size_t j = 0; j < m; ++j) {
-    const double tp = counts.tp[j];
-    const double fp = counts.pred[j] - tp;
-    const double fn = counts.truth[j] - tp;
+    // In the weights' own units, as `total` is (inf where the true sums overflow).
+    const double tp = counts.unscaled(counts.tp[j]);
+    const double fp = counts.unscaled(counts.pred[j] - counts.tp[j]);
+    const double fn = counts.unscaled(counts.truth[j] - counts.tp[j]);
     out[4 * j] = total[total.size() == 1 ? 0 : j] - tp - fp - fn;
     out[4 * j + 1] = fp;
     out[4 * j + 2] = fn;
@@ -184,6 +194,8 @@ std::vector<double> jaccard_score(const LabelCounts& counts, Average average,
 double hamming_loss(std::span<const std::uint8_t> y_true, std::span<const std::uint8_t> y_pred,
                     std::size_t n_labels, std::span<const double> weights) {
   const std::size_t n = detail::indicator_rows(y_true, y_pred, n_labels, weights, true);
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double differences = 0;
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -262,7 +274,10 @@ LikelihoodRatios class_likelihood_ratios(std::span<const double> confusion, bool
   }
   if (confusion.size() != 4)
     fail("expected a 2x2 confusion matrix, found {} cells", confusion.size());
-  const double tn = confusion[0], fp = confusion[1], fn = confusion[2], tp = confusion[3];
+  // Products of counts near 1e300 (1e-300) overflow (underflow): rescale exactly.
+  const double scale = power_of_two_scale(confusion);
+  const double tn = confusion[0] * scale, fp = confusion[1] * scale, fn = confusion[2] * scale,
+               tp = confusion[3] * scale;
   const double support_pos = tp + fn;
   const double support_neg = tn + fp;
   LikelihoodRatios r;
@@ -290,6 +305,8 @@ double hinge_loss_binary(std::span<const std::int32_t> y_true, std::int32_t posi
                          std::span<const double> decision, std::span<const double> weights) {
   check_same_length(y_true.size(), decision.size(), "y_true", "pred_decision");
   check_weights(weights, y_true.size());
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double loss = 0, total = 0;
   for (std::size_t i = 0; i < y_true.size(); ++i) {
     const double y = y_true[i] == positive ? 1.0 : -1.0;
@@ -306,6 +323,8 @@ double hinge_loss_multiclass(std::span<const std::int32_t> y_true, std::span<con
   check_same_length(y_true.size() * n_classes, decision.size(), "y_true x classes",
                     "pred_decision");
   check_weights(weights, y_true.size());
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   double loss = 0, total = 0;
   for (std::size_t i = 0; i < y_true.size(); ++i) {
     const auto y = static_cast<std::size_t>(y_true[i]);

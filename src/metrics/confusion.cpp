@@ -5,6 +5,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/metrics/labels.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -146,6 +147,8 @@ bool confusion_matrix_direct(std::span<const std::int64_t> y_true,
   const auto r = static_cast<std::size_t>(hi - lo + 1);
   std::vector<double> cells;
   std::vector<std::uint8_t> seen;
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   if (weights.empty()) {
     direct_all<std::int64_t, false>(y_true, y_pred, nullptr, lo, r, cells, seen);
   } else {
@@ -165,6 +168,7 @@ bool confusion_matrix_direct(std::span<const std::int64_t> y_true,
     for (std::size_t b = 0; b < k; ++b) matrix[a * k + b] = cells[keep[a] * r + keep[b]];
   }
   normalize_matrix(matrix, k, k, normalize);
+  if (normalize == Normalize::none) scaled.unscale(matrix);
   return true;
 }
 
@@ -212,10 +216,14 @@ std::vector<double> confusion_matrix(std::span<const std::int32_t> y_true,
   check_weights(weights, y_true.size());
   if (n_classes < 0) fail("n_classes must be >= 0, found {}", n_classes);
   const auto k = static_cast<std::uint32_t>(n_classes);
+  // Normalised cells are ratios of rescaled sums; counts are the true sums (inf if they overflow).
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   std::vector<double> m = weights.empty()
                               ? count_all<std::int64_t, false>(y_true, y_pred, k, nullptr)
                               : count_all<double, true>(y_true, y_pred, k, weights.data());
   normalize_matrix(m, k, k, normalize);
+  if (normalize == Normalize::none) scaled.unscale(m);
   return m;
 }
 

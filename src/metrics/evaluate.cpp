@@ -7,6 +7,8 @@
 #include <map>
 #include <numeric>
 
+#include <fmt/ranges.h>
+
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
@@ -79,6 +81,29 @@ struct Headline {
   WeightedMetric metric;
 };
 
+// scikit-learn's type_of_target: numbers that are not all whole are "continuous" (a regression
+// target, or scores), never classes; reading them as classes gave one class per distinct value.
+void check_whole_numbers(const Table& table, const Column& c, bool predictions) {
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    const double v = c.values[i];
+    if (v == std::floor(v)) continue;
+    if (predictions) {
+      fail_at_cell(table, i, c.name,
+                   fmt::format("expected a predicted class label, found {}: the predictions are "
+                               "continuous (scores or regression predictions?), not classes; "
+                               "give scores with --score (Python: y_score)",
+                               v));
+    }
+    fail_at_cell(table, i, c.name,
+                 fmt::format("expected a class label, found {}: the labels are continuous (a "
+                             "regression target?), not classes, and assay metrics evaluates "
+                             "classifiers; for regression metrics use assay shift FILE --target "
+                             "{} --pred COL --uncertainty COL (Python: "
+                             "assay.shift.regression_metrics)",
+                             v, c.name));
+  }
+}
+
 }  // namespace
 
 EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& columns) {
@@ -97,9 +122,15 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
       }
     }
   };
-  if (label.is_numeric() && (!pred || pred->is_numeric())) {
+  if (label.is_numeric()) {
     check_no_nan(label);
-    if (pred) check_no_nan(*pred);
+    check_whole_numbers(table, label, false);
+  }
+  if (pred && pred->is_numeric()) {
+    check_no_nan(*pred);
+    check_whole_numbers(table, *pred, true);
+  }
+  if (label.is_numeric() && (!pred || pred->is_numeric())) {
     auto encoded = encode_labels<double>(
         label.values, pred ? std::span<const double>(pred->values) : std::span<const double>{});
     for (double c : encoded.classes) input.classes.push_back(format_label(c));
@@ -129,6 +160,7 @@ EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& colu
   }
 
   input.n_score_columns = columns.scores.size();
+  input.score_names = columns.scores;
   if (!columns.scores.empty()) {
     const std::size_t k = input.classes.size();
     const bool binary_column = columns.scores.size() == 1 && k <= 2;
@@ -186,6 +218,41 @@ void check_class_count(std::size_t k, std::size_t n, std::size_t max_classes) {
       k, max_classes, bytes / 1e9, k, k, n, k);
 }
 
+// The first row of an n x s score matrix that is not a probability distribution (a value outside
+// [0, 1], or a sum 1e-4 or more away from 1), or n when every row is one.
+std::size_t first_non_probability_row(const EvaluationInput& input, std::size_t n, std::size_t s) {
+  for (std::size_t i = 0; i < n; ++i) {
+    double row = 0;
+    for (std::size_t j = 0; j < s; ++j) {
+      const double v = input.scores[i * s + j];
+      if (v < 0 || v > 1) return i;
+      row += v;
+    }
+    if (std::abs(row - 1) > 1e-4) return i;
+  }
+  return n;
+}
+
+// Two score columns on two classes are per-class probabilities only if every row sums to 1.
+// Otherwise they are most likely two models' scores of the positive class (--score a,b), and
+// reading them as per-class scores would silently evaluate the second one only: refused.
+void check_two_score_columns(const EvaluationInput& input, std::size_t n) {
+  const std::size_t row = first_non_probability_row(input, n, 2);
+  if (row == n) return;
+  auto name = [&](std::size_t j) {
+    return j < input.score_names.size() ? quote_found(input.score_names[j])
+                                        : fmt::format("column {}", j + 1);
+  };
+  fail(
+      "2 score columns ({}, {}) for the 2 classes ({}) are neither one score of the positive "
+      "class nor per-class probabilities: row {} holds {} and {} (sum {:.6g}, not 1). To compare "
+      "two models, evaluate each on its own ({} alone, then {} alone); per-class scores must be "
+      "probabilities summing to 1, in sorted class order",
+      name(0), name(1), join(input.classes), row + 1, input.scores[2 * row],
+      input.scores[2 * row + 1], input.scores[2 * row] + input.scores[2 * row + 1], name(0),
+      name(1));
+}
+
 // Checks the input's lengths, values and classes; adds the named positive class when the data
 // hold one class only. Returns the number of classes.
 std::int32_t check_input(EvaluationInput& input, const EvaluateParams& params) {
@@ -206,7 +273,8 @@ std::int32_t check_input(EvaluationInput& input, const EvaluateParams& params) {
   if (!input.y_pred.empty()) check_same_length(n, input.y_pred.size(), "y_true", "y_pred");
   if (!std::isfinite(params.threshold))
     fail("threshold must be a finite number, found {}", params.threshold);
-  check_probability("confidence", params.bootstrap.confidence);
+  // About 16 headline values share the resamples.
+  check_bootstrap_params(params.bootstrap, 16, "--bootstrap (Python: n_bootstrap)");
   check_weights(input.weights, n);
 
   // A binary problem whose data hold one class only: the named positive class is the other.
@@ -231,6 +299,7 @@ std::int32_t check_input(EvaluationInput& input, const EvaluateParams& params) {
     fail("expected {} ({}), found {}",
          k > 2 ? "one score column per class" : "1 score column or one per class", k, s);
   }
+  if (k == 2 && s == 2) check_two_score_columns(input, n);
   auto check_codes = [&](const std::vector<std::int32_t>& codes, const char* what) {
     for (std::size_t i = 0; i < codes.size(); ++i) {
       if (codes[i] < 0 || codes[i] >= k)
@@ -335,15 +404,9 @@ void confusion_and_per_class(const Problem& p, const EvaluationInput& input, Eva
 // them): all in [0, 1], and each row summing to 1 when there are several columns.
 bool scores_are_probabilities(const EvaluationInput& input, std::size_t n, std::size_t s) {
   if (s == 0) return false;
+  if (s > 1) return first_non_probability_row(input, n, s) == n;
   for (double v : input.scores) {
     if (v < 0 || v > 1) return false;
-  }
-  if (s > 1) {
-    for (std::size_t i = 0; i < n; ++i) {
-      double row = 0;
-      for (std::size_t j = 0; j < s; ++j) row += input.scores[i * s + j];
-      if (std::abs(row - 1) > 1e-4) return false;
-    }
   }
   return true;
 }
@@ -385,7 +448,7 @@ void add_binary_headlines(Problem& p, const EvaluationInput& input, const Evalua
     (*two_columns)[2 * i + 1 - p.positive] = 1 - p.binary_score[i];
   }
   headlines.push_back({"log loss", [&p, two_columns](std::span<const double> w) {
-                         return log_loss(p.y_true, 2, *two_columns, 2, 1e-15, true, w);
+                         return log_loss(p.y_true, 2, *two_columns, 2, kLogLossEps, true, w);
                        }});
   headlines.push_back({"ECE", [&p, &params](std::span<const double> w) {
                          return calibration_error_binary(p.y_true, p.positive, p.binary_score,
@@ -466,7 +529,7 @@ void add_multiclass_headlines(Problem& p, const EvaluationInput& input,
   if (!p.probabilities) return;
   const std::size_t s = p.s;
   headlines.push_back({"log loss", [&p, &input, k, s](std::span<const double> w) {
-                         return log_loss(p.y_true, k, input.scores, s, 1e-15, true, w);
+                         return log_loss(p.y_true, k, input.scores, s, kLogLossEps, true, w);
                        }});
   headlines.push_back(
       {"ECE (top label)", [&p, &input, &params, s](std::span<const double> w) {
@@ -500,6 +563,38 @@ void add_multiclass_curves(const Problem& p, const EvaluationInput& input,
   }
 }
 
+// Scores that rank a class below chance beyond doubt: most often negated scores, the wrong
+// positive class, or score columns in another order than the sorted classes.
+void flag_inverted_scores(const Problem& p, Evaluation& ev) {
+  if (p.s == 0) return;
+  std::vector<std::string> lines;
+  auto check = [&](const RankedScores& ranked, std::int32_t c) {
+    const auto r = ranked.roc_auc_variance(p.base);
+    if (!auc_below_chance(r.auc, r.variance)) return;
+    ev.inverted_classes.push_back(ev.classes[c]);
+    lines.push_back(fmt::format("ROC AUC of class {} is {:.4f} (95% DeLong upper bound {:.4f})",
+                                quote_found(ev.classes[c]), r.auc,
+                                r.auc + kInvertedAucZ * std::sqrt(r.variance)));
+  };
+  if (ev.binary) {
+    check(*p.ranked_binary, p.positive);
+  } else {
+    for (std::int32_t c = 0; c < p.k; ++c) {
+      if (p.ranked_class[c]) check(*p.ranked_class[c], c);
+    }
+  }
+  if (lines.empty()) return;
+  const std::string note = fmt::format(
+      "{}: below 0.5 beyond chance, so the scores rank {} lower, not higher; they may be "
+      "inverted: {}",
+      fmt::join(lines, "; "), ev.binary ? "the positive class" : "these classes",
+      ev.binary ? "negate them, or check which class is positive (--pos-label, Python: pos_label)"
+                : "check that the score columns follow the sorted classes and that higher "
+                  "means more likely");
+  warn(note);
+  ev.notes.push_back(note);
+}
+
 // Each headline's value on the full data, with its bootstrap interval when resamples are asked
 // for (all headlines share the same resamples).
 void summarise(const std::vector<Headline>& headlines, const Problem& p,
@@ -521,6 +616,10 @@ void summarise(const std::vector<Headline>& headlines, const Problem& p,
 }
 
 }  // namespace
+
+bool auc_below_chance(double auc, double variance) {
+  return auc + kInvertedAucZ * std::sqrt(variance) < 0.5;
+}
 
 Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   UniqueWarnings unique_warnings;
@@ -574,6 +673,7 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   }
   for (auto& c : ev.pr_curves) thin_curve(c);
   for (auto& c : ev.roc_curves) thin_curve(c);
+  flag_inverted_scores(p, ev);
 
   summarise(headlines, p, input, params, ev);
   unique_warnings.flush();

@@ -7,6 +7,7 @@
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
 #include "assay/metrics/labels.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 
 namespace assay::metrics {
 namespace {
@@ -34,6 +35,8 @@ std::size_t check_matrices(std::size_t true_size, std::span<const double> y_scor
 // Per-sample values v(i), averaged like scikit-learn: weighted sum / total weight.
 template <typename PerSample>
 double mean_over_samples(std::size_t n, std::span<const double> weights, PerSample&& v) {
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
   CompensatedSum sum;
   CompensatedSum total;
   for (std::size_t i = 0; i < n; ++i) {

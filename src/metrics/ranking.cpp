@@ -534,6 +534,9 @@ OperatingPoints RankedScores::operating_points(std::span<const double> weights,
   const std::size_t n = size();
   check_weights(weights, n);
   OperatingPoints pts;
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
+  pts.scale_exponent = scaled.exponent();
   const bool weighted = !weights.empty();
   CompensatedSum tp;
   CompensatedSum fp;
@@ -589,13 +592,11 @@ double RankedScores::roc_auc(std::span<const double> weights, std::optional<doub
   }
   check_weights(weights, size());
   // The area is a sum of products of weights: rescale extreme weights (exactly, by 2^k).
-  const double scale = power_of_two_scale(weights);
+  const ScaledWeights scaled(weights);
   CompensatedSum tp;
   CompensatedSum fp;
   CompensatedSum area2;
-  scan_blocks(weights, [&](double dp, double dn) {
-    dp *= scale;
-    dn *= scale;
+  scan_blocks(scaled.span(), [&](double dp, double dn) {
     area2.add(dn * (2 * tp.value() + dp));
     tp.add(dp);
     fp.add(dn);
@@ -612,10 +613,11 @@ double RankedScores::average_precision(std::span<const double> weights,
     return metrics::average_precision(operating_points(weights, params.tie_mode), params);
   }
   check_weights(weights, size());
+  const ScaledWeights scaled(weights);
   CompensatedSum tp;
   CompensatedSum fp;
   CompensatedSum sum;
-  scan_blocks(weights, [&](double dp, double dn) {
+  scan_blocks(scaled.span(), [&](double dp, double dn) {
     tp.add(dp);
     fp.add(dn);
     const double t = tp.value();
@@ -624,6 +626,51 @@ double RankedScores::average_precision(std::span<const double> weights,
   const double P = resolve_n_pos(params, tp.value());
   if (!(P > 0)) return ap_no_positives();
   return sum.value() / P;
+}
+
+RankedScores::AucVariance RankedScores::roc_auc_variance(std::span<const double> weights) const {
+  check_weights(weights, size());
+  const ScaledWeights scaled(weights);
+  weights = scaled.span();
+  auto weight = [&](std::size_t k) { return weights.empty() ? 1.0 : weights[order_[k]]; };
+  // Totals and Kish's sum of squares per class.
+  double W[2] = {0, 0}, squares[2] = {0, 0};
+  std::size_t count[2] = {0, 0};
+  for (std::size_t k = 0; k < size(); ++k) {
+    const double w = weight(k);
+    W[label_[k]] += w;
+    squares[label_[k]] += w * w;
+    count[label_[k]] += w > 0;
+  }
+  if (count[0] < 2 || count[1] < 2) return {kNaN, kNaN};
+  // Walk the tie blocks from the highest score: a negative's V01 counts the positives above it
+  // (half those tied), a positive's V10 the negatives below it (half those tied).
+  double above[2] = {0, 0};
+  double weighted_v[2] = {0, 0};
+  std::vector<double> v(size());
+  std::size_t begin = 0;
+  for (const std::uint32_t end : block_end_) {
+    double block[2] = {0, 0};
+    for (std::size_t k = begin; k < end; ++k) block[label_[k]] += weight(k);
+    const double v10 = (W[0] - above[0] - block[0] + block[0] / 2) / W[0];
+    const double v01 = (above[1] + block[1] / 2) / W[1];
+    for (std::size_t k = begin; k < end; ++k) {
+      v[k] = label_[k] ? v10 : v01;
+      weighted_v[label_[k]] += weight(k) * v[k];
+    }
+    above[0] += block[0];
+    above[1] += block[1];
+    begin = end;
+  }
+  const double auc = weighted_v[1] / W[1];
+  double spread[2] = {0, 0};
+  for (std::size_t k = 0; k < size(); ++k) {
+    const double w = weight(k);
+    spread[label_[k]] += w * w * (v[k] - auc) * (v[k] - auc);
+  }
+  const double variance =
+      spread[1] / (W[1] * W[1] - squares[1]) + spread[0] / (W[0] * W[0] - squares[0]);
+  return {auc, variance};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -991,6 +1038,9 @@ std::vector<double> average_binary_score(const BinaryMetric& metric,
                                          std::size_t k, std::span<const double> w,
                                          ScoreAverage average) {
   const std::size_t n = check_matrix(y.size(), s.size(), k, w);
+  // The "weighted" average's zero test and its weights see the rescaled weights.
+  const ScaledWeights scaled(w);
+  w = scaled.span();
   if (average == ScoreAverage::micro) {
     std::vector<double> wr;
     if (!w.empty()) {

@@ -12,6 +12,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 #include "core/vector_clones.hpp"
 #include "metrics/vector_math.hpp"
 
@@ -119,7 +120,8 @@ std::vector<double> column_sums(std::size_t n, std::size_t m, const Term& term) 
 
 double total_weight(const RegressionData& d) {
   if (d.sample_weight.empty()) return static_cast<double>(d.n_samples());
-  const auto w = d.sample_weight;
+  const ScaledWeights scaled(d.sample_weight);  // means are ratios of rescaled sums
+  const auto w = scaled.span();
   return column_sums(w.size(), 1, [&](std::size_t i, std::size_t) { return w[i]; })[0];
 }
 
@@ -135,7 +137,8 @@ std::vector<double> weighted_sums(const RegressionData& d, const F& f) {
     sums = column_sums(
         n, m, [&](std::size_t i, std::size_t j) { return f(y[i * m + j], p[i * m + j], j); });
   } else {
-    const double* w = d.sample_weight.data();
+    const ScaledWeights scaled(d.sample_weight);  // means are ratios of rescaled sums
+    const double* w = scaled.span().data();
     sums = column_sums(n, m, [&](std::size_t i, std::size_t j) {
       return w[i] * f(y[i * m + j], p[i * m + j], j);
     });
@@ -149,7 +152,8 @@ std::vector<double> divide_by_weights(const RegressionData& d, std::vector<doubl
   if (!d.sample_weight.empty() && d.n_outputs > 1) {
     // Summed in the weighted sums' order, so that the mean of a constant column is exactly that
     // constant (r2_score of a constant y_true found by differential fuzzing: -2e31, not 0).
-    const auto w = d.sample_weight;
+    const ScaledWeights scaled(d.sample_weight);
+    const auto w = scaled.span();
     totals =
         column_sums(d.n_samples(), d.n_outputs, [&](std::size_t i, std::size_t) { return w[i]; });
   }
@@ -204,9 +208,11 @@ double numpy_percentile(std::vector<double> values, double percentile) {
 
 // scikit-learn's _weighted_percentile: the first value in sorted order whose cumulative weight
 // (a sequential cumsum, as numpy's) reaches percentile/100 of the total.
-double weighted_percentile(std::span<const double> values, std::span<const double> weights,
+double weighted_percentile(std::span<const double> values, std::span<const double> raw_weights,
                            double percentile) {
   const std::size_t n = values.size();
+  const ScaledWeights scaled(raw_weights);  // cumulative sums of 1e308 would overflow
+  const auto weights = scaled.span();
   // A stable sort by value as (order-preserving key, row) pairs in one contiguous array: the
   // comparisons touch no other memory (an index sort comparing values[a] < values[b] missed the
   // cache at every step). -0 is keyed as +0, so that ties are exactly the values' ties.
@@ -315,7 +321,8 @@ void tweedie_terms(std::span<const double> y, std::span<const double> p, bool co
 // column_sums, so the same result as summing a full array of the values, without allocating it.
 template <typename Fill>
 double streamed_weighted_mean(const RegressionData& d, const Fill& fill) {
-  const double* w = d.sample_weight.empty() ? nullptr : d.sample_weight.data();
+  const ScaledWeights scaled(d.sample_weight);  // means are ratios of rescaled sums
+  const double* w = d.sample_weight.empty() ? nullptr : scaled.span().data();
   auto sums = chunked_sums(
       d.n_samples(), 1, [&](std::size_t begin, std::size_t end, std::vector<CompensatedSum>& acc) {
         double v[kBlockRows];

@@ -14,8 +14,44 @@
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
+#include "assay/metrics/scaled_weights.hpp"
 
 namespace assay::metrics {
+
+void check_resample_count(std::size_t n_resamples, std::size_t n_metrics, std::string_view option) {
+  const std::string name = option.empty() ? "" : std::string(option) + ": ";
+  if (n_resamples > kMaxResamples) {
+    fail(
+        "{}expected at most {} resamples, found {} (percentile intervals settle long before: "
+        "1000 to 100000 are usual; every resample keeps a value per metric and costs a pass over "
+        "the data)",
+        name, kMaxResamples, n_resamples);
+  }
+  // Each metric's replicates, plus one sorted copy for its quantiles.
+  const double bytes = 8.0 * static_cast<double>(n_resamples) *
+                       static_cast<double>(std::max<std::size_t>(n_metrics, 1) + 1);
+  const double available = static_cast<double>(allocatable_bytes());
+  if (bytes > available) {
+    fail(
+        "{}{} resamples of {} metric(s) need {:.1f} GB for their values, more than the {:.1f} GB "
+        "this process can allocate; lower {}",
+        name, n_resamples, n_metrics, bytes / 1e9, available / 1e9,
+        option.empty() ? "the number of resamples" : option);
+  }
+}
+
+void check_bootstrap_params(const BootstrapParams& params, std::size_t n_metrics,
+                            std::string_view option) {
+  check_probability("confidence", params.confidence);
+  if (params.n_resamples == 0) return;
+  check_resample_count(params.n_resamples, n_metrics, option);
+  if (params.n_resamples == 1) {
+    warn(
+        "bootstrap: 1 resample gives a zero-width interval (low = high = that resample's value), "
+        "not a confidence interval; use 1000 or more resamples (0 = no intervals)");
+  }
+}
+
 double quantile(std::span<const double> values, double q) {
   std::vector<double> defined;
   defined.reserve(values.size());
@@ -39,19 +75,13 @@ std::vector<BootstrapResult> bootstrap_many(std::size_t n, std::span<const Weigh
                                             const BootstrapParams& params,
                                             std::span<const std::string> names) {
   if (n == 0) fail("bootstrap needs at least one sample, found 0");
-  constexpr std::size_t kMaxResamples = std::size_t{1} << 30;
   if (params.n_resamples == 0) fail("n_resamples must be at least 1, found 0");
-  if (params.n_resamples > kMaxResamples) {
-    fail("n_resamples must be at most {}, found {}", kMaxResamples, params.n_resamples);
-  }
-  check_probability("confidence", params.confidence);
-  if (params.n_resamples == 1) {
-    warn(
-        "bootstrap: 1 resample gives a zero-width interval (low = high = that resample's value), "
-        "not a confidence interval; use 1000 or more resamples (0 = no intervals)");
-  }
+  check_bootstrap_params(params, metrics.size());
   ASSAY_ASSERT(names.empty() || names.size() == metrics.size());
   check_weights(base_weights, n);
+  // Draw counts times weights near 1e308 would overflow: the metrics see rescaled weights.
+  const ScaledWeights scaled(base_weights);
+  base_weights = scaled.span();
 
   std::vector<double> ones;
   if (base_weights.empty()) {

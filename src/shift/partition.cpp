@@ -143,6 +143,8 @@ void check_partition_input(const PartitionInput& input, const PartitionParams& p
   if (!(params.beta > 0) || !std::isfinite(params.beta)) {
     fail("beta must be > 0, found {}", params.beta);
   }
+  // Before the rows, whose bootstrap warnings are muted: RMSE, MAE, MAPE and R2 per row.
+  metrics::check_bootstrap_params(params.bootstrap, 4, "--bootstrap (Python: n_resamples)");
 }
 
 SetDef all_samples(std::size_t n) {
@@ -577,6 +579,13 @@ std::vector<double> generalisation_inputs(std::span<const double> low, std::span
   }
   if (low.empty()) fail("need at least one feature range, found 0");
   const std::size_t d = low.size();
+  if (n > allocatable_bytes() / sizeof(double) / d) {
+    fail(
+        "n: {} inputs of {} features need {:.1f} GB, more than the {:.1f} GB this process can "
+        "allocate; lower n",
+        n, d, static_cast<double>(n) * static_cast<double>(d) * 8 / 1e9,
+        static_cast<double>(allocatable_bytes()) / 1e9);
+  }
   for (std::size_t j = 0; j < d; ++j) {
     if (!std::isfinite(low[j]) || !std::isfinite(high[j]) || !(low[j] <= high[j])) {
       fail("feature {} has range [{}, {}]: expected finite bounds with low <= high", j, low[j],

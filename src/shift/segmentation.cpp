@@ -244,6 +244,10 @@ void check_params(const SegmentationParams& params) {
   if (params.retention_points < 2) {
     fail("retention points: expected at least 2, found {}", params.retention_points);
   }
+  if (params.retention_points > kMaxRetentionPoints) {
+    fail("retention points: expected at most {} (Shifts uses 200), found {}", kMaxRetentionPoints,
+         params.retention_points);
+  }
 }
 
 std::vector<std::uint8_t> postprocess(std::span<const double> probability, Grid3 grid,

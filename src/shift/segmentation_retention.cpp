@@ -73,6 +73,11 @@ void check_retention_input(std::span<const std::uint8_t> prediction,
   if (!brain_mask.empty()) detail::check_size(brain_mask.size(), grid, "brain mask");
   if (!(r > 0 && r < 1)) fail("r: expected a value in (0, 1), found {}", r);
   if (points < 2) fail("retention points: expected at least 2, found {}", points);
+  if (points > kMaxRetentionPoints) {
+    // Each point is a cut of the sorted voxels with tables of its own, sized before any check.
+    fail("retention points: expected at most {} (Shifts uses 200), found {}", kMaxRetentionPoints,
+         points);
+  }
   if (values_checked || detail::none_nan(uncertainty.data(), uncertainty.size())) return;
   for (std::size_t v = 0; v < uncertainty.size(); ++v) {
     if (std::isnan(uncertainty[v])) {

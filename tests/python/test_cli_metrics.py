@@ -124,7 +124,10 @@ def test_table_output_and_ap_method(run_cli, binary_file):
     ("y,p\n1,0.5\n0,0.2\n", ["--ap-method", "voc2099"], r"voc2099"),
     ("y,p\n1,0.5\n0,0.2\n2,0.1\n", [],
      r"b\.csv: expected one score column per class \(3: 0, 1, 2\), found 1 score column$"),
-    ("y,p\n1,0.5\n0,0.2\n", ["--threshold", "nan"], r"threshold must be a finite number, found nan"),
+    ("y,p\n1,0.5\n0,0.2\n", ["--threshold", "nan"], r"--threshold: expected a finite number, found \"nan\""),
+    ("y,p\n1,0.5\n0,0.2\n", ["--threshold", ""], r"--threshold: expected a finite number, found \"\""),
+    ("y,p\n1,0.5\n0,0.2\n", ["--pos-label", ""], r"--pos-label: expected a value, found an empty one"),
+    ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "1000001"], r"--bootstrap: expected at most 1000000 resamples, found 1000001"),
     ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "-3"], r"--bootstrap: expected an integer in 0..18446744073709551615, found \"-3\""),
     ("y,p\n1,0.5\n0,0.2\n", ["--bins", "0"], r"bins must be >= 1, found 0"),
 ])
@@ -136,6 +139,129 @@ def test_bad_input_exits_2_with_a_clear_message(run_cli, tmp_path, content, args
     r = run_cli("metrics", path, "--label", "y", *args)
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     assert re.search(message, r.stderr), r.stderr
+
+
+def test_bootstrap_beyond_the_limit_is_refused_up_front(tmp_path):
+    # Issue 38: --bootstrap 100000000 on 4 rows was a bad_alloc after gigabytes. Refused before
+    # the file is read, in a process limited to 1 GB of address space.
+    import resource
+    path = write_csv(tmp_path / "four.csv", ["y", "p"], [(0, .1), (0, .4), (1, .35), (1, .8)])
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    r = subprocess.run([cli_path(), "metrics", str(path), "--label", "y", "--score", "p",
+                        "--bootstrap", "100000000"], capture_output=True, text=True, timeout=20,
+                       preexec_fn=limit)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == (
+        "assay: --bootstrap: expected at most 1000000 resamples, found 100000000 (percentile "
+        "intervals settle long before: 1000 to 100000 are usual; every resample keeps a value "
+        "per metric and costs a pass over the data) (see assay --help)\n")
+    # The usual counts work.
+    r = subprocess.run([cli_path(), "metrics", str(path), "--label", "y", "--score", "p",
+                        "--bootstrap", "100000", "--json"], capture_output=True, text=True,
+                       timeout=60, preexec_fn=limit)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["summary"]["accuracy"]["high"] is not None
+
+
+def test_two_models_scores_on_binary_labels_are_refused(run_cli, tmp_path, rng):
+    # Issue 38: --score logreg,forest on binary labels was read as per-class scores and only the
+    # second model's metrics were printed.
+    y = rng.integers(0, 2, 50)
+    a, b = np.round(rng.random(50), 3), np.round(rng.random(50), 3)
+    path = write_csv(tmp_path / "f.csv", ["y", "logreg", "forest"], zip(y, a, b))
+    r = run_cli("metrics", path, "--label", "y", "--score", "logreg,forest")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(
+        'assay: 2 score columns ("logreg", "forest") for the 2 classes (0, 1) are neither one '
+        "score of the positive class nor per-class probabilities: row 1 holds ")
+    assert ('To compare two models, evaluate each on its own ("logreg" alone, then "forest" '
+            "alone); per-class scores must be probabilities summing to 1, in sorted class "
+            "order") in r.stderr
+    # Per-class probabilities are read as such.
+    path = write_csv(tmp_path / "p.csv", ["y", "p0", "p1"], zip(y, 1 - a, a))
+    r = run_cli("metrics", path, "--label", "y", "--score", "p0,p1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["summary"]["ROC AUC"]["value"] == pytest.approx(
+        sk.roc_auc_score(y, a), rel=1e-12)
+
+
+def test_continuous_target_is_refused_pointing_at_the_regression_route(run_cli, tmp_path, rng):
+    # Issue 38: --pred on a regression target gave 635 "classes" and accuracy 0.0000.
+    t = np.round(rng.normal(size=635) * 10, 4)
+    path = write_csv(tmp_path / "reg.csv", ["t", "pred"], zip(t, np.round(t + 0.5, 4)))
+    r = run_cli("metrics", path, "--label", "t", "--pred", "pred")
+    assert r.returncode == 2 and r.stdout == ""
+    first = next(i for i, v in enumerate(t) if v != np.floor(v))
+    assert r.stderr == (
+        f'assay: {path}:{first + 2}:1: column "t": expected a class label, found {t[first]:g}: '
+        "the labels are continuous (a regression target?), not classes, and assay metrics "
+        "evaluates classifiers; for regression metrics use assay shift FILE --target t --pred "
+        "COL --uncertainty COL (Python: assay.shift.regression_metrics)\n")
+    # The route it points at works on that file.
+    u = write_csv(tmp_path / "u.csv", ["t", "pred", "u"], zip(t, np.round(t + 0.5, 4), abs(t)))
+    assert run_cli("shift", u, "--target", "t", "--pred", "pred", "--uncertainty", "u"
+                   ).returncode == 0
+    # Probabilities given as --pred are refused too, pointing at --score.
+    path = write_csv(tmp_path / "p.csv", ["y", "p"], [(0, 0.2), (1, 0.7)])
+    r = run_cli("metrics", path, "--label", "y", "--pred", "p")
+    assert r.returncode == 2
+    assert 'column "p": expected a predicted class label, found 0.2' in r.stderr
+    assert "give scores with --score" in r.stderr
+
+
+def test_inverted_scores_warn(run_cli, tmp_path, rng):
+    # Issue 38: ROC AUC 0.0035 and MCC -0.94 without a word.
+    y = rng.integers(0, 2, 300)
+    s = np.round(np.clip(1 - (0.6 * y + 0.4 * rng.random(300)), 0, 1), 4)
+    path = write_csv(tmp_path / "inv.csv", ["y", "p"], zip(y, s))
+    r = run_cli("metrics", path, "--label", "y", "--score", "p")
+    assert r.returncode == 0, r.stderr
+    auc = sk.roc_auc_score(y, s)
+    assert auc < 0.05
+    warning = [line for line in r.stderr.splitlines() if "may be inverted" in line]
+    assert len(warning) == 1
+    assert warning[0].startswith(f'assay: warning: ROC AUC of class "1" is {auc:.4f} (95% DeLong '
+                                 "upper bound ")
+    assert warning[0].endswith("below 0.5 beyond chance, so the scores rank the positive class "
+                               "lower, not higher; they may be inverted: negate them, or check "
+                               "which class is positive (--pos-label, Python: pos_label)")
+    assert "note: ROC AUC of class" in r.stdout
+    # The same scores the right way round: no warning.
+    path = write_csv(tmp_path / "ok.csv", ["y", "p"], zip(y, np.round(1 - s, 4)))
+    r = run_cli("metrics", path, "--label", "y", "--score", "p")
+    assert r.returncode == 0 and "inverted" not in r.stderr + r.stdout
+
+
+def test_log_loss_is_the_librarys(run_cli, tmp_path):
+    # Issue 38: 17.3810 (clipped at 1e-15) where assay.metrics.log_loss and scikit-learn give
+    # 18.1334 (machine epsilon).
+    path = write_csv(tmp_path / "ll.csv", ["y", "p"], [(0, 1.0), (1, 0.0), (0, 0.2), (1, 0.8)])
+    r = run_cli("metrics", path, "--label", "y", "--score", "p", "--json")
+    assert r.returncode == 0, r.stderr
+    value = json.loads(r.stdout)["summary"]["log loss"]["value"]
+    assert value == pytest.approx(sk.log_loss([0, 1, 0, 1], [1.0, 0.0, 0.2, 0.8]), rel=1e-12)
+    assert value == pytest.approx(assay.metrics.log_loss([0, 1, 0, 1], [1.0, 0.0, 0.2, 0.8]),
+                                  rel=1e-12)
+    assert round(value, 4) == 18.1334
+
+
+@pytest.mark.parametrize("weight", ["5e-324", "1e-310", "1e308", "1.7e308"])
+def test_subnormal_and_huge_weights_give_the_equal_weights_values(run_cli, tmp_path, weight):
+    # Issue 38: weights 5e-324 gave ROC AUC NaN "one class", AP 1.0 (true 0.833), MCC NaN,
+    # Brier 0.25 (true 0.15); 1e308 gave "precision contains NaN at index 0".
+    rows = [(0, .1), (0, .4), (1, .35), (1, .8)]
+    plain = write_csv(tmp_path / "plain.csv", ["y", "p"], rows)
+    weighted = write_csv(tmp_path / "w.csv", ["y", "p", "w"], [r + (weight,) for r in rows])
+    a = run_cli("metrics", plain, "--label", "y", "--score", "p", "--json")
+    b = run_cli("metrics", weighted, "--label", "y", "--score", "p", "--weight", "w", "--json")
+    assert b.returncode == 0 and "warning" not in b.stderr, b.stderr
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    for name, entry in ja["summary"].items():
+        assert jb["summary"][name]["value"] == pytest.approx(entry["value"], rel=1e-15), name
+    assert jb["summary"]["average precision (step)"]["value"] == pytest.approx(5 / 6)
+    assert jb["summary"]["Brier score"]["value"] == pytest.approx(0.158125)
 
 
 def test_missing_file_and_missing_options(run_cli, tmp_path):

@@ -470,7 +470,7 @@ def test_bad_input_messages():
         seg.score_subject(p, t, iou_threshold=1.5)
     with pytest.raises(E, match=r"^r: expected a value in \(0, 1\), found 0$"):
         seg.score_subject(p, t, r=0)
-    with pytest.raises(E, match=r"^retention points: expected at least 2, found 1$"):
+    with pytest.raises(E, match=r"^points: expected an integer in 2\.\.1000000, found 1$"):
         seg.score_subject(p, t, p, points=1)
     with pytest.raises(E, match=r"^threshold: expected a finite number, found nan$"):
         seg.score_subject(p, t, threshold=np.nan)

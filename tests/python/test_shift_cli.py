@@ -108,3 +108,25 @@ def test_cli_bad_cells(run_cli, tmp_path):
     out = run_cli("shift", path, "--target", "y", "--members", "p", "--member-vars", "u")
     assert out.returncode == 2
     assert 'bad.csv:2:5: column "u": expected a finite number >= 0, found -1' in out.stderr
+
+
+def test_one_resample_warns_and_bad_numbers_are_refused(run_cli, task):
+    # Issue 38: `shift --bootstrap 1` gave R2 0.716 with interval [0.825, 0.825] and no warning
+    # (the per-row warnings are muted); `--beta ""` was read as 0.
+    base = ["shift", task["path"], "--target", "y", "--pred", "single", "--uncertainty", "unc"]
+    out = run_cli(*base, "--bootstrap", "1")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("bootstrap: 1 resample gives a zero-width interval") == 1
+    out = run_cli(*base, "--bootstrap", "100000000")
+    assert out.returncode == 2
+    assert "--bootstrap: expected at most 1000000 resamples, found 100000000" in out.stderr
+    for option in ("--beta", "--acceptable"):
+        out = run_cli(*base, option, "")
+        assert out.returncode == 2
+        assert f'{option}: expected a finite number, found ""' in out.stderr
+
+
+def test_python_twin_warns_for_one_resample_too(task):
+    with pytest.warns(UserWarning, match="1 resample gives a zero-width interval"):
+        shift.evaluate_partitions(task["y"], {"m": task["single"]}, {"m": task["unc"]},
+                                  n_resamples=1)

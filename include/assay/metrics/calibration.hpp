@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -86,6 +87,11 @@ std::vector<CalibrationResult> calibration_error_classwise(std::span<const std::
 /// Brier score: weighted mean of ([y_true = positive] - p)^2 (scikit-learn 1.2.1).
 double brier_score_loss(std::span<const std::int32_t> y_true, std::int32_t positive,
                         std::span<const double> y_prob, std::span<const double> weights = {});
+
+/// The clipping of log loss's probabilities: the machine epsilon of double (2.2e-16), as
+/// scikit-learn's eps="auto" (the default since 1.2; `eps` is gone from 1.5) and
+/// assay.metrics.log_loss, so `assay metrics`, evaluate and log_loss agree.
+inline constexpr double kLogLossEps = std::numeric_limits<double>::epsilon();
 
 /// Log loss (scikit-learn 1.2.1): p clipped to [eps, 1-eps], rows renormalised, loss_i =
 /// -log p[i, y_i]. y_prob has n x n_cols entries; n_cols = 1 means the positive-class column of

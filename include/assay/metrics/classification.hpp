@@ -36,10 +36,15 @@ Average parse_average(const std::string& name);
 ZeroDivision parse_zero_division(const std::string& name);
 
 /// Per-label (or, for average=samples, per-sample) sufficient statistics, weighted counts.
+/// Weights near 1e308 or 1e-310 are summed rescaled by 2^scale_exponent (exactly), so that the
+/// counts stay finite and keep their digits; the ratios are those of the true counts, and
+/// `unscaled(x)` gives a count in the weights' own units (inf where the true sum overflows).
 struct LabelCounts {
   std::vector<double> tp;     ///< true positives
   std::vector<double> pred;   ///< predicted positives (tp + fp)
   std::vector<double> truth;  ///< actual positives (tp + fn) = support
+  int scale_exponent = 0;     ///< the counts are the true sums times 2^scale_exponent
+  double unscaled(double count) const;
 };
 
 /// Per-class counts of multi-class codes (one pass). Codes outside [0, K) count nowhere.
@@ -109,6 +114,10 @@ double accuracy_score(std::span<const std::int32_t> y_true, std::span<const std:
 struct LabelAgreement {
   double matched = 0;
   double total = 0;
+  /// matched / total and (total - matched) / total, computed from rescaled weights (so finite
+  /// for weights near 1e308 whose sums overflow); NaN when total is 0.
+  double fraction = 0;
+  double mismatch_fraction = 0;
 };
 template <typename T>
 LabelAgreement label_agreement(std::span<const T> y_true, std::span<const T> y_pred,

@@ -12,13 +12,16 @@
 // - binary (K = 2): predictions score >= threshold (eq. 170) unless y_pred is given; confusion
 //   matrix, binary rates, P/R/F1, MCC, balanced accuracy, ROC AUC, AP (params.ap), Brier score,
 //   log loss and ECE when the scores are probabilities in [0, 1]; PR (raw and interpolated) and
-//   ROC curves; the reliability table.
+//   ROC curves; the reliability table. Two score columns must be per-class probabilities (rows
+//   summing to 1): two models' scores of the positive class are refused, not guessed at.
 // - multi-class: predictions argmax (first maximum) or one_vs_all is not a single label, so
 //   argmax is used for the confusion matrix; micro/macro/weighted accuracy (eqs. 162-164),
 //   per-class and macro/weighted P/R/F1, MCC; with scores: one-vs-rest ROC AUC and AP per
 //   class, macro ROC AUC, mAP, top-label ECE and log loss when rows are probabilities.
 // - bootstrap (params.bootstrap.n_resamples > 0): percentile intervals for every headline value,
 //   all from the same resamples (resample i depends only on the seed and i).
+// - scores ranking a class below chance beyond doubt (auc_below_chance) give a warning, a note
+//   and Evaluation::inverted_classes: the scores may be negated or the classes swapped.
 //
 //   // predictions.csv: y,p with y = 0, 0, 1, 1 and p = 0.1, 0.4, 0.35, 0.8
 //   Table t = read_csv("predictions.csv");
@@ -71,6 +74,8 @@ struct EvaluationInput {
   std::vector<std::int32_t> y_pred;
   /// Per-sample weights; empty = all 1.
   std::vector<double> weights;
+  /// Names of the score columns, for messages (may be empty).
+  std::vector<std::string> score_names;
 };
 
 /// Which columns of a table play which role (the CLI's --label/--score/--pred/--weight).
@@ -84,7 +89,9 @@ struct EvaluateColumns {
 /// Builds the input from a table: the classes are the sorted union of the label (and prediction)
 /// values — numerically when both columns are numeric, else as strings. Throws assay::Error
 /// naming the file for a missing column, a categorical score column, a prediction not among the
-/// labels' classes, or a score column count that is neither 1 nor the number of classes.
+/// labels' classes, a score column count that is neither 1 nor the number of classes, or numeric
+/// labels or predictions that are not whole numbers (scikit-learn's "continuous" targets: a
+/// regression target is not read as one class per distinct value).
 EvaluationInput evaluation_input(const Table& table, const EvaluateColumns& columns);
 
 /// A headline value with its bootstrap interval (NaN bounds when no bootstrap was asked for).
@@ -138,7 +145,19 @@ struct Evaluation {
   EvaluateParams params;
   /// Things the reader should know (e.g. "scores are not probabilities: no calibration").
   std::vector<std::string> notes;
+  /// Classes whose scores rank them below chance beyond doubt (auc_below_chance): binary, the
+  /// positive class; multi-class, each class whose one-vs-rest AUC is. Each also gives a note
+  /// and a warning that the scores may be inverted.
+  std::vector<std::string> inverted_classes;
 };
+
+/// The rule behind the "scores may be inverted" warning: a ROC AUC whose two-sided 95% DeLong
+/// interval lies below 0.5, i.e. auc + z * sqrt(variance) < 0.5 with z = 1.959964 (a one-sided
+/// test of AUC >= 0.5 at the 2.5% level; RankedScores::roc_auc_variance, weights included).
+/// Chance-level scores (AUC near 0.5) and small samples do not trigger it; AUC = 0 on two
+/// samples per class does.
+inline constexpr double kInvertedAucZ = 1.959963984540054;
+bool auc_below_chance(double auc, double variance);
 
 /// Evaluates the predictions (the input is taken by value: move it in to avoid a copy). Throws
 /// assay::Error on inconsistent input (lengths, codes out of range, NaN scores, negative weights,

@@ -94,6 +94,9 @@ struct OperatingPoints {
   std::vector<double> fp;
   double total_pos = 0;  ///< tp of the last point
   double total_neg = 0;  ///< fp of the last point
+  /// Weights near 1e308 or 1e-310 are summed rescaled (assay/metrics/scaled_weights.hpp): tp,
+  /// fp and the totals are the true sums times 2^scale_exponent (their ratios are unchanged).
+  int scale_exponent = 0;
 };
 
 /// scikit-learn's precision_recall_curve output (increasing thresholds, then P=1, R=0).
@@ -145,6 +148,18 @@ class RankedScores {
                  std::optional<double> max_fpr = std::nullopt) const;
   /// Average precision under `params`.
   double average_precision(std::span<const double> weights = {}, const ApParams& params = {}) const;
+
+  /// ROC AUC with DeLong et al. (1988)'s variance, from the structural components V10 (each
+  /// positive's share of negatives scored below it, ties half) and V01 (each negative's share of
+  /// positives above it): var = sum w_i^2 (V10_i - auc)^2 / (W+^2 - sum w_i^2) over positives,
+  /// plus the same over negatives — DeLong's S10/m + S01/n when every weight is 1, and
+  /// unchanged by rescaling the weights. NaN (no warning) unless each class has two samples of
+  /// positive weight.
+  struct AucVariance {
+    double auc = 0;
+    double variance = 0;
+  };
+  AucVariance roc_auc_variance(std::span<const double> weights = {}) const;
 
  private:
   /// fn(dpos, dneg) per tie block with positive weight, in descending score order.

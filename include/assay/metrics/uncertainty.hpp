@@ -19,6 +19,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/core/table.hpp"
@@ -26,8 +27,14 @@
 
 namespace assay::metrics {
 
+/// Most resamples a bootstrap draws (the CLI's --bootstrap, Python's n_resamples / n_bootstrap):
+/// percentile intervals settle long before (the usual 1000 to 100000 are all accepted), while
+/// every resample keeps one value per metric and costs a pass over the samples, so 10^8 of them
+/// would need gigabytes and hours for nothing.
+inline constexpr std::size_t kMaxResamples = 1'000'000;
+
 struct BootstrapParams {
-  /// Number of resamples (>= 1).
+  /// Number of resamples (1..kMaxResamples).
   std::size_t n_resamples = 1000;
   /// Two-sided confidence level of the percentile interval, in (0, 1).
   double confidence = 0.95;
@@ -53,11 +60,26 @@ struct BootstrapResult {
   BootstrapParams params;
 };
 
+/// Refuses a resample count above kMaxResamples, or whose replicates (8 bytes per resample and
+/// metric) would not fit in the memory this process can allocate, with a message that names
+/// `option` (none when empty, for the CLI's validators):
+/// "--bootstrap: expected at most 1000000 resamples, found 100000000 (...)".
+void check_resample_count(std::size_t n_resamples, std::size_t n_metrics = 1,
+                          std::string_view option = "n_resamples");
+
+/// Checks params before any work (resample count as above, confidence in (0, 1)) and warns that
+/// one resample gives a zero-width interval. n_resamples = 0 (no intervals) passes.
+void check_bootstrap_params(const BootstrapParams& params, std::size_t n_metrics,
+                            std::string_view option = "n_resamples");
+
 /// The metric as a function of per-sample weights (length n, caller's order). It must be safe to
 /// call concurrently when params.threads != 1.
 using WeightedMetric = std::function<double(std::span<const double> weights)>;
 
-/// Percentile bootstrap of `metric` over n samples.
+/// Percentile bootstrap of `metric` over n samples. Base weights near 1e308 or 1e-310 are
+/// rescaled exactly by a power of two (assay/metrics/scaled_weights.hpp) before they are
+/// multiplied by the draw counts, so the metric should be scale-invariant (every mean, ratio,
+/// AUC and AP is).
 /// Requires: n > 0; base_weights empty or of length n, finite and >= 0.
 /// Ensures: result.replicates.size() == params.n_resamples; identical output at any thread count.
 BootstrapResult bootstrap(std::size_t n, const WeightedMetric& metric,

@@ -128,11 +128,15 @@ struct NdscRetention {
   std::uint64_t n_voxels = 0;
 };
 
+/// Most points of an nDSC retention curve (Shifts uses 200): more are refused before any table
+/// is sized by them.
+inline constexpr std::size_t kMaxRetentionPoints = 1'000'000;
+
 /// brain_mask may be empty (all voxels). Uncertainty NaN is an assay::Error naming the voxel
-/// (infinities sort to the ends). points >= 2; r in (0, 1). Voxels are ranked by uncertainty
-/// as a stable sort would rank them (ties in memory order), but only the keys at the cuts are
-/// found (histograms of the keys' bits, not a sort); the nDSC at each fraction comes from prefix
-/// counts over the voxels where prediction or truth is 1.
+/// (infinities sort to the ends). points in 2..kMaxRetentionPoints; r in (0, 1). Voxels are ranked
+/// by uncertainty as a stable sort would rank them (ties in memory order), but only the keys at the
+/// cuts are found (histograms of the keys' bits, not a sort); the nDSC at each fraction comes from
+/// prefix counts over the voxels where prediction or truth is 1.
 NdscRetention ndsc_retention(std::span<const std::uint8_t> prediction,
                              std::span<const std::uint8_t> truth,
                              std::span<const double> uncertainty,

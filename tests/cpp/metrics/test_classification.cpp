@@ -149,3 +149,27 @@ TEST(Thresholds, BinaryArgmaxOneVsAll) {
   std::vector<double> bad{0.1, std::nan("")};
   EXPECT_THROW_MSG(am::threshold_scores(bad, 0.5), assay::Error, "y_score contains NaN at index 1");
 }
+
+TEST(ExtremeWeights, RatiosAreThoseOfTheRescaledWeightsCountsStayInTheirUnits) {
+  // Issue 38: weights of 1e308 gave "precision contains NaN at index 0" and F1 NaN; 5e-324 gave
+  // MCC NaN. Equal weights of any size give the unweighted ratios; counts are the true sums.
+  const Codes t{0, 0, 1, 1, 2}, p{0, 1, 1, 1, 2};
+  const auto plain = am::precision_recall_fscore(am::label_counts(t, p, 3), {});
+  const double mcc = am::matthews_corrcoef(t, p, 3);
+  for (double w : {5e-324, 1e-310, 1e308, 1.7e308}) {
+    const std::vector<double> weights(5, w);
+    const auto r = am::precision_recall_fscore(am::label_counts(t, p, 3, weights), {});
+    for (std::size_t c = 0; c < 3; ++c) {
+      EXPECT_NEAR(r.precision[c], plain.precision[c], 1e-15) << w;
+      EXPECT_NEAR(r.fscore[c], plain.fscore[c], 1e-15) << w;
+    }
+    EXPECT_EQ(r.support[0], 2 * w) << w;  // inf for 1.7e308, as the true sum
+    EXPECT_DOUBLE_EQ(am::matthews_corrcoef(t, p, 3, weights), mcc) << w;
+    EXPECT_DOUBLE_EQ(am::accuracy_score(t, p, 3, {}, weights), 0.8) << w;
+    EXPECT_EQ(am::accuracy_score(t, p, 3, {.normalize = false}, weights), 4 * w) << w;
+    EXPECT_DOUBLE_EQ(am::balanced_accuracy_score(t, p, 3, weights), 5.0 / 6) << w;
+    const auto rates = am::binary_rates(t, p, 1, weights);
+    EXPECT_DOUBLE_EQ(rates.precision, 2.0 / 3) << w;
+    EXPECT_EQ(rates.tp, 2 * w) << w;
+  }
+}

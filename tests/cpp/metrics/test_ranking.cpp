@@ -357,4 +357,40 @@ TEST(Errors, MessagesNameValues) {
                    "\"trapezoid\", found \"voc12\"");
 }
 
+TEST(RocAucVariance, EqualsDeLongsVarianceAndIgnoresTheWeightsScale) {
+  const std::vector<std::uint8_t> y = {1, 1, 1, 0, 0, 0, 1, 0};
+  const std::vector<double> s = {1, 5, 3, 4, 2, 6, 3, 3};
+  const assay::metrics::RankedScores ranked(y, s);
+  const auto r = ranked.roc_auc_variance();
+  const auto delong = assay::metrics::delong_roc_test(y, s, std::vector<double>(8, 0.0));
+  EXPECT_DOUBLE_EQ(r.auc, ranked.roc_auc());
+  EXPECT_NEAR(r.variance, delong.covariance[0][0], 1e-15);
+  // Integer weights count samples: weight 2 on everything halves the variance's spread terms
+  // but not DeLong's n - 1; rescaling every weight by 2^k changes nothing at all.
+  for (double w : {5e-324, 1e-300, 1e300, 1.7e308}) {
+    const auto scaled = ranked.roc_auc_variance(std::vector<double>(8, w));
+    EXPECT_DOUBLE_EQ(scaled.auc, r.auc) << w;
+    EXPECT_NEAR(scaled.variance, r.variance, 1e-15) << w;
+  }
+  // Fewer than two samples of a class: undefined, without a warning.
+  const std::vector<double> one_positive = {1, 0, 0, 1, 1, 1, 0, 0};
+  const auto one = ranked.roc_auc_variance(one_positive);
+  EXPECT_TRUE(std::isnan(one.variance));
+}
+
+TEST(RocAuc, SubnormalAndHugeWeightsGiveTheUnweightedValue) {
+  // Issue 38: weights 5e-324 gave NaN ("one class") and AP 1.0; 1e308 overflowed.
+  const std::vector<std::uint8_t> y = {0, 0, 1, 1};
+  const std::vector<double> s = {0.1, 0.4, 0.35, 0.8};
+  for (double w : {5e-324, 1e-310, 1e308, 1.7e308}) {
+    const std::vector<double> weights(4, w);
+    EXPECT_DOUBLE_EQ(assay::metrics::roc_auc(y, s, weights), 0.75) << w;
+    EXPECT_DOUBLE_EQ(assay::metrics::average_precision(y, s, weights), 5.0 / 6) << w;
+    const auto roc = assay::metrics::roc_curve(y, s, weights);
+    EXPECT_EQ(roc.tpr.back(), 1.0) << w;
+    const auto pr = assay::metrics::precision_recall_curve(y, s, weights);
+    EXPECT_DOUBLE_EQ(pr.precision.front(), 0.5) << w;
+  }
+}
+
 }  // namespace

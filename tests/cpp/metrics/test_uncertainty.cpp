@@ -119,5 +119,36 @@ TEST(Bootstrap, OneResampleWarnsThatTheIntervalIsDegenerate) {
             "value), not a confidence interval; use 1000 or more resamples (0 = no intervals)");
 }
 
+TEST(Bootstrap, ResampleCountsBeyondTheLimitAreRefusedBeforeAnyTable) {
+  // Issue 38: --bootstrap 100000000 on 4 rows was a bad_alloc after gigabytes.
+  std::vector<double> x{1, 0, 1, 1};
+  BootstrapParams p;
+  p.n_resamples = 100000000;
+  EXPECT_THROW_MSG(bootstrap(x.size(), weighted_mean(x), {}, p), Error,
+                   "n_resamples: expected at most 1000000 resamples, found 100000000 (percentile "
+                   "intervals settle long before: 1000 to 100000 are usual; every resample keeps "
+                   "a value per metric and costs a pass over the data)");
+  EXPECT_THROW_MSG(check_resample_count(kMaxResamples + 1, 1, ""), Error,
+                   "expected at most 1000000 resamples, found 1000001 (percentile intervals "
+                   "settle long before: 1000 to 100000 are usual; every resample keeps a value "
+                   "per metric and costs a pass over the data)");
+  check_resample_count(kMaxResamples, 16, "--bootstrap");  // 136 MB: accepted
+}
+
+TEST(Bootstrap, HugeBaseWeightsAreRescaledNotOverflowed) {
+  // Sums of draw counts times weights of 2^1022 (4.5e307) overflowed; rescaled by 2^-1022
+  // they are the counts themselves.
+  std::vector<double> x{1, 0, 1, 1, 0, 1};
+  BootstrapParams p;
+  p.n_resamples = 200;
+  p.seed = 5;
+  const auto plain = bootstrap(x.size(), weighted_mean(x), {}, p);
+  const auto huge =
+      bootstrap(x.size(), weighted_mean(x), std::vector<double>(6, std::ldexp(1.0, 1022)), p);
+  EXPECT_EQ(huge.replicates, plain.replicates);
+  EXPECT_EQ(huge.low, plain.low);
+  EXPECT_EQ(huge.high, plain.high);
+}
+
 }  // namespace
 }  // namespace assay::metrics
