@@ -33,12 +33,15 @@ def build(config, out=None, *, check=False):
     in ``<page stem>_tables/`` and every number in ``<page stem>.json``.
 
     config: the path of a TOML file (relative paths in it are relative to its folder), or a dict
-    of the same schema (docs/report-config.md; relative paths from the current folder).
+    of the same schema (docs/report-config.md; relative paths from the current folder). The dict
+    may hold numpy scalars (np.int64, np.float64, np.bool_, ...), numpy arrays and tuples where
+    the schema takes lists, and paths (os.PathLike) where it takes file names.
     out: the page's path (default: the configuration's ``out``, else report.html).
     check: only read and check the configuration and every input; run nothing.
 
-    Returns the JSON document (the dict ``<stem>.json`` holds: "title", "summary" and one entry
-    per analysis, each as its subcommand's --json prints it) with "page" and "files" added; with
+    Returns the JSON document (the dict ``<stem>.json`` holds: "title", "summary", "claims" (the
+    summary as data: kind, subjects, facts, text) and one entry per analysis, each as its
+    subcommand's --json prints it) with "page" and "files" added; with
     check=True, {"checked": True, "page": ...}. Raises assay.AssayError with the configuration's
     file:line:col (or key path) for bad configuration and input, before any analysis runs.
     """

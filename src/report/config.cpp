@@ -91,31 +91,33 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 // Text of the configuration reaches the page and the terminal, where a control character (NUL,
-// escape, ...) cannot be shown: it is refused where it was written. Tab, newline and carriage
-// return are whitespace and pass.
-bool is_control(char c) {
+// escape, ...) cannot be shown: it is refused where it was written. In text, tab, newline and
+// carriage return are whitespace and pass; a key names a model or table and takes none of them.
+bool is_control(char c, bool name) {
   const auto u = static_cast<unsigned char>(c);
-  return (u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7F;
+  const bool whitespace = c == '\t' || c == '\n' || c == '\r';
+  return (u < 0x20 && (name || !whitespace)) || u == 0x7F;
 }
 
 void check_text(const std::string& text, const std::string& path, const std::string& what,
-                const ConfigSource& source) {
-  const auto bad = std::find_if(text.begin(), text.end(), is_control);
+                bool name, const ConfigSource& source) {
+  const auto bad =
+      std::find_if(text.begin(), text.end(), [name](char c) { return is_control(c, name); });
   if (bad == text.end()) return;
-  throw Error(source.where(path),
-              fmt::format("{}: expected {} without control characters, found {} (byte 0x{:02X})",
-                          what, what.find(" key") == std::string::npos ? "text" : "a name",
-                          quote_found(text), static_cast<unsigned char>(*bad)));
+  throw Error(
+      source.where(path),
+      fmt::format("{}: expected {} without control characters, found {} (byte 0x{:02X})", what,
+                  name ? "a name" : "text", quote_found(text), static_cast<unsigned char>(*bad)));
 }
 
 // Every key and string of the configuration, before the schema reads any of them.
 void check_texts(const Json& value, const std::string& path, const ConfigSource& source) {
   if (value.is_string()) {
-    check_text(value.get<std::string>(), path, path.empty() ? "value" : path, source);
+    check_text(value.get<std::string>(), path, path.empty() ? "value" : path, false, source);
   } else if (value.is_object()) {
     for (const auto& [key, child] : value.items()) {
       const std::string child_path = path.empty() ? key : path + "." + key;
-      check_text(key, child_path + kKeySuffix, path.empty() ? "key" : path + " key", source);
+      check_text(key, child_path + kKeySuffix, path.empty() ? "key" : path + " key", true, source);
       check_texts(child, child_path, source);
     }
   } else if (value.is_array()) {

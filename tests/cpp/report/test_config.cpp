@@ -234,7 +234,13 @@ TEST(ReportConfig, ControlCharactersInTextAreRefusedWhereWritten) {
   EXPECT_THROW_MSG(parse("[cv]\nfiles = [\"a.csv\", \"b\\u007f.csv\"]\nlabel = \"y\"\n"), Error,
                    "r.toml:2:19: cv.files[1]: expected text without control characters, found "
                    "\"b\\x7f.csv\" (byte 0x7F)");
-  // Tab and newline are whitespace, not control characters to refuse.
+  // A name (a key) takes no newline either: it is printed one per line.
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\n"
+                         "models = { \"a\\nb\" = \"p\" }\n"),
+                   Error,
+                   "r.toml:4:12: metrics.models key: expected a name without control "
+                   "characters, found \"a\\nb\" (byte 0x0A)");
+  // In text, tab and newline are whitespace, not control characters to refuse.
   EXPECT_EQ(parse("title = \"a\\tb\\nc\"\n[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n").title,
             "a\tb\nc");
   EXPECT_THROW_MSG(
