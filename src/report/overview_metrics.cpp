@@ -397,36 +397,54 @@ Json lead_facts(const MetricsSection& m, const std::string& measure, const Json&
   return {{"how", tested ? "delong" : intervals ? "intervals" : "none"}, {"uncertain", uncertain}};
 }
 
+// A model's own ROC AUC (binary, or macro one-vs-rest for multi-class scores), if it has one.
+const metrics::Estimate* own_auc(const Evaluation& ev) {
+  const auto* e = find(ev, "ROC AUC");
+  return e ? e : find(ev, "ROC AUC (one-vs-rest, macro)");
+}
+
+// The rule of "scores look inverted": the model's own ROC AUC, as printed, is below 0.5.
+bool inverted(const Evaluation& ev) {
+  const auto* e = own_auc(ev);
+  return e && shown(e->value, kDecimals) < 0.5;
+}
+
 // The rule of "ranks best": among the models whose value as printed is defined and above chance
-// (ROC AUC 0.5; accuracy has no fixed chance level), the highest printed value; several with that
-// value tie. Inverted (below chance) and chance-level models are never best.
+// (ROC AUC 0.5; accuracy has no fixed chance level) and whose scores do not look inverted, the
+// highest printed value; several with that value tie. Inverted and chance-level models are never
+// best, whatever the measure.
 Json ranking_facts(const MetricsSection& m, const std::vector<Evaluation>& results,
                    const std::vector<PairComparison>& pairs) {
   const std::string measure = ranking_measure(results);
   const double chance = measure == "accuracy" ? NAN : 0.5;
   Json values = Json::array(), lows = Json::array(), highs = Json::array();
+  Json excluded = Json::array();
   double top = -INFINITY;
   bool any_defined = false;
-  for (const auto& ev : results) {
-    const auto* e = find(ev, measure);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const auto* e = find(results[k], measure);
     const double v = e ? e->value : NAN;
     values.push_back(v);
     lows.push_back(e ? e->low : NAN);
     highs.push_back(e ? e->high : NAN);
     const double s = shown(v, kDecimals);
     any_defined = any_defined || std::isfinite(s);
-    if (std::isfinite(s) && !(s <= chance)) top = std::max(top, s);
+    if (inverted(results[k])) {
+      excluded.push_back(k);
+    } else if (std::isfinite(s) && !(s <= chance)) {
+      top = std::max(top, s);
+    }
   }
   Json best = Json::array();
   for (std::size_t k = 0; k < results.size(); ++k) {
-    const double v = values[k].get<double>();
-    if (std::isfinite(top) && shown(v, kDecimals) == top) best.push_back(k);
+    if (std::isfinite(top) && shown(fact(values, k), kDecimals) == top && !inverted(results[k]))
+      best.push_back(k);
   }
-  std::string outcome = results.size() == 1 ? "single"
-                        : !any_defined      ? "undefined"
-                        : best.empty()      ? "none_above_chance"
-                        : best.size() == 1  ? "best"
-                                            : "tie";
+  const std::string outcome = results.size() == 1  ? "single"
+                              : !any_defined       ? "undefined"
+                              : !best.empty()      ? (best.size() == 1 ? "best" : "tie")
+                              : std::isnan(chance) ? "all_inverted"
+                                                   : "none_above_chance";
   const Json lead = outcome == "best" ? lead_facts(m, measure, values, lows, highs,
                                                    best[0].get<std::size_t>(), pairs)
                                       : Json(nullptr);
@@ -438,16 +456,17 @@ Json ranking_facts(const MetricsSection& m, const std::vector<Evaluation>& resul
           {"lows", lows},
           {"highs", highs},
           {"outcome", outcome},
+          {"excluded", excluded},
           {"best", best},
           {"lead", lead}};
 }
 
-Json inverted_facts(const Json& ranking, std::size_t k, const Evaluation& ev) {
-  const double v = ranking["values"][k].get<double>();
-  return {{"measure", ranking["measure"]}, {"value", v},
-          {"low", ranking["lows"][k]},     {"high", ranking["highs"][k]},
-          {"chance", ranking["chance"]},   {"reversed", 1 - v},
-          {"binary", ev.binary},           {"positive", ev.positive_class}};
+Json inverted_facts(const Evaluation& ev) {
+  const metrics::Estimate& e = *own_auc(ev);
+  return {{"measure", e.name},   {"value", e.value},
+          {"low", e.low},        {"high", e.high},
+          {"chance", 0.5},       {"reversed", 1 - e.value},
+          {"binary", ev.binary}, {"positive", ev.positive_class}};
 }
 
 // "a, b and c".
@@ -486,6 +505,11 @@ std::string ranking_text(const Claim& c) {
     return fmt::format(
         "Metrics: no model is better than chance by {} (all at or below {:g}): {}{}.", measure,
         fact(f, "chance"), values, intervals);
+  if (outcome == "all_inverted")
+    return fmt::format(
+        "Metrics: no model ranks best by {}, as the scores of every defined one look inverted: "
+        "{}{}.",
+        measure, values, intervals);
   if (outcome == "tie")
     return fmt::format("Metrics: {} tie for best by {}: {}{}.",
                        join_names(pick(c.subjects, f["best"])), measure, values, intervals);
@@ -524,12 +548,10 @@ std::vector<Claim> summarize_metrics(const MetricsSection& m,
   const auto pairs = compare_pairs(m, results, inputs);
   const Json ranking = ranking_facts(m, results, pairs);
   out.push_back(make_claim("metrics.ranking", kMetricsAnchor, names, ranking));
-  const double chance = fact(ranking, "chance");
   for (std::size_t k = 0; k < results.size(); ++k) {
-    const double v = ranking["values"][k].is_number() ? ranking["values"][k].get<double>() : NAN;
-    if (shown(v, kDecimals) < chance)
-      out.push_back(make_claim("metrics.inverted", kMetricsAnchor, {names[k]},
-                               inverted_facts(ranking, k, results[k])));
+    if (inverted(results[k]))
+      out.push_back(
+          make_claim("metrics.inverted", kMetricsAnchor, {names[k]}, inverted_facts(results[k])));
   }
   if (ranking["outcome"] == "best") {
     const auto best = ranking["best"][0].get<std::size_t>();

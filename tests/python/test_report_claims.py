@@ -91,6 +91,17 @@ def match(pattern, text):
 
 # --- metrics -----------------------------------------------------------------------------------
 
+def own_auc(model):
+    """A model's own ROC AUC (binary or macro one-vs-rest), or None."""
+    summary = model["summary"]
+    return summary.get("ROC AUC") or summary.get("ROC AUC (one-vs-rest, macro)")
+
+
+def looks_inverted(model):
+    auc = own_auc(model)
+    return auc is not None and printed(auc["value"], 3) < 0.5
+
+
 def ranking_measure(models):
     for name in ["ROC AUC", "ROC AUC (one-vs-rest, macro)"]:
         if all(name in m["summary"] for m in models.values()):
@@ -127,12 +138,16 @@ def check_ranking(claim, doc, tables):
     shown = [printed(v, 3) for v in f["values"]]
     chance = math.nan if measure == "accuracy" else 0.5
     assert same(f["chance"], chance)
-    above = [s for s in shown if math.isfinite(s) and not s <= chance]
+    inverted = [k for k, name in enumerate(names) if looks_inverted(models[name])]
+    assert f["excluded"] == inverted
+    above = [s for k, s in enumerate(shown)
+             if math.isfinite(s) and not s <= chance and k not in inverted]
     top = max(above, default=math.nan)
-    best = [k for k, s in enumerate(shown) if s == top]
+    best = [k for k, s in enumerate(shown) if s == top and k not in inverted]
     outcome = ("single" if len(names) == 1 else
                "undefined" if not any(math.isfinite(s) for s in shown) else
-               "none_above_chance" if not best else "best" if len(best) == 1 else "tie")
+               ("best" if len(best) == 1 else "tie") if best else
+               "all_inverted" if math.isnan(chance) else "none_above_chance")
     assert f["outcome"] == outcome and f["best"] == best, (f, shown)
     for k in best:  # never an inverted or chance-level model
         assert chance != chance or shown[k] > chance
@@ -175,6 +190,8 @@ def check_ranking(claim, doc, tables):
                      rf"(?P<values>.+){intervals}\.",
         "none_above_chance": rf"Metrics: no model is better than chance by {re.escape(measure)} "
                              rf"\(all at or below 0\.5\): (?P<values>.+){intervals}\.",
+        "all_inverted": rf"Metrics: no model ranks best by {re.escape(measure)}, as the scores of "
+                        rf"every defined one look inverted: (?P<values>.+){intervals}\.",
         "tie": rf"Metrics: (?P<who>.+) tie for best by {re.escape(measure)}: "
                rf"(?P<values>.+?){intervals}\.",
         "best": rf"Metrics: (?P<who>.+?) ranks best by {re.escape(measure)}: (?P<values>.+?)"
@@ -200,7 +217,9 @@ def check_ranking(claim, doc, tables):
 def check_inverted(claim, doc, tables):
     f, (name,) = claim["facts"], claim["subjects"]
     model = doc["metrics"]["models"][name]
-    assert same(f["value"], model["summary"][f["measure"]]["value"])
+    auc = own_auc(model)
+    assert f["measure"] in ("ROC AUC", "ROC AUC (one-vs-rest, macro)")
+    assert same(f["value"], auc["value"]) and same(f["high"], auc["high"])
     assert printed(f["value"], 3) < 0.5 == f["chance"]
     assert same(f["reversed"], 1 - nan(f["value"]))
     m = match(rf"{re.escape(name)}'s scores look inverted: its {re.escape(f['measure'])} "
@@ -232,7 +251,7 @@ def check_operating_point(claim, doc, tables):
                   rf'the "{pos}" cases(?P<w> \(by weight\))? with precision (?P<p>.+)\.',
                   claim["text"])
         assert m["p"] == percent_text(f["precision"])
-        assert bool(m["w"]) == (model["total_weight"] != model["n_samples"] or f["weighted"])
+        assert bool(m["w"]) == f["weighted"]
     else:
         m = match(rf"At the operating threshold \({rule}\), {re.escape(name)} predicts no case "
                   rf'"{pos}", so it finds (?P<r>.+) of them and its precision is undefined\.',
@@ -334,8 +353,7 @@ def check_metrics_completeness(doc):
     ranking = next(c for c in claims if c["kind"] == "metrics.ranking")["facts"]
     inverted = {c["subjects"][0] for c in claims if c["kind"] == "metrics.inverted"}
     names = list(doc["metrics"]["models"])
-    if ranking["measure"] != "accuracy":
-        assert inverted == {n for n, v in zip(names, ranking["values"]) if printed(v, 3) < 0.5}
+    assert inverted == {n for n, m in doc["metrics"]["models"].items() if looks_inverted(m)}
     operating = [c for c in claims if c["kind"] == "metrics.operating_point"]
     if ranking["outcome"] == "best":
         best = doc["metrics"]["models"][names[ranking["best"][0]]]
