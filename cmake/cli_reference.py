@@ -38,9 +38,14 @@ Task-oriented guides: [getting started](getting-started.md) and the how-tos list
   splits.
 - **Outputs** (`--out`, `--json-out`, `--html`, `--csv-out`, ...): an empty name, two outputs
   naming one file, or a folder that does not exist or cannot be written is refused before any
-  work. Every file is written to a temporary next to it and renamed when complete, and the
-  files of one command are renamed together at the end: a failure (disk full, `ulimit -f`)
-  leaves the previous files, never a truncated or half-updated set.
+  work. An output never replaces an input of the command, however it is spelled (`./base.csv`,
+  an absolute path, a symbolic or hard link), nor a device, FIFO or socket: exit 2, naming both
+  paths (`--html base.csv: is the input file ./base.csv (the data); an output never replaces an
+  input: choose another name`). A symbolic link to a regular file is followed: that file is
+  written and the link stays a link. Every file is written to a temporary next to it and renamed
+  when complete, and the files of one command are renamed together at the end, under a lock on
+  their folders: a failure (disk full, `ulimit -f`) leaves the previous files, never a truncated
+  or half-updated set, and two runs writing the same files leave the set of one of them.
 - **Standard output**: output that cannot be written (a full disk, `> /dev/full`) ends the
   command with exit 2 and a message on stderr.
 

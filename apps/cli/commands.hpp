@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "assay/batch/distributed.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/json.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/html.hpp"
@@ -53,9 +54,10 @@ struct ReportOutputs {
   /// Registers the three options on `cmd`; `json_help` describes --json. An empty file name
   /// (--json-out '') is refused when parsing.
   void add_options(CLI::App* cmd, const std::string& json_help = "print JSON instead of the table");
-  /// Before any work: refuses two outputs naming the same file and outputs that cannot be
-  /// written (missing or read-only folder).
-  void check() const;
+  /// Before any work: notes `inputs` (the files the command names; core/input_files.hpp), then
+  /// refuses two outputs naming the same file, an output that is an input or not a regular file,
+  /// and outputs that cannot be written (missing or read-only folder).
+  void check(const std::vector<NamedInput>& inputs = {}) const;
   /// Prints `json` or `text()`; writes --json-out and the page (built only when --html was given)
   /// and `extra_bytes` to `extra` all-or-nothing (OutputBatch).
   void write(const Json& json, const std::function<std::string()>& text,

@@ -81,7 +81,7 @@ void run_count_cnf(const CountOptions& o) {
     fail("--cnf counts a formula: --model, --spec, --property and --test do not apply");
   }
   if (!o.out.html.empty()) fail("--html is not available with --cnf");
-  o.out.check();
+  o.out.check({{o.cnf, "the --cnf file"}, {o.projection, "the --projection file"}});
   count::Cnf f = count::read_dimacs_file(o.cnf);
   if (!o.projection.empty()) count::read_projection_file(f, o.projection);
   count::CnfCountParams p;
@@ -111,7 +111,7 @@ void run_count_vnnlib(const CountOptions& o) {
   if (o.bounds != "linear" && o.bounds != "interval") {
     fail("--bounds must be linear or interval, found {}", quote_found(o.bounds));
   }
-  o.out.check();
+  o.out.check({{o.model, "the --model file"}, {o.vnnlib, "the --vnnlib file"}});
   const count::Model model = count::load_any_model(o.model);
   const count::VnnProperty property = count::load_vnnlib(o.vnnlib);
   count::SplitParams p;
@@ -206,7 +206,8 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       fail("give --model M and --spec S (or --cnf F.cnf to count a formula)");
     }
     if (!o.label.empty() && o.test.empty()) fail("--label {} needs --test T.csv", o.label);
-    o.out.check();
+    o.out.check(
+        {{o.model, "the --model file"}, {o.spec, "the --spec file"}, {o.test, "the --test set"}});
     const count::Model model = count::load_any_model(o.model);
     const count::Spec spec = count::load_spec(o.spec);
     if (!o.test.empty()) {
@@ -248,7 +249,8 @@ Action add_encode_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     const auto& o = *options;
-    check_writable(o.out);
+    note_inputs({{o.model, "the --model file"}, {o.spec, "the --spec file"}});
+    check_writable(o.out, "--out");
     const count::Encoding e =
         count::encode(count::load_model(o.model), count::load_spec(o.spec), o.params);
     count::write_dimacs_file(e.cnf, o.out);

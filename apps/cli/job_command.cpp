@@ -11,6 +11,8 @@
 #include "assay/batch/status.hpp"
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
+#include "assay/core/output_file.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -54,6 +56,14 @@ std::vector<std::size_t> selected_jobs(const RunOptions& o, const batch::Registr
     task = std::stoull(text);
   }
   return batch::chunk_of(list, task, o.chunk);
+}
+
+// The files a registry command depends on (its own files and the experiment's data): no output
+// of the command may replace one of them.
+void note_registry_inputs(const batch::Registry& reg) {
+  note_input((reg.dir() / "registry.json").string(), "the registry's own file");
+  note_input((reg.dir() / "jobs.csv").string(), "the registry's job list");
+  for (const auto& input : reg.inputs()) note_input(input.path, "the experiment's data");
 }
 
 Action add_run(CLI::App* job) {
@@ -117,6 +127,10 @@ Action add_status(CLI::App* job) {
   return [cmd, o] {
     if (!cmd->parsed()) return;
     const auto reg = batch::Registry::open(o->dir);
+    if (!o->table.empty()) {
+      note_registry_inputs(reg);
+      check_writable(o->table, "--table");
+    }
     const auto status = batch::registry_status(reg);
     if (!o->table.empty()) write_csv(batch::status_table(reg, status), o->table);
     if (o->json) {
@@ -145,6 +159,8 @@ Action add_collect(CLI::App* job) {
     const auto reg = batch::Registry::open(o->dir);
     const std::string out = o->out.empty() ? reg.out() : o->out;
     if (out.empty()) fail("--out DIR is required: the registry was planned without --out");
+    note_registry_inputs(reg);
+    check_derived_outputs(out, batch::output_files(reg.definition().kind), "--out " + out);
     const auto outcome = batch::collect(reg);
     batch::write_outputs(reg.definition(), outcome, out);
     std::cout << batch::outcome_text(reg.definition(), outcome, o->json);

@@ -10,6 +10,7 @@
 #include "assay/batch/registry.hpp"
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 
 namespace assay::cli {
@@ -70,6 +71,7 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   if (o.out.empty() && o.plan.empty()) {
     fail("--out DIR is required (or --plan DIR to write a batch registry)");
   }
+  for (const auto& file : o.files) note_input(file, "the data");
   // An unwritable --out fails now, before every learner is trained. Planning only names the
   // folder that `assay job collect` writes later, so it creates nothing.
   if (!o.out.empty() && !o.plan.empty() && !global.launched_by_mpi) {
@@ -77,6 +79,7 @@ void run_experiment_command(const batch::ExperimentDefinition& def, const Learni
   } else if (!o.out.empty()) {
     check_writable((output_folder(o.out) / "results.json").string());
   }
+  if (!o.out.empty()) check_derived_outputs(o.out, batch::output_files(def.kind), "--out " + o.out);
   std::optional<batch::ExperimentOutcome> outcome;
   std::string out = o.out;
   if (global.launched_by_mpi) {

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/version.hpp"
@@ -57,11 +58,12 @@ void flush_stdout() {
   }
 }
 
-void ReportOutputs::check() const {
+void ReportOutputs::check(const std::vector<NamedInput>& inputs) const {
+  note_inputs(inputs);
   check_distinct_outputs({json_out, html, extra}, {"--json-out", "--html", extra_name});
-  for (const auto* path : {&json_out, &html, &extra}) {
-    if (!path->empty()) check_writable(*path);
-  }
+  if (!json_out.empty()) check_writable(json_out, "--json-out");
+  if (!html.empty()) check_writable(html, "--html");
+  if (!extra.empty()) check_writable(extra, extra_name);
 }
 
 void ReportOutputs::write(const Json& document, const std::function<std::string()>& text,
@@ -172,5 +174,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "assay: warning: %s\n", message.c_str());
   });
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
+  const assay::InputFilesScope inputs;  // no output of the command may replace one of them
   return assay::cli::check_standard_streams(assay::cli::run_action(actions, threads_force));
 }

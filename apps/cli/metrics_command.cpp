@@ -68,7 +68,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     if (o.columns.scores.empty() && o.columns.pred.empty()) {
       fail("give --score COL[,COL...] or --pred COL");
     }
-    o.out.check();
+    o.out.check({{o.file, "the data"}});
     o.params.ap.method = metrics::parse_ap_method(o.ap_method);
     o.params.ap.grid = metrics::parse_ap_grid(o.ap_grid);
     o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);

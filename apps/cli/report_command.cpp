@@ -34,8 +34,10 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
     if (!cmd->parsed()) return;
     report::ReportConfig config = report::read_report_config(o->config);
     if (!o->out.empty()) config.out = o->out;
-    check_writable(config.out);
+    const char* out_option = o->out.empty() ? "out" : "--out";
+    check_writable(config.out, out_option);
     const report::PreparedOverview prepared = report::prepare_overview(config);
+    report::check_overview_outputs(config.out, out_option);  // inputs are known now
     if (o->check) {
       std::cout << o->config << ": configuration and inputs are fine\n";
       return;

@@ -6,6 +6,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/evaluation.hpp"
@@ -33,7 +34,8 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->check(output_file_name());
   return [cmd, o] {
     if (!cmd->parsed()) return;
-    if (!o->html.empty()) check_writable(o->html);
+    note_input(o->file, "the data");
+    if (!o->html.empty()) check_writable(o->html, "--html");
     CsvParams csv;
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);

@@ -65,6 +65,7 @@ Action add_segment_command(CLI::App& app, const GlobalOptions& /*global*/) {
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
+    shift::match_subjects(options->params);  // notes the volumes: no output may replace one
     options->out.check();
     const auto evaluation = shift::evaluate_segmentation_files(options->params);
     options->out.write(

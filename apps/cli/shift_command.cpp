@@ -68,7 +68,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options, acceptable] {
     if (!cmd->parsed()) return;
     auto& o = *options;
-    o.out.check();
+    o.out.check({{o.file, "the data"}});
     o.params.convention = shift::parse_retention_convention(o.convention);
     o.params.error = shift::parse_error_kind(o.error);
     if (acceptable->count() > 0) o.params.acceptable = o.acceptable;

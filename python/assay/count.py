@@ -17,6 +17,7 @@ import os
 import numpy as np
 
 from . import _assay
+from ._outputs import check_outputs
 from .models import Model, load as _load_model
 
 __all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
@@ -124,6 +125,7 @@ def encode(model, spec, property=None, *, query=None, label=None, out=None, frac
     Returns a dict: query, arithmetic, exact, ambiguous, variables, clauses, xors, projected,
     inputs (name, size and bits of each input), and dimacs (when out is None).
     """
+    check_outputs({"out": out}, {"the model": model, "the spec": spec})
     summary, text = _assay.count_encode(
         _model(model), _spec(spec), property or "", query or "",
         -1 if label is None else int(label), int(fraction_bits), int(weight_bits),
@@ -222,6 +224,7 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
     html: also write the HTML page (with the chart of the interval against time).
     """
+    check_outputs({"html": html}, {"the model": model, "the property": vnnlib})
     prop, name = _vnnlib(vnnlib)
     model_name = os.fspath(model) if isinstance(model, (str, os.PathLike)) else "<model>"
     options = {"time_limit": float(time_limit), "max_boxes": int(max_boxes),

@@ -1,5 +1,6 @@
 // Bindings for the core I/O layer: CSV and .npy reading (assay.io wraps them).
 #include "assay/core/csv.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/npy.hpp"
 #include "assay/core/options.hpp"
 #include "assay/core/output_file.hpp"
@@ -87,6 +88,17 @@ void bind_core(py::module_& m) {
       },
       py::arg("path"), py::arg("data"),
       "Writes bytes to path atomically (temporary in the same folder, fsync, rename).");
+  m.def(
+      "_check_outputs",
+      [](const std::vector<std::pair<std::string, std::string>>& outputs,
+         const std::vector<std::pair<std::string, std::string>>& inputs) {
+        const InputFilesScope scope;
+        for (const auto& [path, role] : inputs) note_input(path, role);
+        for (const auto& [path, what] : outputs) check_writable(path, what);
+      },
+      py::arg("outputs"), py::arg("inputs"),
+      "Before any work: refuses an output (path, argument name) that is one of the inputs (path, "
+      "role), however spelled, or not a regular file, or cannot be written.");
 }
 
 }  // namespace assay::python

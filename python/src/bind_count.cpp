@@ -418,7 +418,7 @@ void bind_count_networks(py::module_& m) {
             fail("unknown option {}", quote_found(k));
           }
         }
-        if (!html.empty()) check_writable(html);
+        if (!html.empty()) check_writable(html, "html");
         count::SplitResult r;
         {
           const WithoutGil without_gil;

@@ -1,6 +1,7 @@
 // Bindings for the report layer: chart builders return Vega-Lite specs as JSON text, and
 // render_html builds a whole page from a list of blocks. Series arrive as tuples of sequences
 // (numpy arrays convert); a Python wrapper can json.loads the specs.
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/report/charts.hpp"
 #include "assay/report/config.hpp"
@@ -113,6 +114,7 @@ Json config_json(const py::handle& value, const std::string& path) {
 /// {"checked": true} with `check_only`.
 std::string report_build(const py::object& config, const std::string& base_dir,
                          const std::string& out, bool check_only) {
+  const InputFilesScope inputs;  // no output of the call may replace one of them
   report::ReportConfig c = py::isinstance<py::str>(config)
                                ? report::read_report_config(config.cast<std::string>())
                                : report::report_config_from_json(config_json(config, ""), base_dir);
@@ -120,8 +122,9 @@ std::string report_build(const py::object& config, const std::string& base_dir,
   Json result;
   {
     const WithoutGil without_gil;
-    check_writable(c.out);
+    check_writable(c.out, "out");
     const report::PreparedOverview prepared = report::prepare_overview(c);
+    report::check_overview_outputs(c.out, "out");
     if (check_only) return Json{{"checked", true}, {"page", c.out}}.dump();
     const report::Overview overview = report::run_overview(prepared);
     const auto files = report::write_overview(overview, c.out);

@@ -2,6 +2,7 @@
 // shift/segment_experiment.hpp) for assay.shift.segmentation.
 #include <array>
 
+#include "assay/core/input_files.hpp"
 #include "assay/core/nifti.hpp"
 #include "assay/report/segmentation.hpp"
 #include "assay/shift/segment_experiment.hpp"
@@ -85,6 +86,7 @@ void bind_segment_files(py::module_& m) {
         std::string json;
         {
           const WithoutGil without_gil;
+          const InputFilesScope inputs;  // no output of the call may replace one of them
           json = report::segment_json(shift::evaluate_segmentation_files(params)).dump();
         }
         return json;

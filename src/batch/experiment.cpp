@@ -280,6 +280,13 @@ void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& out
   files.commit();
 }
 
+std::vector<std::string> output_files(ExperimentKind kind) {
+  if (kind == ExperimentKind::soak) {
+    return {"results.csv", "pvalues.csv", "summaries.csv", "results.json", "report.html"};
+  }
+  return {"results.csv", "summary.csv", "results.json", "report.html"};
+}
+
 std::string output_names(ExperimentKind kind) {
   return kind == ExperimentKind::soak
              ? "{results.csv,pvalues.csv,summaries.csv,results.json,report.html}"

@@ -29,6 +29,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
@@ -817,6 +818,7 @@ Table parse_csv(std::string_view text, const std::string& name, const CsvParams&
 
 Table read_csv(const std::string& path, const CsvParams& params) {
   check_utf8_name(path);
+  note_input(path, "a CSV input");
   const MappedFile file(path);
   return parse_csv(file.view(), path, params);
 }

@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 
 extern "C" {
@@ -815,6 +816,7 @@ template <typename ReadVoxels>
 void read_volume(const std::string& path, Volume& volume, bool doubles_held,
                  ReadVoxels&& read_voxels_with) {
   const std::size_t file_size = checked_file_size(path);
+  note_input(path, "a NIfTI volume");
   ByteSource file(path, file_size);
   const OpenedVolume v = open_volume(path, file, file_size, volume, doubles_held);
   volume.path = path;

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 
 namespace assay {
 namespace {
@@ -377,6 +378,7 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
 
 NpyArray read_npy(const std::string& path) {
   check_utf8_name(path);
+  note_input(path, "a .npy input");
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));

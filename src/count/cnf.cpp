@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 
 namespace assay::count {
@@ -373,6 +374,7 @@ Cnf parse_dimacs(std::string_view text, const std::string& file, DimacsNotes* no
 }
 
 Cnf read_dimacs_file(const std::string& path, DimacsNotes* notes) {
+  note_input(path, "a DIMACS CNF file");
   const std::string text = read_maybe_gzip(path);
   return parse_dimacs(text, path, notes);
 }
@@ -430,6 +432,7 @@ std::vector<Var> parse_projection(std::string_view text, std::int32_t n_vars,
 }
 
 void read_projection_file(Cnf& f, const std::string& path) {
+  note_input(path, "a projection file");
   const std::string text = read_maybe_gzip(path);
   f.projection = parse_projection(text, f.n_vars, path);
   f.has_projection = true;

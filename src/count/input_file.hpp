@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 
 namespace assay::count::detail {
 
@@ -30,6 +31,7 @@ inline bool looks_like_onnx(std::string_view bytes) {
 inline std::string read_input_file(const std::string& path, const char* what,
                                    const std::string& cannot_open) {
   refuse_folder(path, what);
+  note_input(path, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("{}", cannot_open);
   std::ostringstream s;

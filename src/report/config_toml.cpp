@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "config_detail.hpp"
 
 namespace assay::report::detail {
@@ -61,6 +62,7 @@ Json parse_toml(const std::string& text, const std::string& name, ConfigSource& 
 }
 
 std::string read_text_file(const std::string& path) {
+  note_input(path, "the report configuration");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("{}: cannot open: {}", path, std::strerror(errno));
   std::ostringstream text;

@@ -11,6 +11,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/learners/learner.hpp"
 #include "assay/report/count.hpp"
@@ -39,6 +40,7 @@ auto in_section(const ReportConfig& config, const char* section, F&& step) -> de
 void require_file(const std::string& path, const char* what) {
   std::error_code ec;
   if (!fs::exists(path, ec)) fail("{} {}: no such file", what, path);
+  note_input(path, fmt::format("the {}", what));  // read later: no output may replace it
 }
 
 std::vector<std::pair<std::string, Table>> read_tables(const std::vector<std::string>& files,
@@ -312,6 +314,13 @@ Overview run_overview(const PreparedOverview& p) {
 
 Overview build_overview(const ReportConfig& config) {
   return run_overview(prepare_overview(config));
+}
+
+void check_overview_outputs(const std::string& path, std::string_view what) {
+  check_writable(path, what);
+  const fs::path page(path);
+  check_derived_outputs(page.parent_path().string(), {page.stem().string() + ".json"},
+                        fmt::format("{} {}", what, path));
 }
 
 namespace {

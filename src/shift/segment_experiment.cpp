@@ -18,6 +18,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/input_files.hpp"
 #include "assay/core/nifti.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
@@ -677,6 +678,12 @@ std::vector<SubjectFiles> match_subjects(const SegmentParams& params) {
       fail("{}: no partition for subject(s) {} (expected a row per subject in column \"subject\")",
            params.partition_csv, id_list(missing));
     }
+  }
+  for (const auto& s : subjects) {  // no output of the command may replace one of them
+    note_input(s.truth, "a --truth volume");
+    for (const auto& pred : s.pred) note_input(pred, "a --pred volume");
+    note_input(s.uncertainty, "an --uncertainty volume");
+    note_input(s.brain_mask, "a --brain-mask volume");
   }
   return subjects;
 }

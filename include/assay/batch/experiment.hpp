@@ -106,6 +106,8 @@ void write_outputs(const ExperimentDefinition& def, const ExperimentOutcome& out
 
 /// The file names write_outputs writes, as "{results.csv,...}" for messages.
 std::string output_names(ExperimentKind kind);
+/// The same names as a list (checked against the inputs before a run).
+std::vector<std::string> output_files(ExperimentKind kind);
 
 /// What the one-machine run prints on stdout: the description and summary table, or with
 /// `json` the statistics (soak) / summaries (cv) as JSON.

@@ -29,6 +29,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -103,6 +104,11 @@ Overview run_overview(const PreparedOverview& prepared);
 
 /// prepare_overview, then run_overview.
 Overview build_overview(const ReportConfig& config);
+
+/// Before running: refuses a page `path` (given by `what`, e.g. "--out") or its "<stem>.json" that
+/// is an input read by prepare_overview (or the configuration), a device or a FIFO, and a page
+/// that cannot be written.
+void check_overview_outputs(const std::string& path, std::string_view what);
 
 /// Writes the page to `path`, every table's CSV into the folder "<stem>_tables" next to it (the
 /// same bytes as the page's download links) and the JSON document to "<stem>.json", all or
