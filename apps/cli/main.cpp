@@ -17,6 +17,7 @@
 #include "assay/core/warning.hpp"
 #include "assay/learners/blas_threads.hpp"
 #include "commands.hpp"
+#include "stdout_batch.hpp"
 #ifdef ASSAY_WITH_MPI
 #include "assay/mpi/distributor.hpp"
 #endif
@@ -68,16 +69,18 @@ void ReportOutputs::check(const std::vector<NamedInput>& inputs) const {
 void ReportOutputs::write(const Json& document, const std::function<std::string()>& text,
                           const std::function<report::HtmlReport()>& page,
                           const std::string& extra_bytes) const {
+  // All or nothing, stdout included: files are staged, stdout printed and checked, then the
+  // files committed (a failed stdout leaves no page behind).
+  OutputBatch files;
+  if (!extra.empty()) files.stage(extra, extra_bytes);
+  if (!json_out.empty()) files.stage(json_out, dump_json(document, 2) + "\n");
+  if (!html.empty()) files.stage(html, page().render());
   if (json) {
     std::cout << dump_json(document, 2) << '\n';
   } else {
     std::cout << text();
   }
-  flush_stdout();
-  OutputBatch files;
-  if (!extra.empty()) files.stage(extra, extra_bytes);
-  if (!json_out.empty()) files.stage(json_out, dump_json(document, 2) + "\n");
-  if (!html.empty()) files.stage(html, page().render());
+  require_stdout_written();
   files.commit();
   if (!html.empty()) std::fprintf(stderr, "assay: wrote %s\n", html.c_str());
 }

@@ -8,6 +8,7 @@
 #include "assay/report/config.hpp"
 #include "assay/report/overview.hpp"
 #include "commands.hpp"
+#include "stdout_batch.hpp"
 
 namespace assay::cli {
 
@@ -42,13 +43,16 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
       return;
     }
     const report::Overview overview = report::run_overview(prepared);
-    const auto written = report::write_overview(overview, config.out);
-    if (o->json) {
-      std::cout << overview.document.dump(2) << '\n';
-    } else {
-      for (const auto& sentence : overview.summary) std::cout << "- " << sentence << '\n';
-      std::cout << "\nreport: " << config.out << '\n';
-    }
+    // The files appear only when stdout took every byte (stdout_batch.hpp).
+    const auto written = report::write_overview(overview, config.out, [&] {
+      if (o->json) {
+        std::cout << dump_json(overview.document, 2) << '\n';
+      } else {
+        for (const auto& sentence : overview.summary) std::cout << "- " << sentence << '\n';
+        std::cout << "\nreport: " << config.out << '\n';
+      }
+      require_stdout_written();
+    });
     std::fprintf(stderr, "assay: wrote %s (and %zu tables as CSV, all numbers as JSON)\n",
                  config.out.c_str(), written.size() - 2);
   };

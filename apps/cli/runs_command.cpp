@@ -11,6 +11,7 @@
 #include "assay/metrics/uncertainty.hpp"
 #include "assay/report/evaluation.hpp"
 #include "commands.hpp"
+#include "stdout_batch.hpp"
 
 namespace assay::cli {
 
@@ -39,14 +40,16 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);
     const auto runs = metrics::summarize_runs_in_table(read_csv(o->file, csv), o->value, o->by);
+    OutputBatch files;  // the page appears only when stdout took every byte (stdout_batch.hpp)
+    if (!o->html.empty())
+      files.stage(o->html, report::runs_html(runs, o->by.empty() ? "runs" : o->by, o->value,
+                                             o->log_x, "assay runs: " + o->file)
+                               .render());
     std::cout << (o->json ? report::runs_json(runs).dump(2) + "\n"
                           : report::runs_text(runs, o->by));
-    if (!o->html.empty()) {
-      report::runs_html(runs, o->by.empty() ? "runs" : o->by, o->value, o->log_x,
-                        "assay runs: " + o->file)
-          .write(o->html);
-      std::fprintf(stderr, "assay: wrote %s\n", o->html.c_str());
-    }
+    require_stdout_written();
+    files.commit();
+    if (!o->html.empty()) std::fprintf(stderr, "assay: wrote %s\n", o->html.c_str());
   };
 }
 

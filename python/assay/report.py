@@ -33,22 +33,25 @@ def build(config, out=None, *, check=False):
     in ``<page stem>_tables/`` and every number in ``<page stem>.json``.
 
     config: the path of a TOML file (relative paths in it are relative to its folder), or a dict
-    of the same schema (docs/report-config.md; relative paths from the current folder).
+    of the same schema (docs/report-config.md; relative paths from the current folder). The dict
+    may hold numpy scalars (np.int64, np.float64, np.bool_, ...), numpy arrays and tuples where
+    the schema takes lists, and paths (os.PathLike) where it takes file names.
     out: the page's path (default: the configuration's ``out``, else report.html).
     check: only read and check the configuration and every input; run nothing.
 
-    Returns the JSON document (the dict ``<stem>.json`` holds: "title", "summary" and one entry
-    per analysis, each as its subcommand's --json prints it) with "page" and "files" added; with
+    Returns the JSON document (the dict ``<stem>.json`` holds: "title", "summary", "claims" (the
+    summary as data: kind, subjects, facts, text) and one entry per analysis, each as its
+    subcommand's --json prints it) with "page" and "files" added; with
     check=True, {"checked": True, "page": ...}. Raises assay.AssayError with the configuration's
     file:line:col (or key path) for bad configuration and input, before any analysis runs.
     """
     if isinstance(config, dict):
-        text, is_path = json.dumps(config), False
+        config = _plain(config)
     elif isinstance(config, (str, os.PathLike)):
-        text, is_path = os.fspath(config), True
+        config = os.fspath(config)
     else:
         raise TypeError(f"config must be a path or a dict, found {type(config).__name__}")
-    result = json.loads(_assay.report_build(text, is_path, os.getcwd(),
+    result = json.loads(_assay.report_build(config, os.getcwd(),
                                             "" if out is None else os.fspath(out), bool(check)))
     if check:
         return result
@@ -56,6 +59,23 @@ def build(config, out=None, *, check=False):
     document["page"] = result["page"]
     document["files"] = result["files"]
     return document
+
+
+def _plain(value):
+    """The dict with numpy scalars as Python numbers, numpy arrays and tuples as lists and paths
+    as strings, wherever the schema takes a value or a list (NaN stays NaN: the schema refuses it
+    at its key)."""
+    if isinstance(value, dict):
+        return {k.item() if isinstance(k, np.generic) else k: _plain(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return value
 
 
 def _col(values):

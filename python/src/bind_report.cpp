@@ -70,17 +70,54 @@ std::string render_html(const std::string& title, const py::list& blocks) {
   return page.render();
 }
 
+// A configuration dict as JSON, keeping NaN and infinity (JSON text cannot hold them) so that the
+// schema reports them at their key. The Python wrapper has already turned numpy scalars and
+// arrays, tuples and paths into plain values; anything else is refused with its key path.
+Json config_json(const py::handle& value, const std::string& path) {
+  const std::string where = path.empty() ? "config" : "config: " + path;
+  if (py::isinstance<py::dict>(value)) {
+    Json out = Json::object();
+    for (const auto& [key, child] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        fail("{}: expected string keys, found the key {}", where,
+             quote_found(py::str(py::repr(key)).cast<std::string>()));
+      const auto name = key.cast<std::string>();
+      out[name] = config_json(child, path.empty() ? name : path + "." + name);
+    }
+    return out;
+  }
+  if (py::isinstance<py::list>(value)) {
+    Json out = Json::array();
+    const auto list = value.cast<py::list>();
+    for (std::size_t i = 0; i < list.size(); ++i)
+      out.push_back(config_json(list[i], path + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>();
+  if (py::isinstance<py::int_>(value)) {
+    try {
+      return value.cast<std::int64_t>();
+    } catch (const py::cast_error&) {
+      return value.cast<double>();  // beyond int64: the schema reports it as out of range
+    }
+  }
+  if (py::isinstance<py::float_>(value)) return value.cast<double>();
+  fail("{}: expected a string, number, boolean, list or dict, found {}", where,
+       py::str(py::type::of(value).attr("__name__")).cast<std::string>());
+}
+
 }  // namespace
 
-/// The overview report (`assay report`): `config` is a TOML file's path (is_path) or a JSON
-/// object's text (relative paths from `base_dir`); returns {"page", "files", "document"} as JSON
-/// text, or {"checked": true} with `check_only`.
-std::string report_build(const std::string& config, bool is_path, const std::string& base_dir,
+/// The overview report (`assay report`): `config` is a TOML file's path (str) or a dict (relative
+/// paths from `base_dir`); returns {"page", "files", "document"} as JSON text, or
+/// {"checked": true} with `check_only`.
+std::string report_build(const py::object& config, const std::string& base_dir,
                          const std::string& out, bool check_only) {
   const InputFilesScope inputs;  // no output of the call may replace one of them
-  report::ReportConfig c = is_path ? report::read_report_config(config)
-                                   : report::report_config_from_json(
-                                         parse_json(config, "report configuration"), base_dir);
+  report::ReportConfig c = py::isinstance<py::str>(config)
+                               ? report::read_report_config(config.cast<std::string>())
+                               : report::report_config_from_json(config_json(config, ""), base_dir);
   if (!out.empty()) c.out = out;
   Json result;
   {
@@ -97,8 +134,8 @@ std::string report_build(const std::string& config, bool is_path, const std::str
 }
 
 void bind_report(py::module_& m) {
-  m.def("report_build", &report_build, py::arg("config"), py::arg("is_path"), py::arg("base_dir"),
-        py::arg("out"), py::arg("check_only"));
+  m.def("report_build", &report_build, py::arg("config"), py::arg("base_dir"), py::arg("out"),
+        py::arg("check_only"));
   m.def(
       "pr_curve_chart",
       [](const std::vector<std::tuple<std::string, Column, Column, Column, double>>& series,

@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using detail::kKeySuffix;
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const std::map<std::string, std::vector<std::string>> kKeys = {
     {"", {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count"}},
@@ -71,6 +72,13 @@ std::string describe(const Json& value) {
       return value.get<bool>() ? "true" : "false";
     case Json::value_t::null:
       return "nothing";
+    case Json::value_t::number_float: {
+      // JSON has no NaN or infinity (dump() writes null): say what the file says.
+      const double x = value.get<double>();
+      if (std::isnan(x)) return "nan";
+      if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+      return value.dump();
+    }
     default:
       return value.dump();
   }
@@ -80,6 +88,42 @@ std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
+}
+
+// Text of the configuration reaches the page and the terminal, where a control character (NUL,
+// escape, ...) cannot be shown: it is refused where it was written. In text, tab, newline and
+// carriage return are whitespace and pass; a key names a model or table and takes none of them.
+bool is_control(char c, bool name) {
+  const auto u = static_cast<unsigned char>(c);
+  const bool whitespace = c == '\t' || c == '\n' || c == '\r';
+  return (u < 0x20 && (name || !whitespace)) || u == 0x7F;
+}
+
+void check_text(const std::string& text, const std::string& path, const std::string& what,
+                bool name, const ConfigSource& source) {
+  const auto bad =
+      std::find_if(text.begin(), text.end(), [name](char c) { return is_control(c, name); });
+  if (bad == text.end()) return;
+  throw Error(
+      source.where(path),
+      fmt::format("{}: expected {} without control characters, found {} (byte 0x{:02X})", what,
+                  name ? "a name" : "text", quote_found(text), static_cast<unsigned char>(*bad)));
+}
+
+// Every key and string of the configuration, before the schema reads any of them.
+void check_texts(const Json& value, const std::string& path, const ConfigSource& source) {
+  if (value.is_string()) {
+    check_text(value.get<std::string>(), path, path.empty() ? "value" : path, false, source);
+  } else if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) {
+      const std::string child_path = path.empty() ? key : path + "." + key;
+      check_text(key, child_path + kKeySuffix, path.empty() ? "key" : path + " key", true, source);
+      check_texts(child, child_path, source);
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i)
+      check_texts(value[i], path + "[" + std::to_string(i) + "]", source);
+  }
 }
 
 // Reads the keys of one table of the configuration. `path` is the table's place ("metrics",
@@ -169,8 +213,10 @@ class KeyReader {
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < low || x > high || (low_open && x == low))
       fail_value(key,
-                 fmt::format("expected a number in {}{}, {}]", low_open ? "(" : "[",
-                             fmt::format("{:g}", low), fmt::format("{:g}", high)),
+                 std::isinf(low) && std::isinf(high)
+                     ? std::string("expected a finite number")
+                     : fmt::format("expected a number in {}{}, {}]", low_open ? "(" : "[",
+                                   fmt::format("{:g}", low), fmt::format("{:g}", high)),
                  v);
     return x;
   }
@@ -259,12 +305,28 @@ learners::TaskKind task_kind(const KeyReader& r) {
   r.fail_value("task", "expected classification or regression", r.value("task"));
 }
 
+// Learner parameters go to the learners as written; NaN or infinity is no parameter value (the
+// learners would report it as null), so it is refused here, where it was written.
+void check_finite(const Json& value, const std::string& path, const ConfigSource& source) {
+  if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+    throw Error(source.where(path),
+                fmt::format("{}: expected a finite number, found {}", path, describe(value)));
+  }
+  if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) check_finite(child, path + "." + key, source);
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i)
+      check_finite(value[i], path + "[" + std::to_string(i) + "]", source);
+  }
+}
+
 Json learner_params(const KeyReader& r) {
   if (!r.has("learner_params")) return Json::object();
   const KeyReader params = r.table("learner_params");
   for (const auto& name : params.keys()) {
     if (!params.value(name).is_object())
       params.fail_value(name, "expected a table of the learner's parameters", params.value(name));
+    check_finite(params.value(name), params.child(name), params.source());
   }
   return r.value("learner_params");
 }
@@ -275,7 +337,7 @@ MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
   m.columns.label = r.required_text("label");
   m.columns.weight = r.text("weight");
   auto& p = m.params;
-  p.threshold = r.number("threshold", p.threshold, -1e300, 1e300);
+  p.threshold = r.number("threshold", p.threshold, -kInf, kInf);
   p.pos_label = r.text("pos_label");
   p.ap.method = r.parsed<metrics::ApMethod>(
       "ap_method", p.ap.method, [](const std::string& s) { return metrics::parse_ap_method(s); });
@@ -486,6 +548,7 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   c.source = std::move(source);
   c.base_dir = base_dir;
   c.document = root;
+  check_texts(root, "", c.source);
   const KeyReader top(c.source, "", root, kKeys.at(""));
   c.title = top.text("title", c.title);
   c.out = KeyReader::resolve(top.text("out", "report.html"), base_dir);
@@ -533,6 +596,9 @@ ReportConfig parse_report_config(const std::string& text, const std::string& nam
 }
 
 ReportConfig read_report_config(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    fail("{}: is a folder, expected a report config file (TOML)", path);
   const std::string text = detail::read_text_file(path);
   const std::string base = fs::path(path).parent_path().string();
   return parse_report_config(text, path, base.empty() ? "." : base);

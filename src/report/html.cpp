@@ -262,8 +262,15 @@ std::string html_escape(std::string_view text) {
       case '\'':
         out += "&#39;";
         break;
-      default:
-        out += c;
+      default: {
+        // HTML cannot hold NUL and shows no other control character: each becomes its visible
+        // Unicode "control picture" (U+2400 + c, DEL U+2421), so that it is seen, not lost.
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7F)
+          out += fmt::format("&#x{:X};", u == 0x7F ? 0x2421 : 0x2400 + u);
+        else
+          out += c;
+      }
     }
   }
   return out;

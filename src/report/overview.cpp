@@ -199,12 +199,16 @@ detail::Results run_all(const PreparedOverview& p) {
 // --- the JSON document ---------------------------------------------------------------------
 
 Json document_of(const ReportConfig& c, const detail::Results& r,
-                 const std::vector<detail::Sentence>& summary) {
+                 const std::vector<Claim>& summary) {
   Json doc;
   doc["title"] = c.title;
-  Json sentences = Json::array();
-  for (const auto& s : summary) sentences.push_back(s.text);
+  Json sentences = Json::array(), claims = Json::array();
+  for (const auto& s : summary) {
+    sentences.push_back(s.text);
+    claims.push_back(claim_json(s));
+  }
   doc["summary"] = sentences;
+  doc["claims"] = claims;
   if (c.metrics) {
     Json models = Json::object();
     for (std::size_t i = 0; i < r.metrics.size(); ++i)
@@ -231,8 +235,7 @@ Json document_of(const ReportConfig& c, const detail::Results& r,
 
 // --- the page ------------------------------------------------------------------------------
 
-void render_top(HtmlReport& page, const ReportConfig& c,
-                const std::vector<detail::Sentence>& summary) {
+void render_top(HtmlReport& page, const ReportConfig& c, const std::vector<Claim>& summary) {
   page.add_paragraph(fmt::format(
       "Built by assay report from {}. Each section below runs the analysis of the assay "
       "subcommand of the same name on the data the configuration names; every table can be "
@@ -241,7 +244,7 @@ void render_top(HtmlReport& page, const ReportConfig& c,
   page.add_heading("Summary", 2, "summary");
   std::vector<std::vector<TextSpan>> items;
   for (const auto& s : summary)
-    items.push_back({{s.text + " "}, {"\u2192 details", "#" + s.anchor}});
+    items.push_back({{s.text + " "}, {"\u2192 details", "#" + s.section}});
   page.add_list(items, /*highlight=*/true);
   std::vector<std::vector<TextSpan>> toc;
   const auto entry = [&](bool present, const char* title, const char* anchor) {
@@ -260,11 +263,11 @@ void render_top(HtmlReport& page, const ReportConfig& c,
 }
 
 HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
-                       const std::vector<detail::Sentence>& summary) {
+                       const std::vector<Claim>& summary) {
   const ReportConfig& c = p.config;
   HtmlReport page(c.title);
   render_top(page, c, summary);
-  if (c.metrics) detail::render_metrics(page, *c.metrics, r.metrics, p.metrics_inputs);
+  if (c.metrics) detail::render_metrics(page, *c.metrics, r.metrics, summary);
   if (r.soak) detail::render_soak(page, *c.soak, *r.soak);
   if (r.cv) detail::render_cv(page, *c.cv, *r.cv);
   if (r.shift) detail::render_shift(page, *c.shift, *r.shift);
@@ -294,8 +297,8 @@ PreparedOverview prepare_overview(const ReportConfig& config) {
 Overview run_overview(const PreparedOverview& p) {
   const ReportConfig& c = p.config;
   const detail::Results r = run_all(p);
-  std::vector<detail::Sentence> summary;
-  const auto add = [&](std::vector<detail::Sentence> more) {
+  std::vector<Claim> summary;
+  const auto add = [&](std::vector<Claim> more) {
     summary.insert(summary.end(), more.begin(), more.end());
   };
   if (c.metrics) add(detail::summarize_metrics(*c.metrics, r.metrics, p.metrics_inputs));
@@ -304,7 +307,7 @@ Overview run_overview(const PreparedOverview& p) {
   if (r.shift) add(detail::summarize_shift(*r.shift));
   if (c.segment) add(detail::summarize_segment(*c.segment, r.segment));
   if (c.count) add(detail::summarize_count(*c.count, r.count));
-  Overview o{render_page(p, r, summary), document_of(c, r, summary), {}};
+  Overview o{render_page(p, r, summary), document_of(c, r, summary), {}, summary};
   for (const auto& s : summary) o.summary.push_back(s.text);
   return o;
 }
@@ -320,20 +323,36 @@ void check_overview_outputs(const std::string& path, std::string_view what) {
                         fmt::format("{} {}", what, path));
 }
 
-std::vector<std::string> write_overview(const Overview& overview, const std::string& path) {
+namespace {
+
+// Removes the tables folder again when this run created it and did not commit (it is then empty:
+// the batch removed its temporaries).
+struct CreatedFolder {
+  fs::path folder;
+  bool created = false, keep = false;
+  ~CreatedFolder() {
+    std::error_code ignored;
+    if (created && !keep) fs::remove(folder, ignored);
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> write_overview(const Overview& overview, const std::string& path,
+                                        const std::function<void()>& before_commit) {
   const fs::path page(path);
-  const fs::path folder = page.parent_path() / (page.stem().string() + "_tables");
   const fs::path json = page.parent_path() / (page.stem().string() + ".json");
   check_writable(path);
   check_writable(json.string());
   std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) fail("{}: cannot create directory: {}", folder.string(), ec.message());
-  std::vector<std::string> written{path};
+  CreatedFolder tables{page.parent_path() / (page.stem().string() + "_tables")};
+  tables.created = fs::create_directories(tables.folder, ec);
+  if (ec) fail("{}: cannot create directory: {}", tables.folder.string(), ec.message());
   // All or nothing: a failure on the page leaves no fresh tables or JSON looking complete.
+  std::vector<std::string> written{path};
   OutputBatch files;
   for (const auto& csv : overview.page.csv_files()) {
-    const std::string file = (folder / csv.file_name).string();
+    const std::string file = (tables.folder / csv.file_name).string();
     files.stage(file, csv.text);
     written.push_back(file);
   }
@@ -341,13 +360,57 @@ std::vector<std::string> write_overview(const Overview& overview, const std::str
               overview.document.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
   written.push_back(json.string());
   files.stage(path, overview.page.render());
+  if (before_commit) before_commit();
   files.commit();
+  tables.keep = true;
   return written;
+}
+
+std::string render_claim(const Claim& claim) {
+  const std::string prefix = claim.kind.substr(0, claim.kind.find('.'));
+  if (prefix == "metrics") return detail::render_metrics_claim(claim);
+  if (prefix == "soak" || prefix == "cv") return detail::render_learning_claim(claim);
+  if (prefix == "shift" || prefix == "segment") return detail::render_shift_claim(claim);
+  if (prefix == "count") return detail::render_count_claim(claim);
+  fail("unknown kind of claim {}", quote_found(claim.kind));
+}
+
+Json claim_json(const Claim& claim) {
+  return {{"kind", claim.kind},
+          {"section", claim.section},
+          {"subjects", claim.subjects},
+          {"facts", claim.facts},
+          {"text", claim.text}};
 }
 
 }  // namespace assay::report
 
 namespace assay::report::detail {
+
+Claim make_claim(std::string kind, std::string section, std::vector<std::string> subjects,
+                 Json facts) {
+  Claim c{std::move(kind), std::move(section), std::move(subjects), std::move(facts), ""};
+  c.text = render_claim(c);
+  return c;
+}
+
+double shown(double value, int decimals) {
+  if (!std::isfinite(value)) return value;
+  return std::stod(fmt::format("{:.{}f}", value, decimals));
+}
+
+double fact(const Json& facts, const char* key) {
+  const auto it = facts.find(key);
+  return it == facts.end() || !it->is_number() ? NAN : it->get<double>();
+}
+
+double fact(const Json& facts, std::size_t index) {
+  return index < facts.size() && facts[index].is_number() ? facts[index].get<double>() : NAN;
+}
+
+std::string fixed_or_undefined(double value, int decimals) {
+  return std::isfinite(value) ? fmt::format("{:.{}f}", value, decimals) : "undefined";
+}
 
 std::string percent(double fraction, int decimals) {
   if (!std::isfinite(fraction)) return "undefined";

@@ -122,39 +122,68 @@ void add_estimates(EstimateRows& rows, const std::string& model, const CountResu
   }
 }
 
+// How the counts of a model were obtained, the weakest over its labels (certified bounds, then
+// approximate, then exact): the summary's numbers are no better than that.
+std::string weakest_guarantee(const CountResult& r) {
+  const count::LabelCounts* weakest = nullptr;
+  for (const auto& l : r.labels) {
+    const auto rank = [](const count::Guarantee& g) { return g.bounded ? 2 : g.exact ? 0 : 1; };
+    if (!weakest || rank(l.guarantee) > rank(weakest->guarantee)) weakest = &l;
+  }
+  return weakest ? guarantee_text(weakest->guarantee) : "";
+}
+
+Json proportion(const count::Proportion& p) {
+  return {{"value", p.value}, {"low", p.wilson_low}, {"high", p.wilson_high}};
+}
+
 }  // namespace
 
-std::vector<Sentence> summarize_count(const CountSection& config,
-                                      const std::vector<CountResult>& results) {
-  std::vector<Sentence> out;
+std::vector<Claim> summarize_count(const CountSection& config,
+                                   const std::vector<CountResult>& results) {
+  std::vector<Claim> out;
   for (std::size_t m = 0; m < results.size(); ++m) {
     const CountResult& r = results[m];
-    const std::string& name = config.models[m].name;
-    std::string text =
-        fmt::format("Counting: over all {} inputs of the domain, {}'s accuracy is {:.4f}",
-                    show(r.domain_size), name, r.accuracy);
+    Json f{{"domain_size", count::to_decimal(r.domain_size)},
+           {"domain_shown", show(r.domain_size)},
+           {"accuracy", r.accuracy},
+           {"guarantee", weakest_guarantee(r)}};
     const count::SampleView* test = nullptr;
     for (const auto& v : r.samples) {
       if (v.source != "uniform") test = &v;
     }
-    if (test)
-      text += fmt::format(" (the test set says {})",
-                          with_interval(test->accuracy.value, test->accuracy.wilson_low,
-                                        test->accuracy.wilson_high));
+    if (test) f["test_accuracy"] = proportion(test->accuracy);
     std::size_t l = 0;
     if (const auto* label = focus(r, &l)) {
-      text += fmt::format("; its precision for \"{}\" is {:.4f} over the whole domain",
-                          label->label, label->precision);
-      if (test)
-        text += fmt::format(
-            " against {} on the test set",
-            with_interval(test->labels[l].precision.value, test->labels[l].precision.wilson_low,
-                          test->labels[l].precision.wilson_high));
+      f["label"] = label->label;
+      f["precision"] = label->precision;
+      if (test) f["test_precision"] = proportion(test->labels[l].precision);
     }
-    if (!r.labels.empty()) text += fmt::format(" ({})", guarantee_text(r.labels.front().guarantee));
-    out.push_back({text + ".", kCountAnchor});
+    out.push_back(make_claim("count.model", kCountAnchor, {config.models[m].name}, f));
   }
   return out;
+}
+
+std::string render_count_claim(const Claim& c) {
+  if (c.kind != "count.model") fail("unknown kind of claim {}", quote_found(c.kind));
+  const Json& f = c.facts;
+  const auto interval = [](const Json& p) {
+    return with_interval(fact(p, "value"), fact(p, "low"), fact(p, "high"));
+  };
+  std::string text = fmt::format("Counting: over all {} inputs of the domain, {}'s accuracy is {}",
+                                 f.at("domain_shown").get<std::string>(), c.subjects[0],
+                                 fixed_or_undefined(fact(f, "accuracy"), 4));
+  if (f.contains("test_accuracy"))
+    text += fmt::format(" (the test set says {})", interval(f["test_accuracy"]));
+  if (f.contains("label")) {
+    text += fmt::format("; its precision for \"{}\" is {} over the whole domain",
+                        f["label"].get<std::string>(), fixed_or_undefined(fact(f, "precision"), 4));
+    if (f.contains("test_precision"))
+      text += fmt::format(" against {} on the test set", interval(f["test_precision"]));
+  }
+  const std::string guarantee = f.at("guarantee").get<std::string>();
+  if (!guarantee.empty()) text += fmt::format(" ({})", guarantee);
+  return text + ".";
 }
 
 void render_count(HtmlReport& page, const CountSection& config,
@@ -171,9 +200,9 @@ void render_count(HtmlReport& page, const CountSection& config,
       config.spec, first.n_inputs, show(first.domain_size),
       first.property.empty() ? "" : ", property " + first.property, 100 * first.confidence));
   std::vector<TextSpan> link{
-      {"Operating point: a model's label is its most probable class, so "
-       "for a two-label model the positive label is predicted when its "
-       "probability is at least 0.5"}};
+      {"Operating point: a model's label is its most probable class (a tie goes to the first "
+       "class), so for a two-label model the positive label is predicted when its probability "
+       "is above 0.5"}};
   if (metrics_threshold) {
     link.push_back(
         {fmt::format(" — the metrics section uses the threshold score \u2265 {:g} (the "
@@ -181,7 +210,7 @@ void render_count(HtmlReport& page, const CountSection& config,
                      *metrics_threshold)});
     link.push_back(section_link("PR and ROC curves", kMetricsAnchor));
     link.push_back({*metrics_threshold == 0.5
-                        ? "), the same rule."
+                        ? "); the two rules differ only for a probability of exactly 0.5."
                         : "); the counts here are at 0.5, not at that threshold."});
   } else {
     link.push_back({"."});

@@ -28,11 +28,15 @@ inline constexpr const char* kShiftAnchor = "shift";
 inline constexpr const char* kSegmentAnchor = "segment";
 inline constexpr const char* kCountAnchor = "count";
 
-/// One sentence of the summary, linking to the section it comes from.
-struct Sentence {
-  std::string text;
-  std::string anchor;
-};
+/// A claim (overview.hpp) with its text rendered by render_claim: the one way claims are made.
+Claim make_claim(std::string kind, std::string section, std::vector<std::string> subjects,
+                 Json facts);
+
+/// The renderers behind render_claim, one per file, by the kind's prefix.
+std::string render_metrics_claim(const Claim& claim);   // metrics.*
+std::string render_learning_claim(const Claim& claim);  // soak.*, cv.*
+std::string render_shift_claim(const Claim& claim);     // shift.*, segment.*
+std::string render_count_claim(const Claim& claim);     // count.*
 
 /// Everything that ran, in the configuration's model order.
 struct Results {
@@ -45,37 +49,47 @@ struct Results {
 };
 
 // metrics (overview_metrics.cpp)
-std::vector<Sentence> summarize_metrics(const MetricsSection& config,
-                                        const std::vector<metrics::Evaluation>& results,
-                                        const std::vector<metrics::EvaluationInput>& inputs);
+std::vector<Claim> summarize_metrics(const MetricsSection& config,
+                                     const std::vector<metrics::Evaluation>& results,
+                                     const std::vector<metrics::EvaluationInput>& inputs);
+/// `claims`: the summary's (its pair claims give the comparisons table).
 void render_metrics(HtmlReport& page, const MetricsSection& config,
                     const std::vector<metrics::Evaluation>& results,
-                    const std::vector<metrics::EvaluationInput>& inputs);
+                    const std::vector<Claim>& claims);
 
 // soak and cv (overview_learning.cpp)
-std::vector<Sentence> summarize_soak(const soak::SoakOutcome& outcome);
+std::vector<Claim> summarize_soak(const soak::SoakOutcome& outcome);
 void render_soak(HtmlReport& page, const SoakSection& config, const soak::SoakOutcome& outcome);
-std::vector<Sentence> summarize_cv(const soak::CvOutcome& outcome);
+std::vector<Claim> summarize_cv(const soak::CvOutcome& outcome);
 void render_cv(HtmlReport& page, const CvSection& config, const soak::CvOutcome& outcome);
 
 // shift and segment (overview_shift.cpp)
-std::vector<Sentence> summarize_shift(const shift::ShiftEvaluation& evaluation);
+std::vector<Claim> summarize_shift(const shift::ShiftEvaluation& evaluation);
 void render_shift(HtmlReport& page, const ShiftSection& config,
                   const shift::ShiftEvaluation& evaluation);
-std::vector<Sentence> summarize_segment(const SegmentSection& config,
-                                        const std::vector<shift::SegmentEvaluation>& results);
+std::vector<Claim> summarize_segment(const SegmentSection& config,
+                                     const std::vector<shift::SegmentEvaluation>& results);
 void render_segment(HtmlReport& page, const SegmentSection& config,
                     const std::vector<shift::SegmentEvaluation>& results);
 
 // count (overview_count.cpp)
-std::vector<Sentence> summarize_count(const CountSection& config,
-                                      const std::vector<count::CountResult>& results);
+std::vector<Claim> summarize_count(const CountSection& config,
+                                   const std::vector<count::CountResult>& results);
 /// `metrics_threshold`: the [metrics] operating threshold when that section ran (cross-link).
 void render_count(HtmlReport& page, const CountSection& config,
                   const std::vector<count::CountResult>& results,
                   std::optional<double> metrics_threshold);
 
-// Shared wording.
+// Shared wording and the rules of the claims.
+/// `value` as printed with `decimals` fixed decimals, read back (NaN stays NaN): claims compare
+/// the values they show, so that "A ranks best" is never said beside two equal numbers.
+double shown(double value, int decimals);
+/// A number of a claim's facts (null, as JSON writes NaN, reads as NaN).
+double fact(const Json& facts, const char* key);
+/// The number at `index` of an array of facts (null reads as NaN).
+double fact(const Json& facts, std::size_t index);
+/// "0.873" or "undefined".
+std::string fixed_or_undefined(double value, int decimals);
 /// "12.3 %" style: 100 * fraction with `decimals`.
 std::string percent(double fraction, int decimals = 1);
 /// A p-value: "p = 0.012", "p = 3.1e-06", "p < 1e-300", "p undefined".

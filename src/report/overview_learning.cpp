@@ -27,8 +27,12 @@ std::string measure_name(const std::string& measure) {
   return "test " + measure;
 }
 
-bool worse(const soak::Comparison& c, const std::string& measure) {
-  return measure == "auc" ? c.paired.mean_difference < 0 : c.paired.mean_difference > 0;
+// "a, b and c".
+std::string join_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+  return out;
 }
 
 // The learners worth a sentence: every learner but the featureless baseline, unless it is alone.
@@ -44,56 +48,160 @@ std::vector<std::string> learners_of(const soak::SoakStatistics& s) {
   return out;
 }
 
+constexpr int kCvDecimals = 2;  // cross-validation means and SDs as the summary prints them
+
+// Decimals that show a fold difference (error in percent, AUC or MSE) to three significant
+// digits, at least one and at most six; its SD is printed with the same decimals.
+int decimals_for(double v) {
+  if (!std::isfinite(v) || v == 0) return 1;
+  return std::clamp(2 - static_cast<int>(std::floor(std::log10(std::abs(v)))), 1, 6);
+}
+
+// The Other-Same tests without a p-value, with their reason: "E (all differences equal: +66.7
+// in every fold), N (fewer than two pairs (1))".
+std::string untested(const Json& tests) {
+  std::vector<std::string> out;
+  for (const auto& t : tests) {
+    if (!std::isnan(fact(t, "p"))) continue;
+    const double d = fact(t, "difference");
+    const std::string reason = t.at("reason").get<std::string>();
+    out.push_back(t.at("where").get<std::string>() + " (" + reason +
+                  (reason == "all differences equal" && std::isfinite(d)
+                       ? fmt::format(": {:+.{}f} in every fold", d, decimals_for(d))
+                       : "") +
+                  ")");
+  }
+  std::string text;
+  for (std::size_t i = 0; i < out.size(); ++i) text += (i ? ", " : "") + out[i];
+  return text;
+}
+
+// The rule of the Same/Other/All sentence: a test subset "differs" when the paired t-test of
+// Other - Same over folds has p < level; "worse" or "better" by the sign of the mean difference
+// and the measure's direction. Tests that are undefined (too few folds, no variance) are named
+// with their reason, never read as "no difference".
+std::string pooling_text(const Claim& c) {
+  const Json& f = c.facts;
+  const double level = fact(f, "level");
+  const bool higher_better = f.at("higher_better").get<bool>();
+  const std::string measure = f.at("measure").get<std::string>();
+  const auto worse = [&](double d) { return higher_better ? d < 0 : d > 0; };
+  std::vector<std::string> differ;
+  std::size_t undefined = 0;
+  for (const auto& t : f.at("other")) {
+    const double p = fact(t, "p"), d = fact(t, "difference");
+    if (std::isnan(p)) ++undefined;
+    if (!(p < level)) continue;
+    const int decimals = decimals_for(d);
+    differ.push_back(fmt::format("{:.{}f} \u00b1 {:.{}f} {} {} on {} ({})", std::abs(d), decimals,
+                                 fact(t, "sd"), decimals, measure_unit(measure),
+                                 worse(d) ? "worse" : "better", t.at("where").get<std::string>(),
+                                 p_value_text(p)));
+  }
+  const std::string none = untested(f.at("other"));
+  std::string text;
+  if (undefined == f.at("other").size()) {
+    text = fmt::format(
+        "Same/Other/All: for {}, no Other\u2212Same t-test is defined \u2014 {} \u2014 so no "
+        "test says whether the subsets can be pooled at this sample size.",
+        c.subjects[0], none);
+  } else if (differ.empty()) {
+    text = fmt::format(
+        "Same/Other/All: for {}, training on the other subsets instead of the same one makes no "
+        "significant difference on any test subset (paired t-tests over folds, all p \u2265 {:g}"
+        "{}): no evidence against pooling the subsets at this sample size.",
+        c.subjects[0], level, none.empty() ? "" : "; no test on " + none);
+  } else {
+    text = fmt::format("Same/Other/All: trained on the other subsets, {} is ", c.subjects[0]);
+    for (std::size_t i = 0; i < differ.size(); ++i)
+      text += (i ? (i + 1 == differ.size() ? " and " : ", ") : "") + differ[i];
+    text += fmt::format(
+        " than trained on the same subset (mean \u00b1 SD of the fold differences, paired "
+        "t-tests at level {:g}): those subsets differ, pool them with care.",
+        level);
+    if (!none.empty()) text += " No test on " + none + ".";
+  }
+  std::vector<std::string> effects;
+  for (const auto& t : f.at("all")) {
+    const double p = fact(t, "p"), d = fact(t, "difference");
+    if (p < level)
+      effects.push_back(fmt::format("{} on {} ({:+.{}f}, {})", worse(d) ? "hurts" : "helps",
+                                    t.at("where").get<std::string>(), d, decimals_for(d),
+                                    p_value_text(p)));
+  }
+  if (!effects.empty()) {
+    text += " Training on all subsets instead of the same one ";
+    for (std::size_t i = 0; i < effects.size(); ++i) text += (i ? ", " : "") + effects[i];
+    text += ".";
+  }
+  return text;
+}
+
+std::string cv_text(const Claim& c) {
+  const Json& f = c.facts;
+  const std::string measure = f.at("measure").get<std::string>();
+  const std::string unit = measure == "error_percent" ? " %" : "";
+  const std::string data = f.at("data").get<std::string>();
+  const auto folds = f.at("folds").get<std::size_t>();
+  const std::string lowest = f.at("lower_better").get<bool>() ? "lowest" : "highest";
+  std::string values;
+  for (std::size_t i = 0; i < c.subjects.size(); ++i) {
+    const double mean = fact(f["means"], i);
+    values += fmt::format("{}{} {}", i ? ", " : "", c.subjects[i],
+                          std::isfinite(mean)
+                              ? fmt::format("{:.2f} \u00b1 {:.2f}{}", mean, fact(f["sds"], i), unit)
+                              : std::string("undefined"));
+  }
+  std::vector<std::string> best, close;
+  for (const auto& i : f.at("best")) best.push_back(c.subjects[i.get<std::size_t>()]);
+  for (const auto& i : f.at("close")) close.push_back(c.subjects[i.get<std::size_t>()]);
+  std::string text = fmt::format("Cross-validation{}: by mean {} over {} folds, ",
+                                 data.empty() ? "" : " on " + data, measure_name(measure), folds);
+  if (best.empty())
+    text += fmt::format("every learner is undefined: {}.", values);
+  else if (best.size() == 1)
+    text += fmt::format("{} has the {}: {}.", best[0], lowest, values);
+  else
+    text += fmt::format("{} tie for the {}: {}.", join_words(best), lowest, values);
+  if (!close.empty())
+    text += fmt::format(" {} {} within one fold SD of it: not clearly worse at this sample size.",
+                        join_words(close), close.size() == 1 ? "is" : "are");
+  for (std::size_t i = 0; i < c.subjects.size(); ++i) {
+    const auto failed = f["failed"][i].get<std::size_t>();
+    if (failed > 0)
+      text += fmt::format(" {}: {} of {} folds failed.", c.subjects[i], failed,
+                          failed + f["n"][i].get<std::size_t>());
+  }
+  return text;
+}
+
 }  // namespace
 
-std::vector<Sentence> summarize_soak(const soak::SoakOutcome& o) {
+std::vector<Claim> summarize_soak(const soak::SoakOutcome& o) {
   const auto& s = o.statistics;
   const auto learners = learners_of(s);
-  std::vector<Sentence> out;
+  std::vector<Claim> out;
   for (const auto& learner : learners) {
     if (!speaks(learner, learners)) continue;
-    std::vector<std::string> differ, all_effects;
-    std::size_t n_other = 0;
+    Json other = Json::array(), all = Json::array();
     for (const auto& c : s.comparisons) {
       if (c.learner != learner || c.n_train_groups != 0) continue;
-      const double p = c.paired.p_value;
       const std::string where =
           o.tasks.size() > 1 ? c.test_subset + " of " + c.data : c.test_subset;
-      if (c.compared == soak::TrainSubsets::other) {
-        ++n_other;
-        if (p < kLevel)
-          differ.push_back(
-              fmt::format("{:.1f} \u00b1 {:.1f} {} {} on {} ({})",
-                          std::abs(c.paired.mean_difference), c.paired.sd, measure_unit(s.measure),
-                          worse(c, s.measure) ? "worse" : "better", where, p_value_text(p)));
-      } else if (p < kLevel) {
-        all_effects.push_back(fmt::format("{} on {} ({:+.1f}, {})",
-                                          worse(c, s.measure) ? "hurts" : "helps", where,
-                                          c.paired.mean_difference, p_value_text(p)));
-      }
+      Json test{{"where", where},
+                {"difference", c.paired.mean_difference},
+                {"sd", c.paired.sd},
+                {"p", c.paired.p_value},
+                {"reason", c.paired.undefined_reason}};
+      (c.compared == soak::TrainSubsets::other ? other : all).push_back(test);
     }
-    if (n_other == 0) continue;
-    std::string text;
-    if (differ.empty()) {
-      text = fmt::format(
-          "Same/Other/All: trained on the other subsets, {} predicts every subset as "
-          "well as trained on the same one (paired t-tests, all p \u2265 0.05): the "
-          "subsets look similar enough to pool.",
-          learner);
-    } else {
-      text = fmt::format("Same/Other/All: trained on the other subsets, {} is ", learner);
-      for (std::size_t i = 0; i < differ.size(); ++i)
-        text += (i ? (i + 1 == differ.size() ? " and " : ", ") : "") + differ[i];
-      text += fmt::format(
-          " than trained on the same subset (mean \u00b1 SD of the fold "
-          "differences): those subsets differ, pool them with care.");
-    }
-    if (!all_effects.empty()) {
-      text += " Training on all subsets ";
-      for (std::size_t i = 0; i < all_effects.size(); ++i) text += (i ? ", " : "") + all_effects[i];
-      text += ".";
-    }
-    out.push_back({text, kSoakAnchor});
+    if (other.empty()) continue;
+    out.push_back(make_claim("soak.pooling", kSoakAnchor, {learner},
+                             {{"measure", s.measure},
+                              {"higher_better", s.measure == "auc"},
+                              {"level", kLevel},
+                              {"other", other},
+                              {"all", all}}));
   }
   return out;
 }
@@ -137,32 +245,69 @@ void render_soak(HtmlReport& page, const SoakSection& config, const soak::SoakOu
       {"soak-results", "Every train/test split (one row per fold and train set)", true});
 }
 
-std::vector<Sentence> summarize_cv(const soak::CvOutcome& o) {
-  std::vector<Sentence> out;
+// The rule of "has the lowest (highest) mean": the best mean as printed (2 decimals) among the
+// learners with a defined mean; several with that mean tie. A learner whose printed mean is within
+// one fold SD (its own or the best's, as printed) of the best is "not clearly worse".
+std::vector<Claim> summarize_cv(const soak::CvOutcome& o) {
+  std::vector<Claim> out;
   std::vector<std::string> data;
   for (const auto& s : o.summaries) {
     if (std::find(data.begin(), data.end(), s.data) == data.end()) data.push_back(s.data);
   }
   const bool lower_better = o.measure != "auc";
-  const std::string unit = o.measure == "error_percent" ? " %" : "";
   for (const auto& d : data) {
     std::vector<const soak::CvSummary*> rows;
     for (const auto& s : o.summaries) {
-      if (s.data == d && std::isfinite(s.mean)) rows.push_back(&s);
+      if (s.data == d) rows.push_back(&s);
     }
-    if (rows.empty()) continue;
+    // Best first; undefined means last, in the configuration's order.
     std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) {
-      return lower_better ? a->mean < b->mean : a->mean > b->mean;
+      const double x = shown(a->mean, kCvDecimals), y = shown(b->mean, kCvDecimals);
+      if (!std::isfinite(x) || !std::isfinite(y)) return std::isfinite(x) && !std::isfinite(y);
+      return lower_better ? x < y : x > y;
     });
-    std::string text = fmt::format("Cross-validation{}: by mean {} over {} folds, ",
-                                   data.size() > 1 ? " on " + d : "", measure_name(o.measure),
-                                   rows.front()->n + rows.front()->n_failed);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      text += fmt::format("{}{} {:.2f} \u00b1 {:.2f}{}", i ? (i == 1 ? " beats " : ", then ") : "",
-                          rows[i]->learner, rows[i]->mean, rows[i]->sd, unit);
-    out.push_back({text + ".", kCvAnchor});
+    std::vector<std::string> learners;
+    Json means = Json::array(), sds = Json::array(), n = Json::array(), failed = Json::array();
+    std::size_t folds = 0;
+    for (const auto* r : rows) {
+      learners.push_back(r->learner);
+      means.push_back(r->mean);
+      sds.push_back(r->sd);
+      n.push_back(r->n);
+      failed.push_back(r->n_failed);
+      folds = std::max(folds, r->n + r->n_failed);
+    }
+    const double top = shown(rows.front()->mean, kCvDecimals);
+    Json best = Json::array(), close = Json::array();
+    for (std::size_t i = 0; std::isfinite(top) && i < rows.size(); ++i) {
+      const double m = shown(rows[i]->mean, kCvDecimals);
+      if (m == top) {
+        best.push_back(i);
+      } else if (std::isfinite(m) &&
+                 std::abs(m - top) <= std::max(shown(rows[i]->sd, kCvDecimals),
+                                               shown(rows.front()->sd, kCvDecimals))) {
+        close.push_back(i);
+      }
+    }
+    out.push_back(make_claim("cv.ranking", kCvAnchor, learners,
+                             {{"data", data.size() > 1 ? d : std::string()},
+                              {"measure", o.measure},
+                              {"lower_better", lower_better},
+                              {"folds", folds},
+                              {"means", means},
+                              {"sds", sds},
+                              {"n", n},
+                              {"failed", failed},
+                              {"best", best},
+                              {"close", close}}));
   }
   return out;
+}
+
+std::string render_learning_claim(const Claim& c) {
+  if (c.kind == "soak.pooling") return pooling_text(c);
+  if (c.kind == "cv.ranking") return cv_text(c);
+  fail("unknown kind of claim {}", quote_found(c.kind));
 }
 
 void render_cv(HtmlReport& page, const CvSection& config, const soak::CvOutcome& o) {

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -109,11 +111,34 @@ Table class_table(const MetricsSection& m, const std::vector<Evaluation>& result
   return t;
 }
 
+// Pairs of binary models: their ROC AUCs (the headline values), DeLong's test of them and how
+// the PR curves relate, both tests on the unweighted samples (neither takes weights).
 struct PairComparison {
   std::string a, b;
+  double auc_a = NAN, auc_b = NAN;
   metrics::DelongResult delong;
   metrics::PrComparison pr;
+  /// "same" (raw PR curves equal point for point), "same_interpolated" (only the interpolated
+  /// ones), "a" / "b" (that model's interpolated curve dominates), "cross".
+  std::string relation;
 };
+
+// Equal PR curves, point for point, as the chart draws them (metrics::evaluate's curve: one
+// point per block of tied scores, intermediate points of equal recall dropped), unweighted as
+// the rest of the pair's comparison.
+bool same_raw_curve(std::span<const std::uint8_t> y, std::span<const double> a,
+                    std::span<const double> b) {
+  const auto pa = metrics::precision_recall_curve(y, a, {}, true);
+  const auto pb = metrics::precision_recall_curve(y, b, {}, true);
+  return pa.precision == pb.precision && pa.recall == pb.recall;
+}
+
+std::string relation_of(const metrics::PrComparison& pr, bool same_raw) {
+  if (same_raw) return "same";
+  if (pr.dominant == "equal") return "same_interpolated";
+  if (pr.dominant == "a" || pr.dominant == "b") return pr.dominant;
+  return "cross";
+}
 
 std::vector<PairComparison> compare_pairs(const MetricsSection& m,
                                           const std::vector<Evaluation>& results,
@@ -124,51 +149,93 @@ std::vector<PairComparison> compare_pairs(const MetricsSection& m,
     for (std::size_t b = a + 1; b < results.size(); ++b) {
       if (!scored_binary(results[b], inputs[b])) continue;
       const auto y = positives(results[a], inputs[a]);
-      out.push_back(
-          {m.models[a].name, m.models[b].name,
-           metrics::delong_roc_test(y, inputs[a].scores, inputs[b].scores),
-           metrics::compare_pr_curves(y, inputs[a].scores, inputs[b].scores, m.params.ap)});
+      PairComparison c{
+          m.models[a].name,
+          m.models[b].name,
+          value_of(results[a], "ROC AUC"),
+          value_of(results[b], "ROC AUC"),
+          metrics::delong_roc_test(y, inputs[a].scores, inputs[b].scores),
+          metrics::compare_pr_curves(y, inputs[a].scores, inputs[b].scores, m.params.ap),
+          ""};
+      c.relation = relation_of(c.pr, same_raw_curve(y, inputs[a].scores, inputs[b].scores));
+      out.push_back(std::move(c));
     }
   }
   return out;
 }
 
-std::string dominance_text(const PairComparison& c) {
-  if (c.pr.dominant == "a")
-    return fmt::format("{}'s PR curve dominates {}'s (at least as high at every recall)", c.a, c.b);
-  if (c.pr.dominant == "b")
-    return fmt::format("{}'s PR curve dominates {}'s (at least as high at every recall)", c.b, c.a);
-  if (c.pr.dominant == "equal") return fmt::format("{} and {} have the same PR curve", c.a, c.b);
-  // Crossings as shown (two decimals), each once: close crossings would repeat a value.
-  std::vector<std::string> shown;
-  for (double r : c.pr.crossings) {
-    std::string text = fmt::format("{:.2f}", r);
-    if (std::find(shown.begin(), shown.end(), text) == shown.end()) shown.push_back(text);
+// The crossing recalls as printed: 3 decimals, more (up to 6) when that would print two equal.
+std::vector<std::string> crossing_texts(const std::vector<double>& recalls) {
+  std::vector<std::string> out;
+  for (int decimals = 3; decimals <= 6; ++decimals) {
+    out.clear();
+    for (double r : recalls) out.push_back(fmt::format("{:.{}f}", r, decimals));
+    if (std::set<std::string>(out.begin(), out.end()).size() == out.size()) break;
   }
-  std::string where;
-  for (std::size_t i = 0; i < shown.size() && i < 3; ++i) where += (i ? ", " : "") + shown[i];
-  if (shown.size() > 3) where += ", ...";
-  return fmt::format(
-      "the PR curves of {} and {} cross (at recall {}): which is better depends on "
-      "the operating point",
-      c.a, c.b, where);
+  return out;
 }
 
-Table pairs_table(const std::vector<PairComparison>& pairs) {
+constexpr std::size_t kCrossingsListed = 3;
+constexpr double kLevel = 0.05;  // of the paired tests' "significant"
+
+// The PR relation of a pair in words (the summary and the paired-comparisons paragraph).
+std::string relation_text(const Json& f, const std::string& a, const std::string& b) {
+  const std::string relation = f.at("relation").get<std::string>();
+  if (relation == "same")
+    return fmt::format("{} and {} have the same PR curve, point for point", a, b);
+  if (relation == "same_interpolated")
+    return fmt::format(
+        "{} and {} have the same interpolated PR curve, but their raw curves differ (AP {} vs "
+        "{})",
+        a, b, fixed_or_undefined(fact(f, "ap_a"), 3), fixed_or_undefined(fact(f, "ap_b"), 3));
+  if (relation == "a" || relation == "b") {
+    const bool first = relation == "a";
+    return fmt::format(
+        "{}'s interpolated PR curve dominates {}'s (at least as high at every recall, higher at "
+        "some)",
+        first ? a : b, first ? b : a);
+  }
+  const auto recalls = f.at("crossings").get<std::vector<double>>();
+  const auto texts = crossing_texts(recalls);
+  std::string where;
+  for (std::size_t i = 0; i < texts.size() && i < kCrossingsListed; ++i)
+    where += (i ? ", " : "") + texts[i];
+  if (texts.size() > kCrossingsListed)
+    where += fmt::format(" and {} more", texts.size() - kCrossingsListed);
+  return fmt::format(
+      "the interpolated PR curves of {} and {} cross {} {} (at recall {}): which is better "
+      "depends on the operating point",
+      a, b, recalls.size(), recalls.size() == 1 ? "time" : "times", where);
+}
+
+Json pair_facts(const PairComparison& c, bool weighted) {
+  return {{"auc_a", c.auc_a},       {"auc_b", c.auc_b},
+          {"z", c.delong.z},        {"p", c.delong.p_value},
+          {"level", kLevel},        {"weighted", weighted},
+          {"relation", c.relation}, {"crossings", c.pr.crossings},
+          {"ap_a", c.pr.ap_a},      {"ap_b", c.pr.ap_b}};
+}
+
+// The comparisons table, from the pair claims of the summary: the table and the sentences
+// cannot disagree (one list of crossings for both).
+Table pairs_table(const std::vector<const Claim*>& pairs) {
   std::vector<std::string> a, b, dominant;
   std::vector<double> auc_a, auc_b, z, p, crossings;
-  for (const auto& c : pairs) {
-    a.push_back(c.a);
-    b.push_back(c.b);
-    auc_a.push_back(c.delong.auc_a);
-    auc_b.push_back(c.delong.auc_b);
-    z.push_back(c.delong.z);
-    p.push_back(c.delong.p_value);
-    dominant.push_back(c.pr.dominant == "a"       ? c.a
-                       : c.pr.dominant == "b"     ? c.b
-                       : c.pr.dominant == "equal" ? "equal"
-                                                  : "none (curves cross)");
-    crossings.push_back(static_cast<double>(c.pr.crossings.size()));
+  for (const auto* c : pairs) {
+    const Json& f = c->facts;
+    const std::string relation = f.at("relation").get<std::string>();
+    a.push_back(c->subjects[0]);
+    b.push_back(c->subjects[1]);
+    auc_a.push_back(fact(f, "auc_a"));
+    auc_b.push_back(fact(f, "auc_b"));
+    z.push_back(fact(f, "z"));
+    p.push_back(fact(f, "p"));
+    dominant.push_back(relation == "a"                   ? c->subjects[0]
+                       : relation == "b"                 ? c->subjects[1]
+                       : relation == "same"              ? "same curve"
+                       : relation == "same_interpolated" ? "same interpolated curve"
+                                                         : "none (curves cross)");
+    crossings.push_back(static_cast<double>(f.at("crossings").size()));
   }
   Table t;
   t.add_column(Column::categorical("model A", a));
@@ -235,8 +302,8 @@ void render_curves(HtmlReport& page, const MetricsSection& m,
                  "Precision (fraction of predicted positives that are positive) against recall "
                  "(fraction of positives found), both 0..1, as the threshold falls. Solid: the "
                  "curve; dotted: interpolated precision (best precision at any recall at or "
-                 "above). Ringed dots: the operating threshold used by the tables (and by the "
-                 "counting section). AP in the legend.");
+                 "above). Ringed dots: the operating threshold used by the tables. AP in the "
+                 "legend.");
   page.add_chart("ROC curves of every model", roc_curve_chart(roc),
                  "True positive rate against false positive rate, 0..1; dashed: chance. Ringed "
                  "dots: the operating threshold. ROC AUC in the legend.");
@@ -273,58 +340,288 @@ void render_matrices(HtmlReport& page, const MetricsSection& m,
   }
 }
 
-}  // namespace
+// --- the summary's claims ------------------------------------------------------------------
 
-std::vector<Sentence> summarize_metrics(const MetricsSection& m,
-                                        const std::vector<Evaluation>& results,
-                                        const std::vector<EvaluationInput>& inputs) {
-  std::vector<Sentence> out;
-  if (results.empty()) return out;
-  // The ranking measure: ROC AUC for binary scores, macro ROC AUC for multi-class scores, else
-  // accuracy.
-  std::string measure = "accuracy";
+constexpr int kDecimals = 3;  // ROC AUC and accuracy as the summary prints them
+
+// The measure models are ranked by: ROC AUC when every model has binary scores, macro ROC AUC
+// when every model has multi-class scores, else accuracy.
+std::string ranking_measure(const std::vector<Evaluation>& results) {
   for (const char* name : {"ROC AUC", "ROC AUC (one-vs-rest, macro)"}) {
-    if (find(results.front(), name)) measure = name;
+    if (std::all_of(results.begin(), results.end(),
+                    [&](const Evaluation& ev) { return find(ev, name) != nullptr; }))
+      return name;
   }
-  std::size_t best = 0;
-  for (std::size_t k = 1; k < results.size(); ++k) {
-    if (value_of(results[k], measure) > value_of(results[best], measure)) best = k;
+  return "accuracy";
+}
+
+// Intervals as printed overlap.
+bool overlap(double low_a, double high_a, double low_b, double high_b) {
+  const double la = shown(low_a, kDecimals), ha = shown(high_a, kDecimals);
+  const double lb = shown(low_b, kDecimals), hb = shown(high_b, kDecimals);
+  if (!std::isfinite(la) || !std::isfinite(ha) || !std::isfinite(lb) || !std::isfinite(hb))
+    return false;
+  return std::max(la, lb) <= std::min(ha, hb);
+}
+
+// The DeLong p-value of the pair (a, b) in either order; nullopt when the pair was not tested.
+std::optional<double> pair_p(const std::vector<PairComparison>& pairs, const std::string& a,
+                             const std::string& b) {
+  for (const auto& c : pairs) {
+    if ((c.a == a && c.b == b) || (c.a == b && c.b == a)) return c.delong.p_value;
   }
-  std::string text;
+  return std::nullopt;
+}
+
+// Whether the best model's lead over each other model is established, by the sharpest evidence
+// on the page: DeLong's paired test of the ROC AUCs where every pair was tested (lead not
+// established when p >= 0.05 or undefined), else the bootstrap intervals as printed (they
+// overlap). Returns {"how": "delong" | "intervals" | "none", "uncertain": [{"model", "p"}]}.
+Json lead_facts(const MetricsSection& m, const std::string& measure, const Json& values,
+                const Json& lows, const Json& highs, std::size_t b,
+                const std::vector<PairComparison>& pairs) {
+  Json uncertain = Json::array();
+  bool tested = measure == "ROC AUC";
+  for (std::size_t k = 0; tested && k < values.size(); ++k)
+    tested = k == b || pair_p(pairs, m.models[b].name, m.models[k].name).has_value();
+  const bool intervals = std::isfinite(fact(lows, b)) && std::isfinite(fact(highs, b));
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k == b || !std::isfinite(fact(values, k))) continue;
+    if (tested) {
+      const double p = *pair_p(pairs, m.models[b].name, m.models[k].name);
+      if (!(p < kLevel)) uncertain.push_back({{"model", k}, {"p", p}});
+    } else if (intervals && overlap(fact(lows, b), fact(highs, b), fact(lows, k), fact(highs, k))) {
+      uncertain.push_back({{"model", k}, {"p", nullptr}});
+    }
+  }
+  return {{"how", tested ? "delong" : intervals ? "intervals" : "none"}, {"uncertain", uncertain}};
+}
+
+// A model's own ROC AUC (binary, or macro one-vs-rest for multi-class scores), if it has one.
+const metrics::Estimate* own_auc(const Evaluation& ev) {
+  const auto* e = find(ev, "ROC AUC");
+  return e ? e : find(ev, "ROC AUC (one-vs-rest, macro)");
+}
+
+// The rule of "scores look inverted": the model's own ROC AUC, as printed, is below 0.5.
+bool inverted(const Evaluation& ev) {
+  const auto* e = own_auc(ev);
+  return e && shown(e->value, kDecimals) < 0.5;
+}
+
+// The rule of "ranks best": among the models whose value as printed is defined and above chance
+// (ROC AUC 0.5; accuracy has no fixed chance level) and whose scores do not look inverted, the
+// highest printed value; several with that value tie. Inverted and chance-level models are never
+// best, whatever the measure.
+Json ranking_facts(const MetricsSection& m, const std::vector<Evaluation>& results,
+                   const std::vector<PairComparison>& pairs) {
+  const std::string measure = ranking_measure(results);
+  const double chance = measure == "accuracy" ? NAN : 0.5;
+  Json values = Json::array(), lows = Json::array(), highs = Json::array();
+  Json excluded = Json::array();
+  double top = -INFINITY;
+  bool any_defined = false;
   for (std::size_t k = 0; k < results.size(); ++k) {
     const auto* e = find(results[k], measure);
-    text += fmt::format("{}{} {}", k ? ", " : "", m.models[k].name,
-                        with_interval(e ? e->value : NAN, e ? e->low : NAN, e ? e->high : NAN));
+    const double v = e ? e->value : NAN;
+    values.push_back(v);
+    lows.push_back(e ? e->low : NAN);
+    highs.push_back(e ? e->high : NAN);
+    const double s = shown(v, kDecimals);
+    any_defined = any_defined || std::isfinite(s);
+    if (inverted(results[k])) {
+      excluded.push_back(k);
+    } else if (std::isfinite(s) && !(s <= chance)) {
+      top = std::max(top, s);
+    }
   }
-  const std::string interval =
-      m.params.bootstrap.n_resamples > 0
-          ? fmt::format(" ({:g}% bootstrap intervals)", 100 * m.params.bootstrap.confidence)
-          : "";
-  out.push_back({results.size() > 1 ? fmt::format("Metrics: {} ranks best by {}: {}{}.",
-                                                  m.models[best].name, measure, text, interval)
-                                    : fmt::format("Metrics: {} {}{}.", measure, text, interval),
-                 kMetricsAnchor});
-  const Evaluation& ev = results[best];
-  if (ev.binary && find(ev, "recall")) {
-    out.push_back(
-        {fmt::format("At the operating threshold ({}), {} finds {} of the \"{}\" cases "
-                     "with precision {}.",
-                     ev.prediction_rule, m.models[best].name, percent(value_of(ev, "recall")),
-                     ev.positive_class, percent(value_of(ev, "precision"))),
-         kMetricsAnchor});
+  Json best = Json::array();
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (std::isfinite(top) && shown(fact(values, k), kDecimals) == top && !inverted(results[k]))
+      best.push_back(k);
   }
-  for (const auto& c : compare_pairs(m, results, inputs)) {
-    out.push_back({fmt::format("{} vs {}: ROC AUC difference {:+.3f} (DeLong {}); {}.", c.a, c.b,
-                               c.delong.auc_a - c.delong.auc_b, p_value_text(c.delong.p_value),
-                               dominance_text(c)),
-                   kMetricsAnchor});
-  }
+  const std::string outcome = results.size() == 1  ? "single"
+                              : !any_defined       ? "undefined"
+                              : !best.empty()      ? (best.size() == 1 ? "best" : "tie")
+                              : std::isnan(chance) ? "all_inverted"
+                                                   : "none_above_chance";
+  const Json lead = outcome == "best" ? lead_facts(m, measure, values, lows, highs,
+                                                   best[0].get<std::size_t>(), pairs)
+                                      : Json(nullptr);
+  const auto& boot = m.params.bootstrap;
+  return {{"measure", measure},
+          {"chance", chance},
+          {"confidence", boot.n_resamples > 0 ? Json(boot.confidence) : Json(nullptr)},
+          {"values", values},
+          {"lows", lows},
+          {"highs", highs},
+          {"outcome", outcome},
+          {"excluded", excluded},
+          {"best", best},
+          {"lead", lead}};
+}
+
+Json inverted_facts(const Evaluation& ev) {
+  const metrics::Estimate& e = *own_auc(ev);
+  return {{"measure", e.name},   {"value", e.value},
+          {"low", e.low},        {"high", e.high},
+          {"chance", 0.5},       {"reversed", 1 - e.value},
+          {"binary", ev.binary}, {"positive", ev.positive_class}};
+}
+
+// "a, b and c".
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return out;
 }
 
+std::vector<std::string> pick(const std::vector<std::string>& names, const Json& indices) {
+  std::vector<std::string> out;
+  for (const auto& i : indices) out.push_back(names[i.get<std::size_t>()]);
+  return out;
+}
+
+std::string ranking_text(const Claim& c) {
+  const Json& f = c.facts;
+  const std::string measure = f.at("measure").get<std::string>();
+  const std::string outcome = f.at("outcome").get<std::string>();
+  std::string values;
+  for (std::size_t k = 0; k < c.subjects.size(); ++k)
+    values += fmt::format(
+        "{}{} {}", k ? ", " : "", c.subjects[k],
+        with_interval(fact(f["values"], k), fact(f["lows"], k), fact(f["highs"], k), kDecimals));
+  const double confidence = fact(f, "confidence");
+  const std::string intervals = std::isfinite(confidence)
+                                    ? fmt::format(" ({:g}% bootstrap interval{})", 100 * confidence,
+                                                  c.subjects.size() > 1 ? "s" : "")
+                                    : "";
+  if (outcome == "single") return fmt::format("Metrics: {} of {}{}.", measure, values, intervals);
+  if (outcome == "undefined")
+    return fmt::format("Metrics: {} is undefined for every model: {}{}.", measure, values,
+                       intervals);
+  if (outcome == "none_above_chance")
+    return fmt::format(
+        "Metrics: no model is better than chance by {} (all at or below {:g}): {}{}.", measure,
+        fact(f, "chance"), values, intervals);
+  if (outcome == "all_inverted")
+    return fmt::format(
+        "Metrics: no model ranks best by {}, as the scores of every defined one look inverted: "
+        "{}{}.",
+        measure, values, intervals);
+  if (outcome == "tie")
+    return fmt::format("Metrics: {} tie for best by {}: {}{}.",
+                       join_names(pick(c.subjects, f["best"])), measure, values, intervals);
+  std::string text =
+      fmt::format("Metrics: {} ranks best by {}: {}{}.",
+                  c.subjects[f["best"][0].get<std::size_t>()], measure, values, intervals);
+  const Json& lead = f.at("lead");
+  std::vector<std::string> others;
+  for (const auto& u : lead.at("uncertain")) {
+    const std::string name = c.subjects[u.at("model").get<std::size_t>()];
+    others.push_back(lead["how"] == "delong"
+                         ? fmt::format("{} (DeLong {})", name, p_value_text(fact(u, "p")))
+                         : name);
+  }
+  if (others.empty()) return text;
+  if (lead["how"] == "delong")
+    return text + fmt::format(
+                      " Its lead over {} is not significant at level {:g}: the data do not tell "
+                      "them apart at this sample size.",
+                      join_names(others), kLevel);
+  return text + fmt::format(
+                    " Its interval overlaps that of {}: the data may not tell them apart at this "
+                    "sample size.",
+                    join_names(others));
+}
+
+}  // namespace
+
+std::vector<Claim> summarize_metrics(const MetricsSection& m,
+                                     const std::vector<Evaluation>& results,
+                                     const std::vector<EvaluationInput>& inputs) {
+  std::vector<Claim> out;
+  if (results.empty()) return out;
+  std::vector<std::string> names;
+  for (const auto& model : m.models) names.push_back(model.name);
+  const auto pairs = compare_pairs(m, results, inputs);
+  const Json ranking = ranking_facts(m, results, pairs);
+  out.push_back(make_claim("metrics.ranking", kMetricsAnchor, names, ranking));
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (inverted(results[k]))
+      out.push_back(
+          make_claim("metrics.inverted", kMetricsAnchor, {names[k]}, inverted_facts(results[k])));
+  }
+  if (ranking["outcome"] == "best") {
+    const auto best = ranking["best"][0].get<std::size_t>();
+    const Evaluation& ev = results[best];
+    if (ev.binary && find(ev, "recall"))
+      out.push_back(make_claim("metrics.operating_point", kMetricsAnchor, {names[best]},
+                               {{"rule", ev.prediction_rule},
+                                {"positive", ev.positive_class},
+                                {"recall", value_of(ev, "recall")},
+                                {"precision", value_of(ev, "precision")},
+                                {"weighted", ev.weighted}}));
+  }
+  for (const auto& c : pairs)
+    out.push_back(make_claim("metrics.pair", kMetricsAnchor, {c.a, c.b},
+                             pair_facts(c, results.front().weighted)));
+  return out;
+}
+
+std::string render_metrics_claim(const Claim& c) {
+  const Json& f = c.facts;
+  if (c.kind == "metrics.ranking") return ranking_text(c);
+  if (c.kind == "metrics.inverted") {
+    const std::string measure = f.at("measure").get<std::string>();
+    const double chance = fact(f, "chance");
+    std::string text = fmt::format(
+        "{}'s scores look inverted: its {} {} is below chance ({:g}), so ", c.subjects[0], measure,
+        with_interval(fact(f, "value"), fact(f, "low"), fact(f, "high"), kDecimals), chance);
+    text += f.at("binary").get<bool>()
+                ? fmt::format("higher scores go with the other class, not with \"{}\"",
+                              f.at("positive").get<std::string>())
+                : std::string("they rank the classes the wrong way round on average");
+    text += fmt::format("; reversed, they would give {}.",
+                        fixed_or_undefined(fact(f, "reversed"), kDecimals));
+    if (shown(fact(f, "high"), kDecimals) >= chance)
+      text +=
+          fmt::format(" Its interval reaches {:g}: it may also be no better than chance.", chance);
+    return text;
+  }
+  if (c.kind == "metrics.operating_point") {
+    const double precision = fact(f, "precision");
+    const std::string rule = f.at("rule").get<std::string>();
+    const std::string positive = f.at("positive").get<std::string>();
+    const std::string by_weight = f.at("weighted").get<bool>() ? " (by weight)" : "";
+    if (!std::isfinite(precision))
+      return fmt::format(
+          "At the operating threshold ({}), {} predicts no case \"{}\", so it finds {} of them "
+          "and its precision is undefined.",
+          rule, c.subjects[0], positive, percent(fact(f, "recall")));
+    return fmt::format(
+        "At the operating threshold ({}), {} finds {} of the \"{}\" cases{} with precision {}.",
+        rule, c.subjects[0], percent(fact(f, "recall")), positive, by_weight, percent(precision));
+  }
+  if (c.kind == "metrics.pair") {
+    const double p = fact(f, "p"), level = fact(f, "level");
+    const double difference = fact(f, "auc_a") - fact(f, "auc_b");
+    std::string test = "DeLong " + p_value_text(p);
+    if (std::isfinite(p))
+      test += fmt::format(", {}significant at level {:g}", p < level ? "" : "not ", level);
+    return fmt::format(
+        "{} vs {}: ROC AUC difference {} ({}); {}.{}", c.subjects[0], c.subjects[1],
+        std::isfinite(difference) ? fmt::format("{:+.3f}", difference) : std::string("undefined"),
+        test, relation_text(f, c.subjects[0], c.subjects[1]),
+        f.at("weighted").get<bool>() ? " DeLong's test and the PR comparison ignore the weights."
+                                     : "");
+  }
+  fail("unknown kind of claim {}", quote_found(c.kind));
+}
+
 void render_metrics(HtmlReport& page, const MetricsSection& m,
-                    const std::vector<Evaluation>& results,
-                    const std::vector<EvaluationInput>& inputs) {
+                    const std::vector<Evaluation>& results, const std::vector<Claim>& claims) {
   page.add_heading("Metrics: what the predictions say", 2, kMetricsAnchor);
   if (results.empty()) return;
   page.add_paragraph(describe(m, results));
@@ -356,17 +653,24 @@ void render_metrics(HtmlReport& page, const MetricsSection& m,
                                ci));
   }
   render_curves(page, m, results);
-  const auto pairs = compare_pairs(m, results, inputs);
+  std::vector<const Claim*> pairs;
+  for (const auto& c : claims) {
+    if (c.kind == "metrics.pair") pairs.push_back(&c);
+  }
   if (!pairs.empty()) {
     page.add_heading("Paired comparisons", 3);
-    std::vector<TextSpan> spans{
-        {"Every pair of models on the same samples: DeLong's test of the "
-         "two correlated ROC AUCs (two-sided, unweighted) and whether one "
-         "PR curve (interpolated precision) lies above the other at every "
-         "recall (source: the textbook's Figure 45). "}};
-    for (const auto& c : pairs) spans.push_back({dominance_text(c) + ". "});
-    page.add_paragraph(spans);
-    page.add_data_table(pairs_table(pairs), {"metrics-comparisons", "One row per pair of models."});
+    page.add_paragraph(
+        "Every pair of models on the same samples: DeLong's test of the two correlated ROC AUCs "
+        "(two-sided, unweighted) and whether one PR curve (interpolated precision) lies above "
+        "the other at every recall (source: the textbook's Figure 45; unweighted):");
+    std::vector<std::vector<TextSpan>> items;
+    for (const auto* c : pairs)
+      items.push_back({{relation_text(c->facts, c->subjects[0], c->subjects[1]) + "."}});
+    page.add_list(items);
+    page.add_data_table(pairs_table(pairs),
+                        {"metrics-comparisons",
+                         "One row per pair of models: their ROC AUCs (as in the summary table), "
+                         "DeLong's z and p, and how their PR curves relate."});
   }
   render_matrices(page, m, results);
   page.add_data_table(

@@ -68,21 +68,113 @@ std::pair<const PartitionRow*, const PartitionRow*> in_and_out(const ShiftEvalua
   return {in, out};
 }
 
-// Fraction of the total error removed by rejecting the `rejected` most uncertain fraction, from
-// the chart curve of the model (all samples).
-double removed_at(const shift::ModelCurves& c, double rejected) {
-  if (c.x.empty()) return NAN;
+// The point of the model's error-retention curve (all samples) nearest to rejecting `rejected`
+// of the samples, most uncertain first: {the fraction it rejects, the fraction of the total error
+// it removes}; NaN when the curve is empty or the total error is 0.
+std::pair<double, double> removed_at(const shift::ModelCurves& c, double rejected) {
+  if (c.x.empty()) return {NAN, NAN};
   std::size_t full = 0, at = 0;
   for (std::size_t i = 0; i < c.x.size(); ++i) {
     if (c.x[i] > c.x[full]) full = i;
     if (std::abs(c.x[i] - (1 - rejected)) < std::abs(c.x[at] - (1 - rejected))) at = i;
   }
-  return c.retention[full] > 0 ? 1 - c.retention[at] / c.retention[full] : NAN;
+  if (!(c.retention[full] > 0)) return {NAN, NAN};
+  return {c.x[full] - c.x[at], 1 - c.retention[at] / c.retention[full]};
 }
 
-std::string show(const Headline& h) {
-  if (h.name == "error rate") return percent(h.value);
-  return with_interval(h.value, h.low, h.high, 3);
+std::string headline_name(const ShiftEvaluation& ev) {
+  return headline(ev, PartitionRow{}).name;
+}
+
+// A headline value as the summary prints it, and that printed value (compared by the rule of
+// "rises" / "falls" / "stays at").
+std::string show(const std::string& name, const Json& v) {
+  if (name == "error rate") return percent(fact(v, "value"));
+  return with_interval(fact(v, "value"), fact(v, "low"), fact(v, "high"), 3);
+}
+double printed(const std::string& name, double value) {
+  return name == "error rate" ? shown(100 * value, 1) : shown(value, 3);
+}
+
+constexpr double kChance = 0.5;
+
+std::string shift_text(const Claim& c) {
+  const Json& f = c.facts;
+  const std::string& model = c.subjects[0];
+  const std::string name = f.at("headline").get<std::string>();
+  std::string text = "Shift: ";
+  if (f.contains("in")) {
+    const Json &a = f["in"], &b = f["out"];
+    const double x = printed(name, fact(a, "value")), y = printed(name, fact(b, "value"));
+    const std::string change = !std::isfinite(x) || !std::isfinite(y) ? "goes"
+                               : y > x                                ? "rises"
+                               : y < x                                ? "falls"
+                                                                      : "stays";
+    if (change == "stays")
+      text += fmt::format("on the shifted partition {} the {} of {} is as on {} ({} and {})",
+                          b.at("set").get<std::string>(), name, model,
+                          a.at("set").get<std::string>(), show(name, a), show(name, b));
+    else
+      text += fmt::format("on the shifted partition {} the {} of {} {} from {} ({}) to {}",
+                          b.at("set").get<std::string>(), name, model, change, show(name, a),
+                          a.at("set").get<std::string>(), show(name, b));
+  } else {
+    text += fmt::format("{} on all samples", model);
+  }
+  const double rejected = fact(f, "rejected"), removed = fact(f, "removed");
+  if (std::isfinite(removed) && shown(100 * rejected, 0) > 0)
+    text += fmt::format(
+        "; rejecting the {} most uncertain inputs removes {} of its {} (random rejection: {} on "
+        "average)",
+        percent(rejected, 0), percent(removed, 0), f.at("error_name").get<std::string>(),
+        percent(rejected, 0));
+  const double ood = fact(f, "ood_auroc");
+  if (std::isfinite(ood)) {
+    const double s = shown(ood, 3);
+    if (s > kChance)
+      text += fmt::format(
+          "; its uncertainty tells shifted from in-domain inputs apart with AUROC {:.3f}", ood);
+    else if (s == kChance)
+      text += fmt::format(
+          "; its uncertainty does not tell shifted from in-domain inputs apart (AUROC {:.3f}, "
+          "chance)",
+          ood);
+    else
+      text += fmt::format(
+          "; its uncertainty is lower on shifted than on in-domain inputs (AUROC {:.3f}, below "
+          "chance: a warning sign)",
+          ood);
+  }
+  return text + ".";
+}
+
+std::string segment_text(const Claim& c) {
+  const Json& f = c.facts;
+  std::string text = fmt::format("Segmentation: {} (", c.subjects[0]);
+  const auto one = [](double mean, double sd) {
+    return std::isfinite(mean) ? fmt::format("{:.1f} \u00b1 {:.1f}", mean, sd)
+                               : std::string("undefined");
+  };
+  for (std::size_t i = 0; i < f.at("sets").size(); ++i) {
+    const Json& s = f["sets"][i];
+    text += fmt::format("{}{} {} subjects: nDSC {}, lesion F1 {}", i ? "; " : "",
+                        s.at("set").get<std::string>(), s.at("subjects").get<std::size_t>(),
+                        one(fact(s, "ndsc_mean"), fact(s, "ndsc_sd")),
+                        one(fact(s, "f1_mean"), fact(s, "f1_sd")));
+  }
+  text += "; mean \u00b1 SD \u00d7100)";
+  const double prr = fact(f, "prr");
+  if (std::isfinite(prr))
+    text += shown(prr, 2) > 0
+                ? fmt::format(
+                      "; its uncertainty ranks subjects by error with PRR {:.2f} (1 = as "
+                      "an oracle, 0 = as chance)",
+                      prr)
+                : fmt::format(
+                      "; its uncertainty ranks subjects by error no better than chance "
+                      "(PRR {:.2f})",
+                      prr);
+  return text + ".";
 }
 
 Table shift_table(const ShiftEvaluation& ev) {
@@ -156,35 +248,26 @@ std::string file_name(const std::string& text) {
 
 }  // namespace
 
-std::vector<Sentence> summarize_shift(const ShiftEvaluation& ev) {
-  std::vector<Sentence> out;
+std::vector<Claim> summarize_shift(const ShiftEvaluation& ev) {
+  std::vector<Claim> out;
   for (std::size_t m = 0; m < ev.models.size(); ++m) {
     const std::string& model = ev.models[m];
-    std::string text = "Shift: ";
+    Json f{{"headline", headline_name(ev)}, {"error_name", error_name(ev)}};
     const auto [in, shifted] = in_and_out(ev, model);
     if (in && shifted) {
       const Headline a = headline(ev, *in), b = headline(ev, *shifted);
-      text += fmt::format("on the shifted partition {} the {} of {} {} from {} ({}) to {}",
-                          shifted->set, a.name, model, b.value > a.value ? "rises" : "falls",
-                          show(a), in->set, show(b));
-    } else {
-      text += fmt::format("{} on all samples", model);
+      f["in"] = {{"set", in->set}, {"value", a.value}, {"low", a.low}, {"high", a.high}};
+      f["out"] = {{"set", shifted->set}, {"value", b.value}, {"low", b.low}, {"high", b.high}};
     }
-    const double removed = m < ev.curves.size() ? removed_at(ev.curves[m], 0.1) : NAN;
-    if (std::isfinite(removed))
-      text += fmt::format(
-          "; rejecting the 10 % most uncertain inputs removes {} of its {} "
-          "(random rejection: 10 %)",
-          percent(removed, 0), error_name(ev));
+    if (m < ev.curves.size()) {
+      const auto [rejected, removed] = removed_at(ev.curves[m], 0.1);
+      f["rejected"] = rejected;
+      f["removed"] = removed;
+    }
     for (const auto& r : ev.rows) {
-      if (r.model == model && r.kind == "all" && std::isfinite(r.ood_auroc))
-        text += fmt::format(
-            "; its uncertainty tells shifted from in-domain inputs with AUROC {:.3f}{}",
-            r.ood_auroc,
-            r.ood_auroc < 0.5 ? " (below 0.5: it is more certain on shifted inputs, a warning sign)"
-                              : "");
+      if (r.model == model && r.kind == "all") f["ood_auroc"] = r.ood_auroc;
     }
-    out.push_back({text + ".", kShiftAnchor});
+    out.push_back(make_claim("shift.model", kShiftAnchor, {model}, f));
   }
   return out;
 }
@@ -230,26 +313,30 @@ void render_shift(HtmlReport& page, const ShiftSection& config, const ShiftEvalu
   for (const auto& note : ev.notes) page.add_paragraph("Note: " + note);
 }
 
-std::vector<Sentence> summarize_segment(const SegmentSection& config,
-                                        const std::vector<shift::SegmentEvaluation>& results) {
-  std::vector<Sentence> out;
+std::vector<Claim> summarize_segment(const SegmentSection& config,
+                                     const std::vector<shift::SegmentEvaluation>& results) {
+  std::vector<Claim> out;
   for (std::size_t m = 0; m < results.size(); ++m) {
     const auto& ev = results[m];
-    std::string text = fmt::format("Segmentation: {} (", config.models[m].name);
-    for (std::size_t i = 0; i < ev.sets.size(); ++i) {
-      const auto& s = ev.sets[i];
-      text +=
-          fmt::format("{}{} {} subjects: nDSC {:.1f} \u00b1 {:.1f}, lesion F1 {:.1f} \u00b1 {:.1f}",
-                      i ? "; " : "", s.set, s.n_subjects, s.ndsc.mean, s.ndsc.sd, s.lesion_f1.mean,
-                      s.lesion_f1.sd);
-    }
-    text += "; mean \u00b1 SD \u00d7100)";
-    if (!ev.sets.empty() && std::isfinite(ev.sets.front().patient_prr))
-      text += fmt::format("; its uncertainty ranks subjects by error with PRR {:.2f}",
-                          ev.sets.front().patient_prr);
-    out.push_back({text + ".", kSegmentAnchor});
+    Json sets = Json::array();
+    for (const auto& s : ev.sets)
+      sets.push_back({{"set", s.set},
+                      {"subjects", s.n_subjects},
+                      {"ndsc_mean", s.ndsc.mean},
+                      {"ndsc_sd", s.ndsc.sd},
+                      {"f1_mean", s.lesion_f1.mean},
+                      {"f1_sd", s.lesion_f1.sd}});
+    out.push_back(
+        make_claim("segment.model", kSegmentAnchor, {config.models[m].name},
+                   {{"sets", sets}, {"prr", ev.sets.empty() ? NAN : ev.sets.front().patient_prr}}));
   }
   return out;
+}
+
+std::string render_shift_claim(const Claim& c) {
+  if (c.kind == "shift.model") return shift_text(c);
+  if (c.kind == "segment.model") return segment_text(c);
+  fail("unknown kind of claim {}", quote_found(c.kind));
 }
 
 void render_segment(HtmlReport& page, const SegmentSection& config,

@@ -17,9 +17,12 @@ import tempfile
 
 import pytest
 
+import numpy as np
+
 import assay
 from assay import report
 from conftest import CHROMIUM, ROOT, cli_path
+from test_report_claims import check_claims
 
 EXAMPLES = os.path.join(ROOT, "examples")
 PY = sys.executable
@@ -175,7 +178,7 @@ def test_python_twin_builds_any_subset(tour, tmp_path, monkeypatch):
                         "count": {"spec": "graph4.spec", "property": "Transitive",
                                   "models": {"tree": "count_tree.json"}}},
                        out=tmp_path / "count.html")
-    assert set(doc) == {"title", "summary", "count", "page", "files"}
+    assert set(doc) == {"title", "summary", "claims", "count", "page", "files"}
     assert doc["page"] == str(tmp_path / "count.html")
     assert os.path.exists(tmp_path / "count_tables" / "count-labels.csv")
     assert doc["count"]["models"]["tree"]["labels"] == tour["document"]["count"]["models"]["tree"]["labels"]
@@ -211,3 +214,138 @@ def test_bad_configuration_is_located_before_any_work(tour, tmp_path, text, mess
     assert not os.path.exists(tmp_path / "bad.html")
     with pytest.raises(assay.AssayError):
         report.build(config, out=tmp_path / "bad.html")
+
+
+def test_tour_claims_are_true(tour):
+    """Every sentence of the tour's summary against its numbers (test_report_claims.py), with the
+    sections the random data sets there do not build: segmentation and counting."""
+    kinds = check_claims(tour["document"], tour["dir"] / "report_tables", tour["page"])
+    assert kinds >= {"metrics.ranking", "metrics.operating_point", "metrics.pair", "soak.pooling",
+                     "cv.ranking", "shift.model", "segment.model", "count.model"}
+    pair = next(c for c in tour["document"]["claims"] if c["kind"] == "metrics.pair")
+    assert pair["facts"]["relation"] == "cross"  # the tour's two models are built to cross
+
+
+def test_python_build_accepts_numpy_values(tour, tmp_path, monkeypatch):
+    """numpy scalars and arrays where the schema takes numbers, booleans and lists (they used to
+    fail in json.dumps); the result equals the plain dict's."""
+    monkeypatch.chdir(tour["dir"])
+    plain = {"title": "numpy", "seed": 3,
+             "count": {"spec": "graph4.spec", "property": "Transitive", "samples": [50, 100],
+                       "confidence": 0.9, "models": {"tree": "count_tree.json"}}}
+    typed = {"title": np.str_("numpy"), "seed": np.int64(3),
+             "count": {"spec": "graph4.spec", "property": "Transitive",
+                       "samples": np.array([50, 100], dtype=np.int32),
+                       "confidence": np.float64(0.9), "models": {"tree": "count_tree.json"}}}
+    a = report.build(plain, out=tmp_path / "plain.html")
+    b = report.build(typed, out=tmp_path / "typed.html")
+    for doc in (a, b):
+        for model in doc["count"]["models"].values():
+            model.pop("seconds")
+    assert a["count"] == b["count"] and a["summary"] == b["summary"]
+    metrics = {"metrics": {"file": "report_predictions.csv", "label": "label",
+                           "pos_label": "fraud", "threshold": np.float32(0.25),
+                           "bootstrap": np.uint16(0), "bins": np.int8(5),
+                           "models": {"logistic": np.array(["logistic"])}}}
+    doc = report.build(metrics, out=tmp_path / "m.html")
+    assert doc["metrics"]["models"]["logistic"]["prediction_rule"] == "score >= 0.25"
+    with pytest.raises(assay.AssayError, match=r"^config: \[soak\] folds: expected an integer, "
+                                                r"found true$"):
+        report.build({"soak": {"file": "soak_regions.csv", "label": "y", "subset": "region",
+                               "folds": np.bool_(True)}}, check=True)
+    with pytest.raises(assay.AssayError, match=r"^config: \[metrics\] threshold: expected a "
+                                                r"finite number, found nan$"):
+        report.build({"metrics": {"file": "report_predictions.csv", "label": "label",
+                                  "threshold": np.float64("nan"), "models": {"a": "logistic"}}})
+    with pytest.raises(assay.AssayError, match=r"^config: metrics.models: expected a string, "
+                                                r"number, boolean, list or dict, found set$"):
+        report.build({"metrics": {"file": "report_predictions.csv", "label": "label",
+                                  "models": {"logistic"}}})
+
+
+def report_cli(*args, cwd):
+    return subprocess.run([cli_path(), "report", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[segment]\ntruth = \"gt\"\nthreshold = nan\npred = \"m\"\n",
+     "c.toml:3:13: [segment] threshold: expected a number in [0, 1], found nan"),
+    ("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nthreshold = nan\nmodels = { a = \"p\" }\n",
+     "c.toml:4:13: [metrics] threshold: expected a finite number, found nan"),
+    ("[count]\nspec = \"g.spec\"\nmodels = { t = \"t.json\" }\ndelta = -inf\n",
+     "c.toml:4:9: [count] delta: expected a number in (0, 1], found -inf"),
+    ("title = \"Fraud\\u0000model\"\n[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n",
+     'c.toml:1:9: title: expected text without control characters, found "Fraud\\x00model" '
+     "(byte 0x00)"),
+    ("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nmodels = { \"a\\u0007\" = \"p\" }\n",
+     'c.toml:4:12: metrics.models key: expected a name without control characters, found '
+     '"a\\x07" (byte 0x07)'),
+])
+def test_bad_values_in_the_configuration_are_located(tmp_path, text, message):
+    (tmp_path / "c.toml").write_text(text, encoding="utf-8")
+    out = report_cli("c.toml", "--check", cwd=tmp_path)
+    assert (out.returncode, out.stderr) == (2, f"assay: {message}\n")
+    assert os.listdir(tmp_path) == ["c.toml"]
+
+
+def test_a_folder_is_not_a_configuration(tmp_path):
+    out = report_cli(".", cwd=tmp_path)
+    assert (out.returncode, out.stderr) == (
+        2, "assay: .: is a folder, expected a report config file (TOML)\n")
+    assert os.listdir(tmp_path) == []
+
+
+def test_lost_stdout_leaves_no_page(tour, tmp_path):
+    """All or nothing, stdout included (docs/report-config.md): with stdout on a full disk, no page,
+    table or JSON file appears, and the message names the reason."""
+    config = tmp_path / "c.toml"
+    config.write_text(f'[metrics]\nfile = "{tour["dir"]}/report_predictions.csv"\nlabel = "label"\n'
+                      'bootstrap = 20\nmodels = { a = "logistic", b = "boosted" }\n'
+                      f'[cv]\nfile = "{tour["dir"]}/soak_regions.csv"\nlabel = "y"\nfolds = 2\n'
+                      'learners = ["featureless"]\n', encoding="utf-8")
+    for flags in (["--json"], []):
+        out = subprocess.run([cli_path(), "report", config, "--quiet", "--out",
+                              tmp_path / "page.html", *flags], stdout=open("/dev/full", "w"),
+                             stderr=subprocess.PIPE, text=True, timeout=600)
+        assert out.returncode == 2, flags
+        # Warnings of the analyses come first; the reason once, at the end.
+        assert out.stderr.endswith(
+            "assay: cannot write to standard output: No space left on device\n"), out.stderr
+        assert out.stderr.count("standard output") == 1
+        assert os.listdir(tmp_path) == ["c.toml"], flags
+    ok = subprocess.run([cli_path(), "report", config, "--quiet", "--out", tmp_path / "page.html",
+                         "--json"], capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["summary"][0].startswith("Metrics: ")
+    assert sorted(os.listdir(tmp_path)) == ["c.toml", "page.html", "page.json", "page_tables"]
+
+
+@pytest.mark.parametrize("command", [
+    ["metrics", "{d}/report_predictions.csv", "--label", "label", "--score", "logistic",
+     "--json"],
+    ["metrics", "{d}/report_predictions.csv", "--label", "label", "--score", "logistic"],
+    ["shift", "{d}/shift_demo.csv", "--target", "power", "--pred", "single", "--uncertainty",
+     "single_var", "--json"],
+    ["count", "--model", "{d}/count_tree.json", "--spec", "{d}/graph4.spec", "--property",
+     "Transitive", "--json"],
+    ["segment", "--pred", "{d}/segment/member0", "--truth", "{d}/segment/truth", "--json"],
+    ["runs", "{d}/report_predictions.csv", "--value", "logistic", "--json"],
+])
+def test_lost_stdout_leaves_no_page_for_any_command(tour, tmp_path, command):
+    """The other commands that print and write files share the mechanism (apps/cli/
+    stdout_batch.hpp): they used to write the --html page and then exit 2."""
+    args = [a.format(d=tour["dir"]) for a in command] + ["--html", tmp_path / "page.html",
+                                                         "--quiet"]
+    if command[0] != "runs":
+        args += ["--json-out", tmp_path / "page.json"]
+    out = subprocess.run([cli_path(), *args], stdout=open("/dev/full", "w"),
+                         stderr=subprocess.PIPE, text=True, timeout=300)
+    assert out.returncode == 2
+    assert out.stderr.endswith(
+        "assay: cannot write to standard output: No space left on device\n"), out.stderr
+    assert out.stderr.count("standard output") == 1
+    assert os.listdir(tmp_path) == []
+    ok = subprocess.run([cli_path(), *args], capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert "page.html" in os.listdir(tmp_path)

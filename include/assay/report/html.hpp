@@ -51,7 +51,9 @@ struct ChartLibraryFile {
 /// Generated at build time by cmake/embed_chart_library.py.
 std::span<const ChartLibraryFile> chart_library();
 
-/// Escapes text for HTML element content and attribute values (& < > " ').
+/// Escapes text for HTML element content and attribute values (& < > " '); control characters
+/// other than tab, newline and carriage return (NUL, ESC, DEL, ...) become their visible Unicode
+/// control pictures (U+2400 + c; DEL U+2421), since HTML cannot hold them.
 std::string html_escape(std::string_view text);
 
 /// A piece of text, optionally a link (e.g. "#section-metrics" to a heading's anchor).

@@ -27,6 +27,7 @@
 // while running throws the same way.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,17 +57,42 @@ struct PreparedOverview {
   count::Spec count_spec;
 };
 
+/// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
+/// (`subjects`: model, learner or data names) and every number and decision it states (`facts`,
+/// unrounded, NaN where undefined), with `text` rendered from those alone by render_claim. Each
+/// decision (best, tie, same curve, crossings, significant, rises, ...) is made by one rule on
+/// the values as the page shows them (rounded as printed), so that every sentence is true of the
+/// numbers beside it; docs/report-config.md lists the kinds and their rules.
+struct Claim {
+  std::string kind;
+  /// The anchor of the section the sentence links to ("metrics", "soak", ...).
+  std::string section;
+  std::vector<std::string> subjects;
+  Json facts = Json::object();
+  std::string text;
+};
+
+/// The sentence of `claim`, from its kind, subjects and facts only (its `text` is ignored).
+/// Throws assay::Error for an unknown kind.
+std::string render_claim(const Claim& claim);
+
+/// A claim as JSON: {"kind", "section", "subjects", "facts", "text"}.
+Json claim_json(const Claim& claim);
+
 /// The built report.
 struct Overview {
   /// The page (write it with write_overview, which also writes its tables).
   HtmlReport page{""};
-  /// {"title", "summary": [sentences], "metrics": {"models": {name: evaluation_json}},
+  /// {"title", "summary": [sentences], "claims": [claim_json of each sentence],
+  ///  "metrics": {"models": {name: evaluation_json}},
   ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
   ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}}};
   ///  only the analyses that ran.
   Json document;
-  /// The summary sentences, in page order.
+  /// The summary sentences, in page order (the claims' texts).
   std::vector<std::string> summary;
+  /// The same sentences as claims.
+  std::vector<Claim> claims;
 };
 
 /// Reads every file the configuration names and checks that the data fit each analysis (see the
@@ -85,8 +111,11 @@ Overview build_overview(const ReportConfig& config);
 void check_overview_outputs(const std::string& path, std::string_view what);
 
 /// Writes the page to `path`, every table's CSV into the folder "<stem>_tables" next to it (the
-/// same bytes as the page's download links) and the JSON document to "<stem>.json". Checks that
-/// the outputs are writable first. Returns the files written, the page first.
-std::vector<std::string> write_overview(const Overview& overview, const std::string& path);
+/// same bytes as the page's download links) and the JSON document to "<stem>.json", all or
+/// nothing (OutputBatch). Checks that the outputs are writable first. `before_commit` runs when
+/// every file is staged and none is visible yet; if it throws, nothing is written (the CLI
+/// prints its summary there and checks stdout). Returns the files written, the page first.
+std::vector<std::string> write_overview(const Overview& overview, const std::string& path,
+                                        const std::function<void()>& before_commit = {});
 
 }  // namespace assay::report

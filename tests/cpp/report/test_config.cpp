@@ -184,3 +184,76 @@ TEST(ReportConfig, InputsAreCheckedBeforeAnyWork) {
       prepare_overview(counting), Error,
       fmt::format("r.toml:1:1: [count] spec file {}/missing.spec: no such file", dir.string()));
 }
+
+TEST(ReportConfig, NanAndInfinityAreRefusedAtTheirKey) {
+  // JSON has no NaN: the value used to be described as "null".
+  EXPECT_THROW_MSG(parse("[segment]\ntruth = \"gt\"\nthreshold = nan\npred = \"m\"\n"), Error,
+                   "r.toml:3:13: [segment] threshold: expected a number in [0, 1], found nan");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nthreshold = -inf\n"
+                         "models = { a = \"p\" }\n"),
+                   Error, "r.toml:4:13: [metrics] threshold: expected a finite number, found -inf");
+  EXPECT_THROW_MSG(parse("[shift]\nfile = \"s.csv\"\ntarget = \"t\"\npred = \"m\"\n"
+                         "uncertainty = \"u\"\nacceptable = +inf\n"),
+                   Error,
+                   "r.toml:6:14: [shift] acceptable: expected a number in [0, 1e+300], found inf");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nbins = nan\n"
+                         "models = { a = \"p\" }\n"),
+                   Error, "r.toml:4:8: [metrics] bins: expected an integer, found nan");
+  EXPECT_THROW_MSG(
+      parse("[count]\nspec = \"g.spec\"\nmodels = { t = \"t.json\" }\nepsilon = nan\n"), Error,
+      "r.toml:4:11: [count] epsilon: expected a number in (0, 1e+09], found nan");
+  EXPECT_THROW_MSG(parse("[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n"
+                         "learner_params = { glmnet = { alpha = nan } }\n"),
+                   Error,
+                   "r.toml:4:39: cv.learner_params.glmnet.alpha: expected a finite number, found "
+                   "nan");
+  EXPECT_THROW_MSG(parse("[soak]\nfile = \"a.csv\"\nlabel = \"y\"\nsubset = \"r\"\n"
+                         "learner_params = { xgboost = { eta = [0.1, inf] } }\n"),
+                   Error,
+                   "r.toml:5:44: soak.learner_params.xgboost.eta[1]: expected a finite number, "
+                   "found inf");
+  // From a dict (Python's NaN reaches the reader as a JSON NaN).
+  const Json config = {
+      {"metrics",
+       {{"file", "p.csv"}, {"label", "y"}, {"threshold", NAN}, {"models", {{"a", "p"}}}}}};
+  EXPECT_THROW_MSG(report_config_from_json(config, "/data"), Error,
+                   "config: [metrics] threshold: expected a finite number, found nan");
+}
+
+TEST(ReportConfig, ControlCharactersInTextAreRefusedWhereWritten) {
+  // A NUL from a title used to reach the HTML page raw.
+  EXPECT_THROW_MSG(parse("title = \"Fraud\\u0000model\"\n[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n"),
+                   Error,
+                   "r.toml:1:9: title: expected text without control characters, found "
+                   "\"Fraud\\x00model\" (byte 0x00)");
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\n"
+                         "models = { \"a\\u001b[31m\" = \"p\" }\n"),
+                   Error,
+                   "r.toml:4:12: metrics.models key: expected a name without control "
+                   "characters, found \"a\\x1b[31m\" (byte 0x1B)");
+  EXPECT_THROW_MSG(parse("[cv]\nfiles = [\"a.csv\", \"b\\u007f.csv\"]\nlabel = \"y\"\n"), Error,
+                   "r.toml:2:19: cv.files[1]: expected text without control characters, found "
+                   "\"b\\x7f.csv\" (byte 0x7F)");
+  // A name (a key) takes no newline either: it is printed one per line.
+  EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\n"
+                         "models = { \"a\\nb\" = \"p\" }\n"),
+                   Error,
+                   "r.toml:4:12: metrics.models key: expected a name without control "
+                   "characters, found \"a\\nb\" (byte 0x0A)");
+  // In text, tab and newline are whitespace, not control characters to refuse.
+  EXPECT_EQ(parse("title = \"a\\tb\\nc\"\n[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n").title,
+            "a\tb\nc");
+  EXPECT_THROW_MSG(
+      report_config_from_json(Json{{"title", std::string("x\0y", 3)}, {"cv", {{"file", "a.csv"}}}},
+                              "/data"),
+      Error,
+      "config: title: expected text without control characters, found \"x\\x00y\" "
+      "(byte 0x00)");
+}
+
+TEST(ReportConfig, AFolderIsNotAConfiguration) {
+  const fs::path dir = fs::path(ASSAY_BINARY_DIR) / "test-output" / "report-config-folder";
+  fs::create_directories(dir);
+  EXPECT_THROW_MSG(read_report_config(dir.string()), Error,
+                   dir.string() + ": is a folder, expected a report config file (TOML)");
+}

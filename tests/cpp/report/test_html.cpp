@@ -44,6 +44,11 @@ TEST(Html, Escape) {
   EXPECT_EQ(html_escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
   EXPECT_EQ(html_escape(""), "");
   EXPECT_EQ(html_escape("plain \xc3\xa9"), "plain \xc3\xa9");
+  // HTML cannot hold NUL: control characters become visible control pictures, whitespace stays.
+  EXPECT_EQ(html_escape(std::string("a\0b\x1b\x7f\t\n\r", 8)), "a&#x2400;b&#x241B;&#x2421;\t\n\r");
+  HtmlReport page(std::string("T\0", 2));
+  page.add_paragraph(std::string("p\0", 2));
+  EXPECT_EQ(page.render().find('\0'), std::string::npos);
 }
 
 TEST(Html, ChartLibraryIsTheInstalledOne) {
