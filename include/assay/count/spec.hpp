@@ -52,7 +52,8 @@ inline constexpr double kMaxGridPoints = 9.0e15;
 /// (step 1e-300 on [0, 16]; step 1e-9 near 1e10).
 std::string real_grid_problem(double lo, double hi, double step, std::uint64_t& size);
 
-/// Whether v is a point of the grid (within 1e-9 of a step, as region centres are matched).
+/// Whether v is a point of the grid (within a millionth of a step, so that float32 copies of
+/// grid values pass).
 bool on_grid(const VarDomain& v, double value);
 /// The domain as the spec writes it: "bool", "int[0, 15]", "real[-1, 1] step 0.25".
 std::string domain_text(const VarDomain& v);

@@ -541,6 +541,10 @@ TEST(Counting, TestPointsMustLieInTheDomain) {
             "test set row 1 (index 0), feature 2 (t): nan is not a point of its domain real[0, "
             "1] step 0.25; the exact counts cover the domain only");
   EXPECT_EQ(refused({1, 2, 0.75, 0, 3, 1}), "(accepted)");
+  // float32 copies of grid values are points of the grid.
+  const Spec tenths = parse_spec("input t : real[0, 1] step 0.1;\ntruth 1 = t > 0.5;\n", "t.spec");
+  p.test_x = {static_cast<float>(0.3), static_cast<float>(0.7)};
+  EXPECT_NO_THROW(count(constant_model(1, 1), tenths, p));
 }
 
 // A step so fine that x +- step rounds to x gave a region of total 1; such grids are refused,
