@@ -92,6 +92,19 @@ class CtrlC {
   struct sigaction old_ {};
 };
 
+// --max-memory: megabytes in (0, 1e12], as Python's max_memory.
+const CLI::Validator& megabytes_rule() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (!text.empty() && end == text.c_str() + text.size() && v > 0 && v <= 1e12) return {};
+        return fmt::format("expected megabytes in (0, 1e12], found {}", quote_found(text));
+      },
+      "MB");
+  return validator;
+}
+
 // --time-limit: count::check_time_limit's rule and wording.
 const CLI::Validator& time_limit_rule() {
   static const CLI::Validator validator(
@@ -232,7 +245,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--max-memory", options->max_memory_mb,
                   "split/--vnnlib: megabytes the undecided boxes may take (default: half the "
                   "memory available at the start); reaching it stops with the certified interval")
-      ->check(CLI::PositiveNumber);
+      ->check(megabytes_rule());
   cmd->add_flag("--stop-when-decided", options->stop_when_decided,
                 "--vnnlib: stop as soon as the property is decided (holds or violated)");
   cmd->add_option("--bounds", options->bounds, "--vnnlib: linear (default) or interval bounds");

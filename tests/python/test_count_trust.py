@@ -303,7 +303,9 @@ def test_vnnlib_stops_at_the_memory_budget(tmp_path):
     assert p["stopped_by"] == "memory budget"
     with pytest.raises(assay.AssayError, match=r"max_memory: expected megabytes in \(0, 1e12\]"):
         count.count_vnnlib(net, prop, max_memory=-1)
-    assert _cli("count", "--model", net, "--vnnlib", prop, "--max-memory", "0").returncode == 2
+    r = _cli("count", "--model", net, "--vnnlib", prop, "--max-memory", "0")
+    assert r.returncode == 2
+    assert 'assay: --max-memory: expected megabytes in (0, 1e12], found "0"' in r.stderr
 
 
 def test_vnnlib_without_limits_ends_in_bounded_memory(tmp_path):
