@@ -1,11 +1,17 @@
 // `assay count --model M.json --spec S.spec [--property NAME] ...`, `assay count --cnf F.cnf`,
 // `assay count --model net.onnx --vnnlib P.vnnlib [--time-limit S] [--max-boxes N]`,
 // `assay encode --model M --spec S --out F.cnf` and `assay model info M.json`.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/json.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/count/cnf.hpp"
@@ -36,8 +42,86 @@ struct CountOptions {
   std::string vnnlib;
   bool stop_when_decided = false;
   std::string bounds = "linear";
+  double max_memory_mb = 0;
   CLI::Option* confidence = nullptr;
 };
+
+// Ctrl-C during a count asks it to stop cleanly: sampling and splitting report what they have
+// (samples drawn so far, certified intervals so far), then the command exits with status 130;
+// an exact count that has no partial answer ends with a message. A second Ctrl-C ends the
+// process at once (the handler is reset on the first).
+void on_count_sigint(int /*signal*/) {
+  request_interrupt();
+  static const char kMessage[] =
+      "\nassay: stopping at the next checkpoint (press Ctrl-C again to abort)\n";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+}
+
+class CtrlC {
+ public:
+  CtrlC() {
+    struct sigaction sa {};
+    sa.sa_handler = on_count_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_);
+  }
+  ~CtrlC() { sigaction(SIGINT, &old_, nullptr); }
+  CtrlC(const CtrlC&) = delete;
+  CtrlC& operator=(const CtrlC&) = delete;
+
+  /// Runs the count; an exact count interrupted without a partial answer ends the command.
+  template <class F>
+  auto run(F count) const {
+    try {
+      return count();
+    } catch (const Interrupted&) {
+      std::fputs("assay: interrupted before the count finished; nothing to report\n", stderr);
+      throw ExitCode{130};
+    }
+  }
+  /// After the (partial) report is written: exit status 130 when it was interrupted.
+  void exit_if_interrupted() const {
+    if (!interrupt_requested()) return;
+    std::fputs("assay: interrupted: the report above holds what was counted so far\n", stderr);
+    throw ExitCode{130};
+  }
+
+ private:
+  InterruptScope scope_;
+  struct sigaction old_ {};
+};
+
+// --max-memory: megabytes in (0, 1e12], as Python's max_memory.
+const CLI::Validator& megabytes_rule() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (!text.empty() && end == text.c_str() + text.size() && v > 0 && v <= 1e12) return {};
+        return fmt::format("expected megabytes in (0, 1e12], found {}", quote_found(text));
+      },
+      "MB");
+  return validator;
+}
+
+// --time-limit: count::check_time_limit's rule and wording.
+const CLI::Validator& time_limit_rule() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size()) v = std::nan("");  // not a number
+        try {
+          count::check_time_limit("", v, text);
+        } catch (const Error& e) {
+          return e.message();
+        }
+        return {};
+      },
+      "SECONDS");
+  return validator;
+}
 
 struct EncodeOptions {
   std::string model;
@@ -51,8 +135,8 @@ struct EncodeOptions {
 void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
   cmd->add_option("--time-limit", p.time_limit,
                   "exact-cnf/approx/split: seconds per count (0 = none; auto: 60, then "
-                  "approximate)")
-      ->check(CLI::NonNegativeNumber);
+                  "approximate); also stops each uniform sample (at most 1e9)")
+      ->check(time_limit_rule());
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -123,11 +207,14 @@ void run_count_vnnlib(const CountOptions& o) {
   if (o.confidence->count() > 0) p.confidence = o.params.confidence;
   p.seed = o.params.seed;
   p.threads = o.params.threads;
+  p.max_memory = o.params.max_memory;
+  const CtrlC ctrl_c;
   const count::SplitResult r = count::count_unsafe(model, property, p);
   o.out.write(
       report::split_json(r, o.model, o.vnnlib),
       [&] { return report::split_text(r, o.model, o.vnnlib); },
       [&] { return report::split_html(r, o.model, o.vnnlib); });
+  ctrl_c.exit_if_interrupted();
 }
 
 struct ModelOptions {
@@ -155,6 +242,10 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--max-boxes", options->params.max_boxes,
                   "split: largest number of boxes bounded (0 = none; deterministic)")
       ->check(non_negative_integer());
+  cmd->add_option("--max-memory", options->max_memory_mb,
+                  "split/--vnnlib: megabytes the undecided boxes may take (default: half the "
+                  "memory available at the start); reaching it stops with the certified interval")
+      ->check(megabytes_rule());
   cmd->add_flag("--stop-when-decided", options->stop_when_decided,
                 "--vnnlib: stop as soon as the property is decided (holds or violated)");
   cmd->add_option("--bounds", options->bounds, "--vnnlib: linear (default) or interval bounds");
@@ -193,6 +284,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
+    o.params.max_memory = static_cast<std::uint64_t>(o.max_memory_mb * 1e6);
     if (!o.vnnlib.empty()) {
       run_count_vnnlib(o);
       return;
@@ -216,10 +308,13 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       csv.categorical = {o.label};
       count::set_test_set(o.params, model, read_csv(o.test, csv), o.label);
     }
-    const count::CountResult result = count::count(model, spec, o.params);
+    const CtrlC ctrl_c;
+    const count::CountResult result =
+        ctrl_c.run([&] { return count::count(model, spec, o.params); });
     o.out.write(
         report::count_json(result), [&] { return report::count_text(result); },
         [&] { return report::count_html(result, "assay count: " + o.model + " on " + o.spec); });
+    ctrl_c.exit_if_interrupted();
   };
 }
 

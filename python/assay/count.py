@@ -85,7 +85,7 @@ def _model(model):
 def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test=None,
           method="auto", confidence=0.95, threads=0, time_limit=0.0, epsilon=0.8, delta=0.2,
           ambiguity_limit=100000, fraction_bits=0, weight_bits=12, activation_bits=12,
-          max_boxes=0):
+          max_boxes=0, max_memory=None, progress=True):
     """Exact TP/FP/TN/FN per label, safety S/N and region robustness of `model` over the whole
     domain of `spec`, plus estimates from the test set (X_test, y_test as label indices) and
     uniform samples of each size in `samples`.
@@ -96,8 +96,12 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
     method: "auto", "structural", "enumerate", "exact-cnf" or "approx" (docs/count.md); each
     count's "guarantee" says how it was obtained. time_limit (seconds per CNF count), epsilon,
     delta, ambiguity_limit and the *_bits of the fixed-point encoding apply to the CNF methods;
-    method "split" (networks: domain splitting with sound bounds) stops at time_limit seconds or
-    max_boxes boxes per count, and its counts are then certified bounds.
+    method "split" (networks: domain splitting with sound bounds) stops at time_limit seconds,
+    max_boxes boxes or when its undecided boxes reach max_memory megabytes (default: half the
+    memory available at the start) per count, and its counts are then certified bounds.
+    Each uniform sample stops after time_limit seconds (when set) with the points drawn so far
+    (its "n" is then below its "requested", with a warning). Ctrl-C stops the count cleanly and
+    raises KeyboardInterrupt. progress: a progress bar on stderr when it is a terminal.
     """
     xt = None if X_test is None else np.ascontiguousarray(np.asarray(X_test, dtype=np.float64))
     yt = None if y_test is None else np.ascontiguousarray(np.asarray(y_test, dtype=np.int32))
@@ -107,9 +111,11 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
                "activation_bits": int(activation_bits)}
     if max_boxes:
         options["max_boxes"] = int(max_boxes)
+    if max_memory is not None:
+        options["max_memory"] = float(max_memory)
     text = _assay.count_count(_model(model), _spec(spec), property or "", method,
                               [int(n) for n in samples], int(seed), float(confidence),
-                              int(threads), xt, yt, options)
+                              int(threads), xt, yt, options, bool(progress))
     return _ints(json.loads(text))
 
 
@@ -171,20 +177,24 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
 
 
 def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), seed=0,
-               confidence=0.95, method="auto", threads=0):
+               confidence=0.95, method="auto", threads=0, time_limit=0.0, progress=True):
     """Robustness of `model` around `x`: the region is every grid point (lower + k*step) within
     `epsilon` of x in each feature, clipped to [lower, upper] (scalars or one value per feature).
+    A step so fine that the grid's points are not distinct doubles (or more than 9e15 of them per
+    feature) is refused.
 
     Returns a dict: count (points predicted `label`, exact int), total (region size, exact int),
     robustness (count / total), samples (estimates from uniform samples of the region), method,
-    seconds.
+    seconds. Each sample stops after time_limit seconds (0 = none) with the points drawn so far
+    (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
     """
     x = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
     lower = np.atleast_1d(np.asarray(lower, dtype=np.float64)).tolist()
     upper = np.atleast_1d(np.asarray(upper, dtype=np.float64)).tolist()
     text = _assay.count_robustness(_model(model), x, float(epsilon), int(label), lower, upper,
                                    float(step), [int(n) for n in samples], int(seed),
-                                   float(confidence), method, int(threads))
+                                   float(confidence), method, int(threads), float(time_limit),
+                                   bool(progress))
     return _ints(json.loads(text))
 
 
@@ -210,15 +220,19 @@ def _vnnlib(prop):
 
 def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decided=False,
                  samples=10000, confidence=0.999, seed=0, threads=0, bounds="linear",
-                 enumerate_limit=4096, html=None):
+                 enumerate_limit=4096, html=None, max_memory=None, progress=True):
     """The unsafe share of a VNN-LIB property's input box for a network, by domain splitting
     (``assay count --model net.onnx --vnnlib prop.vnnlib``; docs/count_networks.md).
 
     model: an ONNX file, an assay network (file or assay.models.Model).
     vnnlib: a .vnnlib path, VNN-LIB text, or a parsed property (load_vnnlib).
     time_limit (seconds, 0 = none) and max_boxes (0 = none) bound the work; with
-    stop_when_decided the run ends once the property is decided. samples uniform points give the
-    statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
+    stop_when_decided the run ends once the property is decided. Without them the run still ends
+    in bounded memory: when the undecided boxes reach max_memory megabytes (default: half the
+    memory available at the start) it stops with its certified interval ("stopped_by": "memory
+    budget", "stop_message" says which option to raise, and a warning). samples uniform points
+    give the statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
+    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal.
     Returns a dict: decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
     (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
     decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
@@ -230,7 +244,8 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     options = {"time_limit": float(time_limit), "max_boxes": int(max_boxes),
                "stop_when_decided": bool(stop_when_decided), "samples": int(samples),
                "confidence": float(confidence), "seed": int(seed), "threads": int(threads),
-               "bounds": str(bounds), "enumerate_limit": int(enumerate_limit)}
+               "bounds": str(bounds), "enumerate_limit": int(enumerate_limit),
+               "max_memory": max_memory, "progress": bool(progress)}
     text = _assay.count_vnnlib(_model(model), prop, options, model_name, name,
                                "" if html is None else os.fspath(html))
     result = json.loads(text)

@@ -26,20 +26,57 @@ FORMAT_VERSION = 1
 PICKLE_FORMAT_VERSION = 1
 
 
+def _not_fitted_error_class():
+    # scikit-learn's own class when it is installed (imported only here: `import assay` stays
+    # fast); otherwise one with its name and bases, so `except ValueError` / `AttributeError`
+    # and hasattr() behave alike.
+    try:
+        from sklearn.exceptions import NotFittedError as cls
+    except ImportError:
+        class NotFittedError(ValueError, AttributeError):
+            """Raised when an empty assay.models.Model is used (scikit-learn's semantics)."""
+        cls = NotFittedError
+    return cls
+
+
+def __getattr__(name):
+    if name == "NotFittedError":  # assay.models.NotFittedError, resolved on first use
+        return _not_fitted_error_class()
+    raise AttributeError(f"module 'assay.models' has no attribute {name!r}")
+
+
+_MODEL_STATE = ("doc", "native", "_info", "classes_")
+
+
 class Model:
     """A model in assay's representation.
 
     ``doc`` is the JSON document (assay format, or an xgboost JSON model as xgboost wrote it);
-    ``native`` the compiled model used for prediction and counting.
+    ``native`` the compiled model used for prediction and counting. ``Model()`` without a
+    document holds no model: using it raises scikit-learn's ``NotFittedError`` (a ValueError and
+    an AttributeError), as an unfitted estimator does.
     """
 
-    def __init__(self, doc, where="model", native=None):
+    def __init__(self, doc=None, where="model", native=None):
+        if doc is None and native is None:
+            return  # empty: every use raises NotFittedError (see __getattr__)
         self.doc = doc
         self.native = (native if native is not None
                        else _assay.count_parse_model(json.dumps(doc), where))
         self._info = json.loads(_assay.count_model_info(self.native))
         classes = doc.get("classes") if doc.get("format") == "assay-model" else None
         self.classes_ = np.asarray(classes if classes else self._info["classes"])
+
+    def __getattr__(self, name):
+        # Runs only for attributes that are not set: the state of an empty Model (Model(), or
+        # Model.__new__(Model) as some tools build objects), and the properties reading it
+        # (Python retries a property whose getter raised an AttributeError here).
+        if name in _MODEL_STATE or isinstance(getattr(type(self), name, None), property):
+            raise _not_fitted_error_class()(
+                "This assay.models.Model instance holds no model yet: build it with "
+                "assay.models.from_sklearn, from_xgboost, from_torch or load (or Model(doc)) "
+                "before using it.")
+        raise AttributeError(f"'Model' object has no attribute {name!r}")
 
     @property
     def n_features(self):
@@ -74,7 +111,7 @@ class Model:
     def __getstate__(self):
         # The compiled model is rebuilt from the document; the version guards the layout.
         return {"format_version": PICKLE_FORMAT_VERSION, "assay_version": __version__,
-                "doc": self.doc}
+                "doc": self.__dict__.get("doc")}
 
     def __setstate__(self, state):
         version = state.get("format_version") if isinstance(state, dict) else None
@@ -87,6 +124,8 @@ class Model:
         self.__init__(state["doc"], where="pickled assay.models.Model")
 
     def __repr__(self):
+        if "_info" not in self.__dict__:
+            return "Model(not fitted)"
         i = self._info
         return (f"Model(kind={i['kind']!r}, task={i['task']!r}, n_features={i['n_features']}, "
                 f"n_parameters={i['n_parameters']})")

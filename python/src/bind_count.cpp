@@ -3,7 +3,9 @@
 // strings, turned into Python ints by assay.count). The GIL is released while counting.
 #include <optional>
 
+#include "assay/core/interrupt.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/core/progress.hpp"
 #include "assay/count/cnf.hpp"
 #include "assay/count/count_cnf.hpp"
 #include "assay/count/counting.hpp"
@@ -42,6 +44,61 @@ std::vector<std::size_t> sample_sizes(const py::iterable& samples) {
   return out;
 }
 
+// Runs a long count with the GIL released. Ctrl-C stops it cleanly: the count's checkpoints
+// (waves of boxes, blocks of samples, chunks of points) poll Python's signal handlers from this
+// thread (PyErr_CheckSignals runs them on the main thread only) every 50 ms, the count returns or
+// throws Interrupted, and the KeyboardInterrupt (or whatever the handler raised) is raised here.
+// `progress`: a bar on stderr when it is a terminal (else nothing), for the duration of the call.
+template <class Work>
+auto run_interruptible(bool progress, Work work) {
+  struct Caught {
+    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  } caught;
+  struct SinkGuard {
+    std::shared_ptr<ProgressSink> previous;
+    ~SinkGuard() { set_progress_sink(previous); }
+  } sink{set_progress_sink(progress ? make_terminal_progress_sink(false) : nullptr)};
+  decltype(work()) result{};
+  bool interrupted = false;
+  {
+    const InterruptScope scope([&caught] {
+      const py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() == 0) return false;
+      if (caught.type == nullptr) {
+        PyErr_Fetch(&caught.type, &caught.value, &caught.traceback);
+      } else {
+        PyErr_Clear();
+      }
+      return true;
+    });
+    try {
+      const WithoutGil without_gil;
+      result = work();
+    } catch (const Interrupted&) {
+      interrupted = true;
+    } catch (...) {
+      if (caught.type == nullptr) throw;  // else the handler's exception wins, below
+    }
+  }
+  if (caught.type != nullptr) {
+    PyErr_Restore(caught.type, caught.value, caught.traceback);
+    throw py::error_already_set();
+  }
+  if (interrupted) {  // a stop requested without a Python exception (no handler raised)
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  return result;
+}
+
+// max_memory in MB (as the CLI's --max-memory) to bytes; None or 0 = the default budget.
+std::uint64_t megabytes(const py::handle& value) {
+  if (value.is_none()) return 0;
+  const double mb = value.cast<double>();
+  if (!(mb > 0 && mb <= 1e12)) fail("max_memory: expected megabytes in (0, 1e12], found {}", mb);
+  return static_cast<std::uint64_t>(mb * 1e6);
+}
+
 // Options of the CNF methods, from a dict whose keys are CountParams' field names.
 void read_cnf_options(const py::dict& o, count::CountParams& p) {
   for (const auto& [key, value] : o) {
@@ -62,6 +119,8 @@ void read_cnf_options(const py::dict& o, count::CountParams& p) {
       p.activation_bits = value.cast<int>();
     } else if (k == "max_boxes") {
       p.max_boxes = non_negative(value, "max_boxes");
+    } else if (k == "max_memory") {
+      p.max_memory = megabytes(value);
     } else {
       fail("unknown counting option {}", quote_found(k));
     }
@@ -172,7 +231,7 @@ void register_specs(py::module_& m) {
       [](const Model& model, const Spec& spec, const std::string& property,
          const std::string& method, const py::iterable& samples, const py::int_& seed,
          double confidence, int threads, const std::optional<Array<double>>& x_test,
-         const std::optional<Array<std::int32_t>>& y_test, const py::dict& options) {
+         const std::optional<Array<std::int32_t>>& y_test, const py::dict& options, bool progress) {
         count::CountParams p;
         read_cnf_options(options, p);
         p.property = property;
@@ -190,16 +249,13 @@ void register_specs(py::module_& m) {
           const auto y = view_1d(*y_test, "y_test");
           p.test_y.assign(y.begin(), y.end());
         }
-        count::CountResult r;
-        {
-          const WithoutGil without_gil;
-          r = count::count(model, spec, p);
-        }
+        const count::CountResult r =
+            run_interruptible(progress, [&] { return count::count(model, spec, p); });
         return report::count_json(r).dump();
       },
       py::arg("model"), py::arg("spec"), py::arg("property"), py::arg("method"), py::arg("samples"),
       py::arg("seed"), py::arg("confidence"), py::arg("threads"), py::arg("X_test"),
-      py::arg("y_test"), py::arg("options"));
+      py::arg("y_test"), py::arg("options"), py::arg("progress") = true);
 }
 
 /// CNF formulas: read, build, project, count.
@@ -262,6 +318,7 @@ void register_cnf(py::module_& m) {
       "cnf_count",
       [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
          double delta, const py::int_& seed, int threads, const std::string& name) {
+        count::check_time_limit("time_limit", time_limit);
         count::CnfCountParams p;
         p.method = method;
         p.time_limit = time_limit;
@@ -315,7 +372,7 @@ void register_encoding_and_robustness(py::module_& m) {
       [](const Model& model, const Array<double>& x, double epsilon, std::int32_t label,
          const std::vector<double>& lower, const std::vector<double>& upper, double step,
          const py::iterable& samples, const py::int_& seed, double confidence,
-         const std::string& method, int threads) {
+         const std::string& method, int threads, double time_limit, bool progress) {
         const auto xv = view_1d(x, "x");
         count::RobustnessParams p;
         p.epsilon = epsilon;
@@ -328,16 +385,15 @@ void register_encoding_and_robustness(py::module_& m) {
         p.confidence = confidence;
         p.method = method;
         p.threads = threads;
-        count::RobustnessResult r;
-        {
-          const WithoutGil without_gil;
-          r = count::robustness(model, xv, p);
-        }
+        p.time_limit = time_limit;
+        const count::RobustnessResult r =
+            run_interruptible(progress, [&] { return count::robustness(model, xv, p); });
         return report::robustness_json(r).dump();
       },
       py::arg("model"), py::arg("x"), py::arg("epsilon"), py::arg("label"), py::arg("lower"),
       py::arg("upper"), py::arg("step"), py::arg("samples"), py::arg("seed"), py::arg("confidence"),
-      py::arg("method"), py::arg("threads"));
+      py::arg("method"), py::arg("threads"), py::arg("time_limit") = 0.0,
+      py::arg("progress") = true);
 }
 
 }  // namespace
@@ -390,6 +446,7 @@ void bind_count_networks(py::module_& m) {
       [](const Model& model, const count::VnnProperty& property, const py::dict& options,
          const std::string& model_name, const std::string& property_name, const std::string& html) {
         count::SplitParams p;
+        bool progress = true;
         for (const auto& [key, value] : options) {
           const std::string k = py::str(key);
           if (k == "time_limit") {
@@ -414,16 +471,17 @@ void bind_count_networks(py::module_& m) {
             p.seed = non_negative(value, "seed");
           } else if (k == "threads") {
             p.threads = value.cast<int>();
+          } else if (k == "max_memory") {
+            p.max_memory = megabytes(value);
+          } else if (k == "progress") {
+            progress = value.cast<bool>();
           } else {
             fail("unknown option {}", quote_found(k));
           }
         }
         if (!html.empty()) check_writable(html, "html");
-        count::SplitResult r;
-        {
-          const WithoutGil without_gil;
-          r = count::count_unsafe(model, property, p);
-        }
+        const count::SplitResult r =
+            run_interruptible(progress, [&] { return count::count_unsafe(model, property, p); });
         if (!html.empty()) report::split_html(r, model_name, property_name).write(html);
         return report::split_json(r, model_name, property_name).dump();
       },

@@ -23,23 +23,54 @@ class SilentSink final : public ProgressSink {
   void finish(const std::string&) override {}
 };
 
+// "1.2k", "3.4M": short counts for the rate.
+std::string short_count(double v) {
+  if (v < 1e3) return fmt::format("{:.3g}", v);
+  if (v < 1e6) return fmt::format("{:.3g}k", v / 1e3);
+  if (v < 1e9) return fmt::format("{:.3g}M", v / 1e6);
+  return fmt::format("{:.3g}G", v / 1e9);
+}
+
+// "59s", "12m05s", "3h20m", "41d": the estimated time left.
+std::string short_duration(double s) {
+  if (!(s < 1e9)) return "never";
+  if (s < 60) return fmt::format("{:.0f}s", s);
+  const auto t = static_cast<std::uint64_t>(s);
+  if (s < 3600) return fmt::format("{}m{:02}s", t / 60, t % 60);
+  if (s < 86400 * 3) return fmt::format("{}h{:02}m", t / 3600, t / 60 % 60);
+  return fmt::format("{}d", t / 86400);
+}
+
 class TerminalBar final : public ProgressSink {
  public:
   void update(const std::string& task, std::uint64_t done, std::uint64_t total) override {
     constexpr int kWidth = 30;
+    const auto now = std::chrono::steady_clock::now();
+    if (task != task_) task_ = task, start_ = now;  // a new bar: its rate starts now
     const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
     const int filled = static_cast<int>(fraction * kWidth);
     std::string bar(filled, '#');
     bar.resize(kWidth, '.');
-    std::fputs(
-        fmt::format("\r{} [{}] {:3.0f}% ({}/{})", task, bar, 100 * fraction, done, total).c_str(),
-        stderr);
+    std::string line =
+        fmt::format("\r{} [{}] {:3.0f}% ({}/{})", task, bar, 100 * fraction, done, total);
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    if (seconds >= 1 && done > 0) {
+      const double rate = static_cast<double>(done) / seconds;
+      line += fmt::format(" {}/s, ETA {}", short_count(rate),
+                          short_duration(static_cast<double>(total - done) / rate));
+    }
+    std::fputs((line + "\x1b[K").c_str(), stderr);
     std::fflush(stderr);
   }
   void finish(const std::string&) override {
+    task_.clear();
     std::fputs("\r\x1b[2K", stderr);
     std::fflush(stderr);
   }
+
+ private:
+  std::string task_;
+  std::chrono::steady_clock::time_point start_;
 };
 }  // namespace
 

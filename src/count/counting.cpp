@@ -94,6 +94,20 @@ bool use_structural(CountMethod method, const Model& m) {
          (method == CountMethod::automatic && m.kind != ModelKind::network);
 }
 
+// A test point outside the domain would be compared with counts that never include it.
+void check_test_points(const Domain& d, const CountParams& params) {
+  const std::size_t n = d.vars.size();
+  for (std::size_t k = 0; k < params.test_x.size(); ++k) {
+    const VarDomain& v = d.vars[k % n];
+    const double value = params.test_x[k];
+    if (on_grid(v, value)) continue;
+    fail(
+        "test set row {} (index {}), feature {} ({}): {} is not a point of its domain {}; the "
+        "exact counts cover the domain only",
+        k / n + 1, k / n, k % n, v.name, value, domain_text(v));
+  }
+}
+
 // Bad samples or test sets fail before the (possibly long) exact count.
 void check_request(const Model& m, const Spec& spec, const CountParams& params) {
   validate(m);
@@ -102,7 +116,7 @@ void check_request(const Model& m, const Spec& spec, const CountParams& params) 
          spec.domain.vars.size());
   }
   check_method(params.method, m, true);
-  if (!(params.time_limit >= 0)) fail("time_limit must be >= 0, found {}", params.time_limit);
+  check_time_limit("time_limit", params.time_limit);
   if (!(params.epsilon > 0)) fail("epsilon must be > 0, found {}", params.epsilon);
   if (!(params.delta > 0 && params.delta < 1)) {
     fail("delta must lie in (0, 1), found {}", params.delta);
@@ -121,6 +135,7 @@ void check_request(const Model& m, const Spec& spec, const CountParams& params) 
       fail("test label {} at row {} is out of range [0, {})", y, i, m.n_classes());
     }
   }
+  check_test_points(spec.domain, params);
 }
 
 void check_score_indices(const Model& m, const Checks& c) {
@@ -261,8 +276,9 @@ void finish_rates(CountResult& r) {
   }
   if (bounded) {
     warn(
-        "some counts are only bounds (a time limit, or too many ambiguous inputs to settle); "
-        "their rates are undefined");
+        "some counts are only bounds (a time limit, the memory budget or --max-boxes of method "
+        "split, an interrupt, or too many ambiguous inputs to settle); their rates are "
+        "undefined");
   }
 }
 
@@ -276,9 +292,14 @@ Domain robustness_domain(std::size_t d, const RobustnessParams& params) {
   };
   const auto lower = widen(params.lower, "lower");
   const auto upper = widen(params.upper, "upper");
-  if (!(params.step > 0)) fail("step must be > 0, found {}", params.step);
+  if (!(params.step > 0) || !std::isfinite(params.step)) {
+    fail("step must be a finite number > 0, found {}", params.step);
+  }
   Domain dom;
   for (std::size_t i = 0; i < d; ++i) {
+    if (!std::isfinite(lower[i]) || !std::isfinite(upper[i])) {
+      fail("feature {}: expected finite bounds, found [{}, {}]", i, lower[i], upper[i]);
+    }
     if (!(upper[i] >= lower[i])) {
       fail("feature {}: upper bound {} is below lower bound {}", i, upper[i], lower[i]);
     }
@@ -287,7 +308,8 @@ Domain robustness_domain(std::size_t d, const RobustnessParams& params) {
     v.type = VarDomain::Type::real;
     v.lo = lower[i];
     v.step = params.step;
-    v.size = static_cast<std::uint64_t>(std::floor((upper[i] - lower[i]) / params.step + 1e-9)) + 1;
+    const std::string problem = real_grid_problem(lower[i], upper[i], params.step, v.size);
+    if (!problem.empty()) fail("feature {}: the grid {}", i, problem);
     dom.vars.push_back(v);
   }
   return dom;
@@ -302,6 +324,7 @@ void check_robustness_request(const Model& m, std::span<const double> x,
   for (const std::size_t n : params.samples) {
     if (n == 0) fail("sample sizes must be >= 1, found 0");
   }
+  check_time_limit("time_limit", params.time_limit);
   if (!(params.epsilon >= 0)) fail("epsilon must be >= 0, found {}", params.epsilon);
   if (!m.classification) fail("robustness needs a classifier; the model is a regressor");
   if (params.label < 0 || params.label >= static_cast<std::int32_t>(m.n_classes())) {
@@ -377,8 +400,18 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
   r.robustness = ratio(r.count, r.total);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   r.samples = detail::region_samples(m, dom, box, params.label, params.samples, params.seed,
-                                     params.confidence);
+                                     params.confidence, params.time_limit);
   return r;
+}
+
+void check_time_limit(std::string_view name, double seconds, std::string_view as_written) {
+  if (!(seconds >= 0 && seconds <= kMaxTimeLimit)) {
+    fail(
+        "{}{}expected seconds in [0, {:.0f}] (0 = no limit; larger values overflow the clock), "
+        "found {}",
+        name, name.empty() ? "" : ": ", kMaxTimeLimit,
+        as_written.empty() ? fmt::format("{}", seconds) : quote_found(as_written));
+  }
 }
 
 CountMethod parse_count_method(std::string_view name) {

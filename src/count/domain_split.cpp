@@ -3,14 +3,19 @@
 #include "assay/count/domain_split.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/warning.hpp"
 #include "box.hpp"
 #include "split_engine.hpp"
 
@@ -258,6 +263,10 @@ struct Run {
   std::unique_ptr<Progress> progress;
   std::uint64_t shown = 0;
 
+  bool out_of_time() const {
+    return params.time_limit > 0 && seconds_since(start) >= params.time_limit;
+  }
+
   void found(const std::vector<double>& x, const std::vector<double>& y, const char* source) {
     if (r.counterexample) return;
     r.counterexample = x;
@@ -281,6 +290,13 @@ struct Run {
     t.lower = lower;
     t.upper = upper;
     t.boxes = r.boxes;
+    // A long run adds a point per wave: every other one is dropped past 4096, so the history
+    // stays bounded (thin_trace keeps 400 at the end).
+    if (r.trace.size() >= 4096) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < r.trace.size(); i += 2) r.trace[kept++] = r.trace[i];
+      r.trace.resize(kept);
+    }
     r.trace.push_back(t);
     const auto done =
         static_cast<std::uint64_t>(std::clamp(1.0 - (upper - lower), 0.0, 1.0) * 1000);
@@ -292,13 +308,16 @@ struct Run {
   bool decided() const { return params.stop_when_decided && r.decision != "unknown"; }
   // Bounds and splits the frontier's pieces in waves until the property is decided (when asked
   // to stop then) or the budget runs out; `bounds` traces the current [lower, upper].
+  // `piece_bytes`: what one open piece takes (detail::frontier_bytes).
   template <class Piece, class Judge, class Apply, class Bounds>
-  void split(detail::Frontier<Piece>& frontier, Judge judge, Apply apply, Bounds bounds) {
+  void split(detail::Frontier<Piece>& frontier, std::size_t piece_bytes, Judge judge, Apply apply,
+             Bounds bounds) {
     trace(0.0, 1.0);
     if (decided()) {
       r.stopped_by = "decided";
     } else {
       detail::WaveBudget budget{params.time_limit, params.max_boxes, params.threads, start};
+      budget.max_pieces = std::max<std::uint64_t>(1, r.memory_budget / piece_bytes);
       r.stopped_by = detail::run_waves(frontier, budget, r.boxes, judge, apply, [&] {
         const auto [lower, upper] = bounds();
         trace(lower, upper);
@@ -328,43 +347,86 @@ double mpq_up(const mpq_class& q) {
   return d;
 }
 
-// Uniform sample over the regions (weights: volumes or point counts); returns unsafe hits.
+// Uniform sample over the regions (weights: volumes or point counts), in waves of chunks so that
+// the time limit and interrupts are honoured and memory stays bounded whatever the size. Chunk c
+// draws from Rng(seed).split(c), so the sample does not depend on the thread count.
 template <class Draw>
 void sample_domain(const VnnJudge& judge, const std::vector<double>& weights, std::size_t n_in,
                    Run& run, Draw draw) {
   const std::size_t n = run.params.samples;
+  run.r.sample_requested = n;
   if (n == 0) return;
-  const std::size_t chunk = 1024, n_chunks = (n + chunk - 1) / chunk;
-  std::vector<std::uint64_t> hits(n_chunks, 0);
-  std::vector<std::vector<double>> first_x(n_chunks), first_y(n_chunks);
+  constexpr std::size_t kChunk = 1024, kWave = 256;
+  const std::size_t n_chunks = (n + kChunk - 1) / kChunk;
   double wsum = 0;
   for (const double w : weights) wsum += w;
-  parallel_for(
-      n_chunks,
-      [&](std::size_t c) {
-        Rng rng = Rng(run.params.seed).split(c);
-        std::vector<double> x(n_in), y;
-        const std::size_t end = std::min(n, (c + 1) * chunk);
-        for (std::size_t s = c * chunk; s < end; ++s) {
-          double pick = rng.uniform() * wsum;
-          std::size_t r = 0;
-          while (r + 1 < weights.size() && pick >= weights[r]) pick -= weights[r++];
-          draw(r, rng, x);
-          if (judge.unsafe_at_point(r, x.data(), y)) {
-            if (hits[c]++ == 0) {
-              first_x[c] = x;
-              first_y[c] = y;
+  std::unique_ptr<Progress> progress;
+  if (n >= (std::size_t{1} << 20)) progress = std::make_unique<Progress>("count: sampling", n);
+  std::vector<std::uint64_t> hits;
+  std::vector<std::vector<double>> first_x, first_y;
+  std::uint64_t k = 0;
+  std::size_t drawn = 0;
+  // Checked before every chunk (a chunk of a large network takes a fraction of a second). A
+  // chunk is an independent uniform sample, so the chunks drawn when a stop comes are one too.
+  auto stop_reason = [&]() -> const char* {
+    if (interrupt_requested()) return "interrupted";
+    return run.out_of_time() ? "time limit" : nullptr;
+  };
+  std::vector<std::uint8_t> drawn_chunk;
+  for (std::size_t c0 = 0; c0 < n_chunks && run.r.sample_stopped_by.empty(); c0 += kWave) {
+    const std::size_t w = std::min(kWave, n_chunks - c0);
+    hits.assign(w, 0);
+    first_x.assign(w, {});
+    first_y.assign(w, {});
+    drawn_chunk.assign(w, 0);
+    std::atomic<const char*> stopped{nullptr};
+    parallel_for(
+        w,
+        [&](std::size_t i) {
+          if (stopped.load(std::memory_order_relaxed)) return;
+          if (const char* why = stop_reason()) {
+            stopped.store(why, std::memory_order_relaxed);
+            return;
+          }
+          const std::size_t c = c0 + i;
+          Rng rng = Rng(run.params.seed).split(c);
+          std::vector<double> x(n_in), y;
+          const std::size_t end = std::min(n, (c + 1) * kChunk);
+          for (std::size_t s = c * kChunk; s < end; ++s) {
+            double pick = rng.uniform() * wsum;
+            std::size_t r = 0;
+            while (r + 1 < weights.size() && pick >= weights[r]) pick -= weights[r++];
+            draw(r, rng, x);
+            if (judge.unsafe_at_point(r, x.data(), y) && hits[i]++ == 0) {
+              first_x[i] = x;
+              first_y[i] = y;
             }
           }
-        }
-      },
-      run.params.threads);
-  std::uint64_t k = 0;
-  for (std::size_t c = 0; c < n_chunks; ++c) {
-    if (hits[c] && k == 0) run.found(first_x[c], first_y[c], "sample");
-    k += hits[c];
+          drawn_chunk[i] = 1;
+        },
+        run.params.threads);
+    const std::size_t before = drawn;
+    for (std::size_t i = 0; i < w; ++i) {
+      if (!drawn_chunk[i]) continue;
+      if (hits[i] && k == 0) run.found(first_x[i], first_y[i], "sample");
+      k += hits[i];
+      const std::size_t c = c0 + i;
+      drawn += std::min(n, (c + 1) * kChunk) - c * kChunk;
+    }
+    if (progress) progress->advance(drawn - before);
+    if (const char* why = stopped.load()) run.r.sample_stopped_by = why;
   }
-  run.r.sample = proportion(k, n, run.params.confidence);
+  if (progress) progress->finish();
+  run.r.sample = proportion(k, drawn, run.params.confidence);
+  if (!run.r.sample_stopped_by.empty()) {
+    warn(fmt::format(
+        "the uniform sample stopped after {} of {} points ({}); its estimate and interval use the "
+        "points drawn",
+        drawn, n,
+        run.r.sample_stopped_by == "time limit"
+            ? fmt::format("the time limit of {} s", run.params.time_limit)
+            : std::string("interrupted")));
+  }
 }
 
 // --- continuous boxes ------------------------------------------------------------------------
@@ -417,8 +479,11 @@ class Continuous {
       pc.region = r;
       frontier.push(std::log2(share_[r]), std::move(pc));
     }
+    const std::size_t payload =
+        2 * detail::heap_bytes(n_ * sizeof(double)) + detail::heap_bytes(n_);
     run_.split(
-        frontier, [&](const Piece& pc) { return judge(pc); },
+        frontier, detail::frontier_bytes<Piece>(payload),
+        [&](const Piece& pc) { return judge(pc); },
         [&](Piece& pc, Verdict& v) { apply(frontier, pc, v); },
         [&] {
           return std::pair{approx_[kUnsafe], 1.0 - approx_[kSafe]};
@@ -591,8 +656,10 @@ class Grid {
     for (std::uint32_t r = 0; r < p_.regions.size(); ++r) {
       frontier.push(std::log2(sizes_[r].get_d()), GridPiece{roots_[r], r});
     }
+    const std::size_t payload = 2 * detail::heap_bytes(n_ * sizeof(std::uint64_t));
     run_.split(
-        frontier, [&](const GridPiece& pc) { return judge(pc); },
+        frontier, detail::frontier_bytes<GridPiece>(payload),
+        [&](const GridPiece& pc) { return judge(pc); },
         [&](GridPiece& pc, Verdict& v) { apply(frontier, pc, v); },
         [&] {
           const double t = total_.get_d();
@@ -716,7 +783,7 @@ void check_request(const Model& m, const VnnProperty& p, const SplitParams& para
     fail("the network has {} outputs but {} declares {} (Y_0..Y_{})", m.n_outputs, p.file,
          p.n_outputs, p.n_outputs - 1);
   }
-  if (!(params.time_limit >= 0)) fail("time_limit must be >= 0, found {}", params.time_limit);
+  check_time_limit("time_limit", params.time_limit);
   if (!(params.confidence > 0 && params.confidence < 1)) {
     fail("confidence must lie in (0, 1), found {}", params.confidence);
   }
@@ -736,6 +803,7 @@ SplitResult count_unsafe(const Model& m, const VnnProperty& p, const SplitParams
   r.n_regions = p.regions.size();
   r.confidence = params.confidence;
   r.sample = proportion(0, 0, params.confidence);
+  r.memory_budget = detail::memory_budget(params.max_memory);
   Run run{r, params, Clock::now(), std::make_unique<Progress>("count: splitting", 1000)};
   const VnnJudge judge(m, nb, p, params.bounds, p.integer_inputs);
   if (p.integer_inputs) {
@@ -746,7 +814,51 @@ SplitResult count_unsafe(const Model& m, const VnnProperty& p, const SplitParams
   run.progress->finish();
   r.seconds = seconds_since(run.start);
   thin_trace(r.trace);
+  r.stop_message = detail::stop_message(r.stopped_by, params.time_limit, params.max_boxes,
+                                        r.memory_budget, params.max_memory, r.open_boxes);
+  // A limit the user set needs no warning; the default memory budget stopping a run does.
+  if (r.stopped_by == "memory budget") warn(r.stop_message);
   return r;
 }
+
+namespace detail {
+
+std::string memory_text(std::uint64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) return fmt::format("{:.3g} GB", b / 1e9);
+  if (b >= 1e6) return fmt::format("{:.3g} MB", b / 1e6);
+  return fmt::format("{:.3g} kB", b / 1e3);
+}
+
+std::string stop_message(const std::string& stopped_by, double time_limit, std::uint64_t max_boxes,
+                         std::uint64_t budget, std::uint64_t requested_budget, std::size_t open) {
+  const std::string certified = "the interval so far is certified";
+  if (stopped_by == "time limit") {
+    return fmt::format(
+        "stopped at the time limit of {} s with {} boxes undecided; {} (raise --time-limit / "
+        "time_limit to narrow it)",
+        time_limit, open, certified);
+  }
+  if (stopped_by == "max boxes") {
+    return fmt::format(
+        "stopped after {} boxes (--max-boxes / max_boxes) with {} undecided; {} (raise it to "
+        "narrow the interval)",
+        max_boxes, open, certified);
+  }
+  if (stopped_by == "memory budget") {
+    return fmt::format(
+        "stopped when the {} undecided boxes reached the memory budget of {} ({}); {} (raise "
+        "--max-memory / max_memory, in MB, to go on; --time-limit bounds the run by time "
+        "instead)",
+        open, memory_text(budget),
+        requested_budget ? "as asked" : "half the memory available at the start", certified);
+  }
+  if (stopped_by == "interrupted") {
+    return fmt::format("interrupted with {} boxes undecided; {}", open, certified);
+  }
+  return "";
+}
+
+}  // namespace detail
 
 }  // namespace assay::count

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
 
@@ -58,6 +59,8 @@ std::vector<std::uint64_t> enumerate_box(const Model& m, const Domain& d, const 
         std::vector<double> scores;
         std::uint64_t* counters = counts.data() + c * n_counters;
         for (std::uint64_t i = begin; i < end; ++i) {
+          // An interrupt leaves no partial answer here: the count throws (Interrupted).
+          if ((i - begin) % 65536 == 0) throw_if_interrupted();
           Outputs out;
           out.label = model_at(m, x.data(), leaves, scores);
           out.scores = scores.data();

@@ -24,6 +24,9 @@ constexpr int kFormatVersion = 1;
 // Largest feature, output or class count read from a file (sizes above it are damage, and would
 // size allocations).
 constexpr std::int64_t kMaxWidth = INT32_MAX;
+// Largest class count of an xgboost model: its classes are named, and its margins sized, from
+// num_class alone (a damaged 1e9 would allocate gigabytes before any tree is read).
+constexpr std::int64_t kMaxClasses = 1'000'000;
 
 const char* split_rule_name(SplitRule r) {
   return r == SplitRule::less_equal ? "<=" : "<";
@@ -291,8 +294,8 @@ Model from_xgboost_json(const Json& j, const Reader& r) {
     }
   }
   const float base_score = static_cast<float>(r.num(base_json, lp + ".base_score"));
-  const auto num_class =
-      static_cast<std::int64_t>(r.size(r.at(param, lp, "num_class"), lp + ".num_class", kMaxWidth));
+  const auto num_class = static_cast<std::int64_t>(
+      r.size(r.at(param, lp, "num_class"), lp + ".num_class", kMaxClasses));
   m.n_features = r.size(r.at(param, lp, "num_feature"), lp + ".num_feature", kMaxWidth);
   const std::string objective =
       r.str(r.at(r.at(learner, "learner", "objective"), "learner.objective", "name"),
@@ -362,10 +365,9 @@ Model from_xgboost_json(const Json& j, const Reader& r) {
     for (std::size_t i = 0; i < n; ++i) {
       // Split conditions and leaf values are float32 in xgboost; the JSON text round-trips them.
       const float c = static_cast<float>(cond[i]);
-      if (tree.left[i] < 0) {
+      if (tree.left[i] == -1) {  // a leaf; validate() checks that its right child is -1 too
         tree.value[i] = {c};
         tree.feature[i] = 0;
-        tree.right[i] = -1;
       } else {
         tree.threshold[i] = c;
       }
@@ -442,6 +444,19 @@ std::size_t find_number(const std::string& text, const std::string& number) {
   return 0;
 }
 
+// Only -1 marks a leaf, on both sides: any other negative index, or a leaf with a right child,
+// is damage that reading it as a leaf would hide (its subtree silently dropped).
+void check_children(const Tree& tree, std::size_t t, std::size_t i) {
+  const std::int32_t left = tree.left[i], right = tree.right[i];
+  if (left == -1 && right != -1) {
+    fail("tree {} node {}: a leaf (left child -1) with right child {}, expected -1", t, i, right);
+  }
+  if (left < -1) {
+    fail("tree {} node {}: left child {} out of range: expected -1 (a leaf) or a node in ({}, {})",
+         t, i, left, i, tree.left.size());
+  }
+}
+
 void check_tree(const Model& m, const Tree& tree, std::size_t t) {
   const std::size_t n = tree.left.size();
   if (n == 0) fail("tree {}: no nodes", t);
@@ -454,7 +469,8 @@ void check_tree(const Model& m, const Tree& tree, std::size_t t) {
   }
   std::size_t width = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (tree.left[i] < 0) {
+    check_children(tree, t, i);
+    if (tree.left[i] == -1) {
       if (tree.value[i].empty()) fail("tree {} node {}: leaf without a value", t, i);
       check_leaf(m, tree.value[i], t, i);
       if (width == 0) width = tree.value[i].size();

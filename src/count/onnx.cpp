@@ -506,6 +506,10 @@ class Importer {
     if (attr_i("transA", 0) != 0) bad(n, "transA = 1 is not supported");
     const bool trans_b = attr_i("transB", 0) != 0;
     const double alpha = attr_f("alpha", 1.0), beta = attr_f("beta", 1.0);
+    for (const auto& [name, v] : {std::pair{"alpha", alpha}, std::pair{"beta", beta}}) {
+      if (!std::isfinite(v))
+        bad(n, fmt::format("attribute {} is {}, expected a finite number", name, v));
+    }
     const Tensor& b = *o.constant[1];
     const auto d0 = static_cast<std::size_t>(b.dims[0]), d1 = static_cast<std::size_t>(b.dims[1]);
     const std::size_t k_in = trans_b ? d1 : d0, k_out = trans_b ? d0 : d1;
@@ -628,6 +632,8 @@ class Importer {
     if (shape_.size() < 2) bad(n, "needs an input of rank >= 2 (batch, channels, ...)");
     const auto* e = n.attribute("epsilon");
     const double eps = e ? static_cast<double>(e->f) : 1e-5;
+    if (!std::isfinite(eps))
+      bad(n, fmt::format("attribute epsilon is {}, expected a finite number", eps));
     const auto channels = static_cast<std::size_t>(shape_[1]);
     std::size_t inner = 1;
     for (std::size_t i = 2; i < shape_.size(); ++i) inner *= static_cast<std::size_t>(shape_[i]);
@@ -1146,7 +1152,11 @@ class Importer {
     } else {
       model_.classification = false;
     }
-    validate(model_);
+    try {
+      validate(model_);
+    } catch (const Error& e) {  // e.g. weights that overflow when affine operators are composed
+      fail("{}: {} (in the dense layers folded from the graph)", where_, e.message());
+    }
   }
 
   void check_output_shape(const onnx::ValueInfo& out) const {

@@ -1,13 +1,61 @@
 #include "sampling.hpp"
 
+#include <chrono>
 #include <limits>
+#include <memory>
 
+#include <fmt/format.h>
+
+#include "assay/core/interrupt.hpp"
+#include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
+#include "assay/core/warning.hpp"
 #include "enumerate.hpp"
 
 namespace assay::count::detail {
 
 namespace {
+
+// Draws up to n points, draw() each, checking the time limit (seconds, 0 = none) and for an
+// interrupt every block of 256 points; returns how many were drawn. Samples of a million points
+// or more show a progress bar (rate and time left) named `task`.
+template <class Draw>
+std::size_t draw_points(std::size_t n, double time_limit, const std::string& task,
+                        std::string& stopped_by, Draw draw) {
+  using Clock = std::chrono::steady_clock;
+  constexpr std::size_t kBlock = 256;  // a network's block takes well under a second
+  const auto start = Clock::now();
+  std::unique_ptr<Progress> progress;
+  if (n >= (std::size_t{1} << 20)) progress = std::make_unique<Progress>(task, n);
+  std::size_t i = 0;
+  while (i < n) {
+    if (interrupt_requested()) {
+      stopped_by = "interrupted";
+      break;
+    }
+    if (time_limit > 0 &&
+        std::chrono::duration<double>(Clock::now() - start).count() >= time_limit) {
+      stopped_by = "time limit";
+      break;
+    }
+    const std::size_t block = std::min(kBlock, n - i);
+    for (std::size_t b = 0; b < block; ++b) draw();
+    i += block;
+    if (progress) progress->advance(block);
+  }
+  if (progress) progress->finish();
+  return i;
+}
+
+void warn_stopped(const std::string& what, std::size_t drawn, std::size_t requested,
+                  const std::string& stopped_by, double time_limit) {
+  if (stopped_by.empty()) return;
+  warn(fmt::format(
+      "{} stopped after {} of {} points ({}); its estimates and intervals use the points drawn",
+      what, drawn, requested,
+      stopped_by == "time limit" ? fmt::format("the time limit of {} s", time_limit)
+                                 : std::string("interrupted")));
+}
 
 // Counts of one view: per truth TP/FP/TN/FN, overall correct, per safety property S and N.
 struct PointTally {
@@ -121,22 +169,28 @@ SampleView uniform_view(const Model& m, const Spec& spec, const Checks& c,
   PointTally t = tallier.empty();
   Rng rng = Rng(params.seed).split(j);
   const Box full = full_box(spec.domain);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto x = random_point(spec.domain, full, rng);
-    tallier.add(x.data(), -1, t);
-  }
+  const std::string name = fmt::format("uniform sample {} of {}", j + 1, params.samples.size());
   SampleView v;
   v.source = "uniform";
+  v.requested = n;
+  const std::size_t drawn = draw_points(n, params.time_limit, "count: " + name, v.stopped_by, [&] {
+    const auto x = random_point(spec.domain, full, rng);
+    tallier.add(x.data(), -1, t);
+  });
+  warn_stopped(name, drawn, n, v.stopped_by, params.time_limit);
   finish_view(t, params.confidence, v);
   for (std::size_t i = 0; i < c.regions.size(); ++i) {
     const Box box = region_box(spec.domain, c.regions[i]->center, c.regions[i]->epsilon);
     Rng rr = Rng(params.seed).split(1'000'003 * (i + 1) + j);
     std::uint64_t hit = 0;
-    for (std::size_t s = 0; s < n; ++s) {
+    std::string stopped_by;
+    const std::string region = fmt::format("{}, region {}", name, c.regions[i]->name);
+    const std::size_t k = draw_points(n, params.time_limit, "count: " + region, stopped_by, [&] {
       const auto x = random_point(spec.domain, box, rr);
       if (tallier.label_at(x.data()) == c.regions[i]->label) ++hit;
-    }
-    v.regions.push_back(proportion(hit, n, params.confidence));
+    });
+    warn_stopped(region, k, n, stopped_by, params.time_limit);
+    v.regions.push_back(proportion(hit, k, params.confidence));
   }
   return v;
 }
@@ -155,18 +209,21 @@ std::vector<SampleView> sample_views(const Model& m, const Spec& spec, const Che
 
 std::vector<Proportion> region_samples(const Model& m, const Domain& d, const Box& box,
                                        std::int32_t label, const std::vector<std::size_t>& sizes,
-                                       std::uint64_t seed, double confidence) {
+                                       std::uint64_t seed, double confidence, double time_limit) {
   std::vector<std::size_t> leaves;
   std::vector<double> scores;
   std::vector<Proportion> out;
   for (std::size_t j = 0; j < sizes.size(); ++j) {
     Rng rng = Rng(seed).split(j);
     std::uint64_t hit = 0;
-    for (std::size_t s = 0; s < sizes[j]; ++s) {
+    std::string stopped_by;
+    const std::string name = fmt::format("region sample {} of {}", j + 1, sizes.size());
+    const std::size_t n = draw_points(sizes[j], time_limit, "robustness: " + name, stopped_by, [&] {
       const auto p = random_point(d, box, rng);
       if (model_at(m, p.data(), leaves, scores) == label) ++hit;
-    }
-    out.push_back(proportion(hit, sizes[j], confidence));
+    });
+    warn_stopped(name, n, sizes[j], stopped_by, time_limit);
+    out.push_back(proportion(hit, n, confidence));
   }
   return out;
 }

@@ -19,9 +19,10 @@ std::vector<SampleView> sample_views(const Model& m, const Spec& spec, const Che
                                      const CountParams& params);
 
 /// For each size n: n points drawn uniformly from `box` (stream Rng(seed).split(j) for the j-th
-/// size), the share predicted as `label`.
+/// size), the share predicted as `label`. Each sample stops early after time_limit seconds (0 =
+/// none) or on an interrupt, with a warning; its proportion then counts the points drawn.
 std::vector<Proportion> region_samples(const Model& m, const Domain& d, const Box& box,
                                        std::int32_t label, const std::vector<std::size_t>& sizes,
-                                       std::uint64_t seed, double confidence);
+                                       std::uint64_t seed, double confidence, double time_limit);
 
 }  // namespace assay::count::detail

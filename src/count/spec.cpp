@@ -262,11 +262,9 @@ class Parser {
         expect("step");
         const AstPtr s_e = expression();
         const Val s = elab_.elaborate_const(*s_e, "a step");
-        if (!(s.value > 0)) fail_at(loc(*s_e), "expected a step > 0, found {}", s.value);
         dom.step = s.value;
-        const double n = std::floor((hi.value - lo.value) / s.value * (1 + 1e-12) + 1e-9);
-        if (n > 9.0e15) fail_at(loc(*s_e), "the grid has too many points");
-        dom.size = static_cast<std::uint64_t>(n) + 1;
+        const std::string problem = real_grid_problem(lo.value, hi.value, s.value, dom.size);
+        if (!problem.empty()) fail_at(loc(*s_e), "{}", problem);
       }
     } else {
       fail_at(loc(type_tok), "expected a type (bool, int[lo, hi], real[lo, hi] step s), found {}",

@@ -1,5 +1,9 @@
 // Evaluation of ground formulas at a point, and the domain's size.
+#include <algorithm>
+#include <cmath>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "assay/core/error.hpp"
 #include "assay/count/spec.hpp"
@@ -7,6 +11,48 @@
 namespace assay::count {
 
 using Op = Formula::Op;
+
+std::string real_grid_problem(double lo, double hi, double step, std::uint64_t& size) {
+  if (!(step > 0) || !std::isfinite(step))
+    return fmt::format("expected a step > 0, found {}", step);
+  const double n = std::floor((hi - lo) / step * (1 + 1e-12) + 1e-9);
+  if (!(n <= kMaxGridPoints)) {
+    return fmt::format("[{}, {}] in steps of {} has {:.3g} points, more than {:.0e}", lo, hi, step,
+                       n + 1, kMaxGridPoints);
+  }
+  // lo + k * step errs by about 1.5 ulps of the largest magnitude: neighbours stay distinct (and
+  // ordered) when the step exceeds 4 ulps.
+  const double big = std::max(std::abs(lo), std::abs(hi));
+  const double ulp = std::nextafter(big, INFINITY) - big;
+  if (n >= 1 && step < 4 * ulp) {
+    return fmt::format(
+        "step {} is finer than doubles resolve near {} (one unit in the last place is {:.3g}): "
+        "neighbouring grid points would round to the same value",
+        step, big, ulp);
+  }
+  size = static_cast<std::uint64_t>(n) + 1;
+  return "";
+}
+
+bool on_grid(const VarDomain& v, double value) {
+  if (!std::isfinite(value)) return false;
+  const double k = std::round((value - v.lo) / v.step);
+  if (!(k >= 0 && k < static_cast<double>(v.size))) return false;
+  // A millionth of a step: float32 copies of grid values (a test set read as float32) pass.
+  return std::abs(value - v.value(static_cast<std::uint64_t>(k))) <= 1e-6 * v.step;
+}
+
+std::string domain_text(const VarDomain& v) {
+  switch (v.type) {
+    case VarDomain::Type::boolean:
+      return "bool (0 or 1)";
+    case VarDomain::Type::integer:
+      return fmt::format("int[{}, {}]", v.lo, v.value(v.size - 1));
+    case VarDomain::Type::real:
+      break;
+  }
+  return fmt::format("real[{}, {}] step {}", v.lo, v.value(v.size - 1), v.step);
+}
 
 mpz_class Domain::size() const {
   mpz_class n = 1;

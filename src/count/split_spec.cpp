@@ -8,6 +8,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
+#include "assay/core/warning.hpp"
 #include "assay/count/domain_split.hpp"
 #include "box.hpp"
 #include "checks.hpp"
@@ -214,7 +215,7 @@ struct CheckCounts {
   std::vector<mpz_class> cells;
   mpz_class undecided;
   bool finished = false;
-  std::uint64_t boxes = 0, enumerated = 0;
+  std::uint64_t boxes = 0, enumerated = 0, open = 0, memory_budget = 0;
   std::string stopped_by;
 };
 
@@ -230,6 +231,9 @@ CheckCounts split_check(const Model& m, const NetworkBounds& nb, const Domain& d
   std::uint64_t shown = 0;
   mpz_class decided = 0;
   WaveBudget budget{params.time_limit, params.max_boxes, params.threads, Clock::now()};
+  out.memory_budget = memory_budget(params.max_memory);
+  const std::size_t piece = frontier_bytes<Box>(2 * heap_bytes(root.lo.size() * 8));
+  budget.max_pieces = std::max<std::uint64_t>(1, out.memory_budget / piece);
   out.stopped_by = run_waves(
       frontier, budget, out.boxes, [&](const Box& b) { return judge.judge(b); },
       [&](Box& b, Verdict& v) {
@@ -261,6 +265,12 @@ CheckCounts split_check(const Model& m, const NetworkBounds& nb, const Domain& d
   progress.finish();
   out.undecided = total - decided;
   out.finished = out.undecided == 0;
+  out.open = frontier.size();
+  if (out.stopped_by == "memory budget") {
+    warn(fmt::format("{}: {}", task.substr(task.find(' ') + 1),
+                     stop_message(out.stopped_by, params.time_limit, params.max_boxes,
+                                  out.memory_budget, params.max_memory, out.open)));
+  }
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "structural.hpp"
 
+#include "assay/core/interrupt.hpp"
+
 namespace assay::count::detail {
 
 namespace {
@@ -23,6 +25,7 @@ Acc parallel_model_boxes(const Structural<N>& proto, const Box& box, const N& si
       [&](std::size_t w) {
         Structural<N> engine = proto;
         for (std::size_t i = w; i < seeds.size(); i += static_cast<std::size_t>(workers)) {
+          throw_if_interrupted();  // no partial answer: the count throws (Interrupted)
           engine.from_seed(seeds[i], [&](Box& bb, const N& s, const Outputs& out) {
             on_box(engine, bb, s, out, acc[w]);
           });

@@ -118,6 +118,18 @@ std::string describe(const Sexp& e) {
   return e.kids[0].atom ? "(" + e.kids[0].text + " ...)" : "a list";
 }
 
+// The S-expression as written (one line, cut at about 60 characters), for messages.
+std::string sexp_text(const Sexp& e) {
+  if (e.atom) return e.text;
+  std::string out = "(";
+  for (std::size_t i = 0; i < e.kids.size() && out.size() < 60; ++i) {
+    if (i > 0) out += ' ';
+    out += sexp_text(e.kids[i]);
+  }
+  if (out.size() > 60) out = out.substr(0, 57) + "...";
+  return out + ")";
+}
+
 // A linear term: coefficients of X and Y and a constant.
 struct Term {
   std::vector<double> x, y;
@@ -323,6 +335,7 @@ class Elaborator {
     }
     Term d = term(e.kids[1]);
     add(d, term(e.kids[2]), -1.0);  // d = a - b
+    if (d.constant()) return constant_comparison(e, h, d.c, positive);
     auto atom = [&](double sign, bool strict) {
       LinearAtom a;
       Term t = scaled(d, sign);
@@ -341,6 +354,19 @@ class Elaborator {
     const bool strict = h == "<" || h == ">";
     if (positive) return {Conj{atom(le ? 1 : -1, strict)}};
     return {Conj{atom(le ? -1 : 1, !strict)}};
+  }
+
+  // A comparison of constants is true or false outright; the first false one is remembered so
+  // that asserts left without any input box can name it.
+  Dnf constant_comparison(const Sexp& e, const std::string& h, double d, bool positive) {
+    const bool holds = h == "<="   ? d <= 0
+                       : h == ">=" ? d >= 0
+                       : h == "<"  ? d < 0
+                       : h == ">"  ? d > 0
+                                   : d == 0;
+    if (holds == positive) return {Conj{}};
+    if (!always_false_) always_false_ = std::pair{e.where, sexp_text(e)};
+    return {};
   }
 
   void check_size(std::size_t n, const Location& where) const {
@@ -435,8 +461,14 @@ class Elaborator {
       const Location whole{file_, 0, 0};
       if (first_empty) {
         const std::size_t i = first_empty->empty_var;
-        fail_at(whole, "the input box is empty: X_{} >= {} and X_{} <= {}", i, first_empty->lo[i],
-                i, first_empty->hi[i]);
+        // + 0.0 prints a bound of -0 (from -c / k with c = 0) as 0.
+        fail_at(whole, "the input box is empty: X_{} >= {} and X_{} <= {}", i,
+                first_empty->lo[i] + 0.0, i, first_empty->hi[i] + 0.0);
+      }
+      if (always_false_) {
+        fail_at(always_false_->first,
+                "{} compares constants and is false, so the asserts admit no input box",
+                always_false_->second);
       }
       fail_at(whole, "the asserts are unsatisfiable (no input box)");
     }
@@ -472,6 +504,7 @@ class Elaborator {
   }
 
   std::string file_;
+  std::optional<std::pair<Location, std::string>> always_false_;
   std::map<std::size_t, Location> inputs_, outputs_;
   std::size_t n_int_ = 0, n_real_ = 0;
   std::size_t nx_ = 0, ny_ = 0;

@@ -29,7 +29,8 @@ Json proportion_json(const Proportion& p) {
 }
 
 std::string view_name(const count::SampleView& v) {
-  return v.source == "uniform" ? fmt::format("uniform n={}", v.n)
+  const std::string of = v.stopped_by.empty() ? "" : fmt::format(" of {}", v.requested);
+  return v.source == "uniform" ? fmt::format("uniform n={}{}", v.n, of)
                                : fmt::format("{} n={}", v.source, v.n);
 }
 
@@ -240,12 +241,17 @@ Json count_json(const CountResult& r) {
     Json ss = Json::array(), sr = Json::array();
     for (const auto& p : v.safety) ss.push_back(proportion_json(p));
     for (const auto& p : v.regions) sr.push_back(proportion_json(p));
-    samples.push_back({{"source", v.source},
-                       {"n", v.n},
-                       {"accuracy", proportion_json(v.accuracy)},
-                       {"labels", std::move(sl)},
-                       {"safety", std::move(ss)},
-                       {"regions", std::move(sr)}});
+    Json view = {{"source", v.source},
+                 {"n", v.n},
+                 {"accuracy", proportion_json(v.accuracy)},
+                 {"labels", std::move(sl)},
+                 {"safety", std::move(ss)},
+                 {"regions", std::move(sr)}};
+    if (!v.stopped_by.empty()) {  // fewer points than asked: the time limit or an interrupt
+      view["requested"] = v.requested;
+      view["stopped_by"] = v.stopped_by;
+    }
+    samples.push_back(std::move(view));
   }
   j["samples"] = std::move(samples);
   return j;

@@ -71,6 +71,8 @@ Json split_json(const SplitResult& r, const std::string& model, const std::strin
   j["seconds"] = r.seconds;
   j["decision_seconds"] = r.decision_seconds < 0 ? Json(nullptr) : Json(r.decision_seconds);
   j["stopped_by"] = r.stopped_by;
+  j["stop_message"] = r.stop_message;
+  j["memory_budget"] = r.memory_budget;
   j["sample"] = {
       {"k", r.sample.k},
       {"n", r.sample.n},
@@ -78,6 +80,10 @@ Json split_json(const SplitResult& r, const std::string& model, const std::strin
       {"clopper_pearson",
        {detail::json_number(r.sample.exact_low), detail::json_number(r.sample.exact_high)}},
       {"confidence", r.confidence}};
+  if (!r.sample_stopped_by.empty()) {
+    j["sample"]["requested"] = r.sample_requested;
+    j["sample"]["stopped_by"] = r.sample_stopped_by;
+  }
   Json trace = Json::array();
   for (const auto& t : r.trace) {
     trace.push_back(
@@ -102,9 +108,13 @@ std::string split_text(const SplitResult& r, const std::string& model,
                            r.unsafe_count_upper.get_str(), r.total.get_str());
   }
   if (r.sample.n > 0) {
-    s += fmt::format("sampled: {} of {} unsafe = {}, {:g}% Clopper-Pearson [{}, {}]\n", r.sample.k,
-                     r.sample.n, percent(r.sample.value), 100 * r.confidence,
-                     percent(r.sample.exact_low), percent(r.sample.exact_high));
+    s += fmt::format("sampled: {} of {} unsafe = {}, {:g}% Clopper-Pearson [{}, {}]{}\n",
+                     r.sample.k, r.sample.n, percent(r.sample.value), 100 * r.confidence,
+                     percent(r.sample.exact_low), percent(r.sample.exact_high),
+                     r.sample_stopped_by.empty()
+                         ? ""
+                         : fmt::format(" ({} of {} points drawn: {})", r.sample.n,
+                                       r.sample_requested, r.sample_stopped_by));
   }
   if (r.counterexample) {
     std::string x, y;
@@ -118,7 +128,9 @@ std::string split_text(const SplitResult& r, const std::string& model,
       r.boxes, r.safe_boxes, r.unsafe_boxes, r.enumerated_boxes, r.open_boxes, r.seconds,
       r.stopped_by);
   if (r.decision_seconds >= 0) s += fmt::format("; decided after {:.3f} s", r.decision_seconds);
-  return s + "\n";
+  s += '\n';
+  if (!r.stop_message.empty()) s += r.stop_message + '\n';
+  return s;
 }
 
 Json split_interval_chart(const SplitResult& r, const ChartParams& params) {

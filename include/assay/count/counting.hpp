@@ -126,7 +126,10 @@ struct SampleLabel {
 };
 struct SampleView {
   std::string source;  ///< "uniform" or "test set"
-  std::size_t n = 0;
+  std::size_t n = 0;   ///< points drawn (fewer than requested when stopped early)
+  std::size_t requested = 0;
+  /// Why fewer than `requested` points were drawn: "time limit" or "interrupted" ("" = none).
+  std::string stopped_by;
   std::vector<SampleLabel> labels;
   Proportion accuracy;              ///< overall: predicted label == true label
   std::vector<Proportion> safety;   ///< per safety property: S out of S+N
@@ -140,6 +143,14 @@ enum class CountMethod { automatic, structural, enumerate, exact_cnf, approx, sp
 /// assay::Error "method must be auto, structural, ..., found "x"".
 CountMethod parse_count_method(std::string_view name);
 std::string_view to_string(CountMethod method);
+
+/// Largest time limit in seconds (about 31.7 years). Limits become deadlines on a clock counting
+/// nanoseconds in 64 bits; 1e10 s would overflow it into a deadline in the past.
+inline constexpr double kMaxTimeLimit = 1e9;
+/// Throws assay::Error unless 0 <= seconds <= kMaxTimeLimit: "time_limit: expected seconds in
+/// [0, 1000000000] (0 = no limit; larger values overflow the clock), found 10000000000". With
+/// `as_written` (the CLI's text) the message quotes it instead: found "1e10".
+void check_time_limit(std::string_view name, double seconds, std::string_view as_written = {});
 
 struct CountParams {
   /// "" = every truth, safety property and region of the spec; otherwise one name: a predicate
@@ -160,7 +171,9 @@ struct CountParams {
   int fraction_bits = 0;
   int weight_bits = 12;
   int activation_bits = 12;
-  /// Sizes of uniform samples for the statistical view (default: none).
+  /// Sizes of uniform samples for the statistical view (default: none). Each sample (and each
+  /// region's) stops early, with the points drawn so far, after time_limit seconds (when set) or
+  /// on an interrupt (core/interrupt.hpp).
   std::vector<std::size_t> samples;
   /// Seed of the samples and of approx's hashes (the same seed gives the same results at any
   /// thread count).
@@ -174,6 +187,9 @@ struct CountParams {
   std::uint64_t enumeration_limit = std::uint64_t{1} << 32;
   /// split: largest number of pieces bounded per count (0 = none; time_limit applies too).
   std::uint64_t max_boxes = 0;
+  /// split: bytes the open pieces may take (0 = half the memory available when a count starts,
+  /// allocatable_bytes() / 2); a count that reaches it stops with certified bounds.
+  std::uint64_t max_memory = 0;
   /// Optional test set: row-major n x n_features values and true label indices.
   std::vector<double> test_x;
   std::vector<std::int32_t> test_y;
@@ -219,6 +235,9 @@ struct RobustnessParams {
   double step = 1.0;
   /// Uniform sample sizes inside the region (default: none).
   std::vector<std::size_t> samples;
+  /// Each sample stops early, with the points drawn so far, after this many seconds (0 = none)
+  /// or on an interrupt; a warning says so.
+  double time_limit = 0.0;
   /// Seed of the samples.
   std::uint64_t seed = 0;
   /// Confidence level of the intervals.

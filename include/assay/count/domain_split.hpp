@@ -18,7 +18,8 @@
 //
 // Order and determinism: pieces are processed in waves of a fixed size, largest first (the
 // undecided share shrinks fastest), each wave in parallel and merged in order, so a run with
-// --max-boxes N gives the same result at any thread count. A time limit stops between waves.
+// --max-boxes N gives the same result at any thread count. A time limit, the memory budget of
+// the open pieces and an interrupt (core/interrupt.hpp) stop between waves.
 //
 //   VnnProperty p = load_vnnlib("prop_2.vnnlib");
 //   Model m = load_onnx("ACASXU_run2a_2_1_batch_2000.onnx");
@@ -46,6 +47,10 @@ struct SplitParams {
   double time_limit = 0.0;
   /// Largest number of pieces to bound (0 = none); deterministic at any thread count.
   std::uint64_t max_boxes = 0;
+  /// Bytes the open pieces may take (0 = half the memory available at the start, see
+  /// allocatable_bytes()). A run that would outgrow it stops with its certified interval, so a
+  /// run without a time limit still ends in bounded memory.
+  std::uint64_t max_memory = 0;
   /// Stop as soon as the property is decided (a counterexample, or every piece proven safe).
   bool stop_when_decided = false;
   /// Grids: pieces of at most this many points are enumerated instead of split.
@@ -53,7 +58,8 @@ struct SplitParams {
   /// "linear" (default) or "interval" bounds.
   BoundMethod bounds = BoundMethod::linear;
   /// Uniform sample drawn before splitting: the statistical estimate beside the certified
-  /// interval, and early counterexamples (0 = none).
+  /// interval, and early counterexamples (0 = none). It stops early, with the points drawn so
+  /// far, at the time limit or on an interrupt.
   std::size_t samples = 10000;
   /// Confidence level of the sample's Clopper-Pearson interval.
   double confidence = 0.999;
@@ -97,16 +103,24 @@ struct SplitResult {
   std::uint64_t safe_boxes = 0, unsafe_boxes = 0, enumerated_boxes = 0, open_boxes = 0;
   double seconds = 0.0;
   double decision_seconds = -1.0;  ///< when the decision became known (-1: never)
-  std::string stopped_by;          ///< "finished", "decided", "time limit" or "max boxes"
-  /// The statistical estimate from the uniform sample (n = 0 when none).
+  /// "finished", "decided", "time limit", "max boxes", "memory budget" or "interrupted".
+  std::string stopped_by;
+  /// Why the run stopped before deciding everything and which option lifts it ("" otherwise).
+  std::string stop_message;
+  std::uint64_t memory_budget = 0;  ///< bytes the open pieces could take
+  /// The statistical estimate from the uniform sample (n = 0 when none): sample.n points drawn
+  /// of sample_requested; sample_stopped_by is "time limit" or "interrupted" when fewer.
   Proportion sample;
+  std::size_t sample_requested = 0;
+  std::string sample_stopped_by;
   double confidence = 0.999;
   std::vector<SplitTrace> trace;
 };
 
 /// Counts the unsafe share of `property`'s domain under `model`. Throws assay::Error when the
 /// network's input or output count differs from the property's, the network has hidden layers
-/// other than ReLU/identity, or parameters are out of range.
+/// other than ReLU/identity, or parameters are out of range. A run stopped by a budget or an
+/// interrupt returns its certified interval with stop_message set (and warns it).
 SplitResult count_unsafe(const Model& model, const VnnProperty& property,
                          const SplitParams& params = {});
 

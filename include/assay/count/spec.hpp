@@ -43,6 +43,21 @@ struct VarDomain {
   double value(std::uint64_t k) const { return lo + static_cast<double>(k) * step; }
 };
 
+/// Largest number of points of one input's grid.
+inline constexpr double kMaxGridPoints = 9.0e15;
+
+/// The number of points of the real grid lo, lo + step, ..., <= hi into `size`; returns why the
+/// grid is unusable, or "" when it is fine: more than kMaxGridPoints points, or a step so fine
+/// next to the values' magnitude that neighbouring points lo + k*step round to the same double
+/// (step 1e-300 on [0, 16]; step 1e-9 near 1e10).
+std::string real_grid_problem(double lo, double hi, double step, std::uint64_t& size);
+
+/// Whether v is a point of the grid (within a millionth of a step, so that float32 copies of
+/// grid values pass).
+bool on_grid(const VarDomain& v, double value);
+/// The domain as the spec writes it: "bool", "int[0, 15]", "real[-1, 1] step 0.25".
+std::string domain_text(const VarDomain& v);
+
 struct Domain {
   std::vector<VarDomain> vars;
   /// Number of points (exact).

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/warning.hpp"
 #include "assay/count/counting.hpp"
@@ -463,7 +465,7 @@ TEST(Counting, BadLabelsRegionsSamplesAndTestSets) {
   q.lower = {0};
   q.upper = {3};
   q.step = 0;
-  EXPECT_THROW_MSG(robustness(one, x, q), Error, "step must be > 0, found 0");
+  EXPECT_THROW_MSG(robustness(one, x, q), Error, "step must be a finite number > 0, found 0");
   q.step = 1;
   q.samples = {0};
   EXPECT_THROW_MSG(robustness(one, x, q), Error, "sample sizes must be >= 1, found 0");
@@ -477,6 +479,188 @@ TEST(Counting, BadLabelsRegionsSamplesAndTestSets) {
   q.lower = {3};
   q.upper = {0};
   EXPECT_THROW_MSG(robustness(one, x, q), Error, "feature 0: upper bound 0 is below lower bound 3");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// A time limit whose nanoseconds leave the clock's 64 bits (1e10 s) used to become a deadline in
+// the past: exact counts stopped at once with bounds [0, |D|]. Refused, naming the maximum.
+TEST(Counting, TimeLimitsMustFitTheClock) {
+  const Spec s = parse_spec("input a : int[0, 3];\ntruth 1 = a > 1;\n", "s.spec");
+  CountParams p;
+  p.time_limit = 1e10;
+  const std::string refused =
+      "time_limit: expected seconds in [0, 1000000000] (0 = no limit; larger values overflow "
+      "the clock), found ";
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error, refused + "10000000000");
+  p.time_limit = -1;
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error, refused + "-1");
+  p.time_limit = std::nan("");
+  EXPECT_THROW_MSG(count(constant_model(1, 1), s, p), Error, refused + "nan");
+  p.time_limit = kMaxTimeLimit;  // the largest accepted
+  EXPECT_EQ(count(constant_model(1, 1), s, p).labels[1].tp, mpz_class(2));
+  EXPECT_THROW_MSG(check_time_limit("--time-limit", 2e9), Error,
+                   "--time-limit: expected seconds in [0, 1000000000] (0 = no limit; larger "
+                   "values overflow the clock), found 2000000000");
+}
+
+// Test points outside the domain (5 for a bool) were tallied silently beside counts that never
+// include them.
+TEST(Counting, TestPointsMustLieInTheDomain) {
+  const Spec s = parse_spec(
+      "input b : bool;\ninput a : int[0, 3];\ninput t : real[0, 1] step 0.25;\n"
+      "truth 1 = a > 1;\n",
+      "s.spec");
+  const Model m = constant_model(3, 1);
+  CountParams p;
+  p.test_y = {0, 1};
+  auto refused = [&](std::vector<double> x) {
+    p.test_x = std::move(x);
+    try {
+      count(m, s, p);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refused({0, 1, 0.25, 5, 3, 1}),
+            "test set row 2 (index 1), feature 0 (b): 5 is not a point of its domain bool (0 or "
+            "1); the exact counts cover the domain only");
+  EXPECT_EQ(refused({1, 4, 0.25, 0, 3, 1}),
+            "test set row 1 (index 0), feature 1 (a): 4 is not a point of its domain int[0, 3]; "
+            "the exact counts cover the domain only");
+  EXPECT_EQ(refused({1, 2.5, 0.25, 0, 3, 1}),
+            "test set row 1 (index 0), feature 1 (a): 2.5 is not a point of its domain int[0, "
+            "3]; the exact counts cover the domain only");
+  EXPECT_EQ(refused({1, 2, 0.3, 0, 3, 1}),
+            "test set row 1 (index 0), feature 2 (t): 0.3 is not a point of its domain real[0, "
+            "1] step 0.25; the exact counts cover the domain only");
+  EXPECT_EQ(refused({1, 2, std::nan(""), 0, 3, 1}),
+            "test set row 1 (index 0), feature 2 (t): nan is not a point of its domain real[0, "
+            "1] step 0.25; the exact counts cover the domain only");
+  EXPECT_EQ(refused({1, 2, 0.75, 0, 3, 1}), "(accepted)");
+  // float32 copies of grid values are points of the grid.
+  const Spec tenths = parse_spec("input t : real[0, 1] step 0.1;\ntruth 1 = t > 0.5;\n", "t.spec");
+  p.test_x = {static_cast<float>(0.3), static_cast<float>(0.7)};
+  EXPECT_NO_THROW(count(constant_model(1, 1), tenths, p));
+}
+
+// A step so fine that x +- step rounds to x gave a region of total 1; such grids are refused,
+// and so are grids of more than 9e15 points per feature.
+TEST(Counting, RobustnessGridsMustBeResolvable) {
+  const Model one = constant_model(1, 0);
+  RobustnessParams q;
+  q.lower = {0};
+  q.upper = {16};
+  q.step = 1e-300;
+  const std::vector<double> x{8};
+  EXPECT_THROW_MSG(robustness(one, x, q), Error,
+                   "feature 0: the grid [0, 16] in steps of 1e-300 has 1.6e+301 points, more than "
+                   "9e+15");
+  q.lower = {1e10};
+  q.upper = {1e10 + 0.001};
+  q.step = 1e-9;
+  const std::vector<double> far{1e10};
+  try {
+    robustness(one, far, q);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("feature 0: the grid step 1e-09 is finer than doubles "
+                                         "resolve near 10000000000.001"),
+              std::string::npos)
+        << e.what();
+  }
+  // A fine step where doubles resolve it counts exactly: 2001 points around 0.
+  q.lower = {-1};
+  q.upper = {1};
+  q.step = 1e-3;
+  q.epsilon = 1;
+  const std::vector<double> zero{0};
+  EXPECT_EQ(robustness(one, zero, q).total, mpz_class(2001));
+  // The spec's real grids follow the same rule, located.
+  EXPECT_THROW_MSG(parse_spec("input t : real[0, 16] step 1e-300;", "g.spec"), Error,
+                   "g.spec:1:28: [0, 16] in steps of 1e-300 has 1.6e+301 points, more than 9e+15");
+}
+
+// A huge uniform sample stops at the time limit with the points drawn so far (it used to run on
+// for hours), says so, and its intervals are those of the points drawn.
+TEST(Counting, HugeSamplesStopAtTheTimeLimit) {
+  const Spec s = graph_spec(4);
+  const Model m = random_model(ModelKind::tree, s.domain, 2, 9);
+  CountParams p;
+  p.property = "Antisymmetric";
+  p.samples = {1'000'000'000'000};
+  p.time_limit = 0.3;
+  std::vector<std::string> warnings;
+  ScopedWarningHandler capture([&](const std::string& w) { warnings.push_back(w); });
+  const auto start = std::chrono::steady_clock::now();
+  const CountResult r = count(m, s, p);
+  EXPECT_LT(seconds_since(start), 5.0);
+  ASSERT_EQ(r.samples.size(), 1u);
+  const SampleView& v = r.samples[0];
+  EXPECT_EQ(v.requested, 1'000'000'000'000u);
+  EXPECT_EQ(v.stopped_by, "time limit");
+  EXPECT_GT(v.n, 0u);
+  EXPECT_LT(v.n, v.requested);
+  const auto& l = v.labels[1];
+  EXPECT_EQ(l.tp + l.fp + l.tn + l.fn, v.n);
+  EXPECT_EQ(v.accuracy.n, v.n);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], fmt::format("uniform sample 1 of 1 stopped after {} of 1000000000000 "
+                                     "points (the time limit of 0.3 s); its estimates and "
+                                     "intervals use the points drawn",
+                                     v.n));
+  // The same sample without a limit: the first points are the same (one seeded stream).
+  CountParams q = p;
+  q.samples = {v.n};
+  q.time_limit = 0;
+  EXPECT_EQ(count(m, s, q).samples[0].labels[1].tp, l.tp);
+  // Robustness samples too.
+  RobustnessParams rp;
+  rp.lower = {0};
+  rp.upper = {1};
+  rp.samples = {1'000'000'000'000};
+  rp.time_limit = 0.2;
+  warnings.clear();
+  const auto rr = robustness(constant_model(16, 1), std::vector<double>(16, 0.0), rp);
+  ASSERT_EQ(rr.samples.size(), 1u);
+  EXPECT_GT(rr.samples[0].n, 0u);
+  EXPECT_LT(rr.samples[0].n, 1'000'000'000'000u);
+  ASSERT_EQ(warnings.size(), 1u);
+}
+
+// An interrupt (Ctrl-C) stops sampling with the points drawn; an exact count, which has no
+// partial answer, throws Interrupted.
+TEST(Counting, InterruptsStopCleanly) {
+  const Spec s = graph_spec(4);
+  const Model m = random_model(ModelKind::tree, s.domain, 2, 9);
+  CountParams p;
+  p.property = "Antisymmetric";
+  p.samples = {1'000'000'000'000, 100};
+  ScopedWarningHandler quiet(WarningHandler{});
+  {
+    int polls = 0;
+    const InterruptScope scope([&] { return ++polls == 3; });  // about 150 ms in
+    const auto start = std::chrono::steady_clock::now();
+    const CountResult r = count(m, s, p);
+    EXPECT_LT(seconds_since(start), 5.0);
+    EXPECT_EQ(r.samples[0].stopped_by, "interrupted");
+    EXPECT_GT(r.samples[0].n, 0u);
+    EXPECT_EQ(r.samples[1].stopped_by, "interrupted");  // stops at once
+    EXPECT_EQ(r.samples[1].n, 0u);
+    EXPECT_TRUE(std::isnan(r.samples[1].accuracy.value));
+    EXPECT_TRUE(interrupt_requested());
+  }
+  EXPECT_FALSE(interrupt_requested());  // the scope's end clears it
+  const Spec big = parse_spec("input a[32] : bool;\ntruth 1 = a[0];\n", "big.spec");
+  CountParams e;
+  e.method = "enumerate";
+  const InterruptScope scope([] { return true; });
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(count(constant_model(32, 1), big, e), Interrupted);
+  EXPECT_LT(seconds_since(start), 5.0);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // count/domain_split: counting unsafe inputs of networks by splitting the domain — integer
 // counts equal enumeration, certified intervals agree with sampling, proofs of properties that
 // hold, determinism at any thread count, spec counts, bad requests and an ACAS Xu slice.
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -8,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/rng.hpp"
+#include "assay/core/warning.hpp"
 #include "assay/count/counting.hpp"
 #include "assay/count/domain_split.hpp"
 #include "assay/count/onnx.hpp"
@@ -150,7 +153,77 @@ TEST(DomainSplit, BadRequests) {
             "the network has 3 outputs but c.vnnlib declares 2 (Y_0..Y_1)");
   SplitParams sp;
   sp.time_limit = -1;
-  EXPECT_EQ(err(random_net({2, 4, 2}, 1), sp), "time_limit must be >= 0, found -1");
+  EXPECT_EQ(err(random_net({2, 4, 2}, 1), sp),
+            "time_limit: expected seconds in [0, 1000000000] (0 = no limit; larger values "
+            "overflow the clock), found -1");
+  sp.time_limit = 1e10;  // its nanoseconds overflow the clock
+  EXPECT_EQ(err(random_net({2, 4, 2}, 1), sp),
+            "time_limit: expected seconds in [0, 1000000000] (0 = no limit; larger values "
+            "overflow the clock), found 10000000000");
+}
+
+// Without a time limit, a property whose unsafe set has a boundary inside the box never
+// finishes: the open boxes used to grow until bad_alloc. The run now stops at the memory budget
+// with its certified interval and a message naming the option to raise.
+TEST(DomainSplit, StopsAtTheMemoryBudget) {
+  const VnnProperty p = parse_vnnlib(kContinuous, "c.vnnlib");
+  const Model m = random_net({2, 16, 16, 2}, 1);
+  SplitParams sp;
+  sp.max_memory = 100'000;  // a few hundred open boxes
+  sp.samples = 20000;
+  std::vector<std::string> warnings;
+  ScopedWarningHandler capture([&](const std::string& w) { warnings.push_back(w); });
+  const SplitResult r = count_unsafe(m, p, sp);
+  EXPECT_EQ(r.stopped_by, "memory budget");
+  EXPECT_FALSE(r.finished);
+  EXPECT_EQ(r.memory_budget, 100'000u);
+  EXPECT_GT(r.open_boxes, 100u);
+  EXPECT_LT(r.open_boxes, 1000u);
+  EXPECT_LT(r.unsafe_lower, r.unsafe_upper);
+  const std::string message = fmt::format(
+      "stopped when the {} undecided boxes reached the memory budget of 100 kB (as asked); the "
+      "interval so far is certified (raise --max-memory / max_memory, in MB, to go on; "
+      "--time-limit bounds the run by time instead)",
+      r.open_boxes);
+  EXPECT_EQ(r.stop_message, message);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], message);
+  // Certified: the interval holds the share that a much longer run pins down.
+  SplitParams longer;
+  longer.max_boxes = 20000;
+  longer.samples = 0;
+  const SplitResult fine = count_unsafe(m, p, longer);
+  EXPECT_LE(r.unsafe_lower, fine.unsafe_lower);
+  EXPECT_GE(r.unsafe_upper, fine.unsafe_upper);
+  // The same budget stops method split on a .spec grid with certified bounds.
+  const Spec spec = parse_spec("input x[16] : int[0, 7];\ntruth 1 = x[0] + x[1] > 7;\n", "g.spec");
+  CountParams cp;
+  cp.method = "split";
+  cp.max_memory = 20'000;
+  warnings.clear();
+  const CountResult c = count(random_net({16, 8, 2}, 3), spec, cp);
+  EXPECT_TRUE(c.labels[1].guarantee.bounded);
+  EXPECT_NE(c.labels[1].guarantee.note.find("stopped by the memory budget"), std::string::npos);
+  EXPECT_TRUE(std::isnan(c.labels[1].accuracy));
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(warnings[0].rfind("label 0: stopped when the ", 0), 0u) << warnings[0];
+}
+
+// An interrupt stops splitting between waves with the certified interval so far.
+TEST(DomainSplit, InterruptsStopWithTheIntervalSoFar) {
+  const VnnProperty p = parse_vnnlib(kContinuous, "c.vnnlib");
+  const InterruptScope scope([] { return true; });  // Ctrl-C at the first checkpoint (50 ms)
+  SplitParams sp;
+  sp.samples = 1'000'000'000'000;  // would take hours: stops too
+  const auto start = std::chrono::steady_clock::now();
+  ScopedWarningHandler quiet(WarningHandler{});
+  const SplitResult r = count_unsafe(random_net({2, 16, 16, 2}, 1), p, sp);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_EQ(r.sample_stopped_by, "interrupted");
+  EXPECT_LT(r.sample.n, r.sample_requested);
+  EXPECT_EQ(r.stopped_by, "interrupted");
+  EXPECT_EQ(r.stop_message.rfind("interrupted with ", 0), 0u) << r.stop_message;
+  EXPECT_LE(r.unsafe_lower, r.unsafe_upper);
 }
 
 // Method "split" of count(): exact counts equal enumeration on a boolean domain.
@@ -243,6 +316,29 @@ TEST(DomainSplit, AcasXuSlice) {
   ASSERT_TRUE(bad.counterexample);
   const auto y = predict_scores(net("2_1"), *bad.counterexample);
   for (int j = 1; j < 5; ++j) EXPECT_GE(y[0], y[j]);  // COC is the largest score
+}
+
+// ACAS Xu property 2 on network 2_1 without a time limit: its unsafe set's boundary keeps the
+// frontier growing (until bad_alloc before). A 0.5 MB budget (1488 open boxes) stops it within
+// seconds with a certified interval around the sampled share.
+TEST(DomainSplit, AcasXuBoundaryStopsAtTheMemoryBudget) {
+  const auto dir = acasxu_dir();
+  if (!std::filesystem::exists(dir / "prop_2.vnnlib")) {
+    GTEST_SKIP() << "ACAS Xu data not found at " << dir << " (set ASSAY_ACASXU_DATA)";
+  }
+  const Model m = load_onnx((dir / "ACASXU_run2a_2_1_batch_2000.onnx").string());
+  SplitParams sp;
+  sp.max_memory = 500'000;
+  sp.samples = 20000;
+  ScopedWarningHandler quiet(WarningHandler{});
+  const auto start = std::chrono::steady_clock::now();
+  const SplitResult r = count_unsafe(m, load_vnnlib((dir / "prop_2.vnnlib").string()), sp);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+  EXPECT_EQ(r.stopped_by, "memory budget");
+  EXPECT_EQ(r.decision, "violated");
+  EXPECT_LE(r.unsafe_lower, r.sample.exact_high);
+  EXPECT_GE(r.unsafe_upper, r.sample.exact_low);
+  EXPECT_LT(r.unsafe_upper - r.unsafe_lower, 0.05);
 }
 
 }  // namespace

@@ -234,7 +234,7 @@ TEST(ModelLimits, XgboostSizes) {
     "gradient_booster": {"name": "gbtree", "model": {"trees": [], "tree_info": []}}}})");
   EXPECT_THROW_MSG(model_from_json(doc, "x.json"), Error,
                    "x.json: learner.learner_model_param.num_class: expected an integer in [0, "
-                   "2147483647], found -3");
+                   "1000000], found -3");
   Json d = doc;
   d["learner"]["learner_model_param"]["num_class"] = "0";
   d["learner"]["learner_model_param"]["num_feature"] = "-1";
@@ -249,6 +249,61 @@ TEST(ModelLimits, XgboostSizes) {
   d["learner"]["gradient_booster"]["model"]["tree_info"] = {0};
   EXPECT_THROW_MSG(model_from_json(d, "x.json"), Error,
                    "x.json: tree 0 node 0: value[0] is nan, expected a finite number");
+}
+
+// num_class names and sizes the classes before any tree is read: 1e9 is refused up front
+// (reading it used to end in bad_alloc, also in `assay model info`).
+TEST(ModelLimits, XgboostClassCount) {
+  Json doc = Json::parse(R"({"learner": {
+    "learner_model_param": {"base_score": "5E-1", "num_class": "1000000000", "num_feature": "2"},
+    "objective": {"name": "multi:softprob"},
+    "gradient_booster": {"name": "gbtree", "model": {"trees": [], "tree_info": []}}}})");
+  EXPECT_THROW_MSG(model_from_json(doc, "x.json"), Error,
+                   "x.json: learner.learner_model_param.num_class: expected an integer in [0, "
+                   "1000000], found 1000000000");
+  doc["learner"]["learner_model_param"]["num_class"] = "1000001";
+  EXPECT_THROW_MSG(model_from_json(doc, "x.json"), Error,
+                   "x.json: learner.learner_model_param.num_class: expected an integer in [0, "
+                   "1000000], found 1000001");
+}
+
+// Only -1 marks a leaf: another negative child, or a leaf with a right child, is damage that
+// reading it as a leaf would hide (the subtree dropped). Both readers, and validate().
+TEST(ModelLimits, ChildIndicesAreChecked) {
+  Json j = model_to_json(small_tree());
+  j["trees"][0]["left"][1] = -5;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: tree 0 node 1: left child -5 out of range: expected -1 (a leaf) or a "
+                   "node in (1, 5)");
+  j = model_to_json(small_tree());
+  j["trees"][0]["right"][2] = 4;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: tree 0 node 2: a leaf (left child -1) with right child 4, expected -1");
+  j = model_to_json(small_tree());
+  j["trees"][0]["right"][3] = -2;
+  EXPECT_THROW_MSG(model_from_json(j, "m.json"), Error,
+                   "m.json: tree 0 node 3: a leaf (left child -1) with right child -2, expected "
+                   "-1");
+  Model m = small_tree();
+  m.trees[0].left[0] = -7;
+  EXPECT_THROW_MSG(validate(m), Error,
+                   "tree 0 node 0: left child -7 out of range: expected -1 (a leaf) or a node in "
+                   "(0, 5)");
+  const Json xgb = Json::parse(R"({"learner": {
+    "learner_model_param": {"base_score": "5E-1", "num_class": "0", "num_feature": "2"},
+    "objective": {"name": "binary:logistic"},
+    "gradient_booster": {"name": "gbtree", "model": {"tree_info": [0], "trees": [
+      {"left_children": [1, -1, -1], "right_children": [2, 7, -1],
+       "split_indices": [0, 0, 0], "split_conditions": [3.0, -0.4, 0.6]}]}}}})");
+  EXPECT_THROW_MSG(model_from_json(xgb, "x.json"), Error,
+                   "x.json: tree 0 node 1: a leaf (left child -1) with right child 7, expected -1");
+  Json xgb2 = xgb;
+  auto& tree = xgb2["learner"]["gradient_booster"]["model"]["trees"][0];
+  tree["right_children"] = {2, -1, -1};
+  tree["left_children"] = {-3, -1, -1};
+  EXPECT_THROW_MSG(model_from_json(xgb2, "x.json"), Error,
+                   "x.json: tree 0 node 0: left child -3 out of range: expected -1 (a leaf) or a "
+                   "node in (0, 3)");
 }
 
 TEST(ModelLimits, FoldersAndOnnxFiles) {

@@ -239,6 +239,32 @@ TEST(Onnx, RefusesWhatItCannotImport) {
               parse_onnx(bad, "n.onnx");
             }).find("n.onnx: tensor \"W\" holds nan at index 1 (weights must be finite)"),
             std::string::npos);
+  // A NaN or infinite Gemm alpha / beta is named with the file and the node (it used to surface
+  // as "layer 0: weights[0] is nan" once folded into a layer).
+  for (const char* attr : {"alpha", "beta"}) {
+    const std::vector<testing::Pb> gemm = {
+        node("Gemm", {"x", "W", "c"}, "y", "g1", {{attr, true, 0, nan}})};
+    const std::string text =
+        testing::model(gemm, {tensor("W", {2, 1}, {1, 2}), tensor("c", {1}, {0})},
+                       value_info("x", {1, 2}), value_info("y", {1, 1}));
+    EXPECT_EQ(error_of([&] { parse_onnx(text, "g.onnx"); }),
+              std::string("g.onnx: node \"g1\" (Gemm): attribute ") + attr +
+                  " is nan, expected a finite number");
+  }
+  // Finite factors whose composition overflows: the folded layer's problem names the file.
+  const float big = 3e38f;
+  nodes = {node("MatMul", {"x", "W"}, "m0")};
+  for (int i = 1; i <= 9; ++i) {  // (3e38)^10 overflows a double
+    nodes.push_back(node("MatMul", {"m" + std::to_string(i - 1), "V"},
+                         i == 9 ? std::string("y") : "m" + std::to_string(i)));
+  }
+  const std::string overflow =
+      testing::model(nodes, {tensor("W", {2, 1}, {big, 1}), tensor("V", {1, 1}, {big})},
+                     value_info("x", {1, 2}), value_info("y", {1, 1}));
+  EXPECT_EQ(error_of([&] { parse_onnx(overflow, "o.onnx"); }),
+            "o.onnx: layer 0: weights[0] is inf, expected a finite number (in the dense layers "
+            "folded from the graph)");
+  nodes = {node("MatMul", {"x", "W"}, "y")};
   // A symbolic dimension other than the batch.
   const std::string dyn = testing::model(nodes, {tensor("W", {2, 1}, {1, 2})},
                                          value_info("x", {1, -1}), value_info("y", {1, 1}));

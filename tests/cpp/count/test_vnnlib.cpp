@@ -113,5 +113,31 @@ TEST(Vnnlib, ErrorsAreLocated) {
   std::filesystem::remove(dir);
 }
 
+// Comparisons of constants are decided when read; a false one that leaves no input box is
+// named (it used to be reported as an empty box of X_0, with a bound printed as -0).
+TEST(Vnnlib, ConstantComparisons) {
+  auto err = [](const std::string& text) {
+    return error_of([&] { parse_vnnlib(text, "p.vnnlib"); });
+  };
+  const std::string head =
+      "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0))\n"
+      "(assert (<= X_0 1))\n";
+  EXPECT_EQ(err(head + "(assert (>= 0 1))"),
+            "p.vnnlib:5:9: (>= 0 1) compares constants and is false, so the asserts admit no "
+            "input box");
+  EXPECT_EQ(err(head + "(assert (not (<= (+ 1 1) 2)))"),
+            "p.vnnlib:5:14: (<= (+ 1 1) 2) compares constants and is false, so the asserts "
+            "admit no input box");
+  // True constant comparisons drop out; a false one in an `or` leaves the other side.
+  const VnnProperty p = parse_vnnlib(
+      head + "(assert (<= 1 2))(assert (or (> 0 1) (<= Y_0 X_0)))(assert (= X_0 X_0))", "p");
+  ASSERT_EQ(p.regions.size(), 1u);
+  ASSERT_EQ(p.regions[0].unsafe.size(), 1u);
+  EXPECT_EQ(p.regions[0].unsafe[0].size(), 1u);
+  EXPECT_EQ(err("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                "(assert (>= X_0 1))(assert (<= X_0 0))"),
+            "p.vnnlib: the input box is empty: X_0 >= 1 and X_0 <= 0");
+}
+
 }  // namespace
 }  // namespace assay::count
