@@ -64,7 +64,13 @@ std::string write_dimacs(const Cnf& f, bool xor_lines) {
   std::string out;
   out.reserve(f.literals.size() * 6 + f.n_clauses() * 2 + 64);
   for (const auto& c : f.comments) out += "c " + c + "\n";
-  const std::size_t n = f.n_clauses() + (xor_lines ? f.xors.size() : 0);
+  // An XOR without variables and right-hand side 0 holds everywhere and has no DIMACS line ("x0"
+  // is 0 = 1): it is left out.
+  auto written = [](const XorConstraint& x) { return !x.vars.empty() || x.rhs; };
+  const std::size_t n =
+      f.n_clauses() +
+      (xor_lines ? static_cast<std::size_t>(std::count_if(f.xors.begin(), f.xors.end(), written))
+                 : 0);
   out += fmt::format("p cnf {} {}\n", f.n_vars, n);
   char buf[16];
   for (std::size_t i = 0; i < f.n_clauses(); ++i) {
@@ -77,6 +83,7 @@ std::string write_dimacs(const Cnf& f, bool xor_lines) {
   }
   if (xor_lines) {
     for (const auto& x : f.xors) {
+      if (!written(x)) continue;
       out += 'x';
       for (std::size_t i = 0; i < x.vars.size(); ++i) {
         // The right-hand side is carried by the sign of the first variable: "x-1 2 0" is

@@ -225,13 +225,18 @@ class MemoryBudget {
   void need(std::size_t bytes, const Location& where, std::string_view what) {
     if (bytes > left_) left_ = allocatable_bytes();
     if (bytes > left_) {
-      fail_at(where, "needs {:.1f} GB for {}, more than the {:.1f} GB this process can allocate",
-              static_cast<double>(bytes) / 1e9, what, static_cast<double>(left_) / 1e9);
+      fail_at(where, "needs {} for {}, more than the {} this process can allocate",
+              size_text(bytes), what, size_text(left_));
     }
     left_ -= bytes;
   }
 
  private:
+  static std::string size_text(std::size_t bytes) {
+    const double b = static_cast<double>(bytes);
+    return b >= 1e9 ? fmt::format("{:.1f} GB", b / 1e9) : fmt::format("{:.0f} MB", b / 1e6);
+  }
+
   std::size_t left_ = 0;
 };
 
@@ -480,7 +485,7 @@ class DimacsReader {
       fail_at(at(t), "more than {} literals in all: too large a formula to count",
               cnf_.literals.size());
     }
-    grow(cnf_.literals, at(clause_at_), "the clauses read so far");
+    grow(cnf_.literals, at(clause_at_), "the clauses", "literals");
     cnf_.literals.push_back(static_cast<Var>(lit));
   }
 
@@ -488,13 +493,14 @@ class DimacsReader {
   // bomb of "1 1 1 ..." would otherwise keep the reader busy for minutes.
   std::uint64_t raw_cap() const { return 4 * static_cast<std::uint64_t>(cnf_.n_vars) + (1u << 20); }
 
+  // Doubles v's capacity when it is full, once the memory is known to be there.
   template <class T>
-  void grow(std::vector<T>& v, const Location& where, std::string_view what) {
+  void grow(std::vector<T>& v, const Location& where, std::string_view what,
+            std::string_view items) {
     if (v.size() < v.capacity()) return;
     const std::size_t want = std::max<std::size_t>(1024, v.capacity() * 2);
     budget_.need(want * sizeof(T), where,
-                 fmt::format("{} ({} {} so far)", what, v.size(),
-                             sizeof(T) == sizeof(Var) ? "literals" : "clauses"));
+                 fmt::format("{} ({} {} read so far)", what, v.size(), items));
     v.reserve(want);
   }
 
@@ -508,7 +514,7 @@ class DimacsReader {
       ++notes_->tautologies;
       cnf_.literals.resize(begin);
     } else {
-      grow(cnf_.starts, at(open_ ? *open_ : *last_), "the clause table");
+      grow(cnf_.starts, at(open_ ? *open_ : *last_), "the clause table", "clauses");
       cnf_.starts.push_back(static_cast<std::uint32_t>(cnf_.literals.size()));
     }
     tautology_ = false;
@@ -569,9 +575,10 @@ class DimacsReader {
       parity = 0;
     }
     std::sort(x.vars.begin(), x.vars.end());
+    ++xors_read_;
+    if (x.vars.empty() && !x.rhs) return;  // 0 = 0: holds everywhere, like a tautology
     budget_.need(x.vars.size() * sizeof(Var) + sizeof(XorConstraint), at(first),
                  fmt::format("the XOR lines read so far ({} lines)", cnf_.xors.size()));
-    ++xors_read_;
     cnf_.xors.push_back(std::move(x));
   }
 

@@ -10,10 +10,13 @@
 // A DPLL search with component caching in the style of sharpSAT / GANAK, or, on circuits with
 // few inputs (every unprojected variable a gate over the projected ones), an evaluation of the
 // gates on every input assignment, 64 at a time (how both work: the comment at count_exact in
-// src/count/exact_counter.cpp). Time limit: checked every 1024 search steps (every 2048 words of
-// the circuit route); when it stops, the bounds count what was finished and every assignment of
-// the rest. Ctrl-C (interrupt_requested()) stops it the same way. Native XOR constraints are
-// expanded into clauses first.
+// src/count/exact_counter.cpp). Time limit: checked every 1024 search steps and after large
+// splits (every 2048 words of the circuit route), between preprocessing steps and before the
+// search is loaded; when it stops, the bounds count what was finished and every assignment of
+// the rest. Ctrl-C (interrupt_requested()) and a full component stack (stack_bytes) stop it the
+// same way. A component of one clause is counted in closed form. Native XOR constraints are
+// expanded into clauses first. The memory of the working copies is checked before they are made
+// (an assay::Error naming the formula's size).
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise
 //   0 <= lower <= true count <= upper <= 2^n_projected. Deterministic: the same formula gives

@@ -65,6 +65,17 @@ TEST(Dimacs, ReadsXorLines) {
   const Cnf g = parse_dimacs("p cnf 3 1\nx 1 2 2 3 0\n");  // x2 ^ x2 cancels
   EXPECT_EQ(g.xors[0].vars, (std::vector<Var>{1, 3}));
   EXPECT_TRUE(g.xors[0].rhs);
+  // Everything cancels: 0 = 1 is kept (unsatisfiable); 0 = 0 holds everywhere and is dropped.
+  // It was written back as "x0", which reads 0 = 1 (found by mutating DIMACS files).
+  const Cnf unsat = parse_dimacs("p cnf 2 1\nx1 2 1 2 0\n");
+  ASSERT_EQ(unsat.xors.size(), 1u);
+  EXPECT_TRUE(unsat.xors[0].vars.empty() && unsat.xors[0].rhs);
+  const Cnf always = parse_dimacs("p cnf 2 2\n1 0\nx1 2 1 -2 0\n");
+  EXPECT_TRUE(always.xors.empty());
+  Cnf programmatic;
+  programmatic.n_vars = 1;
+  programmatic.xors.push_back({{}, false});
+  EXPECT_EQ(assay::count::write_dimacs(programmatic), "p cnf 1 0\n");
 }
 
 TEST(Dimacs, WriteThenReadRoundTrips) {
