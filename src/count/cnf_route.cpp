@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/count/approx_counter.hpp"
 #include "assay/count/encode.hpp"
 #include "assay/count/exact_counter.hpp"
@@ -179,8 +180,10 @@ class CnfCounts {
     ap.threads = p_.threads;
     ap.time_limit = p_.time_limit;
     const ApproxCountResult r = count_approx(f, ap);
-    if (!r.complete) {
-      fail("the approximate count did not finish within the time limit of {} s", p_.time_limit);
+    if (!r.complete) {  // certified: the models it found, at most every projected assignment
+      mpz_class all;
+      mpz_ui_pow_ui(all.get_mpz_t(), 2, static_cast<unsigned long>(r.n_projected));
+      return {r.lower, all, false};
     }
     approx_used_ = approx_used_ || !r.exact;
     return {r.estimate, r.estimate, !r.exact};
@@ -190,8 +193,11 @@ class CnfCounts {
     if (backend_ == CnfBackend::approx) return approx_count(f);
     bool complete = false;
     Value v = exact_count(f, complete);
-    if (complete || backend_ == CnfBackend::exact) return v;
-    return approx_count(f);
+    if (complete || backend_ == CnfBackend::exact || interrupt_requested()) return v;
+    const Value a = approx_count(f);
+    if (a.approx || a.lo == a.hi) return a;
+    // Both stopped: the tighter of their certified bounds.
+    return {std::max<mpz_class>(v.lo, a.lo), std::min<mpz_class>(v.hi, a.hi), false};
   }
 
   // The ambiguous inputs of a context, enumerated once (each one a point of the domain). When
