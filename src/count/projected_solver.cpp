@@ -209,6 +209,10 @@ BoundedCount ProjectedSolver::count_up_to(const std::vector<Lit>& assumptions, s
     ++result.found;
   }
   while (result.found < limit) {
+    // Polled here too: a front end's poll (Python's signal check) runs on the calling thread.
+    if (deadline_ && !deadline_->expired() && interrupt_requested()) {
+      deadline_->stop("an interrupt (Ctrl-C)");
+    }
     if (deadline_ && deadline_->expired()) {
       result.interrupted = true;
       break;

@@ -123,7 +123,7 @@ class ProjectedSolver {
 
   std::unique_ptr<CMSat::SATSolver> solver_;
   std::vector<std::uint32_t> projection_;  ///< 0-based solver variables; CMS keeps a pointer
-  const SolverDeadline* deadline_ = nullptr;
+  SolverDeadline* deadline_ = nullptr;
   std::uint64_t sat_calls_ = 0;
 };
 

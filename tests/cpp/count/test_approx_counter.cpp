@@ -429,6 +429,16 @@ TEST(ApproxCounter, StopsOnInterruptWithWhatItFound) {
   EXPECT_LT(r.seconds, 5.0);
   EXPECT_EQ(
       assay::count::guarantee(r).rfind("none: stopped by an interrupt (Ctrl-C) (at least ", 0), 0u);
+  // A front end that polls (Python checks its signals from the calling thread): the poll runs
+  // between the SAT calls made on that thread.
+  const auto started = std::chrono::steady_clock::now();
+  assay::InterruptScope polled(
+      [&] { return std::chrono::steady_clock::now() - started > std::chrono::milliseconds(200); });
+  p.threads = 1;
+  const ApproxCountResult q = count_approx(f, p);
+  EXPECT_FALSE(q.complete);
+  EXPECT_EQ(q.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_LT(q.seconds, 5.0);
 }
 
 // A tiny epsilon makes cells of millions of models, each blocked by a clause over the

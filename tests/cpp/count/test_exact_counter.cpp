@@ -819,6 +819,14 @@ TEST(ExactCounter, StopsOnInterruptWithCertifiedBounds) {
   EXPECT_LE(r.lower, r.upper);
   EXPECT_LE(r.upper, mpz_class(1) << 64);
   EXPECT_LT(r.seconds, 5.0);
+  // A front end that polls from the calling thread (Python's signal check) stops it too.
+  const auto started = std::chrono::steady_clock::now();
+  InterruptScope polled(
+      [&] { return std::chrono::steady_clock::now() - started > std::chrono::milliseconds(200); });
+  const ExactCountResult q = count_exact(f);
+  EXPECT_FALSE(q.complete);
+  EXPECT_EQ(q.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_LT(q.seconds, 5.0);
 }
 
 TEST(ExactCounter, TimeLimitInsideTheSatOracle) {
