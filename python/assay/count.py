@@ -27,9 +27,21 @@ _EXACT_FIELDS = ("domain_size", "correct", "tp", "fp", "tn", "fn", "satisfied", 
                  "total", "count")
 
 
+def _int(text):
+    # int() refuses decimal strings of more than 4300 digits (Python's guard against slow
+    # conversions); a count such as 2^1000000 - 1 has 301030: joined from chunks.
+    if len(text) <= 4000:
+        return int(text)
+    n = 0
+    for i in range(0, len(text), 4000):
+        chunk = text[i:i + 4000]
+        n = n * 10 ** len(chunk) + int(chunk)
+    return n
+
+
 def _decimal_ints(obj):
     if isinstance(obj, str):
-        return int(obj)
+        return _int(obj)
     if isinstance(obj, dict):
         return {k: _decimal_ints(v) for k, v in obj.items()}
     return [_decimal_ints(v) for v in obj]
@@ -38,7 +50,7 @@ def _decimal_ints(obj):
 def _ints(obj):
     # Exact counts (and bounds) travel as decimal strings; give them back as Python ints.
     if isinstance(obj, dict):
-        return {k: (int(v) if k in _EXACT_FIELDS and isinstance(v, str)
+        return {k: (_int(v) if k in _EXACT_FIELDS and isinstance(v, str)
                     else _decimal_ints(v) if k == "bounds" else _ints(v))
                 for k, v in obj.items()}
     if isinstance(obj, list):

@@ -1,11 +1,13 @@
 #include "cnf_route.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/count/approx_counter.hpp"
 #include "assay/count/encode.hpp"
 #include "assay/count/exact_counter.hpp"
@@ -17,28 +19,63 @@ namespace assay::count::detail {
 
 namespace {
 
-// A count known exactly (lo == hi), approximately (approx), or within certified bounds.
-struct Value {
-  mpz_class lo, hi;
-  bool approx = false;
-  bool exact() const { return !approx && lo == hi; }
-};
-
 Value operator+(const Value& a, const Value& b) {
   return {a.lo + b.lo, a.hi + b.hi, a.approx || b.approx};
 }
 Value operator-(const Value& a, const Value& b) {
   return {a.lo - b.hi, a.hi - b.lo, a.approx || b.approx};
 }
-// A count is never negative; bounds from differences can be.
-Value at_least_zero(Value v) {
-  if (v.lo < 0) v.lo = 0;
-  if (v.hi < 0) v.hi = 0;
-  return v;
-}
 Value exact_value(const mpz_class& n) {
   return {n, n, false};
 }
+
+}  // namespace
+
+// A count of points of a set of `size` points lies in [0, size]; bounds from differences and
+// sums (and estimates) can leave it.
+Value within(Value v, const mpz_class& size) {
+  for (mpz_class* x : {&v.lo, &v.hi}) {
+    if (*x < 0) *x = 0;
+    if (*x > size) *x = size;
+  }
+  return v;
+}
+
+// The four cells of a label (cnf_route.hpp): from certified bounds of #psi (p), #phi (phi) and
+// #(psi and phi) (tp) over a domain of n points, each as tight as those bounds allow: tp is at most
+// p and phi and at least p + phi - n; fp = phi - tp lies in the complement of psi (at most n - p),
+// fn = p - tp in that of phi, tn = n - p - phi + tp in both; and the cells partition the domain, so
+// each is at most n minus the others' lower bounds and at least n minus their upper bounds.
+// Estimates (approx) are only kept within [0, n]: differences of estimates carry no guarantee.
+std::array<Value, 4> label_cells(const Value& p_in, const Value& phi_in, const Value& tp_in,
+                                 const mpz_class& n) {
+  const Value p = within(p_in, n), phi = within(phi_in, n);
+  Value tp = within(tp_in, n);
+  if (p.approx || phi.approx || tp.approx) {
+    return {tp, within(phi - tp, n), within(exact_value(n) - (p + phi - tp), n), within(p - tp, n)};
+  }
+  tp.lo = std::max<mpz_class>({tp.lo, p.lo + phi.lo - n, 0});
+  tp.hi = std::min<mpz_class>({tp.hi, p.hi, phi.hi});
+  Value fp{phi.lo - tp.hi, std::min<mpz_class>(phi.hi - tp.lo, n - p.lo)};
+  Value fn{p.lo - tp.hi, std::min<mpz_class>(p.hi - tp.lo, n - phi.lo)};
+  Value tn{n - p.hi - phi.hi + tp.lo,
+           std::min<mpz_class>({n - p.lo - phi.lo + tp.hi, n - p.lo, n - phi.lo})};
+  std::array<Value, 4> cells{tp, within(fp, n), within(tn, n), within(fn, n)};
+  std::array<Value, 4> tight = cells;
+  for (std::size_t i = 0; i < 4; ++i) {
+    mpz_class others_lo = 0, others_hi = 0;
+    for (std::size_t j = 0; j < 4; ++j) {
+      if (j == i) continue;
+      others_lo += cells[j].lo;
+      others_hi += cells[j].hi;
+    }
+    tight[i].hi = std::min<mpz_class>(cells[i].hi, n - others_lo);
+    tight[i].lo = std::max<mpz_class>(cells[i].lo, n - others_hi);
+  }
+  return tight;
+}
+
+namespace {
 
 // The inputs of one context (the whole domain, or a region) where the circuit may disagree with
 // the model: their points when few enough, else only how many there are.
@@ -143,8 +180,10 @@ class CnfCounts {
     ap.threads = p_.threads;
     ap.time_limit = p_.time_limit;
     const ApproxCountResult r = count_approx(f, ap);
-    if (!r.complete) {
-      fail("the approximate count did not finish within the time limit of {} s", p_.time_limit);
+    if (!r.complete) {  // certified: the models it found, at most every projected assignment
+      mpz_class all;
+      mpz_ui_pow_ui(all.get_mpz_t(), 2, static_cast<unsigned long>(r.n_projected));
+      return {r.lower, all, false};
     }
     approx_used_ = approx_used_ || !r.exact;
     return {r.estimate, r.estimate, !r.exact};
@@ -154,8 +193,11 @@ class CnfCounts {
     if (backend_ == CnfBackend::approx) return approx_count(f);
     bool complete = false;
     Value v = exact_count(f, complete);
-    if (complete || backend_ == CnfBackend::exact) return v;
-    return approx_count(f);
+    if (complete || backend_ == CnfBackend::exact || interrupt_requested()) return v;
+    const Value a = approx_count(f);
+    if (a.approx || a.lo == a.hi) return a;
+    // Both stopped: the tighter of their certified bounds.
+    return {std::max<mpz_class>(v.lo, a.lo), std::min<mpz_class>(v.hi, a.hi), false};
   }
 
   // The ambiguous inputs of a context, enumerated once (each one a point of the domain). When
@@ -285,7 +327,6 @@ void set_label(LabelCounts& out, const Value& tp, const Value& fp, const Value& 
 // truths are complements, label 0's cells are label 1's, swapped.
 void exact_labels(CnfCounts& k, const Model& m, const Checks& c, const mpz_class& domain,
                   CountResult& r) {
-  const Value all = exact_value(domain);
   const bool binary = c.truths.size() == 2 && m.n_classes() == 2 &&
                       (c.truths[0].formula == nullptr || c.truths[1].formula == nullptr);
   for (std::size_t l = 0; l < c.truths.size(); ++l) {
@@ -296,17 +337,16 @@ void exact_labels(CnfCounts& k, const Model& m, const Checks& c, const mpz_class
     Query both = truth;
     both.predicted = c.truths[l].label;
     const Value p = k.count(truth), phi = k.count(predicted), tp = k.count(both);
-    const Value fp = at_least_zero(phi - tp), fn = at_least_zero(p - tp);
-    const Value tn = at_least_zero(all - (p + phi - tp));
+    const auto [tp_, fp, tn, fn] = label_cells(p, phi, tp, domain);
     const Guarantee g = k.guarantee({p, phi, tp});
-    set_label(r.labels[l], tp, fp, tn, fn, g);
-    if (binary) set_label(r.labels[1 - l], tn, fn, tp, fp, g);
+    set_label(r.labels[l], tp_, fp, tn, fn, g);
+    if (binary) set_label(r.labels[1 - l], tn, fn, tp_, fp, g);
   }
 }
 
 // Approximate counters: each cell counted on its own (differences of estimates have no
 // guarantee).
-void approx_labels(CnfCounts& k, const Checks& c, CountResult& r) {
+void approx_labels(CnfCounts& k, const Checks& c, const mpz_class& domain, CountResult& r) {
   for (std::size_t l = 0; l < c.truths.size(); ++l) {
     Value cell[4];
     for (int i = 0; i < 4; ++i) {  // tp, fp, tn, fn
@@ -314,14 +354,15 @@ void approx_labels(CnfCounts& k, const Checks& c, CountResult& r) {
       q.predicted = c.truths[l].label;
       if (i == 1 || i == 2) q.truth_negated = !q.truth_negated;
       q.predicted_negated = i >= 2;
-      cell[i] = k.count(q);
+      cell[i] = within(k.count(q), domain);
     }
     set_label(r.labels[l], cell[0], cell[1], cell[2], cell[3],
               k.guarantee({cell[0], cell[1], cell[2], cell[3]}));
   }
 }
 
-void safety_counts(CnfCounts& k, const Checks& c, bool approx, CountResult& r) {
+void safety_counts(CnfCounts& k, const Checks& c, bool approx, const mpz_class& domain,
+                   CountResult& r) {
   for (std::size_t i = 0; i < c.safety.size(); ++i) {
     Query pre;
     pre.pre = &c.safety[i]->pre;
@@ -329,8 +370,16 @@ void safety_counts(CnfCounts& k, const Checks& c, bool approx, CountResult& r) {
     sat.post = &c.safety[i]->post;
     Query viol = sat;
     viol.post_negated = true;
-    const Value s = k.count(sat);
-    const Value n = approx ? k.count(viol) : at_least_zero(k.count(pre) - s);
+    Value s = within(k.count(sat), domain);
+    Value n;
+    if (approx) {
+      n = within(k.count(viol), domain);
+    } else {  // S = #(pre and post) <= #pre; N = #pre - S, at most the points outside S
+      const Value all_pre = within(k.count(pre), domain);
+      if (!s.approx && !all_pre.approx && s.hi > all_pre.hi) s.hi = all_pre.hi;
+      n = within(all_pre - s, domain);
+      if (!n.approx && n.hi > domain - s.lo) n.hi = domain - s.lo;
+    }
     auto& out = r.safety[i];
     out.satisfied = s.lo;
     out.violated = n.lo;
@@ -351,7 +400,7 @@ void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, CountResult&
     Query q;
     q.region = reg;
     q.predicted = reg->label;
-    const Value v = k.count(q);
+    const Value v = within(k.count(q), rc.total);
     rc.count = v.lo;
     rc.guarantee = k.guarantee({v});
     if (rc.guarantee.bounded) rc.count_bounds = {v.lo, v.hi};
@@ -367,11 +416,11 @@ void cnf_counts(const Model& m, const Spec& spec, const Checks& c, const CountPa
   CnfCounts k(m, spec, params, backend);
   const bool approx = backend == CnfBackend::approx;
   if (approx) {
-    approx_labels(k, c, r);
+    approx_labels(k, c, r.domain_size, r);
   } else {
     exact_labels(k, m, c, r.domain_size, r);
   }
-  safety_counts(k, c, approx, r);
+  safety_counts(k, c, approx, r.domain_size, r);
   region_counts(k, spec, c, r);
   r.cnf_counts = k.formulas();
   r.ambiguous = k.settled();

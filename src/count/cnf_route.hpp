@@ -1,6 +1,10 @@
 // Methods exact-cnf and approx of count(): QuantifyML's route, each count a CNF formula.
 #pragma once
 
+#include <array>
+
+#include <gmpxx.h>
+
 #include "assay/count/counting.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
@@ -13,6 +17,23 @@ enum class CnfBackend {
   approx,            ///< ApproxMC
   exact_then_approx  ///< exact within the time limit, ApproxMC for a count that runs out
 };
+
+/// A count known exactly (lo == hi), approximately (approx), or within certified bounds.
+struct Value {
+  mpz_class lo, hi;
+  bool approx = false;
+  bool exact() const { return !approx && lo == hi; }
+};
+
+/// v with both ends moved into [0, size] (a count of points of a set of `size` points).
+Value within(Value v, const mpz_class& size);
+
+/// TP, FP, TN, FN of a label over a domain of n points, from certified bounds of #psi (its
+/// truth), #phi (the model predicts it) and #(psi and phi): every cell in [0, n], as tight as
+/// those bounds allow, and together consistent with a partition of the domain. With an
+/// estimate among them, the cells are the differences, kept within [0, n].
+std::array<Value, 4> label_cells(const Value& psi, const Value& phi, const Value& tp,
+                                 const mpz_class& n);
 
 /// Fills the truths', safety properties' and regions' counts of r (with their guarantees) by
 /// counting CNF encodings with `backend`.

@@ -2,7 +2,10 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/count/approx_counter.hpp"
 #include "assay/count/exact_counter.hpp"
 
@@ -20,6 +23,22 @@ void check(const CnfCountParams& p) {
   if (!(p.delta > 0 && p.delta < 1)) fail("delta must lie in (0, 1), found {}", p.delta);
 }
 
+// What a stopped approximate count certifies: the distinct models it found, and at most every
+// assignment of the projection. No estimate: a partial run has no (epsilon, delta) guarantee.
+void stopped_approx(const ApproxCountResult& a, CnfCountResult& r) {
+  mpz_class all;
+  mpz_ui_pow_ui(all.get_mpz_t(), 2, static_cast<unsigned long>(a.n_projected));
+  r.count = a.lower;
+  r.bounds = {a.lower, all};
+  r.guarantee.method = "approx";
+  r.guarantee.exact = false;
+  r.guarantee.bounded = true;
+  r.guarantee.note = fmt::format(
+      "{} stopped the approximate counter before its estimate; the bounds are certified: {} "
+      "distinct models found, and at most every assignment of the {} projected variables",
+      a.stopped_by, a.lower.get_str(), a.n_projected);
+}
+
 void approximate(const Cnf& f, const CnfCountParams& p, CnfCountResult& r) {
   ApproxCountParams ap;
   ap.epsilon = p.epsilon;
@@ -28,9 +47,7 @@ void approximate(const Cnf& f, const CnfCountParams& p, CnfCountResult& r) {
   ap.threads = p.threads;
   ap.time_limit = p.method == "approx" ? p.time_limit : 0.0;
   const ApproxCountResult a = count_approx(f, ap);
-  if (!a.complete) {
-    fail("the approximate count did not finish within the time limit of {} s", p.time_limit);
-  }
+  if (!a.complete) return stopped_approx(a, r);
   r.count = a.estimate;
   r.guarantee.method = "approx";
   r.guarantee.exact = a.exact;
@@ -61,16 +78,17 @@ CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
     if (e.complete) {
       r.count = e.count;
       r.guarantee.method = "exact-cnf";
-    } else if (p.method == "auto") {
+    } else if (p.method == "auto" && !interrupt_requested()) {
       approximate(f, p, r);
-      r.guarantee.note = "the exact counter ran out of time; counted approximately";
+      if (!r.guarantee.bounded)
+        r.guarantee.note = "the exact counter ran out of time; counted approximately";
     } else {
       r.count = e.lower;
       r.bounds = {e.lower, e.upper};
       r.guarantee.method = "exact-cnf";
       r.guarantee.exact = false;
       r.guarantee.bounded = true;
-      r.guarantee.note = "the time limit stopped the exact counter";
+      r.guarantee.note = e.stopped_by + " stopped the exact counter";
     }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

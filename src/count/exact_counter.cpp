@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "count/exact/circuit.hpp"
 #include "count/exact/counter.hpp"
 #include "count/exact/preprocess.hpp"
@@ -53,6 +54,15 @@ void check_input(const Cnf& cnf, const ExactCountParams& params) {
   }
 }
 
+// The bounds of a stopped count lie in [0, 2^n_projected]: no count can leave that range, so a
+// looser bound says nothing.
+void clip_bounds(ExactCountResult& r) {
+  mpz_class all;
+  mpz_ui_pow_ui(all.get_mpz_t(), 2, static_cast<unsigned long>(r.n_projected));
+  if (r.upper > all) r.upper = all;
+  if (r.lower < 0) r.lower = 0;
+}
+
 void count_by_circuit(const exact::Circuit& circuit, const ExactCountParams& params,
                       std::optional<exact::Clock::time_point> deadline, ExactCountResult& result) {
   exact::CircuitLimits limits;
@@ -69,19 +79,33 @@ void count_by_circuit(const exact::Circuit& circuit, const ExactCountParams& par
   result.stats.circuit_words = n.words;
 }
 
+std::size_t stack_entries(const ExactCountParams& params) {
+  constexpr std::size_t kMostEntries = std::size_t{1} << 30;  // 4 GiB; offsets are 32-bit
+  const std::size_t bytes = params.stack_bytes > 0 ? params.stack_bytes : allocatable_bytes() / 4;
+  return std::min(kMostEntries, bytes / sizeof(std::uint32_t));
+}
+
 void count_by_search(const Cnf& input, const std::vector<std::uint8_t>& projected,
                      const ExactCountParams& params,
                      std::optional<exact::Clock::time_point> deadline, ExactCountResult& result) {
-  const exact::Formula formula = exact::preprocess(input, projected, params.preprocess);
+  const exact::Formula formula =
+      exact::preprocess(input, projected, params.preprocess, nullptr, deadline);
   result.stats.vars_after_preprocessing = static_cast<std::int32_t>(formula.n_vars);
   result.stats.clauses_after_preprocessing = formula.n_clauses();
   if (formula.unsat) {
     result.complete = true;
     return;
   }
+  // Loading a formula of 10^6 clauses into the search takes seconds: not after the limit.
+  if ((deadline && exact::Clock::now() >= *deadline) || interrupt_requested()) {
+    result.lower = 0;
+    mpz_ui_pow_ui(result.upper.get_mpz_t(), 2, static_cast<unsigned long>(result.n_projected));
+    return;
+  }
   exact::SearchLimits limits;
   limits.deadline = deadline;
   limits.cache_bytes = params.cache_mib << 20;
+  limits.stack_entries = stack_entries(params);
   limits.sat_oracle_clauses = params.sat_oracle_clauses;
   limits.progress_task = params.progress_task;
   limits.enumerate_projected = params.enumerate_projected;
@@ -90,6 +114,11 @@ void count_by_search(const Cnf& input, const std::vector<std::uint8_t>& projecte
   counter.run();
   counter.add_stats(result.stats);
   result.complete = counter.complete();
+  if (counter.out_of_memory()) {
+    result.stopped_by =
+        fmt::format("the memory limit (the search's stack of open components outgrew {:.3g} MB)",
+                    static_cast<double>(limits.stack_entries * sizeof(std::uint32_t)) / 1e6);
+  }
   const auto free = static_cast<mp_bitcnt_t>(formula.free_projected);
   mpz_mul_2exp(result.lower.get_mpz_t(), counter.lower().get_mpz_t(), free);
   mpz_mul_2exp(result.upper.get_mpz_t(), counter.upper().get_mpz_t(), free);
@@ -181,8 +210,21 @@ void prepare(const Cnf& cnf, const ExactCountParams& params, exact::Clock::time_
 
 }  // namespace
 
+// Refuses, before copying it, a formula whose working copies cannot fit: preprocessing, the
+// search's clause arena, occurrence and watch lists take about 64 bytes per literal and 320 per
+// variable (measured: 10^6 clauses of 3 literals over 2 * 10^5 variables, 0.3 GB).
+void check_exact_memory(const Cnf& cnf) {
+  std::size_t literals = cnf.literals.size();
+  for (const auto& x : cnf.xors) literals += 4 * x.vars.size() * 3;  // expanded: 4 clauses per var
+  const std::size_t bytes = 64 * literals + 320 * static_cast<std::size_t>(cnf.n_vars);
+  check_memory(bytes, fmt::format("the exact counter's working copies of the formula ({} "
+                                  "literals over {} variables)",
+                                  literals, cnf.n_vars));
+}
+
 ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
   const auto start = exact::Clock::now();
+  check_exact_memory(cnf);
   Prepared in;
   prepare(cnf, params, start, in);
   ExactCountResult result;
@@ -193,6 +235,12 @@ ExactCountResult count_exact(const Cnf& cnf, const ExactCountParams& params) {
     count_by_circuit(*circuit, params, in.deadline, result);
   } else {
     count_by_search(*in.cnf, in.projected, params, in.deadline, result);
+  }
+  if (!result.complete) {
+    if (result.stopped_by.empty()) {
+      result.stopped_by = interrupt_requested() ? "an interrupt (Ctrl-C)" : "the time limit";
+    }
+    clip_bounds(result);
   }
   result.count = result.lower;
   result.seconds = std::chrono::duration<double>(exact::Clock::now() - start).count();

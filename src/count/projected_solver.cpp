@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 
 namespace assay::count::detail {
 
@@ -50,10 +51,12 @@ void check_well_formed(const Cnf& cnf) {
 // ---- SolverDeadline
 
 SolverDeadline::SolverDeadline(double seconds) {
-  if (seconds <= 0) return;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(seconds));
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (seconds > 0) {
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(seconds));
+  }
   watcher_ = std::thread([this, deadline] { watch(deadline); });
 }
 
@@ -66,14 +69,43 @@ SolverDeadline::~SolverDeadline() {
   if (watcher_.joinable()) watcher_.join();
 }
 
-void SolverDeadline::watch(std::chrono::steady_clock::time_point deadline) {
+void SolverDeadline::watch(std::optional<std::chrono::steady_clock::time_point> deadline) {
   std::unique_lock lock(mutex_);
-  if (wake_.wait_until(lock, deadline, [this] { return stopping_; })) return;
+  // Wakes every 20 ms to see whether Ctrl-C asked for a stop, or at once for stop().
+  for (;;) {
+    if (wake_.wait_for(lock, std::chrono::milliseconds(20),
+                       [this] { return stopping_ || !reason_.empty(); })) {
+      if (stopping_) return;
+      break;  // stop(reason)
+    }
+    if (interrupt_requested()) {
+      reason_ = "an interrupt (Ctrl-C)";
+      break;
+    }
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+      reason_ = "the time limit";
+      break;
+    }
+  }
   expired_ = true;
   // A solve() that starts after this point clears its flag; raise them again until the end.
   do {
     for (std::atomic<bool>& flag : flags_) flag = true;
   } while (!wake_.wait_for(lock, std::chrono::milliseconds(5), [this] { return stopping_; }));
+}
+
+void SolverDeadline::stop(const std::string& reason) {
+  {
+    std::lock_guard lock(mutex_);
+    if (reason_.empty()) reason_ = reason;
+  }
+  wake_.notify_all();
+  while (!expired_.load()) std::this_thread::yield();  // the watcher takes it up at once
+}
+
+std::string SolverDeadline::reason() const {
+  std::lock_guard lock(mutex_);
+  return reason_;
 }
 
 std::atomic<bool>* SolverDeadline::new_flag() {
@@ -93,6 +125,15 @@ ProjectedSolver::ProjectedSolver(const Cnf& cnf, std::uint32_t solver_seed,
   // bounded counts 2-2.5x slower on XOR-heavy formulas, with the same counts, so it is left out.
   solver_->set_allow_otf_gauss();
   solver_->set_seed(solver_seed);
+  // With phase saving, the search for the next model of a bounded enumeration retraces the last
+  // one, and every step moves a watch of its blocking clause (one literal per projected
+  // variable) by a scan from the clause's start: time quadratic in the projection, inside
+  // CryptoMiniSat's propagation, where the time limit is not checked (10^5 projected variables:
+  // 10 s per SAT call; 10^6: about 20 min). Random polarities leave the blocked model at once.
+  // Small projections keep the default (the measured (epsilon, delta) behaviour is with it).
+  if (cnf.projected().size() > kRandomPolarityAbove) {
+    solver_->set_polarity_mode(CMSat::PolarityMode::polarmode_rnd);
+  }
   for (const Var v : cnf.projected()) projection_.push_back(static_cast<std::uint32_t>(v - 1));
   // Before any variable exists: the simplifier sizes its per-variable data by it.
   solver_->set_sampling_vars(&projection_);
@@ -168,6 +209,10 @@ BoundedCount ProjectedSolver::count_up_to(const std::vector<Lit>& assumptions, s
     ++result.found;
   }
   while (result.found < limit) {
+    // Polled here too: a front end's poll (Python's signal check) runs on the calling thread.
+    if (deadline_ && !deadline_->expired() && interrupt_requested()) {
+      deadline_->stop("an interrupt (Ctrl-C)");
+    }
     if (deadline_ && deadline_->expired()) {
       result.interrupted = true;
       break;

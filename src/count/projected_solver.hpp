@@ -22,7 +22,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -31,6 +33,9 @@
 #include "assay/count/cnf.hpp"
 
 namespace assay::count::detail {
+
+/// Projections larger than this get random decision polarities (see the constructor).
+constexpr std::size_t kRandomPolarityAbove = 4096;
 
 /// Bits over the projection (see the layout above).
 using ProjectedBits = std::vector<std::uint64_t>;
@@ -47,9 +52,10 @@ bool parity(const ProjectedBits& mask, const ProjectedBits& model);
 void check_well_formed(const Cnf& cnf);
 
 /// Interrupts every solver made with a flag from new_flag() once `seconds` of wall-clock time
-/// have passed. Each solver needs its own flag: CryptoMiniSat raises its flag at the end of
-/// every solve() and clears it at the start of the next, so after the deadline the flags are
-/// raised again every few milliseconds until this object is destroyed.
+/// have passed, or once Ctrl-C asked for a stop (interrupt_requested(), polled every 20 ms).
+/// Each solver needs its own flag: CryptoMiniSat raises its flag at the end of every solve()
+/// and clears it at the start of the next, so after the deadline the flags are raised again
+/// every few milliseconds until this object is destroyed.
 class SolverDeadline {
  public:
   explicit SolverDeadline(double seconds);  ///< 0 = no deadline
@@ -60,12 +66,18 @@ class SolverDeadline {
   /// A flag for one new solver, valid as long as this object.
   std::atomic<bool>* new_flag();
   bool expired() const { return expired_.load(); }
+  /// Expires it now (every solver stops), for `reason` (e.g. "the memory limit (...)").
+  void stop(const std::string& reason);
+  /// Why it expired: "the time limit", "an interrupt (Ctrl-C)" or stop()'s reason ("" while
+  /// it has not).
+  std::string reason() const;
 
  private:
-  void watch(std::chrono::steady_clock::time_point deadline);
+  void watch(std::optional<std::chrono::steady_clock::time_point> deadline);
 
   std::atomic<bool> expired_{false};
-  std::mutex mutex_;
+  std::string reason_;  // under mutex_
+  mutable std::mutex mutex_;
   std::deque<std::atomic<bool>> flags_;  // a deque: growing it moves no element
   std::condition_variable wake_;
   bool stopping_ = false;
@@ -111,7 +123,7 @@ class ProjectedSolver {
 
   std::unique_ptr<CMSat::SATSolver> solver_;
   std::vector<std::uint32_t> projection_;  ///< 0-based solver variables; CMS keeps a pointer
-  const SolverDeadline* deadline_ = nullptr;
+  SolverDeadline* deadline_ = nullptr;
   std::uint64_t sat_calls_ = 0;
 };
 

@@ -21,7 +21,13 @@
 //   (or so small that a cell would hold over 2^24 models), delta outside (0, 1), threads < 0 or
 //   time_limit < 0 is an assay::Error naming the value.
 // Ensures: complete => (exact and estimate == the count) or the (eps, delta) guarantee above;
-//   !complete => estimate == 0 (the time limit stopped it; nothing is claimed).
+//   !complete => estimate == 0 (the time limit or Ctrl-C stopped it; no estimate is claimed);
+//   always: lower <= the count (lower counts distinct models that were found).
+// Cost: each cell enumerates up to threshold + 1 models (about 9.84 / eps^2 for a small eps),
+//   one SAT call and one blocking clause over the projection each. The memory of the blocking
+//   clauses is checked before the run (an assay::Error naming epsilon and threads when it does
+//   not fit); the run stops at time_limit or on Ctrl-C (interrupt_requested()), and progress is
+//   reported in units of those SAT calls, over an estimate of the cells the run will count.
 #pragma once
 
 #include <cstdint>
@@ -51,9 +57,13 @@ struct ApproxCountParams {
 };
 
 struct ApproxCountResult {
-  bool complete = false;  ///< false: stopped by the time limit (estimate 0, meaningless)
+  bool complete = false;  ///< false: stopped by the time limit or Ctrl-C (estimate 0)
   bool exact = false;     ///< the count is exact (at most `threshold` models)
   mpz_class estimate;     ///< the count (exact) or the rounded median estimate
+  /// Certified lower bound of the count, also when !complete: the most distinct projected
+  /// models one enumeration (the exact check, or one cell) found.
+  mpz_class lower;
+  std::string stopped_by;  ///< why !complete: "the time limit" or "an interrupt (Ctrl-C)"
   double epsilon = 0.8;
   double delta = 0.2;
   std::uint64_t seed = 0;
@@ -70,7 +80,7 @@ struct ApproxCountResult {
 ApproxCountResult count_approx(const Cnf& cnf, const ApproxCountParams& params = {});
 
 /// What the result claims, for outputs: "exact", "approximate (epsilon 0.8, delta 0.2)" or
-/// "none: stopped by the time limit".
+/// "none: stopped by the time limit (at least 73 models found)".
 std::string guarantee(const ApproxCountResult& result);
 
 /// How far an enumeration of projected models got.

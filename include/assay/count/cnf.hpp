@@ -68,15 +68,23 @@ struct DimacsNotes {
   std::size_t tautologies = 0;         ///< clauses holding v and -v: dropped
 };
 
-/// Parses DIMACS text: `p cnf V C`, clauses ending in 0 (several per line, or one spread over
-/// lines), comments, projections as `c ind v.. 0` or `c p show v.. 0` (one or several lines),
-/// and CryptoMiniSat's XOR lines `x1 -2 3 0` (a negated literal flips the right-hand side).
+/// Parses DIMACS text: `p cnf V C` (or MCC 2020's `p pcnf V C P` with `vp v.. 0` lines), clauses
+/// ending in 0 (several per line, or one spread over lines), comments anywhere, projections as
+/// `c ind v.. 0` or `c p show v.. 0` before or after the header (one or several lines; a list
+/// without its 0 continues on the next line of the same kind), MCC's `c t mc` / `c t pmc`,
+/// CryptoMiniSat's XOR lines `x1 -2 3 0` (a negated literal flips the right-hand side), SATLIB's
+/// trailing `%`, CR LF line ends. The text is read in chunks (see read_dimacs_file).
 /// Errors name `file:line:col`: a missing or bad header, a variable out of range, a non-integer
 /// token, a missing final 0, a clause count other than the header's, a projected variable out of
-/// range or listed twice.
+/// range or listed twice, a projection list left open; weights (`c p weight`, `c t wmc`, `p
+/// wcnf`, `w` lines, `c weights`) and QDIMACS quantifiers (different problems); a clause repeating
+/// literals more than 4 V + 2^20 times; clause tables that would outgrow the memory the process
+/// can allocate (checked before each growth).
 Cnf parse_dimacs(std::string_view text, const std::string& file = "<cnf>",
                  DimacsNotes* notes = nullptr);
-/// Reads a .cnf file, plain or gzip-compressed (detected by its magic bytes).
+/// Reads a .cnf file, plain or gzip-compressed (detected by its magic bytes), streaming: the file
+/// is never held whole (a gzip bomb of comments costs time, not memory); a progress bar over its
+/// bytes goes to the installed sink.
 Cnf read_dimacs_file(const std::string& path, DimacsNotes* notes = nullptr);
 
 /// Reads a side file of projected variables, as QuantifyML's artefacts ship them: integers

@@ -10,12 +10,17 @@
 // A DPLL search with component caching in the style of sharpSAT / GANAK, or, on circuits with
 // few inputs (every unprojected variable a gate over the projected ones), an evaluation of the
 // gates on every input assignment, 64 at a time (how both work: the comment at count_exact in
-// src/count/exact_counter.cpp). Time limit: checked every 1024 search steps (every 2048 words of
-// the circuit route); when it stops, the bounds count what was finished and every assignment of
-// the rest. Native XOR constraints are expanded into clauses first.
+// src/count/exact_counter.cpp). Time limit: checked every 1024 search steps and after large
+// splits (every 2048 words of the circuit route), between preprocessing steps and before the
+// search is loaded; when it stops, the bounds count what was finished and every assignment of
+// the rest. Ctrl-C (interrupt_requested()) and a full component stack (stack_bytes) stop it the
+// same way. A component of one clause is counted in closed form. Native XOR constraints are
+// expanded into clauses first. The memory of the working copies is checked before they are made
+// (an assay::Error naming the formula's size).
 // Requires: a well-formed Cnf (variables in 1..n_vars, projection sorted and distinct).
 // Ensures: complete => lower == count == upper, the projected model count; otherwise
-//   lower <= true count <= upper. Deterministic: the same formula gives the same search.
+//   0 <= lower <= true count <= upper <= 2^n_projected. Deterministic: the same formula gives
+//   the same search.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +39,10 @@ struct ExactCountParams {
   double time_limit = 0.0;
   /// Memory for the component cache in MiB; the oldest entries are evicted beyond it.
   std::size_t cache_mib = 2048;
+  /// Memory for the search's stack of open components in bytes (0 = a quarter of what the
+  /// process can allocate when the count starts, at most 4 GiB). Beyond it the search stops
+  /// with certified bounds, as at the time limit (stopped_by names the memory).
+  std::size_t stack_bytes = 0;
   /// Components with at least this many open clauses and no projected variable go to CaDiCaL
   /// for their satisfiability check; smaller ones are searched in place (0 = always in place).
   std::size_t sat_oracle_clauses = 2000;
@@ -77,10 +86,13 @@ struct ExactCountStats {
 };
 
 struct ExactCountResult {
-  bool complete = false;  ///< false: the time limit stopped the search
+  bool complete = false;  ///< false: the time limit (or Ctrl-C) stopped the search
   mpz_class count;        ///< the projected model count (when complete; else = lower)
   mpz_class lower;        ///< models counted so far
-  mpz_class upper;        ///< lower + every assignment of the unexplored branches
+  /// lower + every assignment of the unexplored branches, at most 2^n_projected
+  mpz_class upper;
+  /// why !complete: "the time limit", "an interrupt (Ctrl-C)" or "the memory limit (...)"
+  std::string stopped_by;
   std::int32_t n_projected = 0;
   double seconds = 0.0;
   ExactCountStats stats;

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "count/exact/literals.hpp"
@@ -668,7 +669,8 @@ CircuitCount count_circuit(const Circuit& circuit, const CircuitLimits& limits) 
       n_chunks,
       [&](std::size_t k) {
         if (stop.load(std::memory_order_relaxed)) return;
-        if (limits.deadline && std::chrono::steady_clock::now() >= *limits.deadline) {
+        if ((limits.deadline && std::chrono::steady_clock::now() >= *limits.deadline) ||
+            interrupt_requested()) {
           stop = true;
           return;
         }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "assay/core/interrupt.hpp"
 #include "count/exact/counter.hpp"
 
 namespace assay::count::exact {
@@ -11,13 +12,16 @@ namespace {
 constexpr std::uint32_t kFree = 0xFFFFFFFFu;       // var_comp_: an open variable in no open clause
 constexpr std::uint32_t kSatisfied = 0xFFFFFFFFu;  // clause_comp_: a satisfied clause
 
+// Stops CaDiCaL at the deadline or on Ctrl-C.
 class DeadlineTerminator : public CaDiCaL::Terminator {
  public:
-  explicit DeadlineTerminator(Clock::time_point deadline) : deadline_(deadline) {}
-  bool terminate() override { return Clock::now() >= deadline_; }
+  explicit DeadlineTerminator(std::optional<Clock::time_point> deadline) : deadline_(deadline) {}
+  bool terminate() override {
+    return (deadline_ && Clock::now() >= *deadline_) || interrupt_requested();
+  }
 
  private:
-  Clock::time_point deadline_;
+  std::optional<Clock::time_point> deadline_;
 };
 
 int dimacs(Lit l) {
@@ -93,6 +97,7 @@ std::uint32_t Counter::find_components(const Comp& super, Level& level) {
     stamp_ = 2;
   }
   const Comp sc = super;
+  split_work_ += std::uint64_t{sc.n_vars} + sc.n_clauses;
   for (std::uint32_t i = 0; i < sc.n_clauses; ++i)
     clause_stamp_[comp_data_[sc.data + sc.n_vars + i]] = stamp_;
   level.child_begin = static_cast<std::uint32_t>(comps_.size());
@@ -178,11 +183,8 @@ std::uint64_t Counter::cache_key(const Comp& c) {
 // 1 satisfiable, 0 not, -1 stopped by the deadline.
 int Counter::sat_oracle(const Comp& c) {
   CaDiCaL::Solver solver;
-  std::optional<DeadlineTerminator> terminator;
-  if (limits_.deadline) {
-    terminator.emplace(*limits_.deadline);
-    solver.connect_terminator(&*terminator);
-  }
+  DeadlineTerminator terminator(limits_.deadline);
+  solver.connect_terminator(&terminator);
   for (std::uint32_t i = 0; i < c.n_vars; ++i) {
     const std::uint32_t v = comp_data_[c.data + i];
     for (const Lit l : {make_lit(v, false), make_lit(v, true)}) {
@@ -204,7 +206,7 @@ int Counter::sat_oracle(const Comp& c) {
     solver.add(0);
   }
   const int result = solver.solve();
-  if (terminator) solver.disconnect_terminator();
+  solver.disconnect_terminator();
   return result == 10 ? 1 : result == 20 ? 0 : -1;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 
 namespace assay::count::exact {
 
@@ -105,8 +106,10 @@ void Counter::run() {
 
 // One move of the search; false when it is over (finished or out of time).
 bool Counter::step() {
-  if ((++steps_ & 1023) == 0 && time_is_up()) return false;
-  if (timed_out_) return false;
+  // The clock is read every 1024 steps, and sooner after large splits: on a formula of 10^6
+  // clauses one step can take a second, and 1024 of them ran 10 minutes past a 3 s limit.
+  if (((++steps_ & 1023) == 0 || split_work_ > kSplitWorkPerCheck) && time_is_up()) return false;
+  if (timed_out_ || stack_is_full()) return false;
   if (n_learned_long_ > learned_limit_) reduce_learned();
   Level& level = levels_[depth_];
   if (level.descend) {
@@ -127,6 +130,13 @@ bool Counter::step() {
 // branching on it at a new level.
 void Counter::open_component(const Comp& c) {
   Level& parent = levels_[depth_];
+  // Branching on one clause would go as deep as the clause is long, each level copying the
+  // shrinking component: quadratic (a clause of 10^6 literals asked for terabytes).
+  if (c.n_clauses == 1 && c.n_binary == 0) {
+    ++stats_.components;
+    parent.product *= single_clause_count(c);
+    return;
+  }
   const std::uint64_t hash = cache_key(c);
   if (const mpz_class* hit = cache_->find(key_, hash)) {
     ++stats_.cache_hits;
@@ -310,6 +320,7 @@ bool Counter::all_assigned(const Comp& c) const {
 }
 
 bool Counter::time_is_up() {
+  split_work_ = 0;
   if (progress_) {
     const auto target = static_cast<std::uint64_t>(progress_fraction() * 1000.0);
     if (target > progress_reported_) {
@@ -317,11 +328,32 @@ bool Counter::time_is_up() {
       progress_reported_ = target;
     }
   }
-  if (limits_.deadline && Clock::now() >= *limits_.deadline) {
+  if ((limits_.deadline && Clock::now() >= *limits_.deadline) || interrupt_requested()) {
     timed_out_ = true;
     compute_bounds();
   }
   return timed_out_;
+}
+
+// A component of one open clause whose unassigned literals are its k projected and u unprojected
+// variables: every projected assignment but the one that falsifies them all extends to a model,
+// and that one too when an unprojected literal can be set (u > 0); without projected variables
+// the count is 1 (the clause is satisfiable).
+mpz_class Counter::single_clause_count(const Comp& c) const {
+  if (c.n_projected == 0) return 1;
+  mpz_class n;
+  mpz_ui_pow_ui(n.get_mpz_t(), 2, c.n_projected);
+  if (c.n_vars == c.n_projected) n -= 1;
+  return n;
+}
+
+// The component stack holds every open level's components: it stops the search, with bounds,
+// before it outgrows its share of memory (or 32-bit offsets).
+bool Counter::stack_is_full() {
+  if (comp_data_.size() <= limits_.stack_entries) return false;
+  out_of_memory_ = timed_out_ = true;
+  compute_bounds();
+  return true;
 }
 
 // Bounds when the time ran out, from the top level down: a finished component counts what it

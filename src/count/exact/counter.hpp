@@ -35,6 +35,9 @@ using Clock = std::chrono::steady_clock;
 struct SearchLimits {
   std::optional<Clock::time_point> deadline;
   std::size_t cache_bytes = std::size_t{2048} << 20;
+  /// Entries of the component stack (4 bytes each) beyond which the search stops with bounds,
+  /// as at the deadline (a search as deep as its components are large needs their squares).
+  std::size_t stack_entries = std::size_t{1} << 30;
   std::size_t sat_oracle_clauses = 2000;
   std::string progress_task;
   std::uint32_t enumerate_projected = 12;
@@ -52,6 +55,8 @@ class Counter {
   /// bound the count of the formula (equal when complete).
   void run();
   bool complete() const { return complete_; }
+  /// The component stack outgrew limits.stack_entries (the reason the search stopped).
+  bool out_of_memory() const { return out_of_memory_; }
   const mpz_class& lower() const { return lower_; }
   const mpz_class& upper() const { return upper_; }
   /// Adds the search's figures to `stats`.
@@ -119,6 +124,8 @@ class Counter {
   void finish_branch();
   Lit choose_decision(const Comp& c, bool exists);
   bool time_is_up();
+  bool stack_is_full();
+  mpz_class single_clause_count(const Comp& c) const;
   void compute_bounds();
   double progress_fraction() const;
   // propagation and learning (propagate.cpp)
@@ -191,7 +198,10 @@ class Counter {
   std::unique_ptr<Progress> progress_;
   std::uint64_t progress_reported_ = 0;
   std::uint64_t steps_ = 0;
-  bool timed_out_ = false;
+  std::uint64_t split_work_ = 0;  // variables and clauses scanned by splits since the last check
+  static constexpr std::uint64_t kSplitWorkPerCheck = 1u << 20;
+  bool timed_out_ = false;  // stopped early: the deadline, Ctrl-C or out_of_memory_
+  bool out_of_memory_ = false;
   bool complete_ = false;
   mpz_class lower_, upper_;
   ExactCountStats stats_;

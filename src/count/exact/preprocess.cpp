@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 
 namespace assay::count::exact {
 namespace {
@@ -38,14 +39,18 @@ class Preprocessor {
     load(cnf, dense);
   }
 
-  void simplify() {
-    for (int round = 0; round < 32 && !unsat_; ++round) {
+  void simplify(std::optional<std::chrono::steady_clock::time_point> deadline) {
+    auto go_on = [&] {
+      return !unsat_ && !((deadline && std::chrono::steady_clock::now() >= *deadline) ||
+                          interrupt_requested());
+    };
+    for (int round = 0; round < 32 && go_on(); ++round) {
       bool changed = units();
-      if (!unsat_) changed |= equivalences();
-      if (!unsat_) changed |= units();
-      if (!unsat_) changed |= subsume();
-      if (!unsat_) changed |= units();
-      if (!unsat_) changed |= pure_literals();
+      if (go_on()) changed |= equivalences();
+      if (go_on()) changed |= units();
+      if (go_on()) changed |= subsume();
+      if (go_on()) changed |= units();
+      if (go_on()) changed |= pure_literals();
       if (!changed) break;
     }
   }
@@ -381,10 +386,11 @@ Formula Preprocessor::output() const {
 }  // namespace
 
 Formula preprocess(const Cnf& cnf, const std::vector<std::uint8_t>& projected, bool simplify,
-                   PreprocessStats* stats) {
+                   PreprocessStats* stats,
+                   std::optional<std::chrono::steady_clock::time_point> deadline) {
   ASSAY_ASSERT(projected.size() == static_cast<std::size_t>(cnf.n_vars) + 1);
   Preprocessor p(cnf, projected);
-  if (simplify) p.simplify();
+  if (simplify) p.simplify(deadline);
   if (stats) *stats = p.stats;
   return p.output();
 }

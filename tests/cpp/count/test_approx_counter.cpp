@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cmath>
 #include <set>
+#include <thread>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/count/approx_counter.hpp"
@@ -197,7 +199,12 @@ TEST(ApproxCounter, SeventyTwoModelsAreExactSeventyThreeAreNot) {
 
 TEST(ApproxCounter, GuaranteeNamesWhatTheResultClaims) {
   ApproxCountResult r;
-  EXPECT_EQ(assay::count::guarantee(r), "none: stopped by the time limit");
+  EXPECT_EQ(assay::count::guarantee(r),
+            "none: stopped by the time limit (at least 0 models found)");
+  r.stopped_by = "an interrupt (Ctrl-C)";
+  r.lower = 73;
+  EXPECT_EQ(assay::count::guarantee(r),
+            "none: stopped by an interrupt (Ctrl-C) (at least 73 models found)");
   r.complete = true;
   EXPECT_EQ(assay::count::guarantee(r), "approximate (epsilon 0.8, delta 0.2)");
   r.exact = true;
@@ -368,6 +375,8 @@ TEST(ApproxCounter, TimeLimitStopsAHardFormula) {
   EXPECT_FALSE(r.complete);
   EXPECT_FALSE(r.exact);
   EXPECT_EQ(r.estimate, 0);
+  EXPECT_EQ(r.lower, 0);  // no model found: none exists
+  EXPECT_EQ(r.stopped_by, "the time limit");
   EXPECT_LT(elapsed, 3.0);
 }
 
@@ -379,7 +388,85 @@ TEST(ApproxCounter, TimeLimitDuringMeasurements) {
   const ApproxCountResult r = count_approx(f, p);
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.estimate, 0);
+  EXPECT_GE(r.lower, 73);  // the exact check found more than the threshold: certified
   EXPECT_LT(r.seconds, 3.0);
+}
+
+// One clause over 200,000 projected variables: with CryptoMiniSat's phase saving every SAT call
+// of the bounded enumeration retraced the last model, moving the blocking clause's watch by a
+// scan from its start (quadratic, inside the solver, where the time limit is not checked: about
+// 40 s per call here, 20 min for 10^6 variables). Random polarities make it honour the limit.
+TEST(ApproxCounter, LargeProjectionsHonourTheTimeLimit) {
+  Cnf f;
+  f.n_vars = 200000;
+  std::vector<Var> clause(static_cast<std::size_t>(f.n_vars));
+  for (Var v = 1; v <= f.n_vars; ++v) clause[static_cast<std::size_t>(v - 1)] = v;
+  f.add_clause(clause);
+  ApproxCountParams p = seeded(1);
+  p.time_limit = 1.0;
+  const ApproxCountResult r = count_approx(f, p);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stopped_by, "the time limit");
+  EXPECT_GE(r.lower, 10);
+  EXPECT_LT(r.seconds, 10.0);
+}
+
+// Ctrl-C (interrupt_requested) stops every solver; what was found stays certified.
+TEST(ApproxCounter, StopsOnInterruptWithWhatItFound) {
+  const Cnf f = free_and_blocks(400, 0, 0);
+  assay::InterruptScope scope;
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    assay::request_interrupt();
+  });
+  ApproxCountParams p = seeded(1);
+  p.threads = 2;
+  const ApproxCountResult r = count_approx(f, p);
+  ctrl_c.join();
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_GE(r.lower, 73);
+  EXPECT_LT(r.seconds, 5.0);
+  EXPECT_EQ(
+      assay::count::guarantee(r).rfind("none: stopped by an interrupt (Ctrl-C) (at least ", 0), 0u);
+  // A front end that polls (Python checks its signals from the calling thread): the poll runs
+  // between the SAT calls made on that thread.
+  const auto started = std::chrono::steady_clock::now();
+  assay::InterruptScope polled(
+      [&] { return std::chrono::steady_clock::now() - started > std::chrono::milliseconds(200); });
+  p.threads = 1;
+  const ApproxCountResult q = count_approx(f, p);
+  EXPECT_FALSE(q.complete);
+  EXPECT_EQ(q.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_LT(q.seconds, 5.0);
+}
+
+// A tiny epsilon makes cells of millions of models, each blocked by a clause over the
+// projection: refused before any solver starts when that cannot fit, naming what to change.
+TEST(ApproxCounter, TinyEpsilonThatCannotFitIsRefusedUpFront) {
+  ApproxCountParams p = seeded(1);
+  p.epsilon = 0.0008;  // cells of 15.4 million models; over 1000 projected variables, ~120 GB
+  p.threads = 1;
+  const Cnf f = free_and_blocks(1000, 0, 0);
+  try {
+    count_approx(f, p);
+    FAIL() << "expected a refusal";
+  } catch (const assay::Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(
+        m.rfind("approximate count: cells of up to 15411921 models (epsilon 0.0008) over 1000 "
+                "projected variables need about ",
+                0),
+        0u)
+        << m;
+    EXPECT_NE(m.find("GB (the formula, blocking clauses and kept models, 2 solver(s) at once), "
+                     "more than the "),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("GB this process can allocate; raise epsilon or lower threads"),
+              std::string::npos)
+        << m;
+  }
 }
 
 class RecordingSink : public assay::ProgressSink {
@@ -395,7 +482,10 @@ class RecordingSink : public assay::ProgressSink {
   bool finished_ = false;
 };
 
-TEST(ApproxCounter, ReportsMeasurementsAsProgress) {
+// Progress counts SAT calls: threshold + 1 per cell (73 at epsilon 0.8), over the cells a run is
+// expected to count (1 + 2 log2(n + 2) + 4 (t - 1): 19 for 20 projected variables, t = 3), so
+// a cell of millions of models (a tiny epsilon) moves the bar too.
+TEST(ApproxCounter, ReportsSatCallsAsProgress) {
   auto sink = std::make_shared<RecordingSink>();
   auto previous = assay::set_progress_sink(sink);
   ApproxCountParams p = seeded(1);
@@ -404,7 +494,8 @@ TEST(ApproxCounter, ReportsMeasurementsAsProgress) {
   assay::set_progress_sink(previous);
   EXPECT_TRUE(sink->finished_);
   EXPECT_EQ(sink->task_, "approx");
-  EXPECT_EQ(sink->total_, 3u);
+  EXPECT_EQ(sink->total_, 73u * 19u);
+  EXPECT_GT(sink->done_, 0u);
 }
 
 TEST(ApproxCounter, BadParametersAreErrors) {

@@ -65,6 +65,17 @@ TEST(Dimacs, ReadsXorLines) {
   const Cnf g = parse_dimacs("p cnf 3 1\nx 1 2 2 3 0\n");  // x2 ^ x2 cancels
   EXPECT_EQ(g.xors[0].vars, (std::vector<Var>{1, 3}));
   EXPECT_TRUE(g.xors[0].rhs);
+  // Everything cancels: 0 = 1 is kept (unsatisfiable); 0 = 0 holds everywhere and is dropped.
+  // It was written back as "x0", which reads 0 = 1 (found by mutating DIMACS files).
+  const Cnf unsat = parse_dimacs("p cnf 2 1\nx1 2 1 2 0\n");
+  ASSERT_EQ(unsat.xors.size(), 1u);
+  EXPECT_TRUE(unsat.xors[0].vars.empty() && unsat.xors[0].rhs);
+  const Cnf always = parse_dimacs("p cnf 2 2\n1 0\nx1 2 1 -2 0\n");
+  EXPECT_TRUE(always.xors.empty());
+  Cnf programmatic;
+  programmatic.n_vars = 1;
+  programmatic.xors.push_back({{}, false});
+  EXPECT_EQ(assay::count::write_dimacs(programmatic), "p cnf 1 0\n");
 }
 
 TEST(Dimacs, WriteThenReadRoundTrips) {
@@ -172,17 +183,131 @@ TEST(Dimacs, MalformedFilesSayWhere) {
   EXPECT_EQ(error_of("p cnf 3 1\n1 0\nc ind 1 4 0\n"),
             "f.cnf:3:9: projected variable 4 out of range [1, 3]");
   EXPECT_EQ(error_of("p cnf 3 1\n1 0\nc ind 1 2 0\nc ind 3 2 0\n"),
-            "f.cnf:4:9: projected variable 2 is listed twice");
+            "f.cnf:4:9: projected variable 2 is listed twice in \"c ind\" lines");
   EXPECT_EQ(parse_dimacs("p cnf 3 1\n1 0\nc ind 1 2 0\nc p show 2 3 0\n").projection,
             (std::vector<Var>{1, 2, 3}));  // both kinds: the union
   EXPECT_EQ(error_of("p cnf 3 1\n1 0\nc ind 1 2\n"),
-            "f.cnf:3:9: expected 0 at the end of the projection line, found end of line");
+            "f.cnf:3:9: expected 0 to end the \"c ind\" projection list, found end of file");
   EXPECT_EQ(error_of("p cnf 3 1\np cnf 3 1\n"), "f.cnf:2:1: a second \"p\" header");
   EXPECT_EQ(error_of("p cnf 3 1\nx1 2\n"),
             "f.cnf:2:4: expected 0 at the end of the XOR line, found end of line");
   // A huge variable count is refused before per-variable tables are sized by it.
   EXPECT_EQ(error_of("p cnf 2147483646 1\n1 0\n"),
             "f.cnf:1:7: the number of variables must lie in [0, 10000000], found 2147483646");
+}
+
+// ApproxMC, GANAK and CryptoMiniSat read projection lines wherever they stand among the
+// comments; CBMC-made files (QuantifyML's formulas) carry theirs in front of the header.
+TEST(Dimacs, ProjectionLinesMayStandBeforeTheHeader) {
+  const Cnf f = parse_dimacs("c ind 3 1 0\nc p show 2 0\np cnf 3 1\n1 2 0\n", "f.cnf");
+  EXPECT_TRUE(f.has_projection);
+  EXPECT_EQ(f.projection, (std::vector<Var>{1, 2, 3}));
+  // Checked against the header once it comes, at the variable's own place.
+  EXPECT_EQ(
+      error_of("c ind 1 4 0\np cnf 3 1\n1 0\n"),
+      "f.cnf:1:9: projected variable 4 out of range [1, 3] (the header declares 3 variables)");
+  EXPECT_EQ(error_of("c ind 20000000 0\np cnf 3 1\n1 0\n"),
+            "f.cnf:1:7: projected variable 20000000 out of range [1, 10000000] (a CNF has at most "
+            "10000000 variables)");
+  EXPECT_EQ(error_of("c ind 1 2 0\nc ind 2 0\np cnf 3 1\n1 0\n"),
+            "f.cnf:2:7: projected variable 2 is listed twice in \"c ind\" lines");
+}
+
+// Modelled on what `cbmc --dimacs` writes and QuantifyML published: comment lines naming each
+// program variable by its literals (constants as TRUE/FALSE), the projection on "c ind" lines
+// in front of the header, split over several lines (each ending in 0, or continued without one).
+TEST(Dimacs, ReadsACbmcStyleFile) {
+  const std::string text =
+      "c QuantifyML: tree_tp.c, inputs x[0..3], projection on the inputs\r\n"
+      "c ind 1 2 0\r\n"
+      "c ind 3\r\n"
+      "c ind 4 0\r\n"
+      "p  cnf\t7   5 \r\n"
+      "-5 1 0\r\n-5 2 0\r\n5 -1 -2 0\r\n"  // 5 <=> x0 and x1
+      "6 -5 3 0\r\n"                       // 6 <= 5 or x2 (half of an or)
+      "6 0\r\n"
+      "c main::1::x!0@1#2 1 2 3 4\r\n"
+      "c main::1::tmp!0@1#3 5 6 FALSE TRUE\r\n"
+      "c __CPROVER_rounding_mode!0#1 FALSE FALSE 7";  // no final newline
+  const Cnf f = parse_dimacs(text, "tree_tp.cnf");
+  EXPECT_EQ(f.n_vars, 7);
+  EXPECT_EQ(f.n_clauses(), 5u);
+  EXPECT_EQ(f.projection, (std::vector<Var>{1, 2, 3, 4}));
+  EXPECT_EQ(clause_of(f, 3), (std::vector<Var>{6, -5, 3}));
+}
+
+// Accepted: what counters and their users write for the same problem. SATLIB's "%" and "0"
+// lines, Windows line ends, blanks of any kind in the header, MCC 2021's "c t" lines, MCC
+// 2020's "p pcnf" with "vp" lines, CryptoMiniSat's XOR lines.
+TEST(Dimacs, ToleratesWhatToolsWrite) {
+  EXPECT_EQ(parse_dimacs("p cnf 2 1\n1 2 0\n%\n0\n\n").n_clauses(), 1u);
+  EXPECT_EQ(parse_dimacs("p cnf 2 1\r\n1 -2 0\r\n").literals, (std::vector<Var>{1, -2}));
+  EXPECT_EQ(parse_dimacs("\tp\tcnf  2\t1\n1 2 0").n_clauses(), 1u);
+  EXPECT_FALSE(parse_dimacs("c t mc\np cnf 2 1\n1 2 0\n").has_projection);
+  EXPECT_EQ(parse_dimacs("c t pmc\np cnf 3 1\n1 2 0\nc p show 1 3 0\n").projection,
+            (std::vector<Var>{1, 3}));
+  const Cnf mcc2020 = parse_dimacs("p pcnf 3 1 2\nvp 3 1 0\n1 2 0\n", "f.pcnf");
+  EXPECT_EQ(mcc2020.projection, (std::vector<Var>{1, 3}));
+  EXPECT_EQ(parse_dimacs("p cnf 3 2\n1 0\nx1 2 3 0\n").xors.size(), 1u);
+  // A "c t" followed by another word is an ordinary comment (CBMC names a variable t).
+  EXPECT_EQ(parse_dimacs("c t 1 2 3\np cnf 3 1\n1 0\n").n_clauses(), 1u);
+}
+
+TEST(Dimacs, DeclaredProblemTypesMustMatchTheFile) {
+  EXPECT_EQ(error_of("c t mc\np cnf 2 1\n1 2 0\nc p show 1 0\n"),
+            "f.cnf:4:1: a projection line in a file whose \"c t mc\" line (1:1) declares a count "
+            "of every variable; \"c t pmc\" declares a projected count");
+  EXPECT_EQ(error_of("c t pmc\np cnf 2 1\n1 2 0\n"),
+            "f.cnf:1:1: \"c t pmc\" declares a projected count, but the file has no projection "
+            "line (\"c p show <variables> 0\")");
+  EXPECT_EQ(error_of("p pcnf 3 1 2\nvp 1 0\n1 0\n"),
+            "f.cnf:1:1: the header declares 2 projected variables, the \"vp\" lines list 1");
+}
+
+// Weighted model counting is a different problem: each format's weights are refused where they
+// stand, never dropped (counting the models unweighted would be a silent wrong answer).
+TEST(Dimacs, WeightsAreRefusedWhereTheyStand) {
+  const std::string advice =
+      " is not supported: assay counts models, each of weight 1; remove the weights to count the "
+      "models";
+  EXPECT_EQ(error_of("p cnf 2 1\n1 2 0\nc p weight 1 0.3 0\n"),
+            "f.cnf:3:1: weighted model counting (\"c p weight\" lines)" + advice);
+  EXPECT_EQ(error_of("c t wmc\np cnf 2 1\n1 2 0\n"),
+            "f.cnf:1:5: weighted model counting (\"c t wmc\")" + advice);
+  EXPECT_EQ(error_of("c t pwmc\np cnf 2 1\n1 2 0\n"),
+            "f.cnf:1:5: weighted model counting (\"c t pwmc\")" + advice);
+  EXPECT_EQ(error_of("p cnf 2 1\nw 1 0.3\n1 2 0\n"),
+            "f.cnf:2:1: weighted model counting (Cachet's \"w\" weight lines)" + advice);
+  EXPECT_EQ(error_of("c weights 0.5 0.5 0.3 0.7\np cnf 2 1\n1 2 0\n"),
+            "f.cnf:1:1: weighted model counting (miniC2D's \"c weights\" line)" + advice);
+  EXPECT_EQ(error_of("p wcnf 2 1 10\n10 1 2 0\n"),
+            "f.cnf:1:1: expected \"p cnf <variables> <clauses>\", found \"p wcnf 2 1 10\": a "
+            "weighted formula (weighted MaxSAT, or weighted model counting) is a different "
+            "problem; assay counts the models of an unweighted CNF");
+  EXPECT_EQ(error_of("p cnf 2 2\ne 1 0\na 2 0\n1 2 0\n"),
+            "f.cnf:2:1: a quantifier line (QDIMACS \"e\"): quantified formulas are a different "
+            "problem; assay counts the models of a plain CNF");
+}
+
+// A clause may repeat a literal (it is dropped at once), so no clause holds more than n_vars
+// literals; a clause that repeats without end (a gzip bomb of "1 1 1 ...") is refused early.
+TEST(Dimacs, RepeatedLiteralsCostNoMemory) {
+  std::string text = "p cnf 2 1\n";
+  for (int i = 0; i < 1000; ++i) text += "1 -2 ";
+  DimacsNotes notes;
+  const Cnf f = parse_dimacs(text + "0\n", "f.cnf", &notes);
+  EXPECT_EQ(f.literals, (std::vector<Var>{1, -2}));
+  EXPECT_EQ(notes.duplicate_literals, 1998u);
+  std::string storm = "p cnf 1 1\n";
+  storm.reserve(2 * (1u << 20) + 64);
+  for (std::uint32_t i = 0; i < (1u << 20) + 8; ++i) storm += "1 ";
+  EXPECT_EQ(error_of(storm + "0\n"),
+            "f.cnf:2:1: the clause begun here has more than 1048580 literals over 1 variables: it "
+            "repeats literals without end (a damaged file?)");
+  // Tokens longer than a number are quoted cut, whatever their length.
+  EXPECT_EQ(error_of("p cnf 1 1\n" + std::string(100000, '7') + " 0\n"),
+            "f.cnf:2:1: expected a literal (an integer), found "
+            "\"7777777777777777777777777777777777777777...\"");
 }
 
 TEST(Dimacs, FilesThatCannotBeRead) {

@@ -1,6 +1,6 @@
 // count/count_cnf: counting a user's CNF — exact counts (all variables, or the projection)
 // against brute force, the approximate route on small counts, the formula's sizes in the
-// result, and the parameter checks.
+// result, stopped counts, the parameter checks; and the bounds of a label's cells (cnf_route).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,8 +10,10 @@
 #include <string>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/count/cnf.hpp"
 #include "assay/count/count_cnf.hpp"
+#include "count/cnf_route.hpp"
 #include "test_util.hpp"
 
 namespace assay::count {
@@ -94,6 +96,83 @@ TEST(CountCnf, AutoAndApproxOnSmallCounts) {
   const CnfCountResult b = count_cnf(f, p);
   EXPECT_EQ(b.guarantee.method, "approx");
   EXPECT_EQ(b.count, 12);  // below the cell threshold: counted exactly
+}
+
+// A stopped count says what it certifies: the exact counter its bounds, the approximate counter
+// the models it found and at most every assignment of the projection (before: an error).
+TEST(CountCnf, StoppedCountsGiveCertifiedBounds) {
+  const Cnf f = parse_dimacs("p cnf 40 0\n", "f.cnf");  // 2^40 models: far beyond a cell
+  CnfCountParams p;
+  p.method = "approx";
+  p.time_limit = 1e-9;
+  p.threads = 1;
+  const CnfCountResult a = count_cnf(f, p);
+  EXPECT_TRUE(a.guarantee.bounded);
+  EXPECT_FALSE(a.guarantee.exact);
+  EXPECT_EQ(a.guarantee.method, "approx");
+  EXPECT_EQ(a.bounds.upper, mpz_class(1) << 40);
+  EXPECT_EQ(a.count, a.bounds.lower);
+  EXPECT_LE(a.bounds.lower, mpz_class(1) << 40);
+  EXPECT_EQ(a.guarantee.note.rfind("the time limit stopped the approximate counter before its "
+                                   "estimate; the bounds are certified: ",
+                                   0),
+            0u)
+      << a.guarantee.note;
+  // An interrupt (Ctrl-C) during auto's exact count reports its bounds; no fallback follows.
+  InterruptScope scope;
+  request_interrupt();
+  const CnfCountResult b = count_cnf(parse_dimacs("p cnf 30 1\n1 2 3 0\n", "g.cnf"), {});
+  EXPECT_TRUE(b.guarantee.bounded);
+  EXPECT_EQ(b.guarantee.method, "exact-cnf");
+  EXPECT_EQ(b.guarantee.note, "an interrupt (Ctrl-C) stopped the exact counter");
+  EXPECT_EQ(b.bounds.upper, mpz_class(1) << 30);
+}
+
+// Each cell of a label from bounds of #psi, #phi and #(psi and phi), against brute force on
+// random small domains: the derived bounds contain the true cells, lie in [0, |D|] and are
+// consistent with a partition of the domain (the lower bounds sum to at most |D|, the upper to at
+// least |D|). Before, TP could read [0, 131072] on a domain of 65536 points.
+TEST(CountCnf, LabelCellsStayWithinTheDomainAndContainTheTruth) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 40);
+    int psi = 0, phi = 0, both = 0;
+    for (int x = 0; x < n; ++x) {  // each point: in psi? predicted?
+      const bool in_psi = rng() % 2, in_phi = rng() % 3 == 0;
+      psi += in_psi;
+      phi += in_phi;
+      both += in_psi && in_phi;
+    }
+    // Certified bounds as a stopped counter gives them: around the truth, up to 2^bits.
+    auto around = [&](int truth) {
+      const int lo = truth - static_cast<int>(rng() % (truth + 1));
+      const int hi = truth + static_cast<int>(rng() % (2 * n + 1));
+      return detail::Value{lo, hi, false};
+    };
+    const mpz_class size = n;
+    const auto cells = detail::label_cells(around(psi), around(phi), around(both), size);
+    const int truth[4] = {both, phi - both, n - psi - phi + both, psi - both};  // tp fp tn fn
+    mpz_class lo_sum = 0, hi_sum = 0;
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_LE(cells[i].lo, truth[i]) << trial << " cell " << i;
+      EXPECT_GE(cells[i].hi, truth[i]) << trial << " cell " << i;
+      EXPECT_GE(cells[i].lo, 0);
+      EXPECT_LE(cells[i].hi, size);
+      lo_sum += cells[i].lo;
+      hi_sum += cells[i].hi;
+    }
+    EXPECT_LE(lo_sum, size);
+    EXPECT_GE(hi_sum, size);
+  }
+  // Exact inputs give exact cells; trivial bounds give [0, n] (not [0, 2n] for TN).
+  const auto exact = detail::label_cells({5, 5}, {3, 3}, {2, 2}, 10);
+  EXPECT_EQ(exact[2].lo, 4);
+  EXPECT_EQ(exact[2].hi, 4);
+  const auto trivial = detail::label_cells({0, 65536}, {0, 65536}, {0, 65536}, 65536);
+  for (const auto& c : trivial) {
+    EXPECT_EQ(c.lo, 0);
+    EXPECT_EQ(c.hi, 65536);
+  }
 }
 
 TEST(CountCnf, ParametersAreChecked) {

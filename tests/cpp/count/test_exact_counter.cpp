@@ -7,8 +7,10 @@
 #include <bit>
 #include <memory>
 #include <numeric>
+#include <thread>
 
 #include "assay/core/error.hpp"
+#include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/count/approx_counter.hpp"
@@ -724,6 +726,107 @@ TEST(ExactCounter, TimeLimitGivesCertifiedBounds) {
   EXPECT_FALSE(r.complete);
   EXPECT_LE(r.lower, r.upper);
   EXPECT_LE(r.upper, mpz_class(1) << 120);
+}
+
+// One clause of 10^6 literals: branching on it went as deep as the clause is long, each level
+// copying the shrinking component (quadratic: bad_alloc). A component of one clause is counted
+// in closed form: 2^k - 1 for k projected variables, 2^k when an unprojected one can satisfy it.
+TEST(ExactCounter, OneClauseOfAMillionLiteralsIsCountedInClosedForm) {
+  Cnf f;
+  f.n_vars = 1000000;
+  std::vector<Var> clause(static_cast<std::size_t>(f.n_vars));
+  std::iota(clause.begin(), clause.end(), 1);
+  f.add_clause(clause);
+  const ExactCountResult r = count_exact(f);
+  mpz_class want;
+  mpz_ui_pow_ui(want.get_mpz_t(), 2, 1000000);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.count, want - 1);
+  EXPECT_LT(r.seconds, 20.0);
+  // Part of the clause unprojected: every projected assignment extends.
+  Cnf g;
+  g.n_vars = 10;
+  g.add_clause({1, -2, 3, -4, 5, 6, 7, 8, 9, 10});
+  g.set_projection({1, 2, 3, 4});
+  EXPECT_EQ(count_exact(g).count, 16);
+  EXPECT_EQ(brute_force(g), 16u);
+  g.set_projection({});
+  EXPECT_EQ(count_exact(g).count, 1);
+  // Beside other components and after decisions: the brute-force tests above, and these.
+  Rng rng(3);
+  for (int trial = 0; trial < 30; ++trial) {
+    Cnf h = random_kcnf(rng, 14, 6, 2);
+    std::vector<Var> wide;
+    for (Var v = 1; v <= 14; ++v) {
+      if (rng.below(2)) wide.push_back(rng.below(2) ? v : -v);
+    }
+    if (wide.size() >= 3) h.add_clause(wide);
+    random_projection(rng, h, 9);
+    EXPECT_EQ(count_exact(h).count, brute_force(h)) << trial;
+  }
+}
+
+// The search's stack of open components is bounded: beyond it the count stops with certified
+// bounds, as at the time limit, and says why.
+TEST(ExactCounter, StackLimitStopsWithCertifiedBounds) {
+  Rng rng(8);
+  Cnf f = random_kcnf(rng, 24, 80, 3);
+  random_projection(rng, f, 16);
+  const std::uint64_t exact = brute_force(f);
+  ExactCountParams p;
+  p.stack_bytes = 64;
+  p.preprocess = false;
+  const ExactCountResult r = count_exact(f, p);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(
+      r.stopped_by.rfind("the memory limit (the search's stack of open components outgrew ", 0), 0u)
+      << r.stopped_by;
+  EXPECT_LE(r.lower, exact);
+  EXPECT_GE(r.upper, exact);
+  EXPECT_LE(r.upper, mpz_class(1) << 16);
+}
+
+// Large formulas: the clock is read after large splits, preprocessing stops between its steps,
+// and a search is not loaded once the limit has passed (10^6 clauses: 10 minutes past a 3 s
+// limit before).
+TEST(ExactCounter, TimeLimitHoldsOnLargeFormulas) {
+  Rng rng(12);
+  const Cnf f = random_kcnf(rng, 100000, 420000, 3);
+  ExactCountParams p;
+  p.time_limit = 0.3;
+  p.progress_task = "";
+  const ExactCountResult r = count_exact(f, p);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stopped_by, "the time limit");
+  EXPECT_LT(r.seconds, 3.0);
+  mpz_class all;
+  mpz_ui_pow_ui(all.get_mpz_t(), 2, 100000);
+  EXPECT_LE(r.upper, all);
+  EXPECT_GE(r.lower, 0);
+}
+
+TEST(ExactCounter, StopsOnInterruptWithCertifiedBounds) {
+  const Cnf f = graph_property(8, "transitive");  // minutes to count
+  InterruptScope scope;
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    request_interrupt();
+  });
+  const ExactCountResult r = count_exact(f);
+  ctrl_c.join();
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_LE(r.lower, r.upper);
+  EXPECT_LE(r.upper, mpz_class(1) << 64);
+  EXPECT_LT(r.seconds, 5.0);
+  // A front end that polls from the calling thread (Python's signal check) stops it too.
+  const auto started = std::chrono::steady_clock::now();
+  InterruptScope polled(
+      [&] { return std::chrono::steady_clock::now() - started > std::chrono::milliseconds(200); });
+  const ExactCountResult q = count_exact(f);
+  EXPECT_FALSE(q.complete);
+  EXPECT_EQ(q.stopped_by, "an interrupt (Ctrl-C)");
+  EXPECT_LT(q.seconds, 5.0);
 }
 
 TEST(ExactCounter, TimeLimitInsideTheSatOracle) {
