@@ -134,8 +134,9 @@ struct EncodeOptions {
 // The options of the CNF methods, shared by counting a model and counting a CNF file.
 void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
   cmd->add_option("--time-limit", p.time_limit,
-                  "exact-cnf/approx/split: seconds per count (0 = none; auto: 60, then "
-                  "approximate); also stops each uniform sample (at most 1e9)")
+                  "exact-cnf/approx/split: seconds per count (0 = none; auto: exact-cnf for "
+                  "this (60 if 0), then approx for this (none if 0)); also stops each uniform "
+                  "sample (at most 1e9)")
       ->check(time_limit_rule());
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()
@@ -175,10 +176,12 @@ void run_count_cnf(const CountOptions& o) {
   p.delta = o.params.delta;
   p.seed = o.params.seed;
   p.threads = o.params.threads;
-  const count::CnfCountResult r = count::count_cnf(f, p);
+  const CtrlC ctrl_c;
+  const count::CnfCountResult r = ctrl_c.run([&] { return count::count_cnf(f, p); });
   o.out.write(
       report::cnf_count_json(r, o.cnf), [&] { return report::cnf_count_text(r, o.cnf); },
       [] { return report::HtmlReport(""); });
+  ctrl_c.exit_if_interrupted();
 }
 
 // `--vnnlib`: the unsafe share of a VNN-LIB property's input box, by domain splitting.

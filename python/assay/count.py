@@ -171,7 +171,7 @@ def _cnf(path_or_clauses, projection):
 
 
 def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0, epsilon=0.8,
-              delta=0.2, seed=0, threads=0):
+              delta=0.2, seed=0, threads=0, progress=True):
     """The projected model count of a CNF formula (``assay count --cnf``).
 
     path_or_clauses: a DIMACS file (plain or .gz; its ``c ind`` / ``c p show`` lines give the
@@ -181,10 +181,11 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
     Returns a dict: count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
     bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
+    Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
     """
     f, name = _cnf(path_or_clauses, projection)
     text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
-                            int(seed), int(threads), name)
+                            int(seed), int(threads), name, bool(progress))
     return _ints(json.loads(text))
 
 

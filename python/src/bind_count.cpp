@@ -317,7 +317,8 @@ void register_cnf(py::module_& m) {
   m.def(
       "cnf_count",
       [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
-         double delta, const py::int_& seed, int threads, const std::string& name) {
+         double delta, const py::int_& seed, int threads, const std::string& name,
+         bool progress) {
         count::check_time_limit("time_limit", time_limit);
         count::CnfCountParams p;
         p.method = method;
@@ -326,15 +327,13 @@ void register_cnf(py::module_& m) {
         p.delta = delta;
         p.seed = non_negative(seed, "seed");
         p.threads = threads;
-        count::CnfCountResult r;
-        {
-          const WithoutGil without_gil;
-          r = count::count_cnf(f, p);
-        }
+        const count::CnfCountResult r =
+            run_interruptible(progress, [&] { return count::count_cnf(f, p); });
         return report::cnf_count_json(r, name).dump();
       },
       py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
-      py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"));
+      py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"),
+      py::arg("progress"));
 }
 
 /// A model's CNF encoding and local-robustness counts.

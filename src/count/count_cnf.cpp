@@ -45,7 +45,9 @@ void approximate(const Cnf& f, const CnfCountParams& p, CnfCountResult& r) {
   ap.delta = p.delta;
   ap.seed = p.seed;
   ap.threads = p.threads;
-  ap.time_limit = p.method == "approx" ? p.time_limit : 0.0;
+  // auto's fallback gets the same limit again: a --time-limit bounds each counter it runs
+  // (0 leaves the fallback unbounded, as documented), so the whole run stays within twice it.
+  ap.time_limit = p.time_limit;
   const ApproxCountResult a = count_approx(f, ap);
   if (!a.complete) return stopped_approx(a, r);
   r.count = a.estimate;
@@ -80,8 +82,9 @@ CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
       r.guarantee.method = "exact-cnf";
     } else if (p.method == "auto" && !interrupt_requested()) {
       approximate(f, p, r);
-      if (!r.guarantee.bounded)
-        r.guarantee.note = "the exact counter ran out of time; counted approximately";
+      r.guarantee.note = r.guarantee.bounded
+                             ? "the exact counter ran out of time; then " + r.guarantee.note
+                             : "the exact counter ran out of time; counted approximately";
     } else {
       r.count = e.lower;
       r.bounds = {e.lower, e.upper};

@@ -280,6 +280,73 @@ def test_python_ctrl_c_raises_keyboard_interrupt(tmp_path, what):
     assert out.startswith("KeyboardInterrupt"), (out, err)
 
 
+def _pigeonhole(tmp_path, holes=11):
+    """holes + 1 pigeons in `holes` holes: unsatisfiable, and exponentially hard for the exact
+    counter and for CryptoMiniSat alike (a count that runs for minutes)."""
+    var = lambda pigeon, hole: pigeon * holes + hole + 1  # noqa: E731
+    clauses = [[var(i, j) for j in range(holes)] for i in range(holes + 1)]
+    clauses += [[-var(a, j), -var(b, j)] for j in range(holes)
+                for a in range(holes + 1) for b in range(a + 1, holes + 1)]
+    path = tmp_path / "php.cnf"
+    path.write_text(f"p cnf {(holes + 1) * holes} {len(clauses)}\n"
+                    + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses))
+    return path
+
+
+@pytest.mark.parametrize("method", ["exact-cnf", "approx"])
+def test_cli_ctrl_c_stops_a_cnf_count_with_its_certified_bounds(tmp_path, method):
+    proc = subprocess.Popen([CLI, "count", "--cnf", _pigeonhole(tmp_path), "--method", method,
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        time.sleep(1.5)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 3
+    assert proc.returncode == 130, err
+    r = json.loads(out)
+    g = r["guarantee"]
+    assert g["method"] == method and g["bounded"] and not g["exact"]
+    assert "an interrupt (Ctrl-C) stopped the" in g["note"]
+    assert int(r["bounds"][0]) == 0 and 0 < int(r["bounds"][1]) <= 2 ** 132
+    assert "assay: interrupted: the report above holds what was counted so far" in err
+
+
+def test_python_ctrl_c_stops_count_cnf(tmp_path):
+    script = ("import sys, time, assay.count\nprint('started', flush=True)\n"
+              "try:\n    assay.count.count_cnf(sys.argv[1], method='exact-cnf')\n"
+              "except KeyboardInterrupt:\n    print('KeyboardInterrupt', flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, str(_pigeonhole(tmp_path))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env())
+    try:
+        assert proc.stdout.readline().strip() == "started"
+        time.sleep(1.5)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 2
+    assert proc.returncode == 0 and out.startswith("KeyboardInterrupt"), (out, err)
+
+
+# --method auto with --time-limit: the approximate fallback took 271 s on this formula after the
+# exact counter's 1 s (its SAT call was unbounded); now each counter gets the limit.
+def test_auto_fallback_keeps_to_the_time_limit(tmp_path):
+    p = _cli("count", "--cnf", _pigeonhole(tmp_path), "--time-limit", "1", "--json", timeout=30)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    g = r["guarantee"]
+    assert g["method"] == "approx" and g["bounded"] and not g["exact"]
+    assert g["note"].startswith("the exact counter ran out of time; then the time limit stopped "
+                                "the approximate counter before its estimate")
+    assert r["bounds"] == ["0", str(2 ** 132)] and r["seconds"] < 6
+
+
 # --- bounded memory without a time limit -------------------------------------------------------
 
 def test_vnnlib_stops_at_the_memory_budget(tmp_path):
