@@ -317,8 +317,7 @@ void register_cnf(py::module_& m) {
   m.def(
       "cnf_count",
       [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
-         double delta, const py::int_& seed, int threads, const std::string& name,
-         bool progress) {
+         double delta, const py::int_& seed, int threads, const std::string& name, bool progress) {
         count::check_time_limit("time_limit", time_limit);
         count::CnfCountParams p;
         p.method = method;
@@ -332,8 +331,7 @@ void register_cnf(py::module_& m) {
         return report::cnf_count_json(r, name).dump();
       },
       py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
-      py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"),
-      py::arg("progress"));
+      py::arg("delta"), py::arg("seed"), py::arg("threads"), py::arg("name"), py::arg("progress"));
 }
 
 /// A model's CNF encoding and local-robustness counts.
