@@ -109,6 +109,7 @@ const CLI::Validator& megabytes_rule() {
 const CLI::Validator& time_limit_rule() {
   static const CLI::Validator validator(
       [](std::string& text) -> std::string {
+        if (text.empty()) return R"(expected seconds (0 = no limit), found "")";
         char* end = nullptr;
         double v = std::strtod(text.c_str(), &end);
         if (text.empty() || end != text.c_str() + text.size()) v = std::nan("");  // not a number
@@ -140,7 +141,7 @@ void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
       ->check(time_limit_rule());
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--delta", p.delta, "approx: the guarantee holds with probability 1-delta")
       ->capture_default_str()
       ->check(open_probability());
@@ -150,15 +151,15 @@ void add_fixed_point_options(CLI::App* cmd, int& fraction, int& weight, int& act
   cmd->add_option("--fraction-bits", fraction,
                   "CNF encoding of ensembles: fractional bits of leaf values (0 = the fewest "
                   "that are exact, up to 24, else 10 + log2(trees + 1))")
-      ->check(CLI::Range(0, 60));
+      ->check(integer_in(0, 60));
   cmd->add_option("--weight-bits", weight,
                   "CNF encoding of networks: significant bits of quantised weights")
       ->capture_default_str()
-      ->check(CLI::Range(2, 40));
+      ->check(integer_in(2, 40));
   cmd->add_option("--activation-bits", activation,
                   "CNF encoding of networks: fractional bits of activations")
       ->capture_default_str()
-      ->check(CLI::Range(0, 40));
+      ->check(integer_in(0, 40));
 }
 
 void run_count_cnf(const CountOptions& o) {
@@ -337,7 +338,7 @@ Action add_encode_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "not-robust, region (default tp / violated / robust)");
   cmd->add_option("--label", options->params.label,
                   "label index of tp/fp/tn/fn/truth/predicted (default 1 for two labels, else 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_integer());
   cmd->add_option("--out", options->out, "the CNF file to write (.gz: compressed)")
       ->required()
       ->check(output_file_name());

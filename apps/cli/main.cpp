@@ -17,6 +17,7 @@
 #include "assay/core/warning.hpp"
 #include "assay/learners/blas_threads.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 #include "stdout_batch.hpp"
 #ifdef ASSAY_WITH_MPI
 #include "assay/mpi/distributor.hpp"
@@ -159,6 +160,8 @@ int main(int argc, char** argv) {
       assay::cli::add_segment_command(app, global), assay::cli::add_job_command(app, global),
       assay::cli::add_report_command(app, global),
   };
+
+  assay::cli::refuse_empty_numbers(app);
 
   try {
     app.parse(argc, argv);

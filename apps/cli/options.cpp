@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
 #include "assay/metrics/uncertainty.hpp"
@@ -62,6 +64,52 @@ const CLI::Validator& finite_number() {
       },
       "NUMBER");
   return validator;
+}
+
+const CLI::Validator& positive_number() {
+  static const CLI::Validator validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+            !std::isfinite(value) || !(value > 0)) {
+          return "expected a finite number > 0, found " + quote_found(text);
+        }
+        return {};
+      },
+      "POSITIVE");
+  return validator;
+}
+
+CLI::Validator integer_in(int low, int high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        long long value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < low ||
+            value > high) {
+          return fmt::format("expected an integer in {}..{}, found {}", low, high,
+                             quote_found(text));
+        }
+        return {};
+      },
+      fmt::format("{}..{}", low, high));
+}
+
+void refuse_empty_numbers(CLI::App& app) {
+  static const CLI::Validator not_empty(
+      [](std::string& text) -> std::string {
+        if (text.empty()) return R"(expected a number, found "")";
+        return {};
+      },
+      "");
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = option->get_type_name();
+    const bool numeric =
+        type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0 || type.rfind("FLOAT", 0) == 0;
+    if (numeric) option->check(not_empty);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_empty_numbers(*sub);
 }
 
 const CLI::Validator& resample_count() {

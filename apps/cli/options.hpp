@@ -25,6 +25,18 @@ const CLI::Validator& open_probability();
 /// "inf" are refused with "expected a finite number, found ...".
 const CLI::Validator& finite_number();
 
+/// A finite number > 0 (--epsilon): "", "0", "nan" refused with "expected a finite number > 0".
+const CLI::Validator& positive_number();
+
+/// An integer in [low, high] (bit widths): "expected an integer in 0..60, found \"99\"" where
+/// CLI::Range printed "Value 99 not in range 0 to 60" (and "Value  not in range" for "").
+CLI::Validator integer_in(int low, int high);
+
+/// Adds to every numeric option of `app` and its subcommands a check that refuses an empty value,
+/// which CLI11 reads as 0 (`--folds ""` was "folds must be at least 2, found 0"). Call after
+/// every option is added: options with their own rule keep it (it runs first).
+void refuse_empty_numbers(CLI::App& app);
+
 /// --bootstrap: a count in 0..1000000 (metrics::kMaxResamples), larger ones refused up front.
 const CLI::Validator& resample_count();
 

@@ -12,11 +12,13 @@ input box for a network (ONNX or assay JSON), by domain splitting (``assay count
 ``network_bounds(model, lower, upper)`` sound bounds of a network's outputs over a box.
 """
 import json
+import numbers
 import os
 
 import numpy as np
 
 from . import _assay
+from ._options import InvalidParameterError
 from ._outputs import check_outputs
 from .models import Model, load as _load_model
 
@@ -201,6 +203,9 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     seconds. Each sample stops after time_limit seconds (0 = none) with the points drawn so far
     (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
     """
+    if isinstance(label, bool) or not isinstance(label, numbers.Integral):
+        # int(1.5) would silently count label 1
+        raise InvalidParameterError(f"label: expected a class index (an integer), found {label!r}")
     x = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
     lower = np.atleast_1d(np.asarray(lower, dtype=np.float64)).tolist()
     upper = np.atleast_1d(np.asarray(upper, dtype=np.float64)).tolist()

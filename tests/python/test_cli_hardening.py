@@ -118,6 +118,34 @@ def test_empty_output_name_is_refused(run_cli, scores, option):
     fails_with(r, f"{option}: expected a file name, found an empty one")
 
 
+# CLI11 reads "" as 0 for a number: `soak --folds ""` said "folds must be at least 2, found 0",
+# `count --epsilon ""` printed a range up to 1.8e308, `--fraction-bits ""` "Value  not in range".
+@pytest.mark.parametrize("args,message", [
+    (["soak", "{learning}", "--label", "y", "--folds", ""], '--folds: expected a number, found ""'),
+    (["soak", "{learning}", "--label", "y", "--seeds", ""], '--seeds: expected a number, found ""'),
+    (["cv", "{learning}", "--label", "y", "--folds", ""], '--folds: expected a number, found ""'),
+    (["metrics", "{scores}", "--label", "y", "--score", "p", "--bins", ""],
+     '--bins: expected a number, found ""'),
+    (["count", "--model", "m.json", "--spec", "s.spec", "--epsilon", ""],
+     '--epsilon: expected a finite number > 0, found ""'),
+    (["count", "--model", "m.json", "--spec", "s.spec", "--epsilon", "0"],
+     '--epsilon: expected a finite number > 0, found "0"'),
+    (["count", "--model", "m.json", "--spec", "s.spec", "--fraction-bits", "99"],
+     '--fraction-bits: expected an integer in 0..60, found "99"'),
+    (["count", "--model", "m.json", "--spec", "s.spec", "--time-limit", ""],
+     '--time-limit: expected seconds (0 = no limit), found ""'),
+    (["encode", "--model", "m.json", "--spec", "s.spec", "--label", "-1", "--out", "o.cnf"],
+     '--label: expected an integer in 0..18446744073709551615, found "-1"'),
+    (["segment", "--pred", "p", "--truth", "t", "--connectivity", ""],
+     '--connectivity: expected a number, found ""'),
+])
+def test_empty_or_out_of_range_numbers_are_refused_by_name(run_cli, scores, learning, args,
+                                                            message):
+    r = run_cli(*[a.format(scores=scores, learning=learning) for a in args])
+    fails_with(r, message)
+    assert "not in range" not in r.stderr
+
+
 def test_two_outputs_naming_one_file_are_refused_before_writing(run_cli, scores, tmp_path):
     x = tmp_path / "x"
     r = run_cli("metrics", scores, "--label", "y", "--score", "p", "--json-out", x, "--html",

@@ -162,6 +162,17 @@ def test_robustness_step_too_fine_for_doubles_is_refused(tmp_path):
     assert r["total"] == 3 ** 16
 
 
+def test_robustness_label_must_be_a_class_index(tmp_path):
+    m = models.load(_tree_model(tmp_path))
+    for label in (-1, 2):
+        with pytest.raises(assay.AssayError, match=rf"^label {label} is out of range \[0, 2\)$"):
+            count.robustness(m, np.ones(16), 1, label, 0, 1)
+    for label in (1.5, "a", True):  # 1.5 was counted as label 1, silently
+        with pytest.raises(TypeError, match=r"^label: expected a class index \(an integer\), "):
+            count.robustness(m, np.ones(16), 1, label, 0, 1)
+    assert count.robustness(m, np.ones(16), 1, np.int64(1), 0, 1)["total"] == 2 ** 16
+
+
 def test_an_empty_model_raises_not_fitted_error():
     for m in (models.Model(), models.Model.__new__(models.Model)):
         with pytest.raises(NotFittedError, match="holds no model yet"):

@@ -19,9 +19,10 @@
 namespace assay::count {
 
 struct CnfCountParams {
-  /// "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or "approx".
+  /// "auto" (exact within time_limit, default 60 s, then approximate within time_limit again),
+  /// "exact-cnf" or "approx".
   std::string method = "auto";
-  /// Wall-clock limit in seconds for the exact counter (0 = none; auto: 60) and for approx.
+  /// Wall-clock limit in seconds for each counter run (0 = none; auto's exact counter: 60).
   double time_limit = 0.0;
   /// approx: within a factor (1 + epsilon) with probability at least 1 - delta.
   double epsilon = 0.8;

@@ -159,7 +159,8 @@ struct CountParams {
   std::string property;
   /// "auto", "structural", "enumerate", "exact-cnf", "approx" or "split" (see above).
   std::string method = "auto";
-  /// exact-cnf / approx: wall-clock limit per count in seconds (0 = none; auto uses 60).
+  /// exact-cnf / approx: wall-clock limit per count in seconds (0 = none; auto gives the exact
+  /// counter this, or 60 when 0, then its approximate fallback this again, or none when 0).
   double time_limit = 0.0;
   /// approx: tolerance and confidence of each count (ApproxMC's defaults).
   double epsilon = 0.8;

@@ -95,7 +95,9 @@ TEST(DomainSplit, CertifiedIntervalAgreesWithSampling) {
     const Proportion q = proportion(k, n, 0.999);
     EXPECT_LE(q.exact_low, r.unsafe_upper);
     EXPECT_GE(q.exact_high, r.unsafe_lower);
-    if (r.unsafe_lower > 0) EXPECT_EQ(r.decision, "violated");
+    if (r.unsafe_lower > 0) {
+      EXPECT_EQ(r.decision, "violated");
+    }
     ASSERT_FALSE(r.trace.empty());
     EXPECT_EQ(r.trace.back().lower, r.unsafe_lower);
   }
@@ -134,7 +136,9 @@ TEST(DomainSplit, DeterministicAtAnyThreadCount) {
   EXPECT_EQ(a.unsafe_upper, b.unsafe_upper);
   EXPECT_EQ(a.sample.k, b.sample.k);
   EXPECT_EQ(a.counterexample.has_value(), b.counterexample.has_value());
-  if (a.counterexample) EXPECT_EQ(*a.counterexample, *b.counterexample);
+  if (a.counterexample) {
+    EXPECT_EQ(*a.counterexample, *b.counterexample);
+  }
 }
 
 TEST(DomainSplit, BadRequests) {
