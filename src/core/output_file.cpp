@@ -54,6 +54,20 @@ const char* kind_of(mode_t mode) {
   return "a special file";
 }
 
+// "standard output" / "standard error" when `st` is the file one of them is redirected to.
+const char* is_standard_stream(const struct stat& st) {
+  static constexpr std::pair<int, const char*> kStreams[] = {{STDOUT_FILENO, "standard output"},
+                                                             {STDERR_FILENO, "standard error"}};
+  for (const auto& [fd, name] : kStreams) {
+    struct stat stream {};
+    if (::fstat(fd, &stream) == 0 && S_ISREG(stream.st_mode) && stream.st_dev == st.st_dev &&
+        stream.st_ino == st.st_ino) {
+      return name;
+    }
+  }
+  return nullptr;
+}
+
 // How a message names an output: given as the option's value ("--html base.csv: is ...", or
 // "base.csv: is ..." without an option) or derived from it ("--out DIR: writes DIR/a.csv, which
 // is ...").
@@ -76,11 +90,21 @@ struct OutputName {
 void refuse_target(const OutputName& name, const std::string& resolved) {
   if (name.path.empty()) fail("cannot write an output with an empty file name");
   struct stat st {};
-  if (::stat(resolved.c_str(), &st) != 0) return;  // a new file; other failures: when writing
+  // A /proc/self/fd link (/dev/stdout on a pipe) leads to no path ("pipe:[123]"); stat through
+  // the name itself then finds the pipe.
+  if (::stat(resolved.c_str(), &st) != 0 && ::stat(name.path.c_str(), &st) != 0) {
+    return;  // a new file; other failures: when writing
+  }
   if (S_ISDIR(st.st_mode)) fail("cannot write {}: it is a folder", name.path);
   if (!S_ISREG(st.st_mode)) {
     fail("{} {}, not a regular file; assay writes outputs to regular files only", name.lead(),
          kind_of(st.st_mode));
+  }
+  if (is_standard_stream(st)) {
+    fail(
+        "{} the file this command's {} goes to; renaming over it would lose what is printed "
+        "there: choose another name",
+        name.lead(), is_standard_stream(st));
   }
   if (const auto input = noted_input(resolved)) {
     fail("{} the input file {}{}; an output never replaces an input: choose another name",

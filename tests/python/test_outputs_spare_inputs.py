@@ -390,3 +390,26 @@ def test_a_commit_waits_for_the_lock_another_run_holds(tmp_path, base):
         os.close(folder)
     assert p.wait(timeout=60) == 0, p.stderr.read()
     assert os.path.exists(tmp_path / "o.json") and os.path.exists(tmp_path / "o.html")
+
+
+# --- standard output and error as outputs ------------------------------------------------------
+
+# `--json-out /dev/stdout` on a pipe said "cannot write /dev/stdout: No such file or directory"
+# (the link leads to "pipe:[N]", no path); redirected to a file, the JSON was renamed over that
+# file and the printed table was lost without a word.
+def test_stdout_as_an_output_is_named(base, tmp_path):
+    r = run("metrics", base, "--label", "y", "--score", "s", "--json-out", "/dev/stdout")
+    refused(r, f"--json-out /dev/stdout: is a FIFO (named pipe), {REGULAR_ONLY}")
+    for stream, name in (("stdout", "standard output"), ("stderr", "standard error")):
+        log = tmp_path / f"{stream}.txt"
+        with open(log, "w") as f:
+            r = subprocess.run([cli_path(), "metrics", base, "--label", "y", "--score", "s",
+                                "--html", log], text=True, timeout=60,
+                               **{stream: f}, **{("stderr" if stream == "stdout" else "stdout"):
+                                                 subprocess.PIPE})
+        assert r.returncode == 2
+        inode = os.stat(log).st_ino
+        message = (f"assay: --html {log}: is the file this command's {name} goes to; renaming "
+                   "over it would lose what is printed there: choose another name\n")
+        assert (log.read_text() if stream == "stderr" else r.stderr) == message
+        assert os.stat(log).st_ino == inode
