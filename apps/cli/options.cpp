@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,27 @@ CLI::Validator core_rule(Rule rule, const std::string& description) {
       description);
 }
 
+// `text` whole as a number of type T (from_chars: no sign "+", no spaces), else nullopt.
+template <typename T>
+std::optional<T> whole_number(const std::string& text) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// A validator of decimal numbers for which `accept` holds, saying "expected <what>, found ...".
+template <typename Accept>
+CLI::Validator number_rule(Accept accept, const std::string& what, const std::string& shown) {
+  return CLI::Validator(
+      [accept, what](std::string& text) -> std::string {
+        const auto value = whole_number<double>(text);
+        if (value && std::isfinite(*value) && accept(*value)) return {};
+        return "expected " + what + ", found " + quote_found(text);
+      },
+      shown);
+}
+
 }  // namespace
 
 const CLI::Validator& non_negative_integer() {
@@ -52,46 +74,23 @@ const CLI::Validator& open_probability() {
 }
 
 const CLI::Validator& finite_number() {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
-        double value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-            !std::isfinite(value)) {
-          return "expected a finite number, found " + quote_found(text);
-        }
-        return {};
-      },
-      "NUMBER");
+  static const CLI::Validator validator =
+      number_rule([](double) { return true; }, "a finite number", "NUMBER");
   return validator;
 }
 
 const CLI::Validator& positive_number() {
-  static const CLI::Validator validator(
-      [](std::string& text) -> std::string {
-        double value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-            !std::isfinite(value) || !(value > 0)) {
-          return "expected a finite number > 0, found " + quote_found(text);
-        }
-        return {};
-      },
-      "POSITIVE");
+  static const CLI::Validator validator =
+      number_rule([](double v) { return v > 0; }, "a finite number > 0", "POSITIVE");
   return validator;
 }
 
 CLI::Validator integer_in(int low, int high) {
   return CLI::Validator(
       [low, high](std::string& text) -> std::string {
-        long long value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < low ||
-            value > high) {
-          return fmt::format("expected an integer in {}..{}, found {}", low, high,
-                             quote_found(text));
-        }
-        return {};
+        const auto value = whole_number<long long>(text);
+        if (value && *value >= low && *value <= high) return {};
+        return fmt::format("expected an integer in {}..{}, found {}", low, high, quote_found(text));
       },
       fmt::format("{}..{}", low, high));
 }

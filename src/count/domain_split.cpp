@@ -379,15 +379,8 @@ void sample_domain(const VnnJudge& judge, const std::vector<double>& weights, st
     first_x.assign(w, {});
     first_y.assign(w, {});
     drawn_chunk.assign(w, 0);
-    std::atomic<const char*> stopped{nullptr};
-    parallel_for(
-        w,
-        [&](std::size_t i) {
-          if (stopped.load(std::memory_order_relaxed)) return;
-          if (const char* why = stop_reason()) {
-            stopped.store(why, std::memory_order_relaxed);
-            return;
-          }
+    const char* stopped =
+        detail::parallel_for_until(w, run.params.threads, stop_reason, [&](std::size_t i) {
           const std::size_t c = c0 + i;
           Rng rng = Rng(run.params.seed).split(c);
           std::vector<double> x(n_in), y;
@@ -403,8 +396,7 @@ void sample_domain(const VnnJudge& judge, const std::vector<double>& weights, st
             }
           }
           drawn_chunk[i] = 1;
-        },
-        run.params.threads);
+        });
     const std::size_t before = drawn;
     for (std::size_t i = 0; i < w; ++i) {
       if (!drawn_chunk[i]) continue;
@@ -414,7 +406,7 @@ void sample_domain(const VnnJudge& judge, const std::vector<double>& weights, st
       drawn += std::min(n, (c + 1) * kChunk) - c * kChunk;
     }
     if (progress) progress->advance(drawn - before);
-    if (const char* why = stopped.load()) run.r.sample_stopped_by = why;
+    if (stopped) run.r.sample_stopped_by = stopped;
   }
   if (progress) progress->finish();
   run.r.sample = proportion(k, drawn, run.params.confidence);

@@ -95,6 +95,26 @@ struct WaveBudget {
 /// an interrupt is requested ("interrupted") or `stop()` says so after a wave ("decided").
 /// `judge(piece)` must be thread-safe; `apply(piece, verdict)` runs in order on the caller's
 /// thread and may push.
+/// parallel_for over [0, n) that checks `stop_reason()` before each index and skips the rest
+/// once it gives a reason, which it returns (nullptr when nothing stopped it). `body(i)` runs
+/// only for indices reached before the stop; the caller records which.
+template <class StopReason, class Body>
+const char* parallel_for_until(std::size_t n, int threads, StopReason stop_reason, Body body) {
+  std::atomic<const char*> stopped{nullptr};
+  parallel_for(
+      n,
+      [&](std::size_t i) {
+        if (stopped.load(std::memory_order_relaxed)) return;
+        if (const char* why = stop_reason()) {
+          stopped.store(why, std::memory_order_relaxed);
+          return;
+        }
+        body(i);
+      },
+      threads);
+  return stopped.load();
+}
+
 template <class Piece, class Judge, class Apply, class AfterWave>
 std::string run_waves(Frontier<Piece>& frontier, const WaveBudget& budget, std::uint64_t& boxes,
                       Judge judge, Apply apply, AfterWave after_wave) {
@@ -125,19 +145,10 @@ std::string run_waves(Frontier<Piece>& frontier, const WaveBudget& budget, std::
     for (std::size_t i = 0; i < n; ++i) wave.push_back(frontier.pop(&keys[i]));
     verdicts.assign(n, Verdict{});
     judged.assign(n, 0);
-    std::atomic<const char*> stopped{nullptr};
-    parallel_for(
-        n,
-        [&](std::size_t i) {
-          if (stopped.load(std::memory_order_relaxed)) return;
-          if (const char* why = stop_reason()) {
-            stopped.store(why, std::memory_order_relaxed);
-            return;
-          }
-          verdicts[i] = judge(wave[i]);
-          judged[i] = 1;
-        },
-        budget.threads);
+    const char* stopped = parallel_for_until(n, budget.threads, stop_reason, [&](std::size_t i) {
+      verdicts[i] = judge(wave[i]);
+      judged[i] = 1;
+    });
     for (std::size_t i = 0; i < n; ++i) {
       if (judged[i]) {
         ++boxes;
@@ -146,7 +157,7 @@ std::string run_waves(Frontier<Piece>& frontier, const WaveBudget& budget, std::
         frontier.push(keys[i], std::move(wave[i]));
       }
     }
-    if (const char* why = stopped.load()) return why;
+    if (stopped) return stopped;
     if (after_wave()) return "decided";
   }
   return "finished";

@@ -221,21 +221,30 @@ def _wait_for(proc, text, timeout=30):
     raise AssertionError(f"{text!r} never appeared: {seen}")
 
 
-def test_cli_ctrl_c_reports_the_samples_drawn(tmp_path):
-    tree = _tree_model(tmp_path)
-    proc = subprocess.Popen(
-        [CLI, "count", "--model", tree, "--spec", GRAPH4, "--property", "Reflexive",
-         "--samples", "1000000000000", "--json"], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+def _interrupt(args, after, started_line=False, **popen):
+    """Runs `args`, sends SIGINT `after` seconds in (after its "started" line, when it prints
+    one), and returns (returncode, stdout, stderr, seconds from SIGINT to exit)."""
+    proc = subprocess.Popen([*map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **popen)
     try:
-        time.sleep(1.0)
+        if started_line:
+            assert proc.stdout.readline().strip() == "started"
+        time.sleep(after)
         start = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=10)
     finally:
         proc.kill()
-    assert time.monotonic() - start < 3
-    assert proc.returncode == 130, err
+    return proc.returncode, out, err, time.monotonic() - start
+
+
+def test_cli_ctrl_c_reports_the_samples_drawn(tmp_path):
+    tree = _tree_model(tmp_path)
+    rc, out, err, seconds = _interrupt(
+        [CLI, "count", "--model", tree, "--spec", GRAPH4, "--property", "Reflexive",
+         "--samples", "1000000000000", "--json"], after=1.0)
+    assert seconds < 3
+    assert rc == 130, err
     view = json.loads(out)["samples"][0]
     assert view["stopped_by"] == "interrupted" and 0 < view["n"] < 10 ** 12
     assert "stopping at the next checkpoint (press Ctrl-C again to abort)" in err
@@ -275,19 +284,11 @@ def test_python_ctrl_c_raises_keyboard_interrupt(tmp_path, what):
         prop = tmp_path / "p.vnnlib"
         prop.write_text(BOUNDARY_VNNLIB)
         args = [_network(tmp_path), prop]
-    proc = subprocess.Popen([sys.executable, "-c", PYTHON_CTRL_C, what, *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env())
-    try:
-        assert proc.stdout.readline().strip() == "started"
-        time.sleep(1.5)  # inside the C++ count, the GIL released
-        start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-    assert time.monotonic() - start < 2, "KeyboardInterrupt took more than about a second"
-    assert proc.returncode == 0, err
+    # SIGINT 1.5 s in: inside the C++ count, the GIL released
+    rc, out, err, seconds = _interrupt([sys.executable, "-c", PYTHON_CTRL_C, what, *args],
+                                       after=1.5, started_line=True, env=_env())
+    assert seconds < 2, "KeyboardInterrupt took more than about a second"
+    assert rc == 0, err
     assert out.startswith("KeyboardInterrupt"), (out, err)
 
 
@@ -306,18 +307,10 @@ def _pigeonhole(tmp_path, holes=11):
 
 @pytest.mark.parametrize("method", ["exact-cnf", "approx"])
 def test_cli_ctrl_c_stops_a_cnf_count_with_its_certified_bounds(tmp_path, method):
-    proc = subprocess.Popen([CLI, "count", "--cnf", _pigeonhole(tmp_path), "--method", method,
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        time.sleep(1.5)
-        start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-    assert time.monotonic() - start < 3
-    assert proc.returncode == 130, err
+    rc, out, err, seconds = _interrupt(
+        [CLI, "count", "--cnf", _pigeonhole(tmp_path), "--method", method, "--json"], after=1.5)
+    assert seconds < 3
+    assert rc == 130, err
     r = json.loads(out)
     g = r["guarantee"]
     assert g["method"] == method and g["bounded"] and not g["exact"]
@@ -330,19 +323,10 @@ def test_python_ctrl_c_stops_count_cnf(tmp_path):
     script = ("import sys, time, assay.count\nprint('started', flush=True)\n"
               "try:\n    assay.count.count_cnf(sys.argv[1], method='exact-cnf')\n"
               "except KeyboardInterrupt:\n    print('KeyboardInterrupt', flush=True)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script, str(_pigeonhole(tmp_path))],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env())
-    try:
-        assert proc.stdout.readline().strip() == "started"
-        time.sleep(1.5)
-        start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-    assert time.monotonic() - start < 2
-    assert proc.returncode == 0 and out.startswith("KeyboardInterrupt"), (out, err)
+    rc, out, err, seconds = _interrupt([sys.executable, "-c", script, _pigeonhole(tmp_path)],
+                                       after=1.5, started_line=True, env=_env())
+    assert seconds < 2
+    assert rc == 0 and out.startswith("KeyboardInterrupt"), (out, err)
 
 
 # --method auto with --time-limit: the approximate fallback took 271 s on this formula after the
