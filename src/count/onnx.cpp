@@ -457,6 +457,8 @@ class Importer {
 
   void matmul(const Node& n, const Operands& o) {
     check_open(n);
+    if (n.inputs.size() != 2)
+      bad(n, fmt::format("expects two operands, found {}", n.inputs.size()));
     const Tensor* w = o.constant[o.running == 0 ? 1 : 0];
     if (!w || w->dims.size() != 2) bad(n, "expects a constant 2-D matrix operand");
     const std::size_t width = vector_width(n);
@@ -589,6 +591,7 @@ class Importer {
     check_open(n);
     if (n.inputs.size() != 2) bad(n, "expects two operands");
     const Tensor* t = o.constant[o.running == 0 ? 1 : 0];
+    if (!t) bad(n, "expects a constant second operand");  // an omitted ("") input
     const auto k = broadcast(n, *t);
     const std::string& op = n.op_type;
     const bool running_first = o.running == 0;

@@ -188,3 +188,16 @@ def test_confusion_matrix_of_no_samples_has_scikit_learns_dtype():
     for fn in (am.confusion_matrix, skm.confusion_matrix):
         assert fn([], [], normalize="true").dtype == np.float64
         assert fn(np.array([], dtype=int), np.array([], dtype=int)).dtype == np.int64
+
+
+# Difference #4 (docs/conventions.md), found with seed 20261207: a class of zero total weight with
+# max_fpr. scikit-learn raises only with max_fpr (its NaN fpr leaves nothing below the cut) and
+# gives NaN + UndefinedMetricWarning without it; assay gives NaN + the warning either way.
+def test_roc_auc_max_fpr_with_a_class_of_zero_weight_is_undefined():
+    y, s, w = [1, 2], [-0.0103, 0.0098], [0.0, 0.77]
+    with pytest.raises(ValueError, match="At least 2 points are needed"):
+        _quiet(skm.roc_auc_score, y, s, sample_weight=w, max_fpr=0.5)
+    assert np.isnan(_quiet(skm.roc_auc_score, y, s, sample_weight=w))
+    for kwargs in ({"max_fpr": 0.5}, {}):
+        with pytest.warns(am.UndefinedMetricWarning):
+            assert np.isnan(am.roc_auc_score(y, s, sample_weight=w, **kwargs))

@@ -6,7 +6,10 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "assay/core/error.hpp"
@@ -230,6 +233,16 @@ TEST(Onnx, RefusesWhatItCannotImport) {
               parse_onnx(no_output, "o.onnx");
             }).find("o.onnx: a node without name or outputs (Relu): has no output"),
             std::string::npos);
+  // A MatMul with one operand read past its operand list (found by fuzz_onnx); an Add whose
+  // second operand is omitted ("") dereferenced no tensor.
+  for (const auto& [op, inputs, message] :
+       {std::tuple<const char*, std::vector<std::string>, const char*>{
+            "MatMul", {"x"}, "m.onnx: node \"m\" (MatMul): expects two operands, found 1"},
+        {"Add", {"x", ""}, "m.onnx: node \"m\" (Add): expects a constant second operand"}}) {
+    const std::string one = testing::model({node(op, inputs, "y", "m")}, {},
+                                           value_info("x", {1, 2}), value_info("y", {1, 2}));
+    EXPECT_NE(error_of([&] { parse_onnx(one, "m.onnx"); }).find(message), std::string::npos) << op;
+  }
   // NaN weights.
   nodes = {node("MatMul", {"x", "W"}, "y")};
   const float nan = std::nanf("");
@@ -254,9 +267,10 @@ TEST(Onnx, RefusesWhatItCannotImport) {
   // Finite factors whose composition overflows: the folded layer's problem names the file.
   const float big = 3e38f;
   nodes = {node("MatMul", {"x", "W"}, "m0")};
+  // fmt, not "m" + std::to_string: GCC 12 warns falsely (-Wrestrict) on that concatenation.
   for (int i = 1; i <= 9; ++i) {  // (3e38)^10 overflows a double
-    nodes.push_back(node("MatMul", {"m" + std::to_string(i - 1), "V"},
-                         i == 9 ? std::string("y") : "m" + std::to_string(i)));
+    nodes.push_back(node("MatMul", {fmt::format("m{}", i - 1), "V"},
+                         i == 9 ? std::string("y") : fmt::format("m{}", i)));
   }
   const std::string overflow =
       testing::model(nodes, {tensor("W", {2, 1}, {big, 1}), tensor("V", {1, 1}, {big})},
