@@ -683,8 +683,10 @@ def gen_classification(rng):
     # Scores in [-1, 1]: a result of 0 may come out as a rounding error of 1 (kappa's 1 - x/x);
     # weighted counts (tn = total - tp - fp - fn) as a rounding error of the total weight.
     atol = 4 * np.finfo(float).eps
-    counts = name == "multilabel_confusion_matrix" or (name == "confusion_matrix" and
-                                                       kw.get("normalize") is None)
+    # zero_one_loss(normalize=False) is the total weight minus the correct weight in both.
+    counts = (name == "multilabel_confusion_matrix"
+              or (name == "confusion_matrix" and kw.get("normalize") is None)
+              or (name == "zero_one_loss" and kw.get("normalize") is False))
     if counts and w is not None and w.dtype.kind == "f":
         atol = max(atol, 8 * np.finfo(float).eps * float(np.sum(w)))
     return Case(name, [t, p], kw, atol=atol)
