@@ -405,6 +405,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     kind, y = target_kind(y_true, "y_true")
     s = float_array(y_score, "", min_samples=0)
     check_consistent_length(y, s)
+    if len(y) == 0:  # every route, as scikit-learn (a weighted ovr average of nothing gave 0)
+        raise AssayError("y_true is empty: need at least one sample")
     classes = None
     if kind == LABELS:
         classes = _classes(y) if y.dtype.kind in "biuf" else encode_labels(y)[0]
@@ -439,8 +441,6 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         y_bin = _positives(y, classes.tolist(), classes[-1])
     else:
         y_bin = np.zeros(y.size, dtype=np.uint8)
-    if len(y_bin) == 0:
-        raise AssayError("y_true is empty: need at least one sample")
     return np.float64(_assay.ranking_roc_auc(y_bin, np.ascontiguousarray(s), w, max_fpr))
 
 

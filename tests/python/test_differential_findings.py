@@ -215,3 +215,19 @@ def test_zero_one_loss_count_of_all_right_rows_with_huge_weights_is_zero():
     p[3] = 1
     assert am.zero_one_loss(y, p, normalize=False, sample_weight=w) == pytest.approx(w[3],
                                                                                      rel=1e-12)
+
+
+# Found with seed 20261207: zero samples with weights, multi_class="ovr", average="weighted"
+# returned 0 (an average over no class); scikit-learn raises ValueError, as assay does now on
+# every route.
+@pytest.mark.parametrize("kwargs", [
+    {"multi_class": "ovr", "average": "weighted", "labels": ["c0", "c1", "c2", "c3"],
+     "sample_weight": []},
+    {"multi_class": "ovr", "average": "macro", "labels": ["c0", "c1", "c2", "c3"]},
+])
+def test_roc_auc_of_no_samples_raises(kwargs):
+    args = (np.array([], dtype="<U2"), np.zeros((0, 4)))
+    with pytest.raises(ValueError):
+        skm.roc_auc_score(*args, **kwargs)
+    with pytest.raises(ValueError, match="y_true is empty: need at least one sample"):
+        am.roc_auc_score(*args, **kwargs)
