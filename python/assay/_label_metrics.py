@@ -114,7 +114,8 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
         # row right the difference is exactly 0: np.sum's rounding differs and left ~1e-16 of the
         # total (1.2e285 of 7.6e300).
         total = accuracy_score(y_true, y_true, normalize=False, sample_weight=sample_weight)
-        return total - score
+        zero = np.sum(np.asarray(sample_weight)[:0])  # np.sum's type, as scikit-learn returns
+        return (zero + total) - score
     return num_samples(y_true) - score
 
 

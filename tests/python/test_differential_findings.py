@@ -231,3 +231,7 @@ def test_roc_auc_of_no_samples_raises(kwargs):
         skm.roc_auc_score(*args, **kwargs)
     with pytest.raises(ValueError, match="y_true is empty: need at least one sample"):
         am.roc_auc_score(*args, **kwargs)
+    # No samples: 0.0 of np.sum's type, as scikit-learn (found next: the library's count gave int 0)
+    empty = am.zero_one_loss(np.array([]), np.array([]), normalize=False,
+                             sample_weight=np.array([]))
+    assert isinstance(empty, np.float64) and empty == 0.0
