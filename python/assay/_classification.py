@@ -94,8 +94,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         k = listed.size
         if k == 0:
             raise AssayError("'labels' should contains at least one label.")
-        if len(a) == 0:
-            return np.zeros((k, k), dtype=_empty_dtype(normalize, sample_weight))
+        if len(a) == 0:  # scikit-learn returns int zeros here, normalised or weighted alike
+            return np.zeros((k, k), dtype=int)
         classes, ct, cp = encode_labels(a, b, labels=listed)
         if len(np.unique(codes_of(classes, listed))) != k:
             raise AssayError("labels contains duplicates")

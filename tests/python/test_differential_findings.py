@@ -235,3 +235,13 @@ def test_roc_auc_of_no_samples_raises(kwargs):
     empty = am.zero_one_loss(np.array([]), np.array([]), normalize=False,
                              sample_weight=np.array([]))
     assert isinstance(empty, np.float64) and empty == 0.0
+
+
+# Found with seed 20261207: no samples with labels given: scikit-learn returns int zeros before
+# it looks at normalize or the weights (without labels: float64 when normalised).
+@pytest.mark.parametrize("kwargs", [{"normalize": "pred"}, {"sample_weight": np.array([])}, {}])
+def test_confusion_matrix_of_no_samples_with_labels_is_int_zeros(kwargs):
+    args = (np.array([], dtype=np.int64), np.array([], dtype=np.int64))
+    ours = am.confusion_matrix(*args, labels=[2, 1], **kwargs)
+    theirs = skm.confusion_matrix(*args, labels=[2, 1], **kwargs)
+    assert ours.dtype == theirs.dtype == np.int_ and ours.shape == (2, 2) and not ours.any()
