@@ -956,7 +956,8 @@ def gen_regression(rng):
         atol = 1e-12 * _tweedie_term_scale(t, p, kw["power"])
     constant = t.size > 0 and bool(np.all(t == t[:1]))
     return Case(name, [t, p], kw, atol=atol if scale else 0.0,
-                check=_squares_overflow if scale > 1e150 or scale < 1e-300 or constant else None)
+                check=_squares_overflow
+                if scale > 1e150 or np.max(np.abs(t), initial=0.0) < 1e-300 or constant else None)
 
 
 def _tweedie_term_scale(t, p, power):
@@ -984,13 +985,14 @@ def _squares_overflow(case, ours, theirs):
     if compare_values(ours.value, theirs.value, case.rtol, case.atol) is None:
         return None
     t, p = case.args[0], case.args[1]
-    subnormal = np.max(np.abs(np.concatenate([np.ravel(t), np.ravel(p)])), initial=0.0) < 1e-300
-    if case.name.startswith("d2_") and (subnormal or (
+    subnormal_target = np.max(np.abs(np.ravel(t)), initial=0.0) < 1e-300
+    if case.name.startswith("d2_") and (subnormal_target or (
             t.size and np.all(t == t[:1]) and np.max(np.abs(p - t), initial=0.0) < 1e-300)):
-        # A score of 1 when the mean error is 0, else 0 for a constant target: errors of a few
-        # subnormals times weights near 1e300 or 1e-300, whose weighted means underflow to 0
-        # in numpy (1.0); the library's scaled sums keep them (0.0, as for unit weights).
-        return "skip: the oracle's weighted mean of subnormal errors underflows"
+        # The D2 denominator (the target's deviations) or, for a constant target, the
+        # numerator is a few subnormals: times weights near 1e300 or 1e-300 numpy's weighted
+        # means underflow to 0 (scikit-learn: 1 or 0); the library's scaled sums keep them and
+        # give the unit-weight value (0, or 1 - big/tiny = -inf).
+        return "skip: the oracle's weighted mean of subnormal deviations underflows"
     if case.name not in SQUARES:
         return None
     if t.size and np.all(t == t[:1]) and case.kwargs.get("sample_weight") is not None:
