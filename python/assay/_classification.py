@@ -154,10 +154,11 @@ def grouped_confusion_matrix(y_true, y_pred, row_groups=None, col_groups=None, *
 
 # ----------------------------------------------------------------------------- accuracy, MCC
 
-def _empty_score(normalize=True):
-    """scikit-learn's mean of no samples (NaN, with a warning); the unnormalised count is 0."""
+def _empty_score(normalize=True, count=True):
+    """scikit-learn's mean of no samples (NaN, with a warning); the unnormalised count is 0
+    (0.0 when float weights make the count a weighted sum, as np.dot gives)."""
     if not normalize:
-        return 0
+        return 0 if count else np.float64(0.0)
     warnings.warn("the score of zero samples is undefined, returning NaN", UndefinedMetricWarning,
                   stacklevel=3)
     return np.float64(np.nan)
@@ -183,11 +184,11 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
         if average != "micro":
             raise AssayError("multilabel accuracy supports average='micro' only (subset accuracy)")
         if len(a) == 0:
-            return _empty_score(normalize)
+            return _empty_score(normalize, count)
         value = _assay.cls_multilabel_accuracy(a, b, bool(normalize), w)
         return int(value) if count else np.float64(value)
     if len(a) == 0:
-        return _empty_score(normalize)
+        return _empty_score(normalize, count)
     if average == "micro" and class_weight is None:
         counts = agreement(a, b, w)
         if counts is not None:

@@ -245,3 +245,12 @@ def test_confusion_matrix_of_no_samples_with_labels_is_int_zeros(kwargs):
     ours = am.confusion_matrix(*args, labels=[2, 1], **kwargs)
     theirs = skm.confusion_matrix(*args, labels=[2, 1], **kwargs)
     assert ours.dtype == theirs.dtype == np.int_ and ours.shape == (2, 2) and not ours.any()
+
+
+# Found with seed 20261207: the weighted count of no samples is np.dot's 0.0 with float weights.
+@pytest.mark.parametrize("y", [np.zeros((0, 5), dtype=np.int64), np.array([], dtype=np.int64)])
+def test_accuracy_count_of_no_samples_keeps_the_weights_type(y):
+    for w, kind in ((np.array([]), np.float64), (None, int)):
+        ours = am.accuracy_score(y, y, normalize=False, sample_weight=w)
+        theirs = skm.accuracy_score(y, y, normalize=False, sample_weight=w)
+        assert ours == theirs == 0 and isinstance(ours, kind), (ours, theirs)
