@@ -263,6 +263,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     average "macro" | "micro" | "weighted" | "samples" | None."""
     method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     kind, y = target_kind(y_true, "y_true")
+    if len(y) == 0:  # every route, as scikit-learn (a weighted average of no column gave 0)
+        raise AssayError("y_true is empty: need at least one sample")
     n_pos = None if n_pos is None else float(n_pos)
     if kind == MULTILABEL and pos_label != 1:
         raise AssayError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do "

@@ -254,3 +254,13 @@ def test_accuracy_count_of_no_samples_keeps_the_weights_type(y):
         ours = am.accuracy_score(y, y, normalize=False, sample_weight=w)
         theirs = skm.accuracy_score(y, y, normalize=False, sample_weight=w)
         assert ours == theirs == 0 and isinstance(ours, kind), (ours, theirs)
+
+
+# Found with seed 20261207 (case 231403): the same weighted average of nothing in AP.
+def test_average_precision_of_no_samples_raises():
+    args = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 3)))
+    kwargs = {"average": "weighted", "sample_weight": np.array([])}
+    with pytest.raises(ValueError):
+        skm.average_precision_score(*args, **kwargs)
+    with pytest.raises(ValueError, match="y_true is empty: need at least one sample"):
+        am.average_precision_score(*args, **kwargs)
