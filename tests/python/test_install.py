@@ -163,7 +163,7 @@ def test_cmake_consumer(prefix, tmp_path):
     assert out.returncode != 0
     message = " ".join(out.stderr.split())  # CMake wraps its messages
     assert ('assay has no component "nosuchlayer"; its components (layers): core, metrics, '
-            'learners, soak, shift, count, report') in message, out.stderr
+            'learners, soak, shift, count, compare, report') in message, out.stderr
 
 
 def test_pkg_config_consumer(prefix, tmp_path):

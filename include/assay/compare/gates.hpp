@@ -1,0 +1,72 @@
+// Gates for CI pipelines: conditions a comparison must meet before a model may ship, evaluated
+// on a CompareResult; `assay compare --gate ...` exits 1 when one fails and writes JUnit XML.
+//
+// Grammar (one gate per string; metric names as in compare.hpp, aliases allowed):
+//   METRIC OP NUMBER                 every candidate's metric (candidates = every model but the
+//                                    baseline), e.g. "roc_auc >= 0.85"
+//   METRIC of MODEL OP NUMBER        one model's metric, e.g. "brier of b <= 0.2"
+//   METRIC drop OP NUMBER vs MODEL   how much worse each other model is than MODEL (MODEL's
+//                                    value minus the candidate's for higher-is-better metrics,
+//                                    the reverse for losses), e.g. "f1 drop <= 0.01 vs production"
+//   METRIC gain OP NUMBER vs MODEL   how much better (minus the drop)
+// OP is one of >=, >, <=, <; NUMBER may end in % (divided by 100).
+//
+// Evaluated on the point estimate, or on an interval bound (GateOn): `lower`/`upper` use that
+// bound of the gated quantity's bootstrap interval; `interval` uses the bound least favourable to
+// passing (lower for >= and >, upper for <= and <).
+//
+//   auto gates = parse_gates({"roc_auc >= 0.85", "f1 drop <= 0.01 vs a"}, result);
+//   auto outcomes = evaluate_gates(gates, result, GateOn::point);
+//   bool ok = all_passed(outcomes);
+//   std::string xml = gates_junit_xml(outcomes, "assay compare");
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "assay/compare/compare.hpp"
+
+namespace assay::compare {
+
+enum class GateOn { point, lower, upper, interval };
+GateOn parse_gate_on(const std::string& name);  ///< "point" | "lower" | "upper" | "interval"
+
+struct Gate {
+  std::string text;  ///< as written
+  std::string metric;
+  enum class Kind { value, drop, gain };
+  Kind kind = Kind::value;
+  std::string model;  ///< value: "" = every candidate; drop/gain: the reference ("vs MODEL")
+  std::string op;     ///< ">=", ">", "<=", "<"
+  double bound = 0;
+};
+
+/// Parses each gate and checks its metric and model against the result. Errors name the gate
+/// by its 1-based position: `gate 2: expected a comparison such as "roc_auc >= 0.85", found
+/// "roc_auc => 0.85"`; `gate 1: unknown metric "auc_roc" (compared: roc_auc, f1)`; `gate 3:
+/// unknown model "prod" (models: a, b)`.
+std::vector<Gate> parse_gates(const std::vector<std::string>& texts, const CompareResult& result);
+
+struct GateOutcome {
+  std::string gate;   ///< the gate's text
+  std::string model;  ///< the model it was evaluated on
+  double value = 0;   ///< the gated quantity as evaluated (point or bound)
+  double estimate = 0;
+  double low = 0;
+  double high = 0;
+  bool passed = false;
+  /// Why, in one sentence: "b: roc_auc 0.871 >= 0.85 (lower bound 0.859)".
+  std::string message;
+};
+
+/// One outcome per gate and model it applies to, in gate order. A NaN quantity fails.
+std::vector<GateOutcome> evaluate_gates(const std::vector<Gate>& gates, const CompareResult& result,
+                                        GateOn on);
+
+bool all_passed(const std::vector<GateOutcome>& outcomes);
+
+/// JUnit XML: one <testsuite name=suite> with one <testcase> per outcome, a <failure> for each
+/// failed one (escaped text), as Jenkins, GitLab and GitHub test reporters read.
+std::string gates_junit_xml(const std::vector<GateOutcome>& outcomes, const std::string& suite);
+
+}  // namespace assay::compare
