@@ -109,5 +109,8 @@ void bind_learners(py::module_& m);
 void bind_glmnet(py::module_& m);
 void bind_segmentation(py::module_& m);
 void bind_segment_files(py::module_& m);
+void bind_compare(py::module_& m);
+void bind_compare_statistics(py::module_& m);
+void bind_compare_points(py::module_& m);
 
 }  // namespace assay::python

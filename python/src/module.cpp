@@ -60,4 +60,7 @@ PYBIND11_MODULE(_assay, m) {
   bind_glmnet(m);
   bind_segmentation(m);
   bind_segment_files(m);
+  bind_compare(m);
+  bind_compare_statistics(m);
+  bind_compare_points(m);
 }
