@@ -68,6 +68,9 @@ struct ReportOutputs {
 /// `assay metrics FILE ...`
 Action add_metrics_command(CLI::App& app, const GlobalOptions& global);
 
+/// `assay compare FILE --label COL --models A,B ...`
+Action add_compare_command(CLI::App& app, const GlobalOptions& global);
+
 /// `assay runs FILE --value COL [--by COL] ...`
 Action add_runs_command(CLI::App& app, const GlobalOptions& global);
 

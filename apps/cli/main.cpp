@@ -154,6 +154,7 @@ int main(int argc, char** argv) {
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
   const std::vector<assay::cli::Action> actions{
       assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
+      assay::cli::add_compare_command(app, global),
       assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
       assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
       assay::cli::add_model_command(app, global),   assay::cli::add_cv_command(app, global),

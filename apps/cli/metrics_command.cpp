@@ -2,12 +2,15 @@
 #include <cstdio>
 #include <iostream>
 
+#include "assay/compare/compare.hpp"
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/report/compare.hpp"
 #include "assay/report/evaluation.hpp"
 #include "commands.hpp"
+#include "compare_options.hpp"
 
 namespace assay::cli {
 namespace {
@@ -19,8 +22,27 @@ struct MetricsOptions {
   std::string ap_method = "step";
   std::string ap_grid = "exact";
   std::string calibration_strategy = "uniform";
+  std::vector<std::string> models;
   ReportOutputs out;
 };
+
+// `--models a,b`: the headline comparison of `assay compare` with this command's options.
+void compare_models(const MetricsOptions& o, bool bootstrap_given) {
+  compare::CompareParams params;
+  params.threshold = o.params.threshold;
+  params.pos_label = o.params.pos_label;
+  params.ap = o.params.ap;
+  params.bootstrap = o.params.bootstrap;
+  if (!bootstrap_given) params.bootstrap.n_resamples = 1000;
+  const Table table = read_csv(o.file, CsvParams{});
+  auto input = compare::compare_input(
+      table, compare_columns(o.columns.label, o.models, {}, o.columns.weight),
+      compare::Task::automatic);
+  const auto result = compare::compare(std::move(input), params);
+  o.out.write(
+      report::compare_json(result, {}), [&] { return report::compare_text(result, {}); },
+      [&] { return report::compare_html(result, {}, "assay metrics: " + o.file); });
+}
 
 }  // namespace
 
@@ -38,6 +60,10 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "be probabilities summing to 1; evaluate two models one at a time)")
       ->delimiter(',');
   cmd->add_option("--pred", options->columns.pred, "column of predicted labels");
+  cmd->add_option("--models", options->models,
+                  "two or more models' score columns (COLUMN or NAME=COLUMN): their headline "
+                  "comparison as `assay compare` gives it (1000 resamples unless --bootstrap)")
+      ->delimiter(',');
   cmd->add_option("--weight", options->columns.weight, "column of sample weights (>= 0)");
   cmd->add_option("--threshold", options->params.threshold,
                   "binary: positive when score >= threshold")
@@ -68,13 +94,17 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
-    if (o.columns.scores.empty() && o.columns.pred.empty()) {
-      fail("give --score COL[,COL...] or --pred COL");
+    if (!o.models.empty() && (!o.columns.scores.empty() || !o.columns.pred.empty())) {
+      fail("give --models or --score/--pred, not both");
+    }
+    if (o.columns.scores.empty() && o.columns.pred.empty() && o.models.empty()) {
+      fail("give --score COL[,COL...], --pred COL or --models A,B");
     }
     o.out.check({{o.file, "the data"}});
     o.params.ap.method = metrics::parse_ap_method(o.ap_method);
     o.params.ap.grid = metrics::parse_ap_grid(o.ap_grid);
     o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);
+    if (!o.models.empty()) return compare_models(o, cmd->count("--bootstrap") > 0);
 
     CsvParams csv;
     csv.numeric = o.columns.scores;

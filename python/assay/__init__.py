@@ -6,7 +6,9 @@ curves, AP/mAP under every convention, calibration, bootstrap and DeLong uncerta
 ``assay.shift`` (retention curves, R-AUC, F1-AUC, ensemble uncertainty, regression metrics under
 distribution shift), ``assay.models`` (tree ensembles and networks from scikit-learn and xgboost
 in one JSON format) and ``assay.count`` (exact counting over a model's whole bounded input space:
-learnability, safety, local robustness); ``assay.learners`` (the five learners of the SOAK paper
+learnability, safety, local robustness), ``assay.compare`` (which model is better: paired
+differences of any metric with intervals and tests, slices, operating points, CI gates);
+``assay.learners`` (the five learners of the SOAK paper
 as scikit-learn estimators, and ``cv``), loaded on first use since it imports scikit-learn.
 Errors are raised as ``assay.AssayError`` (a ``ValueError``); degenerate statistics warn with
 ``assay.AssayWarning`` (a ``UserWarning``) and return NaN.
@@ -23,9 +25,10 @@ from . import shift
 from . import soak
 from . import models
 from . import count
+from . import compare
 
-__all__ = ["AssayError", "AssayWarning", "count", "get_num_threads", "io", "learners", "metrics",
-           "models", "report", "set_num_threads", "shift", "soak", "__version__"]
+__all__ = ["AssayError", "AssayWarning", "compare", "count", "get_num_threads", "io", "learners",
+           "metrics", "models", "report", "set_num_threads", "shift", "soak", "__version__"]
 
 
 def __getattr__(name):

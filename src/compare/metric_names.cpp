@@ -11,32 +11,49 @@
 namespace assay::compare {
 namespace {
 
-const std::vector<std::string> kBinary = {
-    "roc_auc", "average_precision", "brier", "log_loss", "accuracy", "balanced_accuracy",
-    "precision", "recall", "specificity", "fpr", "f1", "mcc"};
+const std::vector<std::string> kBinary = {"roc_auc",     "average_precision",
+                                          "brier",       "log_loss",
+                                          "accuracy",    "balanced_accuracy",
+                                          "precision",   "recall",
+                                          "specificity", "fpr",
+                                          "f1",          "mcc"};
 const std::vector<std::string> kMulticlass = {
-    "accuracy", "balanced_accuracy", "f1_macro", "f1_weighted", "precision_macro",
-    "recall_macro", "mcc", "log_loss", "roc_auc", "average_precision"};
+    "accuracy",        "balanced_accuracy", "f1_macro", "f1_weighted",
+    "precision_macro", "recall_macro",      "mcc",      "log_loss",
+    "roc_auc",         "average_precision"};
 const std::vector<std::string> kRegression = {"mae", "mse", "rmse", "r2", "mape"};
 
 struct Alias {
   std::string_view alias;
   std::string_view name;
 };
-constexpr std::array kAliases{
-    Alias{"auc", "roc_auc"}, Alias{"roc", "roc_auc"}, Alias{"roc_auc_score", "roc_auc"},
-    Alias{"ap", "average_precision"}, Alias{"map", "average_precision"},
-    Alias{"average_precision_score", "average_precision"}, Alias{"brier_score", "brier"},
-    Alias{"brier_score_loss", "brier"}, Alias{"logloss", "log_loss"},
-    Alias{"cross_entropy", "log_loss"}, Alias{"acc", "accuracy"},
-    Alias{"accuracy_score", "accuracy"}, Alias{"balanced_accuracy_score", "balanced_accuracy"},
-    Alias{"tpr", "recall"}, Alias{"sensitivity", "recall"}, Alias{"recall_score", "recall"},
-    Alias{"tnr", "specificity"}, Alias{"precision_score", "precision"},
-    Alias{"f1_score", "f1"}, Alias{"matthews_corrcoef", "mcc"},
-    Alias{"mean_absolute_error", "mae"}, Alias{"mean_squared_error", "mse"},
-    Alias{"root_mean_squared_error", "rmse"}, Alias{"r2_score", "r2"},
-    Alias{"mean_absolute_percentage_error", "mape"}, Alias{"macro_f1", "f1_macro"},
-    Alias{"weighted_f1", "f1_weighted"}};
+constexpr std::array kAliases{Alias{"auc", "roc_auc"},
+                              Alias{"roc", "roc_auc"},
+                              Alias{"roc_auc_score", "roc_auc"},
+                              Alias{"ap", "average_precision"},
+                              Alias{"map", "average_precision"},
+                              Alias{"average_precision_score", "average_precision"},
+                              Alias{"brier_score", "brier"},
+                              Alias{"brier_score_loss", "brier"},
+                              Alias{"logloss", "log_loss"},
+                              Alias{"cross_entropy", "log_loss"},
+                              Alias{"acc", "accuracy"},
+                              Alias{"accuracy_score", "accuracy"},
+                              Alias{"balanced_accuracy_score", "balanced_accuracy"},
+                              Alias{"tpr", "recall"},
+                              Alias{"sensitivity", "recall"},
+                              Alias{"recall_score", "recall"},
+                              Alias{"tnr", "specificity"},
+                              Alias{"precision_score", "precision"},
+                              Alias{"f1_score", "f1"},
+                              Alias{"matthews_corrcoef", "mcc"},
+                              Alias{"mean_absolute_error", "mae"},
+                              Alias{"mean_squared_error", "mse"},
+                              Alias{"root_mean_squared_error", "rmse"},
+                              Alias{"r2_score", "r2"},
+                              Alias{"mean_absolute_percentage_error", "mape"},
+                              Alias{"macro_f1", "f1_macro"},
+                              Alias{"weighted_f1", "f1_weighted"}};
 
 std::string normalised(std::string_view name) {
   std::string out;
@@ -70,10 +87,14 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::string task_words(Task task) {
   switch (task) {
-    case Task::binary: return "binary labels";
-    case Task::multiclass: return "multi-class labels";
-    case Task::regression: return "regression targets";
-    case Task::automatic: break;
+    case Task::binary:
+      return "binary labels";
+    case Task::multiclass:
+      return "multi-class labels";
+    case Task::regression:
+      return "regression targets";
+    case Task::automatic:
+      break;
   }
   return "any task";
 }
@@ -90,10 +111,14 @@ Task parse_task(const std::string& name) {
 
 std::string to_string(Task task) {
   switch (task) {
-    case Task::binary: return "binary";
-    case Task::multiclass: return "multiclass";
-    case Task::regression: return "regression";
-    case Task::automatic: break;
+    case Task::binary:
+      return "binary";
+    case Task::multiclass:
+      return "multiclass";
+    case Task::regression:
+      return "regression";
+    case Task::automatic:
+      break;
   }
   return "auto";
 }
@@ -115,20 +140,28 @@ Correction parse_correction(const std::string& name) {
 
 std::string to_string(Correction correction) {
   switch (correction) {
-    case Correction::holm: return "Holm";
-    case Correction::bonferroni: return "Bonferroni";
-    case Correction::fdr_bh: return "Benjamini-Hochberg";
-    case Correction::none: break;
+    case Correction::holm:
+      return "Holm";
+    case Correction::bonferroni:
+      return "Bonferroni";
+    case Correction::fdr_bh:
+      return "Benjamini-Hochberg";
+    case Correction::none:
+      break;
   }
   return "none";
 }
 
 std::vector<std::string> metric_names(Task task) {
   switch (task) {
-    case Task::binary: return kBinary;
-    case Task::multiclass: return kMulticlass;
-    case Task::regression: return kRegression;
-    case Task::automatic: break;
+    case Task::binary:
+      return kBinary;
+    case Task::multiclass:
+      return kMulticlass;
+    case Task::regression:
+      return kRegression;
+    case Task::automatic:
+      break;
   }
   std::vector<std::string> all = kBinary;
   for (const auto* list : {&kMulticlass, &kRegression}) {
@@ -161,17 +194,18 @@ std::string canonical_metric(const std::string& name, Task task) {
       hint = "did you mean \"" + k + "\"? ";
     }
   }
-  fail("unknown metric {} for {} ({}known: {}; or an operating point such as "
-       "recall@precision>=0.9)",
-       quote_found(name), task_words(task), hint, joined(known));
+  fail(
+      "unknown metric {} for {} ({}known: {}; or an operating point such as "
+      "recall@precision>=0.9)",
+      quote_found(name), task_words(task), hint, joined(known));
 }
 
 bool metric_higher_is_better(const std::string& canonical_name) {
   if (is_point_metric(canonical_name)) {
     return higher_is_better(parse_point_metric(canonical_name).metric);
   }
-  static const std::array<std::string_view, 8> kLower{"brier", "log_loss", "fpr", "mae",
-                                                      "mse", "rmse", "mape", "fnr"};
+  static const std::array<std::string_view, 8> kLower{"brier", "log_loss", "fpr",  "mae",
+                                                      "mse",   "rmse",     "mape", "fnr"};
   return std::find(kLower.begin(), kLower.end(), canonical_name) == kLower.end();
 }
 

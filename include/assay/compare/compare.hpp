@@ -82,12 +82,12 @@ struct SliceColumn {
 
 struct CompareInput {
   Task task = Task::automatic;
-  std::vector<std::string> classes;   ///< classification: class names, index = code
-  std::vector<std::int32_t> y_true;   ///< classification: class codes
-  std::vector<double> targets;        ///< regression: the true values
-  std::vector<ModelScores> models;    ///< two or more, same length
-  std::vector<double> weights;        ///< empty = all 1
-  std::vector<SliceColumn> slices;    ///< empty = no slices
+  std::vector<std::string> classes;  ///< classification: class names, index = code
+  std::vector<std::int32_t> y_true;  ///< classification: class codes
+  std::vector<double> targets;       ///< regression: the true values
+  std::vector<ModelScores> models;   ///< two or more, same length
+  std::vector<double> weights;       ///< empty = all 1
+  std::vector<SliceColumn> slices;   ///< empty = no slices
 };
 
 struct CompareParams {

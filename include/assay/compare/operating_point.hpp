@@ -35,8 +35,18 @@
 namespace assay::compare {
 
 enum class PointMetric {
-  threshold, precision, recall, specificity, fpr, fnr, f1, accuracy, balanced_accuracy, mcc,
-  youden, cost
+  threshold,
+  precision,
+  recall,
+  specificity,
+  fpr,
+  fnr,
+  f1,
+  accuracy,
+  balanced_accuracy,
+  mcc,
+  youden,
+  cost
 };
 
 struct PointRule {

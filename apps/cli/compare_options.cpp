@@ -1,0 +1,136 @@
+#include "compare_options.hpp"
+
+#include "assay/compare/gates.hpp"
+#include "assay/core/error.hpp"
+#include "assay/metrics/ranking.hpp"
+#include "options.hpp"
+
+namespace assay::cli {
+
+void add_compare_options(CLI::App* cmd, CompareOptions& o) {
+  cmd->add_option("--task", o.task,
+                  "auto, binary, multiclass or regression (auto: regression "
+                  "when the labels have fractions, else by the class count)")
+      ->capture_default_str();
+  cmd->add_option("--baseline", o.params.baseline,
+                  "the model the others are compared with (default: the first)")
+      ->check(non_empty_text());
+  cmd->add_option("--pairs", o.pairs, "baseline (each model vs the baseline) or all (every pair)")
+      ->capture_default_str();
+  cmd->add_option("--pos-label", o.params.pos_label,
+                  "binary: the positive class (default: the greater label)")
+      ->check(non_empty_text());
+  cmd->add_option("--threshold", o.params.threshold,
+                  "binary: positive when score >= threshold (metrics not at an operating point)")
+      ->capture_default_str()
+      ->check(finite_number());
+  cmd->add_option("--ap-method", o.ap_method,
+                  "average precision: step (scikit-learn), voc07, voc_allpoint, coco101, trapezoid")
+      ->capture_default_str();
+  cmd->add_option("--resamples", o.params.bootstrap.n_resamples,
+                  "paired bootstrap resamples (the same for every model, metric and slice; 0 = no "
+                  "intervals and no bootstrap p-values; at most 1000000)")
+      ->capture_default_str()
+      ->check(resample_count());
+  cmd->add_option("--confidence", o.params.bootstrap.confidence,
+                  "confidence level of the intervals")
+      ->capture_default_str()
+      ->check(open_probability());
+  add_seed_option(cmd, o.params.bootstrap.seed, "seed of the resamples and permutations");
+  cmd->add_option("--test", o.test,
+                  "p-values: auto (DeLong for roc_auc, exact McNemar for accuracy, else the paired "
+                  "bootstrap), bootstrap or permutation")
+      ->capture_default_str();
+  cmd->add_option("--permutations", o.params.n_permutations,
+                  "permutations of the paired permutation test (with --test permutation)")
+      ->capture_default_str()
+      ->check(resample_count());
+  cmd->add_option("--correction", o.correction,
+                  "multiple-comparison correction: holm, bonferroni, fdr_bh or none")
+      ->capture_default_str();
+  cmd->add_option("--min-slice-size", o.params.min_slice_size,
+                  "warn about slices with fewer examples than this")
+      ->capture_default_str()
+      ->check(non_negative_integer());
+  add_threads_option(cmd, o.params.bootstrap.threads,
+                     "worker threads (0 = all cores; results do not depend on it)");
+}
+
+void finish_compare_params(CompareOptions& o) {
+  o.params.metrics = o.metrics;
+  o.params.test = compare::parse_test(o.test);
+  o.params.correction = compare::parse_correction(o.correction);
+  o.params.ap.method = metrics::parse_ap_method(o.ap_method);
+  if (o.pairs != "baseline" && o.pairs != "all") {
+    fail("--pairs: expected baseline or all, found {}", quote_found(o.pairs));
+  }
+  o.params.all_pairs = o.pairs == "all";
+  if (o.params.test == compare::TestKind::permutation && o.params.n_permutations == 0) {
+    fail("--permutations: expected at least 1 with --test permutation, found 0");
+  }
+}
+
+compare::CompareColumns compare_columns(const std::string& label,
+                                        const std::vector<std::string>& models,
+                                        const std::vector<std::string>& by,
+                                        const std::string& weight) {
+  compare::CompareColumns c;
+  c.label = label;
+  c.by = by;
+  c.weight = weight;
+  for (const auto& spec : models) {
+    const auto eq = spec.find('=');
+    std::string name = eq == std::string::npos ? spec : spec.substr(0, eq);
+    std::string cols = eq == std::string::npos ? spec : spec.substr(eq + 1);
+    if (name.empty() || cols.empty()) {
+      fail("--models: expected COLUMN, NAME=COLUMN or NAME=COL1+COL2, found {}", quote_found(spec));
+    }
+    std::vector<std::string> list;
+    std::size_t start = 0;
+    while (true) {
+      const auto plus = cols.find('+', start);
+      list.push_back(cols.substr(start, plus - start));
+      if (list.back().empty()) {
+        fail("--models: expected a column name between '+', found {}", quote_found(spec));
+      }
+      if (plus == std::string::npos) break;
+      start = plus + 1;
+    }
+    c.models.push_back({name, list});
+  }
+  return c;
+}
+
+void check_gates_early(const std::vector<std::string>& gates, const compare::CompareInput& input,
+                       const compare::CompareParams& params) {
+  if (gates.empty()) return;
+  compare::CompareResult skeleton;
+  skeleton.task = input.task;
+  skeleton.params = params;
+  for (const auto& name : params.metrics) {
+    skeleton.metrics.push_back(compare::canonical_metric(name, input.task));
+  }
+  if (params.metrics.empty()) skeleton.metrics = compare::metric_names(input.task);
+  std::size_t baseline = 0;
+  for (std::size_t m = 0; m < input.models.size(); ++m) {
+    skeleton.models.push_back({input.models[m].name, {}});
+    if (input.models[m].name == params.baseline) baseline = m;
+  }
+  skeleton.baseline = input.models[baseline].name;
+  for (std::size_t a = 0; a < input.models.size(); ++a) {
+    for (std::size_t b = 0; b < input.models.size(); ++b) {
+      const bool pair = params.all_pairs ? b < a : (b == baseline && a != baseline);
+      if (!pair) continue;
+      for (const auto& metric : skeleton.metrics) {
+        compare::Difference d;
+        d.model = input.models[a].name;
+        d.baseline = input.models[b].name;
+        d.metric = metric;
+        skeleton.differences.push_back(d);
+      }
+    }
+  }
+  compare::parse_gates(gates, skeleton);
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,209 @@
+"""assay.compare: which model is better, by how much, with what certainty, on which slices, and
+may it ship? The Python twin of ``assay compare`` (one library entry point, the same options).
+
+    >>> from assay.compare import compare
+    >>> r = compare(y, {"production": p_old, "candidate": p_new}, by={"region": region},
+    ...             metrics=["roc_auc", "average_precision", "recall@precision>=0.9"],
+    ...             gates=["roc_auc >= 0.85", "average_precision drop <= 0.01 vs production"])
+    >>> r.differences          # pandas: model - baseline, intervals, p-values (Holm-adjusted)
+    >>> r.passed, r.conclusions
+
+docs/compare.md explains every number.
+"""
+import json
+import numbers
+import os
+
+import numpy as np
+
+from . import _assay
+from ._compare_points import choose_operating_point
+from ._compare_statistics import (adjust_p_values, bca_interval, bootstrap_p_value,
+                                  delong_difference, mcnemar_exact, percentile_interval,
+                                  permutation_p_value)
+from ._options import check_finite_number, check_probability, check_resamples, check_threads, \
+    check_unsigned
+
+__all__ = ["compare", "CompareResult", "choose_operating_point", "adjust_p_values",
+           "bca_interval", "bootstrap_p_value", "delong_difference", "mcnemar_exact",
+           "percentile_interval", "permutation_p_value"]
+
+
+class CompareResult:
+    """The result of :func:`compare`: tidy pandas tables and the JSON document.
+
+    Attributes: ``metrics`` (model, metric, value, low, high, threshold), ``differences``
+    (model, baseline, metric, difference, low, high, bca_low, bca_high, p_value, test,
+    p_adjusted), ``slices`` (column, value, model, metric, value, low, high, n_examples,
+    support, too_small), ``slice_differences``, ``worst_slices``, ``gates``, ``passed`` (None
+    without gates), ``conclusions`` (one sentence each), ``notes``, ``json`` (the CLI's
+    ``--json`` document as a dict, NaN as None).
+    """
+
+    def __init__(self, document):
+        import pandas as pd
+        self.json = document
+        self.conclusions = list(document["conclusions"])
+        self.notes = list(document["notes"])
+        self.passed = document["passed"]
+        self.baseline = document["baseline"]
+        self.metrics = pd.DataFrame(_metric_rows(document["models"]),
+                                    columns=["model", "metric", "value", "low", "high",
+                                             "threshold"])
+        self.differences = pd.DataFrame([_difference_row(d) for d in document["differences"]],
+                                        columns=_DIFFERENCE_COLUMNS)
+        slice_rows, slice_diffs = [], []
+        for s in document["slices"]:
+            where = {"column": s["column"], "slice": s["value"]}
+            for row in _metric_rows(s["models"]):
+                slice_rows.append({**where, **row, "n_examples": s["n_examples"],
+                                   "support": s["support"], "too_small": s["too_small"]})
+            for d in s["differences"]:
+                slice_diffs.append({**where, **_difference_row(d)})
+        self.slices = pd.DataFrame(slice_rows)
+        self.slice_differences = pd.DataFrame(slice_diffs)
+        self.worst_slices = pd.DataFrame([
+            {"model": w["model"], "metric": w["metric"], "column": w["column"],
+             "value": w["value"], "slice_value": w["slice"]["value"],
+             "slice_low": w["slice"]["low"], "slice_high": w["slice"]["high"],
+             "gap": w["gap"]["value"], "gap_low": w["gap"]["low"], "gap_high": w["gap"]["high"]}
+            for w in document["worst_slices"]])
+        self.gates = pd.DataFrame(document["gates"],
+                                  columns=["gate", "model", "value", "estimate", "low", "high",
+                                           "passed", "message"])
+
+    def __repr__(self):
+        lines = [f"CompareResult (baseline {self.baseline})"] + \
+            [f"  {c}" for c in self.conclusions]
+        if self.passed is not None:
+            lines.append(f"  gates: {'all passed' if self.passed else 'FAILED'}")
+        return "\n".join(lines)
+
+
+_DIFFERENCE_COLUMNS = ["model", "baseline", "metric", "difference", "low", "high", "bca_low",
+                       "bca_high", "p_value", "test", "p_adjusted"]
+
+
+def _nan(v):
+    return float("nan") if v is None else v
+
+
+def _metric_rows(models):
+    return [{"model": m["name"], "metric": v["metric"], "value": _nan(v["value"]),
+             "low": _nan(v["low"]), "high": _nan(v["high"]), "threshold": _nan(v["threshold"])}
+            for m in models for v in m["metrics"]]
+
+
+def _difference_row(d):
+    return {"model": d["model"], "baseline": d["baseline"], "metric": d["metric"],
+            "difference": _nan(d["difference"]), "low": _nan(d["percentile"]["low"]),
+            "high": _nan(d["percentile"]["high"]), "bca_low": _nan(d["bca"]["low"]),
+            "bca_high": _nan(d["bca"]["high"]), "p_value": _nan(d["p_value"]),
+            "test": d["test"], "p_adjusted": _nan(d["p_adjusted"])}
+
+
+def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=None,
+            baseline=None, pairs="baseline", task="auto", pos_label=None, threshold=0.5,
+            ap_method="step", n_resamples=1000, confidence=0.95, seed=0, test="auto",
+            n_permutations=1000, correction="holm", gates=None, gate_on="point",
+            min_slice_size=30, threads=0, html=None, progress=True):
+    """Compares two or more models scored on the same examples (``assay compare``).
+
+    y_true: labels (any two or more classes) or regression targets. models: a dict name ->
+    scores (1-D: the positive class's score, a regression prediction, or predicted classes;
+    2-D (n, K): per-class scores in sorted class order); the first model (or ``baseline``) is
+    the one the others are compared with (``pairs="all"``: every pair). by: a dict name ->
+    array, or a pandas DataFrame / Series, of slicing columns; ``bins`` maps a numeric slicing
+    column to a number of quantile bins. metrics: names (``assay.compare`` docs), including
+    operating points such as ``"recall@precision>=0.9"``. Intervals come from ``n_resamples``
+    paired bootstrap resamples (``seed``; identical at any ``threads``); p-values from ``test``
+    ("auto": DeLong for roc_auc, exact McNemar for accuracy, else the paired bootstrap;
+    "bootstrap"; "permutation" with ``n_permutations``), adjusted by ``correction`` (holm,
+    bonferroni, fdr_bh, none). gates: conditions as ``assay compare --gate`` takes them,
+    evaluated on ``gate_on`` (point, lower, upper, interval). html: also write the page there.
+    Returns a :class:`CompareResult`.
+    """
+    if not isinstance(models, dict) or len(models) < 2:
+        raise _assay.AssayError("models: expected a dict of two or more name -> scores")
+    if isinstance(html, (bool, numbers.Number)):
+        raise _assay.AssayError(f"html: expected a file name, found {html!r}")
+    y = np.asarray(y_true)
+    columns, names = [("y_true", y)], {"y_true"}
+    model_columns = []
+    for name, scores in models.items():
+        name = str(name)
+        s = np.asarray(scores)
+        if s.ndim == 2:
+            cols = [f"{name}[{k}]" for k in range(s.shape[1])]
+            for k, col in enumerate(cols):
+                columns.append((col, np.ascontiguousarray(s[:, k])))
+        elif s.ndim == 1:
+            cols = [name]
+            columns.append((name, s))
+        else:
+            raise _assay.AssayError(f"model {name!r}: expected 1-D or 2-D scores, found "
+                                    f"{s.ndim} dimensions")
+        _claim(names, cols)
+        model_columns.append((name, cols))
+    weight = ""
+    if sample_weight is not None:
+        weight = "sample_weight"
+        _claim(names, [weight])
+        columns.append((weight, np.asarray(sample_weight, dtype=np.float64)))
+    by_specs = []
+    for name, values in _slice_columns(by):
+        _claim(names, [name])
+        columns.append((name, values))
+        count = (bins or {}).get(name)
+        by_specs.append(name if count is None else f"{name}:{check_unsigned(count, 'bins')}")
+    for name in (bins or {}):
+        if name not in [c for c, _ in _slice_columns(by)]:
+            raise _assay.AssayError(f"bins: {name!r} is not a slicing column")
+    n = len(y)
+    for col, values in columns:
+        if len(values) != n:
+            raise _assay.AssayError(f"{col}: expected {n} values (as y_true), found {len(values)}")
+    options = {
+        "metrics": [str(m) for m in (metrics or [])],
+        "baseline": "" if baseline is None else str(baseline),
+        "pairs": str(pairs),
+        "pos_label": "" if pos_label is None else
+        (f"{float(pos_label):g}" if isinstance(pos_label, numbers.Real)
+         and not isinstance(pos_label, bool) else str(pos_label)),
+        "threshold": check_finite_number(threshold, "threshold"),
+        "ap_method": str(ap_method),
+        "n_resamples": check_resamples(n_resamples, "n_resamples"),
+        "confidence": check_probability(confidence, "confidence"),
+        "seed": check_unsigned(seed, "seed"),
+        "test": str(test),
+        "n_permutations": check_resamples(n_permutations, "n_permutations"),
+        "correction": str(correction),
+        "min_slice_size": check_unsigned(min_slice_size, "min_slice_size"),
+        "threads": check_threads(threads),
+    }
+    out = _assay._compare(columns, "y_true", model_columns, by_specs, weight, str(task), options,
+                          [str(g) for g in (gates or [])], str(gate_on),
+                          os.fspath(html) if html else "", bool(progress))
+    return CompareResult(json.loads(out))
+
+
+def _claim(names, cols):
+    for col in cols:
+        if col in names:
+            raise _assay.AssayError(f"two columns are named {col!r} (models, slices, y_true and "
+                                    "sample_weight need distinct names)")
+        names.add(col)
+
+
+def _slice_columns(by):
+    """(name, 1-D array) pairs from a dict, DataFrame, Series or None."""
+    if by is None:
+        return []
+    if hasattr(by, "to_dict") and hasattr(by, "columns"):  # DataFrame
+        return [(str(c), np.asarray(by[c])) for c in by.columns]
+    if hasattr(by, "name") and hasattr(by, "to_numpy"):  # Series
+        return [(str(by.name or "slice"), by.to_numpy())]
+    if isinstance(by, dict):
+        return [(str(k), np.asarray(v)) for k, v in by.items()]
+    raise _assay.AssayError("by: expected a dict of name -> array, a DataFrame or a Series, "
+                            f"found {type(by).__name__}")
