@@ -20,10 +20,10 @@
 // A constraint's objective is METRIC itself, optimised in its better direction (largest
 // precision/recall/...; smallest fpr/fnr/cost); `threshold@...` optimises the rule's natural
 // objective: precision for constraints on recall (or fnr), recall for constraints on anything
-// else. max_/min_ and cost rules optimise their own metric whatever METRIC is. Candidates are every distinct score t (positive iff score >= t) and t = +inf
-// (nothing positive); among equally good candidates the largest threshold wins. A NaN metric
-// (0/0) never satisfies a constraint nor wins. A rule no candidate satisfies gives NaN
-// (infeasible).
+// else. max_/min_ and cost rules optimise their own metric whatever METRIC is. Candidates are
+// every distinct score t (positive iff score >= t) and t = +inf (nothing positive); among equally
+// good candidates the largest threshold wins. A NaN metric (0/0) never satisfies a constraint
+// nor wins. A rule no candidate satisfies gives NaN (infeasible).
 //
 // Layout: the candidates come from metrics::OperatingPoints (cumulative weighted tp/fp in
 // descending-threshold order, one point per tie block).
