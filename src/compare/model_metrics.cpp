@@ -16,9 +16,12 @@ double ratio(double num, double den) {
   return den > 0 ? num / den : kNaN;
 }
 
-double weighted_mean(std::span<const double> values, std::span<const double> w) {
+double weighted_mean(std::span<const double> values, const Weights& w) {
   double num = 0, den = 0;
-  for (std::size_t i = 0; i < values.size(); ++i) num += w[i] * values[i], den += w[i];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double wi = w[i];
+    num += wi * values[i], den += wi;
+  }
   return ratio(num, den);
 }
 
@@ -40,7 +43,7 @@ double example_log_loss(const GroupData& d, std::size_t i, std::int32_t k, std::
 }
 
 // The weighted confusion matrix (row = true, column = predicted).
-std::vector<double> confusion(const GroupData& d, std::int32_t k, std::span<const double> w) {
+std::vector<double> confusion(const GroupData& d, std::int32_t k, const Weights& w) {
   const auto kk = static_cast<std::size_t>(k);
   std::vector<double> c(kk * kk, 0.0);
   for (std::size_t i = 0; i < d.y.size(); ++i) {
@@ -103,22 +106,71 @@ bool needs_probabilities(const std::string& name) {
   return name == "brier" || name == "log_loss";
 }
 
+namespace {
+
+SortedScores sort_scores(std::span<const std::uint8_t> positive, std::span<const double> scores) {
+  const metrics::RankedScores ranked(positive, scores);  // the library's O(n) radix sort
+  SortedScores s;
+  s.order.assign(ranked.order().begin(), ranked.order().end());
+  s.positive.resize(s.order.size());
+  for (std::size_t k = 0; k < s.order.size(); ++k) {
+    s.positive[k] = positive[s.order[k]];
+    if (k > 0 && scores[s.order[k]] != scores[s.order[k - 1]]) {
+      s.block_end.push_back(static_cast<std::uint32_t>(k));
+    }
+    if (k == 0 || scores[s.order[k]] != scores[s.order[k - 1]]) {
+      s.block_threshold.push_back(scores[s.order[k]]);
+    }
+  }
+  if (!s.order.empty()) s.block_end.push_back(static_cast<std::uint32_t>(s.order.size()));
+  return s;
+}
+
+// Counts of a binary decision as the operating-point functions take them.
+double rate(const std::string& name, const ChosenPoint& counts) {
+  static const std::vector<std::pair<std::string, PointMetric>> kRates = {
+      {"accuracy", PointMetric::accuracy},
+      {"balanced_accuracy", PointMetric::balanced_accuracy},
+      {"precision", PointMetric::precision},
+      {"recall", PointMetric::recall},
+      {"specificity", PointMetric::specificity},
+      {"fpr", PointMetric::fpr},
+      {"f1", PointMetric::f1},
+      {"mcc", PointMetric::mcc}};
+  for (const auto& [r, which] : kRates) {
+    if (r == name) return point_value(counts, which);
+  }
+  fail("compare: binary metric {} has no definition", name);
+}
+
+}  // namespace
+
 ModelMetrics::ModelMetrics(const ProblemShape& shape, GroupData data,
                            const std::vector<std::string>& names)
     : shape_(shape), data_(std::move(data)) {
   n_ = shape_.task == Task::regression ? data_.target.size() : data_.y.size();
-  bool ranking = false, losses = false;
+  bool losses = false;
   for (const auto& name : names) {
     Metric m{name, std::nullopt};
     if (is_point_metric(name)) m.point = parse_point_metric(name);
-    ranking |= name == "roc_auc" || name == "average_precision" || m.point.has_value();
+    ranking_ |= name == "roc_auc" || name == "average_precision";
+    points_ |= m.point.has_value() ||
+               (name == "average_precision" &&
+                (shape_.ap.method != metrics::ApMethod::step ||
+                 shape_.ap.tie_mode != metrics::TieMode::group || shape_.ap.n_pos.has_value()));
     losses |= name == "log_loss" || name == "brier";
+    per_example_ |= !m.point && name != "roc_auc" && name != "average_precision";
     metrics_.push_back(std::move(m));
   }
+  const bool sort = (ranking_ || points_) && n_ > 0;
   if (shape_.task == Task::binary) {
     is_positive_.resize(n_);
-    for (std::size_t i = 0; i < n_; ++i) is_positive_[i] = data_.y[i] == shape_.positive;
-    if (ranking && n_ > 0) ranked_.emplace(is_positive_, data_.scores);
+    predicted_.resize(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      is_positive_[i] = data_.y[i] == shape_.positive;
+      predicted_[i] = data_.pred[i] == shape_.positive;
+    }
+    if (sort) sorted_.push_back(sort_scores(is_positive_, data_.scores));
     if (losses) {
       squared_.resize(n_);
       for (std::size_t i = 0; i < n_; ++i) {
@@ -126,17 +178,16 @@ ModelMetrics::ModelMetrics(const ProblemShape& shape, GroupData data,
         squared_[i] = e * e;
       }
     }
-  } else if (shape_.task == Task::multiclass && ranking && !data_.scores.empty() && n_ > 0) {
+  } else if (shape_.task == Task::multiclass && sort && !data_.scores.empty()) {
     const auto k = static_cast<std::size_t>(shape_.n_classes);
-    class_truth_.assign(k, std::vector<std::uint8_t>(n_));
-    class_ranked_.resize(k);
+    std::vector<std::uint8_t> truth(n_);
     std::vector<double> column(n_);
     for (std::size_t c = 0; c < k; ++c) {
       for (std::size_t i = 0; i < n_; ++i) {
-        class_truth_[c][i] = data_.y[i] == static_cast<std::int32_t>(c);
+        truth[i] = data_.y[i] == static_cast<std::int32_t>(c);
         column[i] = data_.scores[i * k + c];
       }
-      class_ranked_[c].emplace(class_truth_[c], column);
+      sorted_.push_back(sort_scores(truth, column));
     }
   }
   if (losses && data_.probabilities && shape_.task != Task::regression) {
@@ -147,84 +198,153 @@ ModelMetrics::ModelMetrics(const ProblemShape& shape, GroupData data,
   }
 }
 
-double ModelMetrics::value(std::size_t m, std::span<const double> weights) const {
-  if (n_ == 0) return kNaN;
-  const Metric& metric = metrics_[m];
-  if (metric.name == "log_loss") return loss_.empty() ? kNaN : weighted_mean(loss_, weights);
+// One pass over the sorted scores: ROC AUC (ties count half), scikit-learn's step AP over tie
+// blocks, and, when asked, the operating points (one per block with positive weight). Written
+// without data-dependent branches: labels and zero draw counts are random, and mispredicted
+// branches cost more than the arithmetic.
+template <typename WeightOf>
+void scan_blocks(const SortedScores& s, WeightOf weight_of, bool points,
+                 metrics::OperatingPoints& pts, double& auc, double& ap) {
+  constexpr double kTiny = std::numeric_limits<double>::min();
+  double tp = 0, fp = 0, area2 = 0, ap_sum = 0;
+  std::size_t begin = 0;
+  for (std::size_t b = 0; b < s.block_end.size(); ++b) {
+    double dp = 0, total = 0;
+    for (std::size_t k = begin; k < s.block_end[b]; ++k) {
+      const double wk = weight_of(s.order[k]);
+      dp += wk * s.positive[k];
+      total += wk;
+    }
+    begin = s.block_end[b];
+    const double dn = total - dp;
+    area2 += dn * (2 * tp + dp);
+    tp += dp;
+    fp += dn;
+    ap_sum += dp * (tp / std::max(tp + fp, kTiny));
+    if (points && total > 0) {
+      pts.threshold.push_back(s.block_threshold[b]);
+      pts.tp.push_back(tp);
+      pts.fp.push_back(fp);
+    }
+  }
+  pts.total_pos = tp;
+  pts.total_neg = fp;
+  auc = tp > 0 && fp > 0 ? area2 / (2 * tp * fp) : kNaN;
+  ap = tp > 0 ? ap_sum / tp : kNaN;
+}
+
+ModelMetrics::RankScan ModelMetrics::scan(const SortedScores& s, const Weights& w,
+                                          bool points) const {
+  RankScan r;
+  if (w.counts.empty()) {
+    if (w.base.empty()) {
+      scan_blocks(
+          s, [](std::uint32_t) { return 1.0; }, points, r.points, r.auc, r.ap);
+    } else {
+      scan_blocks(
+          s, [&](std::uint32_t i) { return w.base[i]; }, points, r.points, r.auc, r.ap);
+    }
+  } else if (w.base.empty()) {
+    scan_blocks(
+        s, [&](std::uint32_t i) { return static_cast<double>(w.counts[i]); }, points, r.points,
+        r.auc, r.ap);
+  } else {
+    scan_blocks(
+        s, [&](std::uint32_t i) { return w.counts[i] * w.base[i]; }, points, r.points, r.auc, r.ap);
+  }
+  return r;
+}
+
+void ModelMetrics::evaluate(const Weights& weights, std::span<double> out) const {
+  if (n_ == 0) {
+    std::fill(out.begin(), out.end(), kNaN);
+    return;
+  }
   switch (shape_.task) {
     case Task::binary:
-      return binary_value(metric, weights);
+      return binary(weights, out);
     case Task::multiclass:
-      return multiclass_value(metric.name, weights);
+      return multiclass(weights, out);
     default:
-      return regression_value(metric.name, weights);
+      return regression(weights, out);
   }
 }
 
-double ModelMetrics::threshold(std::size_t m, std::span<const double> weights) const {
+double ModelMetrics::threshold(std::size_t m, const Weights& weights) const {
   const Metric& metric = metrics_[m];
-  if (!metric.point || !ranked_) return kNaN;
-  const ChosenPoint p = choose_point(ranked_->operating_points(weights), *metric.point);
+  if (!metric.point || sorted_.empty()) return kNaN;
+  const ChosenPoint p = choose_point(scan(sorted_[0], weights, true).points, *metric.point);
   return p.feasible ? p.threshold : kNaN;
 }
 
-double ModelMetrics::binary_value(const Metric& metric, std::span<const double> w) const {
-  const std::string& name = metric.name;
-  if (metric.point) {
-    const ChosenPoint p = choose_point(ranked_->operating_points(w), *metric.point);
-    return p.feasible ? point_value(p, metric.point->metric, metric.point->rule) : kNaN;
+void ModelMetrics::binary(const Weights& w, std::span<double> out) const {
+  // Weighted counts of (label, decision) cells, indexed 2 * positive + predicted.
+  double cell[4] = {0, 0, 0, 0};
+  double total = 0, squared = 0, loss = 0;
+  if (per_example_) {
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double wi = w[i];
+      cell[2 * is_positive_[i] + predicted_[i]] += wi;
+      total += wi;
+      if (!squared_.empty()) squared += wi * squared_[i];
+      if (!loss_.empty()) loss += wi * loss_[i];
+    }
   }
-  if (name == "roc_auc") return ranked_->roc_auc(w);
-  if (name == "average_precision") return ranked_->average_precision(w, shape_.ap);
-  if (name == "brier") return weighted_mean(squared_, w);
   ChosenPoint counts;
   counts.feasible = true;
-  counts.threshold = shape_.threshold;
-  for (std::size_t i = 0; i < n_; ++i) {
-    const bool predicted = data_.pred[i] == shape_.positive;
-    if (is_positive_[i]) {
-      (predicted ? counts.tp : counts.fn) += w[i];
+  counts.tn = cell[0], counts.fp = cell[1], counts.fn = cell[2], counts.tp = cell[3];
+  RankScan ranks;
+  if (!sorted_.empty()) ranks = scan(sorted_[0], w, points_);
+  for (std::size_t m = 0; m < metrics_.size(); ++m) {
+    const Metric& metric = metrics_[m];
+    const std::string& name = metric.name;
+    if (metric.point) {
+      const ChosenPoint p = choose_point(ranks.points, *metric.point);
+      out[m] = p.feasible ? point_value(p, metric.point->metric, metric.point->rule) : kNaN;
+    } else if (name == "roc_auc") {
+      out[m] = ranks.auc;
+    } else if (name == "average_precision") {
+      out[m] = points_ ? metrics::average_precision(ranks.points, shape_.ap) : ranks.ap;
+    } else if (name == "brier") {
+      out[m] = ratio(squared, total);
+    } else if (name == "log_loss") {
+      out[m] = loss_.empty() ? kNaN : ratio(loss, total);
     } else {
-      (predicted ? counts.fp : counts.tn) += w[i];
+      out[m] = rate(name, counts);
     }
   }
-  static const std::vector<std::pair<std::string, PointMetric>> kRates = {
-      {"accuracy", PointMetric::accuracy},
-      {"balanced_accuracy", PointMetric::balanced_accuracy},
-      {"precision", PointMetric::precision},
-      {"recall", PointMetric::recall},
-      {"specificity", PointMetric::specificity},
-      {"fpr", PointMetric::fpr},
-      {"f1", PointMetric::f1},
-      {"mcc", PointMetric::mcc}};
-  for (const auto& [rate, which] : kRates) {
-    if (rate == name) return point_value(counts, which);
-  }
-  fail("internal: binary metric {} has no definition", name);
 }
 
-double ModelMetrics::multiclass_value(const std::string& name, std::span<const double> w) const {
-  if (name != "roc_auc" && name != "average_precision") {
-    return from_confusion(name, confusion(data_, shape_.n_classes, w), shape_.n_classes);
+void ModelMetrics::multiclass(const Weights& w, std::span<double> out) const {
+  const auto matrix = confusion(data_, shape_.n_classes, w);
+  std::vector<RankScan> classes;
+  std::vector<double> positives;
+  if (!sorted_.empty()) {
+    for (const auto& s : sorted_) classes.push_back(scan(s, w, points_));
   }
-  // One-vs-rest means over the classes with positives (and, for AUC, negatives) under w.
-  double sum = 0;
-  int count = 0;
-  for (std::size_t c = 0; c < class_ranked_.size(); ++c) {
-    double pos = 0, total = 0;
-    for (std::size_t i = 0; i < n_; ++i) {
-      total += w[i];
-      if (class_truth_[c][i]) pos += w[i];
+  for (std::size_t m = 0; m < metrics_.size(); ++m) {
+    const std::string& name = metrics_[m].name;
+    if (name == "log_loss") {
+      out[m] = loss_.empty() ? kNaN : weighted_mean(loss_, w);
+    } else if (name == "roc_auc" || name == "average_precision") {
+      // One-vs-rest means over the classes with positives (and, for AUC, negatives).
+      double sum = 0;
+      int count = 0;
+      for (const auto& c : classes) {
+        double v = name == "roc_auc" ? c.auc : c.ap;
+        if (name == "average_precision" && points_ && !std::isnan(v)) {
+          v = metrics::average_precision(c.points, shape_.ap);
+        }
+        if (!std::isnan(v)) sum += v, ++count;
+      }
+      out[m] = count ? sum / count : kNaN;
+    } else {
+      out[m] = from_confusion(name, matrix, shape_.n_classes);
     }
-    if (pos <= 0 || (name == "roc_auc" && pos >= total)) continue;
-    sum += name == "roc_auc" ? class_ranked_[c]->roc_auc(w)
-                             : class_ranked_[c]->average_precision(w, shape_.ap);
-    ++count;
   }
-  return count ? sum / count : kNaN;
 }
 
-double ModelMetrics::regression_value(const std::string& name, std::span<const double> w) const {
+void ModelMetrics::regression(const Weights& w, std::span<double> out) const {
   const auto& y = data_.target;
   const auto& f = data_.scores;
   double total = 0, absolute = 0, squared = 0, percentage = 0, sum_y = 0;
@@ -236,15 +356,25 @@ double ModelMetrics::regression_value(const std::string& name, std::span<const d
     percentage += w[i] * std::abs(e) / std::max(std::abs(y[i]), 2.220446049250313e-16);
     sum_y += w[i] * y[i];
   }
-  if (total <= 0) return kNaN;
-  if (name == "mae") return absolute / total;
-  if (name == "mse") return squared / total;
-  if (name == "rmse") return std::sqrt(squared / total);
-  if (name == "mape") return percentage / total;
-  const double mean = sum_y / total;
   double spread = 0;
+  const double mean = sum_y / total;
   for (std::size_t i = 0; i < n_; ++i) spread += w[i] * (y[i] - mean) * (y[i] - mean);
-  return spread > 0 ? 1 - squared / spread : kNaN;  // r2; constant targets: undefined
+  for (std::size_t m = 0; m < metrics_.size(); ++m) {
+    const std::string& name = metrics_[m].name;
+    if (!(total > 0)) {
+      out[m] = kNaN;
+    } else if (name == "mae") {
+      out[m] = absolute / total;
+    } else if (name == "mse") {
+      out[m] = squared / total;
+    } else if (name == "rmse") {
+      out[m] = std::sqrt(squared / total);
+    } else if (name == "mape") {
+      out[m] = percentage / total;
+    } else {
+      out[m] = spread > 0 ? 1 - squared / spread : kNaN;  // r2; constant targets: undefined
+    }
+  }
 }
 
 }  // namespace assay::compare::detail

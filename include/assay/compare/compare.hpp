@@ -118,8 +118,9 @@ struct CompareParams {
   std::size_t min_slice_size = 30;
   std::size_t min_slice_class = 10;
   /// Jackknife of BCa: exact (leave-one-out) up to this many examples, else this many groups of
-  /// a seeded random partition (delete-a-group jackknife). Default 2000.
-  std::size_t jackknife_groups = 2000;
+  /// a seeded random partition (delete-a-group jackknife). Default 200: each group costs a pass
+  /// over the data, as a resample does.
+  std::size_t jackknife_groups = 200;
   std::size_t max_classes = 1000;
 };
 
