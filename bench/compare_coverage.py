@@ -33,8 +33,8 @@ def draw(n, rng):
     return y, a, b
 
 
-def population_values(rng):
-    y, a, b = draw(4_000_000, rng)
+def population_values(rng, size=4_000_000):
+    y, a, b = draw(size, rng)
     out = {}
     for name, s in (("a", a), ("b", b)):
         out[name] = {"roc_auc": skm.roc_auc_score(y, s),
@@ -43,9 +43,9 @@ def population_values(rng):
     return {m: out["b"][m] - out["a"][m] for m in METRICS}
 
 
-def coverage(datasets, n, resamples, seed=20261207):
+def coverage(datasets, n, resamples, seed=20261207, population=4_000_000):
     rng = np.random.default_rng(seed)
-    truth = population_values(rng)
+    truth = population_values(rng, population)
     hits = {(m, k): 0 for m in METRICS for k in ("percentile", "bca")}
     for d in range(datasets):
         y, a, b = draw(n, rng)

@@ -103,82 +103,72 @@ std::vector<std::string> default_metrics(Task task, bool scores, bool probabilit
 }  // namespace
 
 namespace detail {
+namespace {
 
-// Everything prepare() decides before any metric is computed.
-Problem prepare(CompareInput& in, const CompareParams& params) {
-  Problem p;
-  p.shape.task = infer_task(in);
-  const bool regression = p.shape.task == Task::regression;
-  p.n = regression ? in.targets.size() : in.y_true.size();
-  if (p.n == 0) fail("compare needs at least one example, found 0");
-  if (in.models.size() < 2) {
-    fail("compare needs two or more models, found {}", in.models.size());
-  }
+void check_labels(const CompareInput& in, Task task, std::size_t n, const CompareParams& params) {
   const std::size_t k = in.classes.size();
-  if (!regression && k < 2) {
-    fail(
-        "comparing classifiers needs two or more classes, found {} (for numeric targets, "
-        "use task regression)",
-        k);
-  }
-  if (!regression && k > params.max_classes && params.max_classes > 0) {
-    fail("{} classes is more than max_classes = {}", k, params.max_classes);
-  }
-  if (p.shape.task == Task::binary && k != 2) {
-    fail("binary comparison needs exactly two classes, found {}", k);
-  }
-  if (!regression) {
-    for (std::size_t i = 0; i < p.n; ++i) {
-      if (in.y_true[i] < 0 || static_cast<std::size_t>(in.y_true[i]) >= k) {
-        fail("y_true: code {} at example {} is not one of the {} classes", in.y_true[i], i, k);
-      }
-    }
-  } else {
-    for (std::size_t i = 0; i < p.n; ++i) {
+  if (task == Task::regression) {
+    for (std::size_t i = 0; i < n; ++i) {
       if (!std::isfinite(in.targets[i])) {
         fail("targets: expected finite values, found {} at example {}", in.targets[i], i);
       }
     }
+    return;
   }
-  check_weights(in.weights, p.n);
-  p.shape.n_classes = static_cast<std::int32_t>(k);
-  p.shape.threshold = params.threshold;
-  p.shape.ap = params.ap;
-  if (p.shape.task == Task::binary) {
-    p.shape.positive = 1;
-    if (!params.pos_label.empty()) {
-      auto it = std::find(in.classes.begin(), in.classes.end(), params.pos_label);
-      if (it == in.classes.end()) {
-        fail("pos_label {} is not one of the classes ({}, {})", quote_found(params.pos_label),
-             in.classes[0], in.classes[1]);
-      }
-      p.shape.positive = static_cast<std::int32_t>(it - in.classes.begin());
+  if (k < 2) {
+    fail(
+        "comparing classifiers needs two or more classes, found {} (for numeric targets, use "
+        "task regression)",
+        k);
+  }
+  if (k > params.max_classes && params.max_classes > 0) {
+    fail("{} classes is more than max_classes = {}", k, params.max_classes);
+  }
+  if (task == Task::binary && k != 2) {
+    fail("binary comparison needs exactly two classes, found {}", k);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (in.y_true[i] < 0 || static_cast<std::size_t>(in.y_true[i]) >= k) {
+      fail("y_true: code {} at example {} is not one of the {} classes", in.y_true[i], i, k);
     }
   }
-  bool all_scores = true, all_probabilities = true;
+}
+
+std::int32_t positive_code(const CompareInput& in, const CompareParams& params) {
+  if (params.pos_label.empty()) return 1;
+  auto it = std::find(in.classes.begin(), in.classes.end(), params.pos_label);
+  if (it == in.classes.end()) {
+    fail("pos_label {} is not one of the classes ({}, {})", quote_found(params.pos_label),
+         in.classes[0], in.classes[1]);
+  }
+  return static_cast<std::int32_t>(it - in.classes.begin());
+}
+
+void check_models(const CompareInput& in, Problem& p) {
   for (std::size_t m = 0; m < in.models.size(); ++m) {
     const auto& model = in.models[m];
     if (model.name.empty()) fail("model {}: expected a name, found none", m + 1);
     for (std::size_t j = 0; j < m; ++j) {
       if (in.models[j].name == model.name) fail("two models are named {}", quote_found(model.name));
     }
-    check_model(model, p.n, p.shape.task, k);
-    all_scores &= !model.predictions;
-    const bool probabilities = are_probabilities(model, p.shape.task);
-    p.probabilities.push_back(probabilities);
-    all_probabilities &= probabilities;
+    check_model(model, p.n, p.shape.task, in.classes.size());
+    p.probabilities.push_back(are_probabilities(model, p.shape.task));
   }
-  // Metrics.
-  if (params.metrics.empty()) {
-    p.metrics = default_metrics(p.shape.task, all_scores, all_probabilities);
-  } else {
-    for (const auto& name : params.metrics) {
-      const std::string canonical = canonical_metric(name, p.shape.task);
-      if (std::find(p.metrics.begin(), p.metrics.end(), canonical) != p.metrics.end()) {
-        fail("metric {} is asked for twice", quote_found(name));
-      }
-      p.metrics.push_back(canonical);
+}
+
+// The canonical metric names, each checked against what every model gives.
+void choose_metrics(const CompareInput& in, const CompareParams& params, Problem& p) {
+  const bool scores = std::none_of(in.models.begin(), in.models.end(),
+                                   [](const ModelScores& m) { return m.predictions; });
+  const bool probabilities =
+      std::all_of(p.probabilities.begin(), p.probabilities.end(), [](bool b) { return b; });
+  if (params.metrics.empty()) p.metrics = default_metrics(p.shape.task, scores, probabilities);
+  for (const auto& name : params.metrics) {
+    const std::string canonical = canonical_metric(name, p.shape.task);
+    if (std::find(p.metrics.begin(), p.metrics.end(), canonical) != p.metrics.end()) {
+      fail("metric {} is asked for twice", quote_found(name));
     }
+    p.metrics.push_back(canonical);
   }
   for (const auto& name : p.metrics) {
     for (std::size_t m = 0; m < in.models.size(); ++m) {
@@ -194,8 +184,10 @@ Problem prepare(CompareInput& in, const CompareParams& params) {
     }
     p.higher_is_better.push_back(metric_higher_is_better(name));
   }
-  // Baseline and pairs.
-  p.baseline = 0;
+}
+
+// Each model against the baseline, or each pair once (model = the later, baseline = the earlier).
+void choose_pairs(const CompareInput& in, const CompareParams& params, Problem& p) {
   if (!params.baseline.empty()) {
     auto it = std::find_if(in.models.begin(), in.models.end(),
                            [&](const ModelScores& m) { return m.name == params.baseline; });
@@ -207,18 +199,16 @@ Problem prepare(CompareInput& in, const CompareParams& params) {
     p.baseline = static_cast<std::size_t>(it - in.models.begin());
   }
   for (std::size_t a = 0; a < in.models.size(); ++a) {
-    for (std::size_t b = 0; b < in.models.size(); ++b) {
-      if (a == b) continue;
-      if (params.all_pairs ? b < a : b == p.baseline) p.pairs.push_back({a, b});
+    if (params.all_pairs) {
+      for (std::size_t b = 0; b < a; ++b) p.pairs.push_back({a, b});
+    } else if (a != p.baseline) {
+      p.pairs.push_back({a, p.baseline});
     }
   }
-  if (params.all_pairs) {
-    // Each pair once, model = the later one, baseline = the earlier one.
-    p.pairs.clear();
-    for (std::size_t a = 0; a < in.models.size(); ++a) {
-      for (std::size_t b = a + 1; b < in.models.size(); ++b) p.pairs.push_back({b, a});
-    }
-  }
+}
+
+// The whole data, then one group per used value of each slicing column.
+void make_groups(const CompareInput& in, Problem& p) {
   p.groups.push_back({"", "", {}});
   for (const auto& column : in.slices) {
     if (column.codes.size() != p.n) {
@@ -234,8 +224,8 @@ Problem prepare(CompareInput& in, const CompareParams& params) {
       }
       members[static_cast<std::size_t>(c)].push_back(static_cast<std::uint32_t>(i));
     }
-    std::size_t used = 0;
-    for (const auto& m : members) used += !m.empty();
+    const auto used =
+        std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.empty(); });
     if (used < 2) {
       fail("slice column {}: expected two or more values, found {}: nothing to compare across",
            quote_found(column.name),
@@ -247,6 +237,27 @@ Problem prepare(CompareInput& in, const CompareParams& params) {
       }
     }
   }
+}
+
+}  // namespace
+
+// Everything prepare() decides before any metric is computed.
+Problem prepare(CompareInput& in, const CompareParams& params) {
+  Problem p;
+  p.shape.task = infer_task(in);
+  p.n = p.shape.task == Task::regression ? in.targets.size() : in.y_true.size();
+  if (p.n == 0) fail("compare needs at least one example, found 0");
+  if (in.models.size() < 2) fail("compare needs two or more models, found {}", in.models.size());
+  check_labels(in, p.shape.task, p.n, params);
+  check_weights(in.weights, p.n);
+  p.shape.n_classes = static_cast<std::int32_t>(in.classes.size());
+  p.shape.threshold = params.threshold;
+  p.shape.ap = params.ap;
+  if (p.shape.task == Task::binary) p.shape.positive = positive_code(in, params);
+  check_models(in, p);
+  choose_metrics(in, params, p);
+  choose_pairs(in, params, p);
+  make_groups(in, p);
   return p;
 }
 

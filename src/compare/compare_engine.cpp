@@ -134,8 +134,52 @@ std::vector<double> draw_counts(Rng rng, std::span<const double> base) {
   return w;
 }
 
-// The paired bootstrap: resample r draws n examples with replacement (Rng(seed).split(r), as
-// metrics::bootstrap), the counts times the base weights are every model's and slice's weights.
+// One resample's draw counts (bytes), and its weights in doubles when an example was drawn
+// more than 255 times; per-slice copies.
+struct Draw {
+  std::vector<std::uint8_t> counts;
+  std::vector<double> heavy;
+  std::vector<std::uint8_t> local_counts;
+  std::vector<double> local_heavy;
+};
+
+// Resample r draws n examples with replacement from the stream Rng(seed).split(r), as
+// metrics::bootstrap does.
+void draw(const Context& c, const Rng& root, std::size_t r, Draw& d) {
+  const std::size_t n = c.p.n;
+  Rng rng = root.split(r);
+  d.counts.assign(n, 0);
+  d.heavy.clear();
+  bool overflow = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    auto& count = d.counts[rng.below(n)];
+    overflow |= count == 255;
+    ++count;  // wraps on overflow: the draws are redone in doubles
+  }
+  if (overflow) d.heavy = draw_counts(root.split(r), c.base[0]);
+}
+
+// The weights of group g in the resample (a slice takes its examples' counts).
+Weights group_weights(const Context& c, std::size_t g, Draw& d) {
+  const Group& group = c.p.groups[g];
+  Weights w;
+  if (!d.heavy.empty()) {
+    if (g > 0) d.local_heavy = gather(d.heavy, group);
+    w.base = g == 0 ? std::span<const double>(d.heavy) : d.local_heavy;
+    return w;
+  }
+  if (g > 0) {
+    d.local_counts.resize(group.index.size());
+    for (std::size_t j = 0; j < group.index.size(); ++j) {
+      d.local_counts[j] = d.counts[group.index[j]];
+    }
+  }
+  if (c.weighted) w.base = c.base[g];
+  w.counts = g == 0 ? std::span<const std::uint8_t>(d.counts) : d.local_counts;
+  return w;
+}
+
+// The paired bootstrap: the counts of resample r are every model's, metric's and slice's.
 Replicates bootstrap(const Context& c, Progress& progress) {
   const auto& p = c.p;
   const std::size_t R = c.params.bootstrap.n_resamples;
@@ -145,34 +189,13 @@ Replicates bootstrap(const Context& c, Progress& progress) {
   parallel_for(
       R,
       [&](std::size_t r) {
-        Rng rng = root.split(r);
-        std::vector<std::uint8_t> counts(p.n, 0);
-        std::vector<double> values(p.metrics.size()), heavy, local_heavy;
-        std::vector<std::uint8_t> local;
-        bool overflow = false;
-        for (std::size_t draw = 0; draw < p.n; ++draw) {
-          auto& count = counts[rng.below(p.n)];
-          overflow |= count == 255;
-          ++count;  // wraps on overflow: the draws are redone in doubles below
-        }
-        if (overflow) heavy = draw_counts(root.split(r), c.base[0]);
+        Draw d;
+        draw(c, root, r, d);
+        std::vector<double> values(p.metrics.size());
         for (std::size_t g = 0; g < p.groups.size(); ++g) {
-          const Group& group = p.groups[g];
-          if (g > 0 && heavy.empty()) {
-            local.resize(group.index.size());
-            for (std::size_t j = 0; j < local.size(); ++j) local[j] = counts[group.index[j]];
-          } else if (g > 0) {
-            local_heavy = gather(heavy, group);
-          }
-          Weights wg;
-          if (!heavy.empty()) {
-            wg.base = g == 0 ? std::span<const double>(heavy) : local_heavy;
-          } else {
-            if (c.weighted) wg.base = c.base[g];
-            wg.counts = g == 0 ? std::span<const std::uint8_t>(counts) : local;
-          }
+          const Weights w = group_weights(c, g, d);
           for (std::size_t m = 0; m < c.in.models.size(); ++m) {
-            c.metrics[g][m]->evaluate(wg, values);
+            c.metrics[g][m]->evaluate(w, values);
             for (std::size_t k = 0; k < p.metrics.size(); ++k) reps.at(g, m, k)[r] = values[k];
           }
         }
