@@ -61,3 +61,21 @@ def test_documented_command_runs(page, command, tmp_path):
         assert (tmp_path / "gates.xml").read_text().startswith("<?xml")
     if "--html" in argv:
         assert (tmp_path / "compare.html").stat().st_size > 1000
+
+
+def test_the_recorded_figures_are_the_benchmarks_results():
+    """docs/compare.md quotes bench/results/<name>.md between <!-- name begin/end --> markers;
+    the coverage it claims (at least 93 % at 2000 examples) is what the simulation measured."""
+    text = open(os.path.join(ROOT, "docs", "compare.md")).read()
+    names = re.findall(r"<!-- (\w+) begin -->", text)
+    assert names == ["compare_coverage", "compare_coverage_n500"]
+    for name in names:
+        block = re.search(rf"<!-- {name} begin -->\n(.*?)\n<!-- {name} end -->", text, re.S)
+        recorded = open(os.path.join(ROOT, "bench", "results", name + ".md")).read().strip()
+        assert block.group(1).strip() == recorded
+    rows = re.findall(r"^\| (\w+) \| [+-][0-9.]+ \| ([0-9.]+)% \| ([0-9.]+)% \|$",
+                      open(os.path.join(ROOT, "bench", "results", "compare_coverage.md")).read(),
+                      re.M)
+    assert len(rows) == 4
+    assert all(float(p) >= 93 and float(b) >= 93 for _, p, b in rows)
+    assert "1000 simulated data sets" in text
