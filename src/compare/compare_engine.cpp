@@ -385,6 +385,20 @@ void adjust(std::vector<Difference*> family, Correction correction) {
   for (std::size_t i = 0; i < family.size(); ++i) family[i]->p_adjusted = adjusted[i];
 }
 
+// Every rate at a chosen operating point (the point's own metric has the honest interval).
+std::vector<std::pair<std::string, double>> metrics_at(const ChosenPoint& point) {
+  static const std::vector<std::pair<std::string, PointMetric>> kReported = {
+      {"precision", PointMetric::precision},
+      {"recall", PointMetric::recall},
+      {"f1", PointMetric::f1},
+      {"fpr", PointMetric::fpr},
+      {"specificity", PointMetric::specificity},
+      {"accuracy", PointMetric::accuracy}};
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [name, metric] : kReported) out.push_back({name, point_value(point, metric)});
+  return out;
+}
+
 ModelSummary summary(const Context& c, std::size_t g, std::size_t m, const Replicates& reps) {
   ModelSummary s;
   s.name = c.in.models[m].name;
@@ -393,7 +407,11 @@ ModelSummary summary(const Context& c, std::size_t g, std::size_t m, const Repli
     MetricValue v;
     v.metric = c.p.metrics[k];
     v.value = c.estimate[g][m][k];
-    v.threshold = c.metrics[g][m]->threshold(k, {c.base[g], {}});
+    v.threshold = kNaN;
+    if (const auto point = c.metrics[g][m]->chosen_point(k, {c.base[g], {}})) {
+      v.threshold = point->threshold;
+      v.at_point = metrics_at(*point);
+    }
     const std::span<const double> r(reps.at(g, m, k), R);
     const Interval ci = R ? percentile_interval(r, v.value, c.params.bootstrap.confidence)
                           : Interval{v.value, kNaN, kNaN};

@@ -270,11 +270,12 @@ void ModelMetrics::evaluate(const Weights& weights, std::span<double> out) const
   }
 }
 
-double ModelMetrics::threshold(std::size_t m, const Weights& weights) const {
+std::optional<ChosenPoint> ModelMetrics::chosen_point(std::size_t m, const Weights& weights) const {
   const Metric& metric = metrics_[m];
-  if (!metric.point || sorted_.empty()) return kNaN;
+  if (!metric.point || sorted_.empty()) return std::nullopt;
   const ChosenPoint p = choose_point(scan(sorted_[0], weights, true).points, *metric.point);
-  return p.feasible ? p.threshold : kNaN;
+  if (!p.feasible) return std::nullopt;
+  return p;
 }
 
 void ModelMetrics::binary(const Weights& w, std::span<double> out) const {

@@ -69,9 +69,9 @@ class ModelMetrics {
   /// Every metric under the weights (length size()) into out (length n_metrics()): one pass per
   /// sorted score column and one over the examples.
   void evaluate(const Weights& weights, std::span<double> out) const;
-  /// Operating-point metric m: the threshold its rule chooses under the weights (NaN for other
+  /// Operating-point metric m: the point its rule chooses under the weights (none for other
   /// metrics or when infeasible).
-  double threshold(std::size_t m, const Weights& weights) const;
+  std::optional<ChosenPoint> chosen_point(std::size_t m, const Weights& weights) const;
 
  private:
   struct Metric {

@@ -26,6 +26,13 @@ Json interval_json(const compare::Interval& i) {
   return {{"low", i.low}, {"high", i.high}};
 }
 
+Json at_point_json(const std::vector<std::pair<std::string, double>>& rates) {
+  if (rates.empty()) return nullptr;
+  Json out = Json::object();
+  for (const auto& [name, value] : rates) out[name] = value;
+  return out;
+}
+
 Json models_json(const std::vector<compare::ModelSummary>& models) {
   Json out = Json::array();
   for (const auto& m : models) {
@@ -36,6 +43,7 @@ Json models_json(const std::vector<compare::ModelSummary>& models) {
                          {"low", v.low},
                          {"high", v.high},
                          {"threshold", v.threshold},
+                         {"at_point", at_point_json(v.at_point)},
                          {"n_undefined", v.n_undefined}});
     }
     out.push_back({{"name", m.name}, {"metrics", std::move(metrics)}});

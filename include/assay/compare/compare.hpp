@@ -137,8 +137,10 @@ struct MetricValue {
   double value = 0;
   double low = 0;
   double high = 0;
-  /// Operating-point metrics: the threshold chosen on the data (NaN otherwise or infeasible).
+  /// Operating-point metrics: the threshold chosen on the data (NaN otherwise or infeasible)
+  /// and the rates there (precision, recall, f1, fpr, specificity, accuracy; point estimates).
   double threshold = 0;
+  std::vector<std::pair<std::string, double>> at_point;
   /// Resamples where the metric was undefined (left out of the interval).
   std::size_t n_undefined = 0;
 };
