@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "assay/compare/compare.hpp"
 #include "assay/core/json.hpp"
 #include "assay/core/table.hpp"
 #include "assay/count/model.hpp"
@@ -55,6 +56,8 @@ struct PreparedOverview {
   /// [count]: the models (configuration order) and the spec.
   std::vector<count::Model> count_models;
   count::Spec count_spec;
+  /// [compare]: the input, as `assay compare` builds it.
+  compare::CompareInput compare_input;
 };
 
 /// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
