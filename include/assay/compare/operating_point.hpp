@@ -8,16 +8,22 @@
 //   precision@recall>=0.8     the largest precision among thresholds with recall >= 0.8
 //   recall@fpr<=0.01          the largest recall (TPR) with false positive rate <= 1 %
 //   f1@max_f1                 the F1 at the threshold maximising F1 (also max_accuracy,
-//                             max_balanced_accuracy, max_youden = TPR - FPR, max_mcc)
-//   recall@cost(fp=1,fn=5)    the recall at the threshold minimising 1 FP + 5 FN (weighted)
+//                             max_balanced_accuracy, max_youden = TPR - FPR, max_mcc, max_ of
+//                             any higher-is-better metric; min_fpr, min_fnr)
+//   recall@cost(fp=1,fn=5)    the recall at the threshold minimising 1 FP + 5 FN (weighted);
+//                             costs >= 0, not both 0; min_cost = cost(fp=1,fn=1)
 // METRIC is one of threshold, precision, recall (= tpr), specificity (= tnr), fpr, fnr, f1,
-// accuracy, balanced_accuracy, mcc, youden, cost (expected cost per example under a cost rule).
+// accuracy, balanced_accuracy, mcc, youden, cost (expected cost per example under a cost rule);
+// aliases tpr, sensitivity (recall) and tnr (specificity). A constraint is `>=` or `<=` on any of
+// them but threshold and cost, its bound in [0, 1] ([-1, 1] for mcc and youden). Case and spaces
+// are ignored.
 // A constraint's objective is METRIC itself, optimised in its better direction (largest
 // precision/recall/...; smallest fpr/fnr/cost); `threshold@...` optimises the rule's natural
-// objective: recall for constraints on precision, specificity or fpr; precision for constraints
-// on recall. Candidates are every distinct score t (positive iff score >= t) and t = +inf
-// (nothing positive); among equally good candidates the largest threshold wins. A rule no
-// candidate satisfies gives NaN (infeasible).
+// objective: precision for constraints on recall (or fnr), recall for constraints on anything
+// else. max_/min_ and cost rules optimise their own metric whatever METRIC is. Candidates are
+// every distinct score t (positive iff score >= t) and t = +inf (nothing positive); among equally
+// good candidates the largest threshold wins. A NaN metric (0/0) never satisfies a constraint
+// nor wins. A rule no candidate satisfies gives NaN (infeasible).
 //
 // Layout: the candidates come from metrics::OperatingPoints (cumulative weighted tp/fp in
 // descending-threshold order, one point per tie block).
@@ -52,7 +58,8 @@ enum class PointMetric {
 struct PointRule {
   enum class Kind { maximize, at_least, at_most, cost };
   Kind kind = Kind::maximize;
-  /// maximize: the metric maximised; at_least/at_most: the constrained metric.
+  /// maximize: the metric optimised in its better direction (max_f1, min_fpr); at_least/at_most:
+  /// the constrained metric.
   PointMetric metric = PointMetric::f1;
   double bound = 0;
   double cost_fp = 1;
@@ -73,21 +80,25 @@ bool is_point_metric(std::string_view name);
 /// "precision>=0.9", "fpr<=0.01", "max_f1" or "cost(fp=1,fn=5)", found "precision=>0.9"`.
 PointMetricSpec parse_point_metric(std::string_view name);
 
-/// Whether a larger value of the metric is better.
+/// Whether a larger value of the metric is better (false for fpr, fnr and cost; true for
+/// threshold, which has no direction).
 bool higher_is_better(PointMetric metric);
 
 struct ChosenPoint {
   bool feasible = false;
   double threshold = 0;  ///< +inf when nothing is predicted positive
+  /// Weighted counts in the units of the points (times 2^points.scale_exponent).
   double tp = 0, fp = 0, fn = 0, tn = 0;
 };
 
 /// The chosen threshold among the candidates of `points` (and +inf) under spec's rule and
-/// objective (see above).
+/// objective (see above). O(points), no allocation: it runs inside every bootstrap resample.
 ChosenPoint choose_point(const metrics::OperatingPoints& points, const PointMetricSpec& spec);
 
 /// The metric at a chosen point from its counts (NaN where 0/0, e.g. precision with nothing
-/// predicted positive); `rule` supplies the costs of PointMetric::cost.
+/// predicted positive, and every metric but threshold when the total weight is 0); `rule`
+/// supplies the costs of PointMetric::cost. As scikit-learn: mcc is 0 when its denominator is
+/// 0; balanced_accuracy with one class present is that class's recall.
 double point_value(const ChosenPoint& point, PointMetric metric, const PointRule& rule = {});
 
 }  // namespace assay::compare

@@ -29,8 +29,8 @@ Interval percentile_interval(std::span<const double> replicates, double estimate
 /// BCa interval (Efron 1987; scipy.stats.bootstrap's method="BCa"): bias correction z0 from the
 /// share of replicates below the estimate (ties count half, as scipy), acceleration from the
 /// jackknife values (leave-one-out, or delete-a-group), percentiles adjusted accordingly.
-/// NaN bounds when z0 or the acceleration is undefined (all replicates on one side, constant
-/// jackknife), with a warning naming `what`.
+/// NaN replicates and jackknife values are left out. NaN bounds when z0 or the acceleration is
+/// undefined (all replicates on one side, constant jackknife), with a warning naming `what`.
 Interval bca_interval(std::span<const double> replicates, double estimate,
                       std::span<const double> jackknife, double confidence,
                       const std::string& what = "the difference");
@@ -43,13 +43,15 @@ double bootstrap_p_value(std::span<const double> replicates);
 
 /// Two-sided Monte Carlo permutation p-value as scipy.stats.permutation_test (random
 /// permutations): p_greater = (#{t* >= t - tol} + 1) / (B + 1), p_less likewise,
-/// p = min(1, 2 * min(p_greater, p_less)) with scipy's relative tolerance on ties.
+/// p = min(1, 2 * min(p_greater, p_less)) with scipy's relative tolerance on ties,
+/// tol = max(1e-14, 1e-14 |t|). NaN null statistics are left out; NaN when none is defined.
 double permutation_p_value(std::span<const double> null_statistics, double observed);
 
 /// Exact McNemar test on the discordant counts (whole numbers): two-sided binomial p-value
 /// min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2), as statsmodels'
-/// mcnemar(table, exact=True); mid-p = p - P(X = min(b, c)). b + c = 0 gives p = 1, mid-p = 1.
-/// Non-whole counts are an assay::Error.
+/// mcnemar(table, exact=True); mid-p = p - P(X = min(b, c)). b = c (b + c = 0 included) gives
+/// p = 1 and mid-p = 1 (the two tails share the middle point: 2 P(X <= b) - P(X = b) = 1).
+/// Negative or non-whole counts are an assay::Error.
 struct McNemarResult {
   double p_value = 0;
   double mid_p = 0;
@@ -58,14 +60,15 @@ McNemarResult mcnemar_exact(double b, double c);
 
 /// Adjusted p-values in the input's order, as statsmodels.stats.multitest.multipletests
 /// (holm, bonferroni, fdr_bh; none returns them unchanged). NaN p-values stay NaN and are not
-/// counted among the tests.
+/// counted among the tests; a p-value outside [0, 1] is an assay::Error.
 std::vector<double> adjust_p_values(std::span<const double> p_values, Correction correction);
 
 /// DeLong et al. (1988) paired test of model - baseline ROC AUCs, with the interval of the
 /// difference (difference -/+ z * se at `confidence`), as R's pROC roc.test(paired = TRUE,
 /// method = "delong") when unweighted. Weighted examples use the weighted structural components
-/// (RankedScores::roc_auc_variance's rule, which equals DeLong's with unit weights). NaN + a
-/// warning when a class has fewer than two examples or the difference has zero variance.
+/// (RankedScores::roc_auc_variance's rule, which equals DeLong's with unit weights). Every
+/// value NaN + a warning when a class has fewer than two examples of positive weight; z, p and
+/// the interval NaN + a warning when the difference has zero variance (standard_error = 0).
 DelongDetail delong_difference(std::span<const std::uint8_t> y_true,
                                std::span<const double> score_model,
                                std::span<const double> score_baseline,

@@ -1,0 +1,63 @@
+"""Every command in docs/compare.md and docs/howto-ci-gate.md runs, on a predictions.csv with the
+columns those pages describe, and does what the page says (exit status, outputs)."""
+import json
+import os
+import re
+import shlex
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, cli_path
+
+PAGES = ["compare.md", "howto-ci-gate.md"]
+
+
+def commands(page):
+    text = open(os.path.join(ROOT, "docs", page)).read()
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for command in block.replace("\\\n", " ").strip().splitlines():
+            out.append(command.strip())
+    return out
+
+
+def predictions(path):
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.integers(0, 2, n)
+    production = np.clip(0.5 + 0.3 * (y - 0.5) + rng.normal(0, 0.2, n), 0, 1)
+    candidate = np.clip(0.5 + 0.32 * (y - 0.5) + rng.normal(0, 0.2, n), 0, 1)
+    region = rng.choice(["N", "S", "E"], n)
+    age = rng.integers(18, 90, n)
+    with open(path, "w") as f:
+        f.write("label,production,candidate,region,age\n")
+        for row in zip(y, production.round(4), candidate.round(4), region, age):
+            f.write(",".join(map(str, row)) + "\n")
+
+
+CASES = [(page, c) for page in PAGES for c in commands(page)]
+
+
+def test_the_pages_have_commands():
+    assert len(commands("compare.md")) >= 4 and len(commands("howto-ci-gate.md")) >= 2
+
+
+@pytest.mark.parametrize("page,command", CASES, ids=[f"{p}:{i}" for i, (p, _) in enumerate(CASES)])
+def test_documented_command_runs(page, command, tmp_path):
+    predictions(tmp_path / "predictions.csv")
+    argv = shlex.split(command)
+    assert argv[0] == "assay"
+    out = subprocess.run([cli_path(), "--quiet", *argv[1:]], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode in (0, 1), out.stderr  # 1: a gate failed, as documented
+    assert "internal" not in out.stderr
+    if "--gate" in argv:
+        doc = json.loads((tmp_path / "compare.json").read_text()) if "--json-out" in argv \
+            else None
+        assert (out.returncode == 0) == (doc is None or doc["passed"])
+    if "--junit" in argv:
+        assert (tmp_path / "gates.xml").read_text().startswith("<?xml")
+    if "--html" in argv:
+        assert (tmp_path / "compare.html").stat().st_size > 1000
