@@ -205,6 +205,13 @@ std::vector<IntervalPoint> slice_points(const CompareResult& r, std::size_t metr
   return points;
 }
 
+bool any_small(const CompareResult& r) {
+  for (const auto& s : r.slices) {
+    if (s.too_small) return true;
+  }
+  return false;
+}
+
 bool has_finite_value(const std::vector<IntervalPoint>& points) {
   for (const auto& p : points) {
     if (std::isfinite(p.value)) return true;
@@ -298,9 +305,9 @@ std::string compare_description(const CompareResult& r) {
   out += fmt::format("; baseline {}. ", r.baseline);
   if (p.bootstrap.n_resamples > 0) {
     out += fmt::format(
-        "Intervals: {} paired bootstrap resamples (the same for every model, metric and slice), "
-        "seed {}. ",
-        interval_name(r), p.bootstrap.n_resamples, p.bootstrap.seed);
+        "Intervals: {:g}%, from {} paired bootstrap resamples (the same for every model, metric "
+        "and slice), seed {}. ",
+        100 * p.bootstrap.confidence, p.bootstrap.n_resamples, p.bootstrap.seed);
   } else {
     out += "No resamples: no intervals. ";
   }
@@ -379,13 +386,17 @@ void add_slice_blocks(HtmlReport& page, const CompareBlocks& b) {
     IntervalChartParams ip;
     ip.chart.title = r.metrics[k] + " per slice";
     ip.chart.width = 360;
-    ip.x_title = r.metrics[k];
+    ip.x_title =
+        r.metrics[k] + (compare::metric_higher_is_better(r.metrics[k]) ? " (higher is better)"
+                                                                       : " (lower is better)");
     ip.interval_name = interval_name(r);
     page.add_chart(ip.chart.title, interval_chart(points, ip),
                    fmt::format("{} per model on all examples and on each slice: dot = value, "
-                               "line = {}. \"(small)\": too few examples for the interval to "
-                               "mean much.",
-                               r.metrics[k], interval_name(r)));
+                               "line = {}.{}",
+                               r.metrics[k], interval_name(r),
+                               any_small(r) ? " \"(small)\": too few examples for the interval "
+                                              "to mean much."
+                                            : ""));
   }
   MetricRows rows;
   std::vector<Difference> diffs;
@@ -399,10 +410,10 @@ void add_slice_blocks(HtmlReport& page, const CompareBlocks& b) {
                       {"compare-slice-sizes",
                        "Each slice: examples, (weighted) support and, for binary labels, its "
                        "positives and negatives."});
-  page.add_data_table(rows.table(true, false),
-                      {"compare-slice-metrics",
-                       "Every model's metrics on every slice, with the " + interval_name(r) + ".",
-                       true});
+  page.add_data_table(
+      rows.table(true, false),
+      {"compare-slice-metrics",
+       "Every model's metrics on every slice, with the " + interval_name(r) + ".", true});
   if (!diffs.empty()) {
     page.add_data_table(differences_table(diffs, diff_slices),
                         {"compare-slice-differences",

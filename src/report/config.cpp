@@ -47,8 +47,8 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
       "confidence"}},
     {"compare",
      {"file", "label", "weight", "task", "by", "metrics", "baseline", "pairs", "pos_label",
-      "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction",
-      "gates", "gate_on", "models"}},
+      "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction", "gates",
+      "gate_on", "models"}},
 };
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -557,9 +557,9 @@ std::vector<std::string> compare_metrics(const KeyReader& r, compare::Task task)
     try {
       compare::canonical_metric(names[i], task);
     } catch (const Error& e) {
-      const std::string at = r.child("metrics") + (r.value("metrics").is_array()
-                                                       ? "[" + std::to_string(i) + "]"
-                                                       : std::string());
+      const std::string at =
+          r.child("metrics") +
+          (r.value("metrics").is_array() ? "[" + std::to_string(i) + "]" : std::string());
       throw Error(r.source().where(at), fmt::format("[{}] metrics: {}", r.path(), e.message()));
     }
   }
@@ -609,10 +609,11 @@ CompareSection read_compare(const KeyReader& r, const ReportConfig& c) {
   p.bootstrap.threads = c.threads;
   p.test = r.parsed<compare::TestKind>("test", p.test,
                                        [](const std::string& t) { return compare::parse_test(t); });
-  p.n_permutations = static_cast<std::size_t>(r.integer(
-      "permutations", static_cast<std::int64_t>(p.n_permutations), 1, 1000000));
+  p.n_permutations = static_cast<std::size_t>(
+      r.integer("permutations", static_cast<std::int64_t>(p.n_permutations), 1, 1000000));
   p.correction = r.parsed<compare::Correction>(
-      "correction", p.correction, [](const std::string& t) { return compare::parse_correction(t); });
+      "correction", p.correction,
+      [](const std::string& t) { return compare::parse_correction(t); });
   s.gates = r.texts("gates");
   s.gate_on = r.parsed<compare::GateOn>(
       "gate_on", s.gate_on, [](const std::string& t) { return compare::parse_gate_on(t); });

@@ -180,9 +180,8 @@ detail::Results run_all(const PreparedOverview& p) {
     });
   }
   if (c.compare) {
-    r.compare = in_section(c, "compare", [&] {
-      return detail::run_compare(*c.compare, p.compare_input);
-    });
+    r.compare =
+        in_section(c, "compare", [&] { return detail::run_compare(*c.compare, p.compare_input); });
   }
   if (c.count) {
     in_section(c, "count", [&] {

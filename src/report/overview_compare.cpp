@@ -53,8 +53,8 @@ compare::CompareInput prepare_compare(const CompareSection& s) {
 
 CompareOutcome run_compare(const CompareSection& s, compare::CompareInput input) {
   CompareOutcome out{compare::compare(std::move(input), s.params), {}};
-  out.gates = compare::evaluate_gates(compare::parse_gates(s.gates, out.result), out.result,
-                                      s.gate_on);
+  out.gates =
+      compare::evaluate_gates(compare::parse_gates(s.gates, out.result), out.result, s.gate_on);
   return out;
 }
 
@@ -84,8 +84,7 @@ std::vector<Claim> summarize_compare(const CompareOutcome& outcome) {
 
 std::string render_compare_claim(const Claim& c) {
   const Json& f = c.facts;
-  if (c.kind == "compare.conclusion")
-    return "Compare: " + f.at("conclusion").get<std::string>();
+  if (c.kind == "compare.conclusion") return "Compare: " + f.at("conclusion").get<std::string>();
   if (c.kind == "compare.gate_failed")
     return "Compare: gate FAILED: " + f.at("message").get<std::string>();
   if (c.kind == "compare.gates_passed") {
@@ -98,8 +97,7 @@ std::string render_compare_claim(const Claim& c) {
   fail("unknown kind of claim {}", quote_found(c.kind));
 }
 
-void render_compare(HtmlReport& page, const CompareSection& config,
-                    const CompareOutcome& outcome) {
+void render_compare(HtmlReport& page, const CompareSection& config, const CompareOutcome& outcome) {
   page.add_heading("Compare: which model is better, by how much, where", 2, kCompareAnchor);
   page.add_paragraph(fmt::format("{}: {}", config.file, compare_description(outcome.result)));
   add_compare_body(page, {outcome.result, outcome.gates, 3});

@@ -5,8 +5,8 @@
 // dict of the same shape. Top-level keys: title, out, seed, threads; one table per analysis —
 // [metrics], [soak], [cv], [shift], [segment], [count], [compare] — any subset, at least one.
 // Inside an analysis the keys are the options of the subcommand of the same name, with '_' for
-// '-' (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis compares
-// several models side by side:
+// '-' (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis
+// compares several models side by side:
 //
 //   title = "Fraud model, release 3"
 //   [metrics]
