@@ -288,7 +288,7 @@ std::vector<Difference> differences(const Context& c, std::size_t g, const Repli
       d.metric = p.metrics[k];
       d.higher_is_better = p.higher_is_better[k];
       d.difference = c.estimate[g][a][k] - c.estimate[g][b][k];
-      std::vector<double> diff(R), jdiff(jackknife_count(c, g));
+      std::vector<double> diff(R), jdiff(R ? jackknife_count(c, g) : 0);
       for (std::size_t r = 0; r < R; ++r) diff[r] = reps.at(g, a, k)[r] - reps.at(g, b, k)[r];
       for (std::size_t j = 0; j < jdiff.size(); ++j) {
         jdiff[j] = jk.at(g, a, k)[j] - jk.at(g, b, k)[j];

@@ -139,7 +139,7 @@ def test_mcnemar_and_holm_equal_statsmodels():
     from statsmodels.stats.contingency_tables import mcnemar
     from statsmodels.stats.multitest import multipletests
     y, a, b, _, _ = binary_data(n=300, seed=6)
-    c = np.clip(a + 0.1, 0, 1)
+    c = np.clip(a + np.random.default_rng(1).normal(0.05, 0.1, len(a)), 0, 1)
     r = compare(y, {"a": a, "b": b, "c": c}, metrics=["accuracy", "roc_auc", "f1"],
                 n_resamples=300, progress=False)
     for model, s in (("b", b), ("c", c)):
