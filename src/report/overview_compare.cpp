@@ -84,7 +84,11 @@ std::vector<Claim> summarize_compare(const CompareOutcome& outcome) {
 
 std::string render_compare_claim(const Claim& c) {
   const Json& f = c.facts;
-  if (c.kind == "compare.conclusion") return "Compare: " + f.at("conclusion").get<std::string>();
+  if (c.kind == "compare.conclusion") {
+    // The summary's sentences end with a full stop; the comparison's own do not.
+    const auto text = f.at("conclusion").get<std::string>();
+    return "Compare: " + text + (text.ends_with('.') ? "" : ".");
+  }
   if (c.kind == "compare.gate_failed")
     return "Compare: gate FAILED: " + f.at("message").get<std::string>();
   if (c.kind == "compare.gates_passed") {

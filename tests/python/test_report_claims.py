@@ -578,7 +578,7 @@ def check_compare_conclusion(claim, doc, tables):
     f = claim["facts"]
     assert claim["subjects"] == doc["compare"]["metrics"]
     assert f["conclusion"] == doc["compare"]["conclusions"][f["index"]]
-    assert claim["text"] == "Compare: " + f["conclusion"]
+    assert claim["text"] == "Compare: " + f["conclusion"].rstrip(".") + "."
 
 
 def check_compare_gate_failed(claim, doc, tables):
