@@ -61,8 +61,10 @@ CompareOutcome run_compare(const CompareSection& s, compare::CompareInput input)
 std::vector<Claim> summarize_compare(const CompareOutcome& outcome) {
   std::vector<Claim> claims;
   const auto& r = outcome.result;
+  std::vector<std::string> models;
+  for (const auto& m : r.models) models.push_back(m.name);
   for (std::size_t i = 0; i < r.conclusions.size(); ++i) {
-    claims.push_back(make_claim("compare.conclusion", kCompareAnchor, r.metrics,
+    claims.push_back(make_claim("compare.conclusion", kCompareAnchor, models,
                                 {{"index", i}, {"conclusion", r.conclusions[i]}}));
   }
   std::size_t failed = 0;

@@ -576,7 +576,7 @@ def check_count(claim, doc, tables):
 def check_compare_conclusion(claim, doc, tables):
     """The comparison's own sentence, word for word, in the summary."""
     f = claim["facts"]
-    assert claim["subjects"] == doc["compare"]["metrics"]
+    assert claim["subjects"] == [m["name"] for m in doc["compare"]["models"]]
     assert f["conclusion"] == doc["compare"]["conclusions"][f["index"]]
     assert claim["text"] == "Compare: " + f["conclusion"].rstrip(".") + "."
 
