@@ -21,8 +21,8 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto* cmd = app.add_subcommand(
       "report",
       "One self-contained HTML page over every analysis a configuration names (metrics, soak,\n"
-      "cv, shift, segment, count: any subset; schema in docs/report-config.md): a summary in\n"
-      "plain words, a section per analysis, models side by side. Writes PAGE.html,\n"
+      "cv, shift, segment, count, compare: any subset; schema in docs/report-config.md): a\n"
+      "summary in plain words, a section per analysis, models side by side. Writes PAGE.html,\n"
       "PAGE_tables/*.csv and PAGE.json.");
   cmd->add_option("config", o->config, "configuration file (TOML)")->required();
   cmd->add_option("--out", o->out, "the page to write (default: the configuration's `out`)");

@@ -29,7 +29,7 @@ _NAN = float("nan")
 
 def build(config, out=None, *, check=False):
     """Builds the report of ``assay report``: one offline HTML page over every analysis the
-    configuration names (metrics, soak, cv, shift, segment, count; any subset), its tables as CSV
+    configuration names (metrics, soak, cv, shift, segment, count, compare; any subset), its tables as CSV
     in ``<page stem>_tables/`` and every number in ``<page stem>.json``.
 
     config: the path of a TOML file (relative paths in it are relative to its folder), or a dict

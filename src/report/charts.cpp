@@ -659,7 +659,16 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
   Json spec = base_spec(chart, params.x_title,
                         "Each estimate as a dot with its interval as a line; rows share one axis.");
   spec["data"] = {{"values", std::move(values)}};
-  spec["layer"] = {std::move(rule), std::move(dot)};
+  spec["layer"] = Json::array();
+  if (std::isfinite(params.reference)) {
+    // Same field as the dots: the axis stretches to include the reference.
+    spec["layer"].push_back(
+        {{"data", {{"values", {{{"value", params.reference}}}}}},
+         {"mark", {{"type", "rule"}, {"color", "#555"}, {"strokeDash", {4, 4}}}},
+         {"encoding", {{"x", {{"field", "value"}, {"type", "quantitative"}}}}}});
+  }
+  spec["layer"].push_back(std::move(rule));
+  spec["layer"].push_back(std::move(dot));
   return spec;
 }
 

@@ -255,31 +255,4 @@ Json compare_json(const CompareResult& r, const std::vector<GateOutcome>& gates)
           {"params", params_json(r.params)}};
 }
 
-HtmlReport compare_html(const CompareResult& r, const std::vector<GateOutcome>& gates,
-                        const std::string& title) {
-  HtmlReport page(title);
-  page.add_heading("Conclusions", 2, "conclusions");
-  std::vector<std::vector<TextSpan>> items;
-  for (const auto& c : r.conclusions) items.push_back({TextSpan{c}});
-  page.add_list(items, true);
-  page.add_heading("Differences", 2, "differences");
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& d : r.differences) {
-    rows.push_back({d.model, d.baseline, d.metric, num(d.difference),
-                    interval(d.percentile.low, d.percentile.high), interval(d.bca.low, d.bca.high),
-                    num(d.p_value), d.test, num(d.p_adjusted)});
-  }
-  page.add_table(
-      {"model", "baseline", "metric", "difference", "percentile", "BCa", "p", "test", "adjusted p"},
-      rows);
-  if (!gates.empty()) {
-    page.add_heading("Gates", 2, "gates");
-    std::vector<std::vector<std::string>> gate_rows;
-    for (const auto& g : gates) gate_rows.push_back({g.passed ? "pass" : "FAIL", g.message});
-    page.add_table({"result", "gate"}, gate_rows);
-  }
-  for (const auto& n : r.notes) page.add_paragraph(n);
-  return page;
-}
-
 }  // namespace assay::report

@@ -23,7 +23,9 @@ using detail::kKeySuffix;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const std::map<std::string, std::vector<std::string>> kKeys = {
-    {"", {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count"}},
+    {"",
+     {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count",
+      "compare"}},
     {"metrics",
      {"file", "label", "models", "weight", "threshold", "pos_label", "ap_method", "ap_grid", "bins",
       "bin_strategy", "bootstrap", "confidence", "seed"}},
@@ -43,6 +45,10 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
      {"models", "spec", "property", "method", "time_limit", "epsilon", "delta", "ambiguity_limit",
       "fraction_bits", "weight_bits", "activation_bits", "samples", "test", "label", "seed",
       "confidence"}},
+    {"compare",
+     {"file", "label", "weight", "task", "by", "metrics", "baseline", "pairs", "pos_label",
+      "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction", "gates",
+      "gate_on", "models"}},
 };
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -543,6 +549,77 @@ CountSection read_count(const KeyReader& r, const ReportConfig& c) {
   return s;
 }
 
+// Metric names are checked where they were written (the task may still be "auto": then any
+// task's names pass here and compare_input's task decides later).
+std::vector<std::string> compare_metrics(const KeyReader& r, compare::Task task) {
+  std::vector<std::string> names = r.texts("metrics");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    try {
+      compare::canonical_metric(names[i], task);
+    } catch (const Error& e) {
+      const std::string at =
+          r.child("metrics") +
+          (r.value("metrics").is_array() ? "[" + std::to_string(i) + "]" : std::string());
+      throw Error(r.source().where(at), fmt::format("[{}] metrics: {}", r.path(), e.message()));
+    }
+  }
+  return names;
+}
+
+void read_compare_models(const KeyReader& r, compare::CompareColumns& columns) {
+  r.require("models");
+  const KeyReader models = r.table("models");
+  for (const auto& name : written_order(models)) {
+    const Json& v = models.value(name);
+    if (!v.is_string() && !v.is_array())
+      models.fail_value(name, "expected a score column or an array of score columns", v);
+    columns.models.push_back({name, models.texts(name)});
+  }
+  if (columns.models.size() < 2)
+    r.fail_key("models", fmt::format("expected at least two models to compare, found {}",
+                                     columns.models.size()));
+}
+
+CompareSection read_compare(const KeyReader& r, const ReportConfig& c) {
+  CompareSection s;
+  s.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  s.columns.label = r.required_text("label");
+  s.columns.weight = r.text("weight");
+  s.columns.by = r.texts("by");
+  s.task = r.parsed<compare::Task>("task", s.task,
+                                   [](const std::string& t) { return compare::parse_task(t); });
+  read_compare_models(r, s.columns);
+  auto& p = s.params;
+  p.metrics = compare_metrics(r, s.task);
+  p.baseline = r.text("baseline");
+  if (!p.baseline.empty() && std::none_of(s.columns.models.begin(), s.columns.models.end(),
+                                          [&](const auto& m) { return m.first == p.baseline; }))
+    r.fail_value("baseline", "expected one of the models", r.value("baseline"));
+  const std::string pairs = r.text("pairs", "baseline");
+  if (pairs != "baseline" && pairs != "all")
+    r.fail_value("pairs", "expected baseline or all", r.value("pairs"));
+  p.all_pairs = pairs == "all";
+  p.pos_label = r.text("pos_label");
+  p.threshold = r.number("threshold", p.threshold, -kInf, kInf);
+  p.bootstrap.n_resamples = static_cast<std::size_t>(r.integer("resamples", 1000, 0, 1000000));
+  p.bootstrap.confidence = r.number("confidence", p.bootstrap.confidence, 0, 1, true);
+  if (p.bootstrap.confidence >= 1)
+    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  p.bootstrap.seed = r.seed("seed", c.seed);
+  p.bootstrap.threads = c.threads;
+  p.test = r.parsed<compare::TestKind>("test", p.test,
+                                       [](const std::string& t) { return compare::parse_test(t); });
+  p.n_permutations = static_cast<std::size_t>(
+      r.integer("permutations", static_cast<std::int64_t>(p.n_permutations), 1, 1000000));
+  p.correction = r.parsed<compare::Correction>(
+      "correction", p.correction,
+      [](const std::string& t) { return compare::parse_correction(t); });
+  s.gates = r.texts("gates");
+  s.gate_on = r.parsed<compare::GateOn>(
+      "gate_on", s.gate_on, [](const std::string& t) { return compare::parse_gate_on(t); });
+  return s;
+}
+
 ReportConfig read_config(const Json& root, ConfigSource source, const std::string& base_dir) {
   ReportConfig c;
   c.source = std::move(source);
@@ -566,10 +643,11 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   if (auto r = section("shift")) c.shift = read_shift(*r, c);
   if (auto r = section("segment")) c.segment = read_segment(*r, c);
   if (auto r = section("count")) c.count = read_count(*r, c);
+  if (auto r = section("compare")) c.compare = read_compare(*r, c);
   if (!any)
     throw Error(Location{c.source.name()},
                 "no analysis to run: add at least one of [metrics], [soak], [cv], [shift], "
-                "[segment], [count]");
+                "[segment], [count], [compare]");
   return c;
 }
 

@@ -14,6 +14,7 @@
 #include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/learners/learner.hpp"
+#include "assay/report/compare.hpp"
 #include "assay/report/count.hpp"
 #include "assay/report/evaluation.hpp"
 #include "assay/report/segmentation.hpp"
@@ -178,6 +179,10 @@ detail::Results run_all(const PreparedOverview& p) {
       return 0;
     });
   }
+  if (c.compare) {
+    r.compare =
+        in_section(c, "compare", [&] { return detail::run_compare(*c.compare, p.compare_input); });
+  }
   if (c.count) {
     in_section(c, "count", [&] {
       for (std::size_t i = 0; i < p.count_models.size(); ++i) {
@@ -230,6 +235,7 @@ Json document_of(const ReportConfig& c, const detail::Results& r,
       models[c.count->models[i].name] = count_json(r.count[i]);
     doc["count"] = {{"models", models}};
   }
+  if (r.compare) doc["compare"] = compare_json(r.compare->result, r.compare->gates);
   return doc;
 }
 
@@ -258,6 +264,8 @@ void render_top(HtmlReport& page, const ReportConfig& c, const std::vector<Claim
         detail::kShiftAnchor);
   entry(c.segment.has_value(), "Segmentation: lesions under shift", detail::kSegmentAnchor);
   entry(c.count.has_value(), "Counting: the whole input space", detail::kCountAnchor);
+  entry(c.compare.has_value(), "Compare: which model is better, by how much, where",
+        detail::kCompareAnchor);
   page.add_heading("Contents", 3);
   page.add_list(toc);
 }
@@ -277,6 +285,7 @@ HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
     if (c.metrics) threshold = c.metrics->params.threshold;
     detail::render_count(page, *c.count, r.count, threshold);
   }
+  if (r.compare) detail::render_compare(page, *c.compare, *r.compare);
   page.add_json("The configuration, as read", c.document);
   return page;
 }
@@ -284,13 +293,19 @@ HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
 }  // namespace
 
 PreparedOverview prepare_overview(const ReportConfig& config) {
-  PreparedOverview p{config, {}, {}, {}, {}, {}, {}};
+  PreparedOverview p{config, {}, {}, {}, {}, {}, {}, {}};
   if (config.metrics) in_section(config, "metrics", [&] { prepare_metrics(*config.metrics, p); });
   if (config.soak) in_section(config, "soak", [&] { prepare_soak(*config.soak, p); });
   if (config.cv) in_section(config, "cv", [&] { prepare_cv(*config.cv, p); });
   if (config.shift) in_section(config, "shift", [&] { prepare_shift(*config.shift, p); });
   if (config.segment) in_section(config, "segment", [&] { prepare_segment(*config.segment); });
   if (config.count) in_section(config, "count", [&] { prepare_count(*config.count, p); });
+  if (config.compare) {
+    in_section(config, "compare", [&] {
+      require_file(config.compare->file, "predictions file");
+      p.compare_input = detail::prepare_compare(*config.compare);
+    });
+  }
   return p;
 }
 
@@ -307,6 +322,7 @@ Overview run_overview(const PreparedOverview& p) {
   if (r.shift) add(detail::summarize_shift(*r.shift));
   if (c.segment) add(detail::summarize_segment(*c.segment, r.segment));
   if (c.count) add(detail::summarize_count(*c.count, r.count));
+  if (r.compare) add(detail::summarize_compare(*r.compare));
   Overview o{render_page(p, r, summary), document_of(c, r, summary), {}, summary};
   for (const auto& s : summary) o.summary.push_back(s.text);
   return o;
@@ -372,6 +388,7 @@ std::string render_claim(const Claim& claim) {
   if (prefix == "soak" || prefix == "cv") return detail::render_learning_claim(claim);
   if (prefix == "shift" || prefix == "segment") return detail::render_shift_claim(claim);
   if (prefix == "count") return detail::render_count_claim(claim);
+  if (prefix == "compare") return detail::render_compare_claim(claim);
   fail("unknown kind of claim {}", quote_found(claim.kind));
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "assay/compare/compare.hpp"
+#include "assay/compare/gates.hpp"
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
 #include "assay/report/config.hpp"
@@ -27,6 +29,7 @@ inline constexpr const char* kCvAnchor = "cv";
 inline constexpr const char* kShiftAnchor = "shift";
 inline constexpr const char* kSegmentAnchor = "segment";
 inline constexpr const char* kCountAnchor = "count";
+inline constexpr const char* kCompareAnchor = "compare";
 
 /// A claim (overview.hpp) with its text rendered by render_claim: the one way claims are made.
 Claim make_claim(std::string kind, std::string section, std::vector<std::string> subjects,
@@ -37,6 +40,13 @@ std::string render_metrics_claim(const Claim& claim);   // metrics.*
 std::string render_learning_claim(const Claim& claim);  // soak.*, cv.*
 std::string render_shift_claim(const Claim& claim);     // shift.*, segment.*
 std::string render_count_claim(const Claim& claim);     // count.*
+std::string render_compare_claim(const Claim& claim);   // compare.*
+
+/// A comparison and its gates.
+struct CompareOutcome {
+  compare::CompareResult result;
+  std::vector<compare::GateOutcome> gates;
+};
 
 /// Everything that ran, in the configuration's model order.
 struct Results {
@@ -46,6 +56,7 @@ struct Results {
   std::optional<shift::ShiftEvaluation> shift;
   std::vector<shift::SegmentEvaluation> segment;
   std::vector<count::CountResult> count;
+  std::optional<CompareOutcome> compare;
 };
 
 // metrics (overview_metrics.cpp)
@@ -79,6 +90,15 @@ std::vector<Claim> summarize_count(const CountSection& config,
 void render_count(HtmlReport& page, const CountSection& config,
                   const std::vector<count::CountResult>& results,
                   std::optional<double> metrics_threshold);
+
+// compare (overview_compare.cpp)
+/// Reads the table and builds the input as `assay compare` does; checks the gates against what
+/// the run will compute.
+compare::CompareInput prepare_compare(const CompareSection& config);
+CompareOutcome run_compare(const CompareSection& config, compare::CompareInput input);
+/// The comparison's conclusions, then each failed gate (or that every gate passed).
+std::vector<Claim> summarize_compare(const CompareOutcome& outcome);
+void render_compare(HtmlReport& page, const CompareSection& config, const CompareOutcome& outcome);
 
 // Shared wording and the rules of the claims.
 /// `value` as printed with `decimals` fixed decimals, read back (NaN stays NaN): claims compare

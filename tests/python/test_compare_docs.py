@@ -1,5 +1,6 @@
-"""Every command in docs/compare.md and docs/howto-ci-gate.md runs, on a predictions.csv with the
-columns those pages describe, and does what the page says (exit status, outputs)."""
+"""Every command in docs/compare.md, docs/howto-ci-gate.md and docs/howto-compare-classifiers.md
+runs, on a predictions.csv with the columns those pages describe (and the report configurations
+they show, written beside it), and does what the page says (exit status, outputs)."""
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import pytest
 
 from conftest import ROOT, cli_path
 
-PAGES = ["compare.md", "howto-ci-gate.md"]
+PAGES = ["compare.md", "howto-ci-gate.md", "howto-compare-classifiers.md"]
 
 
 def commands(page):
@@ -21,6 +22,15 @@ def commands(page):
         for command in block.replace("\\\n", " ").strip().splitlines():
             out.append(command.strip())
     return out
+
+
+def write_configs(page, folder):
+    """The page's TOML blocks whose first line names their file ("# compare.toml")."""
+    text = open(os.path.join(ROOT, "docs", page)).read()
+    for block in re.findall(r"```toml\n(.*?)```", text, flags=re.S):
+        first = block.splitlines()[0]
+        if re.fullmatch(r"# [\w.-]+\.toml", first):
+            (folder / first[2:]).write_text(block, encoding="utf-8")
 
 
 def predictions(path):
@@ -42,11 +52,13 @@ CASES = [(page, c) for page in PAGES for c in commands(page)]
 
 def test_the_pages_have_commands():
     assert len(commands("compare.md")) >= 4 and len(commands("howto-ci-gate.md")) >= 2
+    assert sum(c.startswith("assay report") for c in commands("howto-compare-classifiers.md")) == 2
 
 
 @pytest.mark.parametrize("page,command", CASES, ids=[f"{p}:{i}" for i, (p, _) in enumerate(CASES)])
 def test_documented_command_runs(page, command, tmp_path):
     predictions(tmp_path / "predictions.csv")
+    write_configs(page, tmp_path)
     argv = shlex.split(command)
     assert argv[0] == "assay"
     out = subprocess.run([cli_path(), "--quiet", *argv[1:]], cwd=tmp_path, capture_output=True,
@@ -59,6 +71,10 @@ def test_documented_command_runs(page, command, tmp_path):
         assert (out.returncode == 0) == (doc is None or doc["passed"])
     if "--junit" in argv:
         assert (tmp_path / "gates.xml").read_text().startswith("<?xml")
+    if argv[1] == "report":
+        page = tmp_path / argv[argv.index("--out") + 1]
+        assert out.returncode == 0 and page.stat().st_size > 1000
+        assert (tmp_path / (page.stem + ".json")).exists()
     if "--html" in argv:
         assert (tmp_path / "compare.html").stat().st_size > 1000
 

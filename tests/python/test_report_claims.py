@@ -571,6 +571,36 @@ def check_count(claim, doc, tables):
     assert text.endswith(f" ({f['guarantee']}).")
 
 
+# --- compare -----------------------------------------------------------------------------------
+
+def check_compare_conclusion(claim, doc, tables):
+    """The comparison's own sentence, word for word, in the summary."""
+    f = claim["facts"]
+    assert claim["subjects"] == [m["name"] for m in doc["compare"]["models"]]
+    assert f["conclusion"] == doc["compare"]["conclusions"][f["index"]]
+    assert claim["text"] == "Compare: " + f["conclusion"].rstrip(".") + "."
+
+
+def check_compare_gate_failed(claim, doc, tables):
+    f = claim["facts"]
+    gate = next(g for g in doc["compare"]["gates"]
+                if g["gate"] == f["gate"] and g["model"] == claim["subjects"][0])
+    assert not gate["passed"] and same(f["value"], gate["value"])
+    assert f["message"] == gate["message"]
+    assert any(r["result"] == "FAIL" and r["why"] == f["message"] for r in tables["compare-gates"])
+    assert claim["text"] == "Compare: gate FAILED: " + f["message"]
+
+
+def check_compare_gates_passed(claim, doc, tables):
+    gates = doc["compare"]["gates"]
+    assert doc["compare"]["passed"] is True and all(g["passed"] for g in gates)
+    assert claim["facts"]["gates"] == list(dict.fromkeys(g["gate"] for g in gates))
+    assert all(r["result"] == "pass" for r in tables["compare-gates"])
+    names = claim["facts"]["gates"]
+    assert claim["text"] == (f"Compare: the gate {names[0]} passed." if len(names) == 1 else
+                             f"Compare: every gate passed ({', '.join(names)}).")
+
+
 CHECKS = {
     "metrics.ranking": check_ranking,
     "metrics.inverted": check_inverted,
@@ -581,6 +611,9 @@ CHECKS = {
     "shift.model": check_shift,
     "segment.model": check_segment,
     "count.model": check_count,
+    "compare.conclusion": check_compare_conclusion,
+    "compare.gate_failed": check_compare_gate_failed,
+    "compare.gates_passed": check_compare_gates_passed,
 }
 
 

@@ -72,13 +72,14 @@ def chromium(*args, timeout=120):
 
 def test_tour_prints_summary_and_writes_outputs(tour):
     doc = tour["document"]
-    assert set(doc) >= {"title", "summary", "metrics", "soak", "cv", "shift", "segment", "count"}
+    assert set(doc) >= {"title", "summary", "metrics", "soak", "cv", "shift", "segment", "count",
+                        "compare"}
     for sentence in doc["summary"]:
         assert f"- {sentence}" in tour["stdout"]
     assert f"report: {tour['page']}" in tour["stdout"]
     kinds = [s.split(":")[0] for s in doc["summary"]]
     for kind in ["Metrics", "Same/Other/All", "Cross-validation", "Shift", "Segmentation",
-                 "Counting"]:
+                 "Counting", "Compare"]:
         assert kind in kinds, kinds
     assert sorted(doc["metrics"]["models"]) == ["boosted", "logistic"]
     assert sorted(doc["count"]["models"]) == ["shallow_tree", "tree"]
@@ -116,7 +117,7 @@ def test_tour_screenshots(tour):
     html = tour["page"].read_text(encoding="utf-8")
     start = html.index("<main>") + len("<main>")
     pages = [("top", tour["page"])]
-    for section in ["metrics", "soak", "cv", "shift", "segment", "count"]:
+    for section in ["metrics", "soak", "cv", "shift", "segment", "count", "compare"]:
         at = html.index(f'<h2 id="{section}"')
         copy = tour["dir"] / f"shot-{section}.html"
         copy.write_text(html[:start] + "<div hidden>" + html[start:at] + "</div>" + html[at:],
@@ -221,7 +222,8 @@ def test_tour_claims_are_true(tour):
     sections the random data sets there do not build: segmentation and counting."""
     kinds = check_claims(tour["document"], tour["dir"] / "report_tables", tour["page"])
     assert kinds >= {"metrics.ranking", "metrics.operating_point", "metrics.pair", "soak.pooling",
-                     "cv.ranking", "shift.model", "segment.model", "count.model"}
+                     "cv.ranking", "shift.model", "segment.model", "count.model",
+                     "compare.conclusion", "compare.gates_passed"}
     pair = next(c for c in tour["document"]["claims"] if c["kind"] == "metrics.pair")
     assert pair["facts"]["relation"] == "cross"  # the tour's two models are built to cross
 

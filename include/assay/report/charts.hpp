@@ -173,11 +173,15 @@ struct IntervalChartParams {
   std::string series_title = "Model";
   /// Tooltip name of the interval, e.g. "95% bootstrap interval".
   std::string interval_name = "interval";
+  /// A dashed vertical rule at this value (e.g. 0 for differences, always inside the axis);
+  /// NaN = none.
+  double reference = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Dot-and-whisker chart (a forest plot): per row one dot per series at its value with a line
 /// over [low, high]; rows in first-seen order, series dodged within a row in first-seen order.
-/// Non-finite values are left out. Requires at least one point with a finite value.
+/// Non-finite values are left out; `reference`, when given, is drawn under the points.
+/// Requires at least one point with a finite value.
 Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChartParams& params);
 
 }  // namespace assay::report

@@ -3,10 +3,10 @@
 //
 // A configuration is a TOML file (docs/report-config.md has the whole schema) or, from Python, a
 // dict of the same shape. Top-level keys: title, out, seed, threads; one table per analysis —
-// [metrics], [soak], [cv], [shift], [segment], [count] — any subset, at least one. Inside an
-// analysis the keys are the options of the subcommand of the same name, with '_' for '-'
-// (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis compares
-// several models side by side:
+// [metrics], [soak], [cv], [shift], [segment], [count], [compare] — any subset, at least one.
+// Inside an analysis the keys are the options of the subcommand of the same name, with '_' for
+// '-' (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis
+// compares several models side by side:
 //
 //   title = "Fraud model, release 3"
 //   [metrics]
@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "assay/compare/compare.hpp"
+#include "assay/compare/gates.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
 #include "assay/count/counting.hpp"
@@ -121,6 +123,19 @@ struct CountSection {
   count::CountParams params;
 };
 
+/// [compare]: models scored on the same examples, compared as `assay compare` does.
+struct CompareSection {
+  std::string file;
+  /// label, weight, by and the models (name -> score column or columns), in written order.
+  compare::CompareColumns columns;
+  compare::Task task = compare::Task::automatic;
+  /// metrics, baseline, pairs, pos_label, threshold, resamples (report default 1000),
+  /// confidence, seed (default: the top-level seed), test, permutations, correction.
+  compare::CompareParams params;
+  std::vector<std::string> gates;
+  compare::GateOn gate_on = compare::GateOn::point;
+};
+
 struct ReportConfig {
   /// Where keys were written (errors about a section's data point at the section).
   ConfigSource source;
@@ -142,6 +157,7 @@ struct ReportConfig {
   std::optional<ShiftSection> shift;
   std::optional<SegmentSection> segment;
   std::optional<CountSection> count;
+  std::optional<CompareSection> compare;
 };
 
 /// Reads and checks a TOML configuration file. Throws assay::Error at the offending line and
@@ -158,7 +174,7 @@ ReportConfig report_config_from_json(const Json& config, const std::string& base
                                      const std::string& name = "config");
 
 /// The keys allowed in each table of the schema, for documentation and tests: {"" (top level),
-/// "metrics", "soak", "cv", "shift", "segment", "count"} -> key names.
+/// "metrics", "soak", "cv", "shift", "segment", "count", "compare"} -> key names.
 const std::map<std::string, std::vector<std::string>>& report_config_keys();
 
 }  // namespace assay::report

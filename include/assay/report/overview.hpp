@@ -10,15 +10,17 @@
 // One computation path: each section calls what its subcommand calls — metrics::evaluate per
 // model (`assay metrics`), soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
 // cv`), shift::evaluate_table (`assay shift`), shift::evaluate_segmentation_files per model
-// (`assay segment`) and count::count per model (`assay count`) — with the parameters the
-// configuration gives, and the JSON document holds each result as that subcommand's --json
-// prints it (evaluation_json, statistics_json, cv_json, shift_json, segment_json, count_json).
+// (`assay segment`), count::count per model (`assay count`) and compare::compare with its gates
+// (`assay compare`) — with the parameters the configuration gives, and the JSON document holds
+// each result as that subcommand's --json prints it (evaluation_json, statistics_json, cv_json,
+// shift_json, segment_json, count_json, compare_json).
 //
 // The page, in order: a summary in plain words (one or more sentences per analysis, each linking
 // to its section), a table of contents, then one section per analysis (metrics, soak, cv, shift,
-// segment, count, in that order) with its tables and charts. Models are compared side by side in
-// every section (one chart with all models, tables with one row per model). Every table can be
-// downloaded from the page as CSV; write_overview also writes each one next to the page.
+// segment, count, compare, in that order) with its tables and charts. Models are compared side
+// by side in every section (one chart with all models, tables with one row per model). Every
+// table can be downloaded from the page as CSV; write_overview also writes each one next to the
+// page.
 //
 // Failure policy: prepare_overview throws assay::Error before any analysis runs when a file is
 // missing, a column is absent or of the wrong kind, a model does not fit its spec, or the data
@@ -33,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "assay/compare/compare.hpp"
 #include "assay/core/json.hpp"
 #include "assay/core/table.hpp"
 #include "assay/count/model.hpp"
@@ -55,6 +58,8 @@ struct PreparedOverview {
   /// [count]: the models (configuration order) and the spec.
   std::vector<count::Model> count_models;
   count::Spec count_spec;
+  /// [compare]: the input, as `assay compare` builds it.
+  compare::CompareInput compare_input;
 };
 
 /// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
@@ -86,7 +91,8 @@ struct Overview {
   /// {"title", "summary": [sentences], "claims": [claim_json of each sentence],
   ///  "metrics": {"models": {name: evaluation_json}},
   ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
-  ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}}};
+  ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}},
+  ///  "compare": compare_json (with the gates)};
   ///  only the analyses that ran.
   Json document;
   /// The summary sentences, in page order (the claims' texts).

@@ -121,10 +121,10 @@ TEST(ReportConfig, LocatedErrors) {
                    "\"voc_allpoint\", \"coco101\", \"trapezoid\", found \"voc\"");
   EXPECT_THROW_MSG(parse("title = \"x\"\n"), Error,
                    "r.toml: no analysis to run: add at least one of [metrics], [soak], [cv], "
-                   "[shift], [segment], [count]");
+                   "[shift], [segment], [count], [compare]");
   EXPECT_THROW_MSG(parse("[metric]\nfile = 1\n"), Error,
                    "r.toml:1:2: unknown key \"metric\" (did you mean \"metrics\"? allowed: title, "
-                   "out, seed, threads, metrics, soak, cv, shift, segment, count)");
+                   "out, seed, threads, metrics, soak, cv, shift, segment, count, compare)");
   EXPECT_THROW_MSG(parse("[soak]\nfile = \"a.csv\"\nfiles = [\"b.csv\"]\n"), Error,
                    "r.toml:3:9: [soak] files: give \"file\" or \"files\", not both");
   EXPECT_THROW_MSG(parse("[shift]\nfile = \"s.csv\"\ntarget = \"t\"\npred = [\"a\", \"b\"]\n"
@@ -132,6 +132,98 @@ TEST(ReportConfig, LocatedErrors) {
                    Error,
                    "r.toml:5:15: [shift] uncertainty: give one uncertainty column per pred column "
                    "(found 2 pred, 1 uncertainty)");
+}
+
+const char* const kCompare = R"(seed = 9
+[compare]
+file = "p.csv"
+label = "y"
+by = ["region", "age:4"]
+metrics = ["roc_auc", "recall @ precision >= 90%", "brier"]
+gates = ["roc_auc >= 0.8"]
+gate_on = "interval"
+[compare.models]
+zeta = "p_z"
+alpha = ["p0", "p1"]
+)";
+
+TEST(ReportConfig, ReadsCompareWithDefaultsAndModelOrder) {
+  const ReportConfig c = parse(kCompare);
+  ASSERT_TRUE(c.compare.has_value());
+  const auto& s = *c.compare;
+  EXPECT_EQ(s.file, "/data/p.csv");
+  EXPECT_EQ(s.columns.label, "y");
+  EXPECT_EQ(s.columns.by, (std::vector<std::string>{"region", "age:4"}));
+  ASSERT_EQ(s.columns.models.size(), 2u);  // in the order written
+  EXPECT_EQ(s.columns.models[0].first, "zeta");
+  EXPECT_EQ(s.columns.models[1].second, (std::vector<std::string>{"p0", "p1"}));
+  EXPECT_EQ(s.params.metrics.size(), 3u);
+  EXPECT_EQ(s.params.bootstrap.n_resamples, 1000u);
+  EXPECT_EQ(s.params.bootstrap.seed, 9u);  // the top-level seed
+  EXPECT_EQ(s.params.correction, assay::compare::Correction::holm);
+  EXPECT_FALSE(s.params.all_pairs);
+  EXPECT_EQ(s.gates, std::vector<std::string>{"roc_auc >= 0.8"});
+  EXPECT_EQ(s.gate_on, assay::compare::GateOn::interval);
+}
+
+TEST(ReportConfig, CompareErrorsAreLocated) {
+  const std::string head = "[compare]\nfile = \"p.csv\"\nlabel = \"y\"\n";
+  const std::string models = "models = { a = \"pa\", b = \"pb\" }\n";
+  EXPECT_THROW_MSG(parse(head + "resample = 10\n" + models), Error,
+                   "r.toml:4:1: [compare] unknown key \"resample\" (did you mean \"resamples\"? "
+                   "allowed: file, label, weight, task, by, metrics, baseline, pairs, pos_label, "
+                   "threshold, resamples, confidence, seed, test, permutations, correction, gates, "
+                   "gate_on, models)");
+  EXPECT_THROW_MSG(parse(head + "resamples = \"many\"\n" + models), Error,
+                   "r.toml:4:13: [compare] resamples: expected an integer, found \"many\"");
+  EXPECT_THROW_MSG(parse(head + "by = 3\n" + models), Error,
+                   "r.toml:4:6: [compare] by: expected a non-empty string or array of strings, "
+                   "found 3");
+  EXPECT_THROW_MSG(parse(head + "pairs = \"every\"\n" + models), Error,
+                   "r.toml:4:9: [compare] pairs: expected baseline or all, found \"every\"");
+  EXPECT_THROW_MSG(parse(head + "baseline = \"c\"\n" + models), Error,
+                   "r.toml:4:12: [compare] baseline: expected one of the models, found \"c\"");
+  EXPECT_THROW_MSG(parse(head + "models = { a = \"pa\" }\n"), Error,
+                   "r.toml:4:10: [compare] models: expected at least two models to compare, "
+                   "found 1");
+  try {
+    parse(head + "metrics = [\"roc_auc\", \"auc_roc\"]\n" + models);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("r.toml:4:23: [compare] metrics: unknown metric "
+                                          "\"auc_roc\"",
+                                          0),
+              0u)
+        << e.what();
+  }
+}
+
+TEST(ReportConfig, CompareInputsAndGatesAreCheckedBeforeAnyWork) {
+  const fs::path dir = fs::path(ASSAY_BINARY_DIR) / "test-output" / "report-config-compare";
+  fs::create_directories(dir);
+  std::ofstream(dir / "p.csv") << "y,pa,pb\n0,0.1,0.2\n1,0.9,0.7\n0,0.3,0.4\n1,0.6,0.8\n";
+  const auto config = [&](const std::string& extra) {
+    return parse_report_config("[compare]\nfile = \"p.csv\"\nlabel = \"y\"\n" + extra, "r.toml",
+                               dir.string());
+  };
+  try {
+    prepare_overview(config("models = { a = \"pa\", b = \"pq\" }\n"));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("r.toml:1:1: [compare] ", 0), 0u) << what;
+    EXPECT_NE(what.find("\"pq\""), std::string::npos) << what;
+  }
+  try {
+    prepare_overview(
+        config("gates = [\"f1 >= 0.5\"]\nmetrics = [\"roc_auc\"]\n"
+               "models = { a = \"pa\", b = \"pb\" }\n"));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("r.toml:1:1: [compare] gate 1: ", 0), 0u) << what;
+  }
+  EXPECT_NO_THROW(prepare_overview(config("models = { a = \"pa\", b = \"pb\" }\n")));
 }
 
 TEST(ReportConfig, TomlSyntaxErrorsAreLocated) {
