@@ -137,12 +137,13 @@ struct MetricValue {
   double value = 0;
   double low = 0;
   double high = 0;
-  /// Operating-point metrics: the threshold chosen on the data (NaN otherwise or infeasible)
-  /// and the rates there (precision, recall, f1, fpr, specificity, accuracy; point estimates).
+  /// Operating-point metrics: the threshold chosen on the data (NaN otherwise or infeasible).
   double threshold = 0;
-  std::vector<std::pair<std::string, double>> at_point;
   /// Resamples where the metric was undefined (left out of the interval).
   std::size_t n_undefined = 0;
+  /// Operating-point metrics: the rates at the chosen threshold (precision, recall, f1, fpr,
+  /// specificity, accuracy; point estimates on the data).
+  std::vector<std::pair<std::string, double>> at_point = {};
 };
 
 struct ModelSummary {
