@@ -8,7 +8,8 @@ build=${1:-build}
 export PYTHONPATH="$here/$build/python"
 for script in bench_ranking.py bench_classification.py bench_csv.py bench_bootstrap.py \
   bench_soak_splits.py bench_soak_run.py bench_shift.py bench_segment.py bench_glmnet.py \
-  bench_cart.py bench_knn.py bench_xgboost.py bench_cluster.py bench_sklearn_metrics.py; do
+  bench_cart.py bench_knn.py bench_xgboost.py bench_cluster.py bench_sklearn_metrics.py \
+  bench_compare.py; do
   [[ -f $here/bench/$script ]] || continue
   echo "== $script"
   /usr/bin/python3 "$here/bench/$script"

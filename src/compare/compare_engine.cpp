@@ -513,6 +513,17 @@ std::vector<std::string> conclusions(const CompareResult& r) {
                          number(std::abs(d.difference)), interval, p,
                          covers ? "; the bootstrap interval still includes 0" : "");
     }
+    const bool excludes = !std::isnan(d.percentile.low) &&
+                          (d.percentile.low > 0 || d.percentile.high < 0);
+    if (excludes && d.p_value < alpha && r.params.correction != Correction::none) {
+      // Significant alone, not after the correction: say both, claim neither way.
+      return fmt::format(
+          "{} {} {} on {}{} by {}{} (unadjusted p = {}), but not after the {} correction for the "
+          "run's tests: {}",
+          d.model, gain > 0 ? "scores better than" : "scores worse than", d.baseline, d.metric,
+          where, number(std::abs(d.difference)), interval, number(d.p_value),
+          to_string(r.params.correction), p);
+    }
     return fmt::format("{} and {} do not differ detectably on {}{}: difference {}{}, {}", d.model,
                        d.baseline, d.metric, where, number(d.difference), interval, p);
   };

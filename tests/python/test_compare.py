@@ -224,8 +224,10 @@ def test_conclusions_state_only_what_the_numbers_show():
             gain = d["difference"] if d["metric"] != "brier" else -d["difference"]
             assert (" beats " in sentence) == (gain > 0), sentence
             assert f"{abs(d['difference']):.3g}" in sentence
+        elif d["p_value"] < 0.05 and (d["low"] > 0 or d["high"] < 0):
+            assert "but not after the Holm correction" in sentence, sentence
         else:
-            assert "do not differ detectably" in sentence
+            assert "do not differ detectably" in sentence, sentence
 
 
 def test_undefined_statistics_are_nan_with_a_warning():
