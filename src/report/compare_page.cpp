@@ -364,7 +364,8 @@ void add_difference_tables(HtmlReport& page, const CompareBlocks& b) {
     page.add_data_table(delong_table(diffs),
                         {"compare-delong",
                          "DeLong's test of the two correlated ROC AUCs: the difference, its "
-                         "standard error, the normal interval, z and p (unweighted).",
+                         std::string("standard error, the normal interval, z and p") +
+                             (b.result.weighted ? " (weighted structural components)." : "."),
                          true});
   }
   if (any_mcnemar(diffs)) {
