@@ -361,12 +361,11 @@ void add_difference_tables(HtmlReport& page, const CompareBlocks& b) {
        "Model - baseline per metric (\"better\": whether higher or lower values are better), "
        "its percentile and BCa intervals, the test's two-sided p and the adjusted p."});
   if (any_delong(diffs)) {
-    page.add_data_table(delong_table(diffs),
-                        {"compare-delong",
-                         "DeLong's test of the two correlated ROC AUCs: the difference, its "
-                         std::string("standard error, the normal interval, z and p") +
-                             (b.result.weighted ? " (weighted structural components)." : "."),
-                         true});
+    const std::string description =
+        std::string("DeLong's test of the two correlated ROC AUCs: the difference, its standard "
+                    "error, the normal interval, z and p") +
+        (b.result.weighted ? " (from the weighted structural components)." : ".");
+    page.add_data_table(delong_table(diffs), {"compare-delong", description, true});
   }
   if (any_mcnemar(diffs)) {
     page.add_data_table(mcnemar_table(diffs),
