@@ -269,7 +269,7 @@ def test_missing_file_and_missing_options(run_cli, tmp_path):
     assert r.returncode == 2
     assert "nope.csv: cannot open: No such file or directory" in r.stderr
     r = run_cli("metrics", tmp_path / "nope.csv", "--label", "y")
-    assert r.returncode == 2 and "give --score COL[,COL...] or --pred COL" in r.stderr
+    assert r.returncode == 2 and "give --score COL[,COL...], --pred COL or --models A,B" in r.stderr
     r = run_cli("metrics")
     assert r.returncode == 2
 
@@ -346,7 +346,9 @@ _PYTHON_NAME = {"label": "y_true", "score": "y_score", "pred": "y_pred", "weight
 def test_evaluate_python_offers_every_cli_option(run_cli):
     import inspect
     help_text = run_cli("metrics", "--help").stdout
-    options = set(re.findall(r"^\s+(?:-\w,)?--([\w-]+)", help_text, re.M)) - {"help", "json", "json-out"}
+    # --models is the headline comparison: its Python twin is assay.compare.compare.
+    options = set(re.findall(r"^\s+(?:-\w,)?--([\w-]+)", help_text, re.M)) - {"help", "json", "json-out",
+                                                                            "models"}
     parameters = inspect.signature(assay.metrics.evaluate).parameters
     missing = [o for o in sorted(options) if _PYTHON_NAME.get(o, o.replace("-", "_")) not in parameters]
     assert "ap-grid" in options and "bin-strategy" in options
