@@ -7,6 +7,7 @@
 #include "assay/compare/compare.hpp"
 #include "assay/compare/operating_point.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/names.hpp"
 
 namespace assay::compare {
 namespace {
@@ -62,21 +63,6 @@ std::string normalised(std::string_view name) {
     out += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return out;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string joined(const std::vector<std::string>& names) {

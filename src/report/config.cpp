@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "assay/core/names.hpp"
 #include "assay/metrics/calibration.hpp"
 #include "assay/metrics/ranking.hpp"
 #include "config_detail.hpp"
@@ -50,21 +51,6 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
       "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction", "gates",
       "gate_on", "models"}},
 };
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string describe(const Json& value) {
   switch (value.type()) {
