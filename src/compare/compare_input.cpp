@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -39,6 +40,36 @@ const Column& numeric_column(const Table& table, const std::string& name, const 
   return c;
 }
 
+bool is_number(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+// A model column that is neither numbers (scores) nor the labels' classes: a text column of
+// numbers with a stray word is a score column with a bad cell, so that cell is named.
+[[noreturn]] void refuse_prediction(const Table& table, const Column& c, std::size_t row) {
+  if (c.is_categorical()) {
+    std::size_t numbers = 0, first_text = c.size();
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (is_number(c.label(i))) {
+        ++numbers;
+      } else if (first_text == c.size()) {
+        first_text = i;
+      }
+    }
+    if (numbers * 2 > c.size() && first_text < c.size()) {
+      fail_at_cell(
+          table, first_text, c.name,
+          fmt::format("expected a score (a number), found {}", quote_found(c.label(first_text))));
+    }
+  }
+  const std::string v = c.is_categorical() ? c.label(row) : fmt::format("{}", c.values[row]);
+  fail_at_cell(table, row, c.name,
+               fmt::format("expected a predicted class among the labels' classes, found {}",
+                           quote_found(v)));
+}
+
 // One model's column(s): scores, or predicted classes mapped onto the labels' classes.
 ModelScores model_scores(const Table& table, const std::string& name,
                          const std::vector<std::string>& cols, Task task,
@@ -60,11 +91,7 @@ ModelScores model_scores(const Table& table, const std::string& name,
       const std::string v =
           first.is_categorical() ? first.label(i) : fmt::format("{}", first.values[i]);
       auto it = code.find(v);
-      if (it == code.end()) {
-        fail_at_cell(table, i, first.name,
-                     fmt::format("expected a predicted class among the labels' classes, found {}",
-                                 quote_found(v)));
-      }
+      if (it == code.end()) refuse_prediction(table, first, i);
       m.scores[i] = it->second;
     }
     return m;

@@ -324,3 +324,11 @@ def test_metrics_models_gives_the_headline_comparison(run_cli, tmp_path):
     assert doc["params"]["resamples"] == 1000
     assert [d["metric"] for d in doc["differences"]] == ["roc_auc", "average_precision", "f1",
                                                          "accuracy", "brier"]
+
+
+def test_a_stray_word_in_a_score_column_is_named_where_it_is(run_cli, tmp_path):
+    data = tmp_path / "p.csv"
+    data.write_text("label,a,b\n0,0.2,0.3\n1,0.4,x\n0,0.1,0.2\n")
+    out = run_cli("compare", data, "--label", "label", "--models", "a,b")
+    assert out.returncode == 2
+    assert 'p.csv:3:7: column "b": expected a score (a number), found "x"' in out.stderr
