@@ -332,3 +332,15 @@ def test_a_stray_word_in_a_score_column_is_named_where_it_is(run_cli, tmp_path):
     out = run_cli("compare", data, "--label", "label", "--models", "a,b")
     assert out.returncode == 2
     assert 'p.csv:3:7: column "b": expected a score (a number), found "x"' in out.stderr
+
+
+def test_junit_is_an_output_like_the_others(run_cli, tmp_path):
+    y, a, b, region, _ = binary_data(n=60, seed=18)
+    data = tmp_path / "predictions.csv"
+    write_csv(data, y, a, b, region)
+    before = data.read_bytes()
+    out = run_cli("compare", data, "--label", "y", "--models", "a,b", "--junit", data)
+    assert out.returncode == 2 and "is the input file" in out.stderr
+    assert data.read_bytes() == before
+    out = run_cli("compare", data, "--label", "y", "--models", "a,b", "--junit", "/dev/null")
+    assert out.returncode == 2 and "is a character device" in out.stderr
