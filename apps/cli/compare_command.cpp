@@ -59,7 +59,7 @@ Action add_compare_command(CLI::App& app, const GlobalOptions& /*global*/) {
     CsvParams csv;
     const Table table = read_csv(o->file, csv);
     auto input = compare::compare_input(table, columns, compare::parse_task(o->task));
-    check_gates_early(o->gates, input, o->params);
+    compare::check_gates_before_work(o->gates, input, o->params);
     const auto result = compare::compare(std::move(input), o->params);
     const auto gates = compare::parse_gates(o->gates, result);
     const auto outcomes = compare::evaluate_gates(gates, result, on);

@@ -101,36 +101,4 @@ compare::CompareColumns compare_columns(const std::string& label,
   return c;
 }
 
-void check_gates_early(const std::vector<std::string>& gates, const compare::CompareInput& input,
-                       const compare::CompareParams& params) {
-  if (gates.empty()) return;
-  compare::CompareResult skeleton;
-  skeleton.task = input.task;
-  skeleton.params = params;
-  for (const auto& name : params.metrics) {
-    skeleton.metrics.push_back(compare::canonical_metric(name, input.task));
-  }
-  if (params.metrics.empty()) skeleton.metrics = compare::metric_names(input.task);
-  std::size_t baseline = 0;
-  for (std::size_t m = 0; m < input.models.size(); ++m) {
-    skeleton.models.push_back({input.models[m].name, {}});
-    if (input.models[m].name == params.baseline) baseline = m;
-  }
-  skeleton.baseline = input.models[baseline].name;
-  for (std::size_t a = 0; a < input.models.size(); ++a) {
-    for (std::size_t b = 0; b < input.models.size(); ++b) {
-      const bool pair = params.all_pairs ? b < a : (b == baseline && a != baseline);
-      if (!pair) continue;
-      for (const auto& metric : skeleton.metrics) {
-        compare::Difference d;
-        d.model = input.models[a].name;
-        d.baseline = input.models[b].name;
-        d.metric = metric;
-        skeleton.differences.push_back(d);
-      }
-    }
-  }
-  compare::parse_gates(gates, skeleton);
-}
-
 }  // namespace assay::cli

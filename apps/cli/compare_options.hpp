@@ -44,9 +44,4 @@ compare::CompareColumns compare_columns(const std::string& label,
                                         const std::vector<std::string>& by,
                                         const std::string& weight);
 
-/// Checks the gates' grammar, metrics and models against what the run will compute, before any
-/// work (a malformed gate fails in milliseconds, not after the bootstrap).
-void check_gates_early(const std::vector<std::string>& gates, const compare::CompareInput& input,
-                       const compare::CompareParams& params);
-
 }  // namespace assay::cli

@@ -8,46 +8,11 @@
 #include "overview_detail.hpp"
 
 namespace assay::report::detail {
-namespace {
-
-// What the run will compute, without computing it: enough for parse_gates to check each gate's
-// metric and model before the bootstrap starts.
-compare::CompareResult planned_result(const compare::CompareInput& input,
-                                      const compare::CompareParams& params) {
-  compare::CompareResult plan;
-  plan.task = input.task;
-  plan.params = params;
-  for (const auto& name : params.metrics)
-    plan.metrics.push_back(compare::canonical_metric(name, input.task));
-  if (params.metrics.empty()) plan.metrics = compare::metric_names(input.task);
-  std::size_t baseline = 0;
-  for (std::size_t m = 0; m < input.models.size(); ++m) {
-    plan.models.push_back({input.models[m].name, {}});
-    if (input.models[m].name == params.baseline) baseline = m;
-  }
-  plan.baseline = input.models[baseline].name;
-  for (std::size_t a = 0; a < input.models.size(); ++a) {
-    for (std::size_t b = 0; b < input.models.size(); ++b) {
-      const bool pair = params.all_pairs ? b < a : (b == baseline && a != baseline);
-      if (!pair) continue;
-      for (const auto& metric : plan.metrics) {
-        compare::Difference d;
-        d.model = input.models[a].name;
-        d.baseline = input.models[b].name;
-        d.metric = metric;
-        plan.differences.push_back(d);
-      }
-    }
-  }
-  return plan;
-}
-
-}  // namespace
 
 compare::CompareInput prepare_compare(const CompareSection& s) {
   const Table table = read_csv(s.file, CsvParams{});  // as `assay compare` reads it
   compare::CompareInput input = compare::compare_input(table, s.columns, s.task);
-  if (!s.gates.empty()) compare::parse_gates(s.gates, planned_result(input, s.params));
+  compare::check_gates_before_work(s.gates, input, s.params);
   return input;
 }
 

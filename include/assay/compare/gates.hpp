@@ -54,6 +54,13 @@ struct Gate {
 /// computed (each model is compared with the baseline a: pass --baseline b or --pairs all)`.
 std::vector<Gate> parse_gates(const std::vector<std::string>& texts, const CompareResult& result);
 
+/// The same checks as parse_gates, against what compare(input, params) will compute (its
+/// metrics, models and pairs), before any work: a malformed gate fails in milliseconds, not
+/// after the bootstrap. Without params.metrics every metric of the task is accepted here (the
+/// run's own parse_gates then holds the gate to the default set).
+void check_gates_before_work(const std::vector<std::string>& texts, const CompareInput& input,
+                             const CompareParams& params);
+
 struct GateOutcome {
   std::string gate;   ///< the gate's text
   std::string model;  ///< the model it was evaluated on
