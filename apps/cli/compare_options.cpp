@@ -61,13 +61,7 @@ void finish_compare_params(CompareOptions& o) {
   o.params.test = compare::parse_test(o.test);
   o.params.correction = compare::parse_correction(o.correction);
   o.params.ap.method = metrics::parse_ap_method(o.ap_method);
-  if (o.pairs != "baseline" && o.pairs != "all") {
-    fail("--pairs: expected baseline or all, found {}", quote_found(o.pairs));
-  }
-  o.params.all_pairs = o.pairs == "all";
-  if (o.params.test == compare::TestKind::permutation && o.params.n_permutations == 0) {
-    fail("--permutations: expected at least 1 with --test permutation, found 0");
-  }
+  o.params.all_pairs = compare::parse_pairs(o.pairs);
 }
 
 compare::CompareColumns compare_columns(const std::string& label,

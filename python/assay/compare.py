@@ -21,6 +21,7 @@ from ._compare_points import choose_operating_point
 from ._compare_statistics import (adjust_p_values, bca_interval, bootstrap_p_value,
                                   delong_difference, mcnemar_exact, percentile_interval,
                                   permutation_p_value)
+from ._evaluate import _label_name
 from ._options import check_finite_number, check_probability, check_resamples, check_threads, \
     check_unsigned
 
@@ -151,14 +152,15 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
         _claim(names, [weight])
         columns.append((weight, np.asarray(sample_weight, dtype=np.float64)))
     by_specs = []
-    for name, values in _slice_columns(by):
+    slices = _slice_columns(by)
+    for name, values in slices:
         _claim(names, [name])
         columns.append((name, values))
         count = (bins or {}).get(name)
         by_specs.append(name if count is None else f"{name}:{check_unsigned(count, 'bins')}")
-    for name in (bins or {}):
-        if name not in [c for c, _ in _slice_columns(by)]:
-            raise _assay.AssayError(f"bins: {name!r} is not a slicing column")
+    unknown = set(bins or {}) - {name for name, _ in slices}
+    if unknown:
+        raise _assay.AssayError(f"bins: {sorted(unknown)[0]!r} is not a slicing column")
     n = len(y)
     for col, values in columns:
         if len(values) != n:
@@ -167,9 +169,7 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
         "metrics": [str(m) for m in (metrics or [])],
         "baseline": "" if baseline is None else str(baseline),
         "pairs": str(pairs),
-        "pos_label": "" if pos_label is None else
-        (f"{float(pos_label):g}" if isinstance(pos_label, numbers.Real)
-         and not isinstance(pos_label, bool) else str(pos_label)),
+        "pos_label": _label_name(pos_label),
         "threshold": check_finite_number(threshold, "threshold"),
         "ap_method": str(ap_method),
         "n_resamples": check_resamples(n_resamples, "n_resamples"),

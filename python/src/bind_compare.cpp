@@ -13,21 +13,6 @@
 namespace assay::python {
 namespace {
 
-// A 1-D array as the column a CSV file would give: numbers stay numbers, the rest is text.
-Column table_column(const py::array& values, const std::string& name) {
-  if (values.ndim() != 1) {
-    fail("{} must be a 1-D array, found {} dimensions", name, values.ndim());
-  }
-  const char kind = values.dtype().kind();
-  if (kind == 'i' || kind == 'u' || kind == 'f' || kind == 'b') {
-    const auto converted = values.cast<Array<double>>();
-    const auto numbers = view_1d(converted, name.c_str());
-    return Column::numeric(name, {numbers.begin(), numbers.end()});
-  }
-  return Column::categorical(
-      name, values.attr("astype")("str").attr("tolist")().cast<std::vector<std::string>>());
-}
-
 // The one place where Python's options become compare::CompareParams (the CLI's names).
 compare::CompareParams compare_params(const py::dict& options) {
   compare::CompareParams p;
@@ -38,13 +23,9 @@ compare::CompareParams compare_params(const py::dict& options) {
     } else if (name == "baseline") {
       p.baseline = value.cast<std::string>();
     } else if (name == "pairs") {
-      const auto pairs = value.cast<std::string>();
-      if (pairs != "baseline" && pairs != "all") {
-        fail("pairs: expected \"baseline\" or \"all\", found {}", quote_found(pairs));
-      }
-      p.all_pairs = pairs == "all";
+      p.all_pairs = compare::parse_pairs(value.cast<std::string>());
     } else if (name == "pos_label") {
-      p.pos_label = value.cast<std::string>();
+      p.pos_label = label_name(value);
     } else if (name == "threshold") {
       p.threshold = value.cast<double>();
     } else if (name == "ap_method") {
@@ -85,7 +66,7 @@ void bind_compare(py::module_& m) {
         Table table;
         for (const auto& item : columns) {
           const auto pair = item.cast<py::tuple>();
-          table.add_column(table_column(pair[1].cast<py::array>(), pair[0].cast<std::string>()));
+          table.add_column(array_column(pair[1].cast<py::array>(), pair[0].cast<std::string>()));
         }
         const auto params = compare_params(options);
         const auto on = compare::parse_gate_on(gate_on);

@@ -14,29 +14,15 @@
 namespace assay::python {
 namespace {
 
-/// A label array as the column a CSV file would give: numbers stay numbers (a NaN is refused and
-/// 1.0 is named "1", as `assay metrics` names it), anything else becomes text (str() of each).
-Column label_column(const py::array& labels, const char* name) {
-  if (labels.ndim() != 1) fail("{} must be a 1-D array, found {} dimensions", name, labels.ndim());
-  const char kind = labels.dtype().kind();
-  if (kind == 'i' || kind == 'u' || kind == 'f') {
-    const auto converted = labels.cast<Array<double>>();  // alive while viewed
-    const auto numbers = view_1d(converted, name);
-    return Column::numeric(name, {numbers.begin(), numbers.end()});
-  }
-  return Column::categorical(
-      name, labels.attr("astype")("str").attr("tolist")().cast<std::vector<std::string>>());
-}
-
 /// The classes and codes of y_true (and y_pred), encoded by the library's CSV rules.
 metrics::EvaluationInput encoded_labels(const py::array& y_true,
                                         const std::optional<py::array>& y_pred) {
   Table table;
-  table.add_column(label_column(y_true, "y_true"));
+  table.add_column(array_column(y_true, "y_true"));
   metrics::EvaluateColumns columns;
   columns.label = "y_true";
   if (y_pred) {
-    Column pred = label_column(*y_pred, "y_pred");
+    Column pred = array_column(*y_pred, "y_pred");
     if (pred.size() != table.n_rows()) {
       fail("y_true and y_pred differ in length ({} vs {})", table.n_rows(), pred.size());
     }
@@ -74,12 +60,7 @@ metrics::EvaluateParams evaluate_params(const py::dict& options) {
     if (name == "threshold") {
       params.threshold = value.cast<double>();
     } else if (name == "pos_label") {
-      // A number is named as the numeric labels are (1.0 -> "1"), text as it is.
-      const auto label = value.cast<std::variant<std::string, double>>();
-      if (const auto* text = std::get_if<std::string>(&label)) params.pos_label = *text;
-      if (const auto* number = std::get_if<double>(&label)) {
-        params.pos_label = fmt::format("{}", *number);
-      }
+      params.pos_label = label_name(value);
     } else if (name == "ap_method") {
       params.ap.method = metrics::parse_ap_method(value.cast<std::string>());
     } else if (name == "ap_grid") {
@@ -106,6 +87,26 @@ metrics::EvaluateParams evaluate_params(const py::dict& options) {
 }
 
 }  // namespace
+
+Column array_column(const py::array& values, const std::string& name) {
+  if (values.ndim() != 1) {
+    fail("{} must be a 1-D array, found {} dimensions", name, values.ndim());
+  }
+  const char kind = values.dtype().kind();
+  if (kind == 'i' || kind == 'u' || kind == 'f') {
+    const auto converted = values.cast<Array<double>>();  // alive while viewed
+    const auto numbers = view_1d(converted, name.c_str());
+    return Column::numeric(name, {numbers.begin(), numbers.end()});
+  }
+  return Column::categorical(
+      name, values.attr("astype")("str").attr("tolist")().cast<std::vector<std::string>>());
+}
+
+std::string label_name(const py::handle& value) {
+  const auto label = value.cast<std::variant<std::string, double>>();
+  if (const auto* text = std::get_if<std::string>(&label)) return *text;
+  return fmt::format("{}", std::get<double>(label));
+}
 
 void bind_evaluate(py::module_& m) {
   m.def(

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
 #include "assay/soak/splits.hpp"
 
@@ -109,6 +110,15 @@ void bind_learners(py::module_& m);
 void bind_glmnet(py::module_& m);
 void bind_segmentation(py::module_& m);
 void bind_segment_files(py::module_& m);
+/// A 1-D array as the column a CSV file would give (defined in bind_evaluate.cpp): numbers stay
+/// numbers, anything else becomes text (str() of each), so labels, slices and predicted classes
+/// are encoded by the library's CSV rules.
+Column array_column(const py::array& values, const std::string& name);
+
+/// A class label given from Python as the library names it: text as it is, a number in its
+/// shortest round-trip form (1.0 -> "1"), as the numeric labels of a column are named.
+std::string label_name(const py::handle& value);
+
 void bind_compare(py::module_& m);
 void bind_compare_statistics(py::module_& m);
 void bind_compare_points(py::module_& m);

@@ -105,6 +105,11 @@ std::vector<std::string> default_metrics(Task task, bool scores, bool probabilit
 namespace detail {
 namespace {
 
+std::string kind_of(const ModelScores& m) {
+  if (m.predictions) return "predicted classes";
+  return m.n_columns == 1 ? "one score column" : fmt::format("{} score columns", m.n_columns);
+}
+
 void check_labels(const CompareInput& in, Task task, std::size_t n, const CompareParams& params) {
   const std::size_t k = in.classes.size();
   if (task == Task::regression) {
@@ -239,6 +244,38 @@ void make_groups(const CompareInput& in, Problem& p) {
   }
 }
 
+// The permutation test swaps a pair's predictions example by example: both must be the same
+// kind (scores, or predicted classes) with the same columns.
+void check_swappable(const CompareInput& in, const Problem& p) {
+  for (const auto& [a, b] : p.pairs) {
+    const auto& x = in.models[a];
+    const auto& y = in.models[b];
+    if (x.predictions != y.predictions || x.n_columns != y.n_columns) {
+      fail(
+          "test permutation: models {} and {} give different kinds of predictions ({} and {}), "
+          "which cannot be swapped example by example; use test bootstrap",
+          quote_found(x.name), quote_found(y.name), kind_of(x), kind_of(y));
+    }
+  }
+}
+
+// Every group, model and metric keeps one value per resample and per jackknife group: a slicing
+// column of ids would need more memory than there is, so it is refused before any work.
+void check_replicate_memory(const Problem& p, std::size_t models, const CompareParams& params) {
+  const double values = static_cast<double>(p.groups.size()) * static_cast<double>(models) *
+                        static_cast<double>(p.metrics.size()) *
+                        static_cast<double>(params.bootstrap.n_resamples + params.jackknife_groups);
+  const double bytes = 8 * values;
+  if (params.bootstrap.n_resamples > 0 && bytes > static_cast<double>(allocatable_bytes())) {
+    fail(
+        "{} groups (the whole data and {} slices) x {} models x {} metrics x {} resamples need "
+        "{:.1f} GB, more than the {:.1f} GB this process can allocate: slice by a column with "
+        "fewer values, or lower the resamples",
+        p.groups.size(), p.groups.size() - 1, models, p.metrics.size(),
+        params.bootstrap.n_resamples, bytes / 1e9, static_cast<double>(allocatable_bytes()) / 1e9);
+  }
+}
+
 }  // namespace
 
 // Everything prepare() decides before any metric is computed.
@@ -257,7 +294,9 @@ Problem prepare(CompareInput& in, const CompareParams& params) {
   check_models(in, p);
   choose_metrics(in, params, p);
   choose_pairs(in, params, p);
+  if (params.test == TestKind::permutation) check_swappable(in, p);
   make_groups(in, p);
+  check_replicate_memory(p, in.models.size(), params);
   return p;
 }
 

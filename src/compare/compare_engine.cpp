@@ -387,15 +387,12 @@ void adjust(std::vector<Difference*> family, Correction correction) {
 
 // Every rate at a chosen operating point (the point's own metric has the honest interval).
 std::vector<std::pair<std::string, double>> metrics_at(const ChosenPoint& point) {
-  static const std::vector<std::pair<std::string, PointMetric>> kReported = {
-      {"precision", PointMetric::precision},
-      {"recall", PointMetric::recall},
-      {"f1", PointMetric::f1},
-      {"fpr", PointMetric::fpr},
-      {"specificity", PointMetric::specificity},
-      {"accuracy", PointMetric::accuracy}};
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& [name, metric] : kReported) out.push_back({name, point_value(point, metric)});
+  for (const PointMetric metric :
+       {PointMetric::precision, PointMetric::recall, PointMetric::f1, PointMetric::fpr,
+        PointMetric::specificity, PointMetric::accuracy}) {
+    out.push_back({std::string(to_string(metric)), point_value(point, metric)});
+  }
   return out;
 }
 
@@ -513,8 +510,8 @@ std::vector<std::string> conclusions(const CompareResult& r) {
                          number(std::abs(d.difference)), interval, p,
                          covers ? "; the bootstrap interval still includes 0" : "");
     }
-    const bool excludes = !std::isnan(d.percentile.low) &&
-                          (d.percentile.low > 0 || d.percentile.high < 0);
+    const bool excludes =
+        !std::isnan(d.percentile.low) && (d.percentile.low > 0 || d.percentile.high < 0);
     if (excludes && d.p_value < alpha && r.params.correction != Correction::none) {
       // Significant alone, not after the correction: say both, claim neither way.
       return fmt::format(
@@ -611,14 +608,10 @@ CompareResult run(const Problem& p, const CompareInput& in, const CompareParams&
   r.baseline = in.models[p.baseline].name;
   r.params = params;
   for (std::size_t m = 0; m < in.models.size(); ++m) r.models.push_back(summary(c, 0, m, reps));
-  {
-    std::optional<ScopedWarningHandler> quiet;
-    r.differences = differences(c, 0, reps, jk);
-    for (std::size_t g = 1; g < p.groups.size(); ++g) {
-      quiet.emplace(WarningHandler{});  // per-slice BCa/DeLong warnings: too many to read
-      r.slices.push_back(slice_result(c, g, reps, differences(c, g, reps, jk)));
-      quiet.reset();
-    }
+  r.differences = differences(c, 0, reps, jk);
+  for (std::size_t g = 1; g < p.groups.size(); ++g) {
+    const ScopedWarningHandler quiet{WarningHandler{}};  // per-slice BCa/DeLong warnings: too many
+    r.slices.push_back(slice_result(c, g, reps, differences(c, g, reps, jk)));
   }
   std::vector<Difference*> whole, sliced;
   for (auto& d : r.differences) whole.push_back(&d);

@@ -116,6 +116,11 @@ TestKind parse_test(const std::string& name) {
   fail("test: expected auto, bootstrap or permutation, found {}", quote_found(name));
 }
 
+bool parse_pairs(const std::string& name) {
+  if (name == "baseline" || name == "all") return name == "all";
+  fail("pairs: expected baseline or all, found {}", quote_found(name));
+}
+
 Correction parse_correction(const std::string& name) {
   if (name == "holm") return Correction::holm;
   if (name == "bonferroni") return Correction::bonferroni;

@@ -126,34 +126,18 @@ SortedScores sort_scores(std::span<const std::uint8_t> positive, std::span<const
   return s;
 }
 
-// Counts of a binary decision as the operating-point functions take them.
-double rate(const std::string& name, const ChosenPoint& counts) {
-  static const std::vector<std::pair<std::string, PointMetric>> kRates = {
-      {"accuracy", PointMetric::accuracy},
-      {"balanced_accuracy", PointMetric::balanced_accuracy},
-      {"precision", PointMetric::precision},
-      {"recall", PointMetric::recall},
-      {"specificity", PointMetric::specificity},
-      {"fpr", PointMetric::fpr},
-      {"f1", PointMetric::f1},
-      {"mcc", PointMetric::mcc}};
-  for (const auto& [r, which] : kRates) {
-    if (r == name) return point_value(counts, which);
-  }
-  fail("compare: binary metric {} has no definition", name);
-}
-
 }  // namespace
 
 ModelMetrics::ModelMetrics(const ProblemShape& shape, GroupData data,
                            const std::vector<std::string>& names)
     : shape_(shape), data_(std::move(data)) {
   n_ = shape_.task == Task::regression ? data_.target.size() : data_.y.size();
-  bool losses = false;
+  bool losses = false, ranking = false;
   for (const auto& name : names) {
-    Metric m{name, std::nullopt};
+    Metric m{name, std::nullopt, std::nullopt};
     if (is_point_metric(name)) m.point = parse_point_metric(name);
-    ranking_ |= name == "roc_auc" || name == "average_precision";
+    if (shape_.task == Task::binary && !m.point) m.rate = point_metric_named(name);
+    ranking |= name == "roc_auc" || name == "average_precision";
     points_ |= m.point.has_value() ||
                (name == "average_precision" &&
                 (shape_.ap.method != metrics::ApMethod::step ||
@@ -162,7 +146,7 @@ ModelMetrics::ModelMetrics(const ProblemShape& shape, GroupData data,
     per_example_ |= !m.point && name != "roc_auc" && name != "average_precision";
     metrics_.push_back(std::move(m));
   }
-  const bool sort = (ranking_ || points_) && n_ > 0;
+  const bool sort = (ranking || points_) && n_ > 0;
   if (shape_.task == Task::binary) {
     is_positive_.resize(n_);
     predicted_.resize(n_);
@@ -311,7 +295,8 @@ void ModelMetrics::binary(const Weights& w, std::span<double> out) const {
     } else if (name == "log_loss") {
       out[m] = loss_.empty() ? kNaN : ratio(loss, total);
     } else {
-      out[m] = rate(name, counts);
+      ASSAY_ASSERT(metric.rate.has_value());
+      out[m] = point_value(counts, *metric.rate);
     }
   }
 }

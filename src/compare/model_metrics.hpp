@@ -77,6 +77,9 @@ class ModelMetrics {
   struct Metric {
     std::string name;
     std::optional<PointMetricSpec> point;
+    /// Binary metrics at the fixed threshold (accuracy, precision, f1, ...): their formula from
+    /// the counts, resolved once instead of by name in every resample.
+    std::optional<PointMetric> rate;
   };
   struct RankScan {
     double auc = 0;
@@ -92,7 +95,6 @@ class ModelMetrics {
   GroupData data_;
   std::size_t n_ = 0;
   std::vector<Metric> metrics_;
-  bool ranking_ = false;         // roc_auc or average_precision asked for
   bool points_ = false;          // operating points needed (a point metric, or a non-step AP)
   std::vector<double> loss_;     // per-example log loss (probabilities)
   std::vector<double> squared_;  // binary: per-example squared error of the probability

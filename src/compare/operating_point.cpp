@@ -262,6 +262,14 @@ double balanced_accuracy(double tp, double fp, double fn, double tn) {
 
 }  // namespace
 
+std::optional<PointMetric> point_metric_named(std::string_view name) {
+  return lookup(name);
+}
+
+std::string_view to_string(PointMetric metric) {
+  return canonical_name(metric);
+}
+
 bool is_point_metric(std::string_view name) {
   return name.find('@') != std::string_view::npos;
 }

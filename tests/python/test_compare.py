@@ -344,3 +344,34 @@ def test_junit_is_an_output_like_the_others(run_cli, tmp_path):
     assert data.read_bytes() == before
     out = run_cli("compare", data, "--label", "y", "--models", "a,b", "--junit", "/dev/null")
     assert out.returncode == 2 and "is a character device" in out.stderr
+
+
+def test_permutation_needs_models_of_the_same_kind():
+    rng = np.random.default_rng(19)
+    y = rng.integers(0, 3, 90)
+    scores = rng.dirichlet([1, 1, 1], 90)
+    predicted = rng.integers(0, 3, 90)
+    # Was an out-of-bounds read: one model's three columns swapped with another's one.
+    with pytest.raises(AssayError, match="cannot be swapped example by example"):
+        compare(y, {"a": scores, "b": predicted}, test="permutation", n_resamples=10,
+                progress=False)
+
+
+def test_a_numeric_pos_label_is_named_as_the_labels_are():
+    y, a, b, _, _ = binary_data(n=80, seed=20)
+    big = np.where(y == 1, 1234567, 7)
+    r = compare(big, {"a": a, "b": b}, pos_label=1234567, metrics=["recall"], n_resamples=0,
+                progress=False)
+    assert r.json["positive_class"] == "1234567"
+    r = compare(big, {"a": a, "b": b}, pos_label=7, metrics=["recall"], n_resamples=0,
+                progress=False)
+    assert r.json["positive_class"] == "7"
+
+
+def test_a_slice_column_of_ids_is_refused_before_it_fills_memory():
+    n = 200_000
+    y = np.arange(n) % 2
+    s = np.linspace(0, 1, n)
+    with pytest.raises(AssayError, match="more than the .* GB this process can allocate"):
+        compare(y, {"a": s, "b": s[::-1]}, by={"id": np.arange(n).astype(str)},
+                n_resamples=1_000_000, progress=False)

@@ -57,6 +57,9 @@ enum class TestKind {
 };
 TestKind parse_test(const std::string& name);  ///< "auto" | "bootstrap" | "permutation"
 
+/// "baseline" (each model against the baseline: false) or "all" (every pair: true).
+bool parse_pairs(const std::string& name);
+
 /// Multiple-comparison correction over every p-value of a run.
 enum class Correction { holm, bonferroni, fdr_bh, none };
 Correction parse_correction(const std::string& name);  ///< "holm", "bonferroni", "fdr_bh", "none"

@@ -33,6 +33,7 @@
 //   double recall = p.feasible ? point_value(p, spec.metric) : NaN;
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -79,6 +80,11 @@ bool is_point_metric(std::string_view name);
 /// Throws assay::Error: `metric "recall@precision=>0.9": expected a rule such as
 /// "precision>=0.9", "fpr<=0.01", "max_f1" or "cost(fp=1,fn=5)", found "precision=>0.9"`.
 PointMetricSpec parse_point_metric(std::string_view name);
+
+/// The metric of a name or alias ("recall", "tpr", "f1", ...), or none.
+std::optional<PointMetric> point_metric_named(std::string_view name);
+/// The canonical name of a metric ("recall" for PointMetric::recall).
+std::string_view to_string(PointMetric metric);
 
 /// Whether a larger value of the metric is better (false for fpr, fnr and cost; true for
 /// threshold, which has no direction).
