@@ -11,7 +11,10 @@ packages=(
   libnifti2-dev zlib1g-dev libdeflate-dev libcryptominisat5-dev libcadical-dev libtomlplusplus-dev
   python3-dev pybind11-dev python3-numpy python3-pytest python3-pytest-xdist
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
-  python3-nibabel python3-onnx python3-statsmodels r-base-core r-cran-glmnet r-cran-rpart r-cran-proc
+  python3-nibabel python3-onnx python3-statsmodels python3-matplotlib
+  python3-sphinx python3-numpydoc python3-nbformat python3-nbclient python3-ipykernel  # API docs, notebooks
+  python3-pip python3-venv  # `pip install .` (docs/install.md)
+  r-base-core r-cran-glmnet r-cran-rpart r-cran-proc
   nodejs npm chromium
   libopenmpi-dev openmpi-bin slurmctld slurmd slurm-client munge
   help2man man-db dpkg-dev file  # man page, `man -l`, the .deb's computed Depends
