@@ -11,3 +11,5 @@ from ._regression import *  # noqa: F401,F403
 from ._scorer import *  # noqa: F401,F403
 from ._uncertainty import *  # noqa: F401,F403
 from ._evaluate import *  # noqa: F401,F403
+from ._plot import (CalibrationDisplay, ConfusionMatrixDisplay, DetCurveDisplay,  # noqa: F401
+                    PrecisionRecallDisplay, PredictionErrorDisplay, RocCurveDisplay)

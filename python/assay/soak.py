@@ -22,6 +22,7 @@ from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
 from ._soak_splits import _codes as _unique_codes
 from ._soak_splits import _fold_codes, _seed
+from ._plot.soak_error import SoakErrorDisplay  # noqa: F401,E402  (drawn with matplotlib)
 
 __all__ = list(_splits_all) + ["run", "run_estimators", "pvalues", "summaries", "report",
                                "RESULT_COLUMNS"]
