@@ -215,6 +215,23 @@ def test_from_estimator_negative_class_as_positive():
     same(a.line_.get_ydata(), peer.line_.get_ydata())
 
 
+def test_pipelines_and_response_methods():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+    X, y = classification()
+    pipe = make_pipeline(StandardScaler(), LogisticRegression())
+    with pytest.raises(NotFittedError):
+        am.RocCurveDisplay.from_estimator(pipe, X, y)
+    pipe.fit(X, y)
+    a = am.RocCurveDisplay.from_estimator(pipe, X, y)
+    same(a.line_.get_ydata(), sm.RocCurveDisplay.from_estimator(pipe, X, y).line_.get_ydata())
+    assert a.line_.get_label().startswith("Pipeline")
+    tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    with pytest.raises(AttributeError, match="none of the following attributes"):
+        am.RocCurveDisplay.from_estimator(tree, X, y, response_method="decision_function")
+
+
 def test_calibration_and_confusion_from_estimator():
     X, y = classification()
     model = LogisticRegression().fit(X, y)

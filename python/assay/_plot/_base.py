@@ -38,18 +38,17 @@ def positive_label_suffix(pos_label):
 
 
 def check_fitted(estimator):
-    """scikit-learn's NotFittedError when the estimator has no fitted attribute (name ending
-    in '_'); without scikit-learn installed the estimator could not have been fitted by it."""
-    fitted = [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]
-    if fitted:
-        return
-    message = (f"This {type(estimator).__name__} instance is not fitted yet. Call 'fit' with "
-               "appropriate arguments before using this estimator.")
+    """scikit-learn's NotFittedError for an unfitted estimator: scikit-learn's own check when it
+    is installed (it knows Pipelines), else "no fitted attribute (a name ending in '_')"."""
     try:
-        from sklearn.exceptions import NotFittedError
+        from sklearn.utils.validation import check_is_fitted
     except ImportError:  # pragma: no cover - scikit-learn is a Debian dependency
-        raise AssayError(message) from None
-    raise NotFittedError(message)
+        if not any(k.endswith("_") and not k.startswith("__") for k in vars(estimator)):
+            raise AssayError(f"This {type(estimator).__name__} instance is not fitted yet. "
+                             "Call 'fit' with appropriate arguments before using this "
+                             "estimator.") from None
+        return
+    check_is_fitted(estimator)
 
 
 def _is_classifier(estimator):
@@ -86,8 +85,8 @@ def binary_response(estimator, X, response_method, pos_label, caller):
         if name == "predict_proba":
             return out[:, classes.tolist().index(pos_label)], pos_label
         return (out if pos_label == classes[1] else -out), pos_label
-    raise AttributeError(f"{type(estimator).__name__} has none of the response methods "
-                         f"{methods}")
+    raise AttributeError(f"{type(estimator).__name__} has none of the following attributes: "
+                         f"{', '.join(methods)}.")
 
 
 def estimator_name(estimator):
@@ -171,3 +170,11 @@ def resolved_pos_label(y_true, pos_label):
     if values <= {0, 1} or values <= {-1, 1}:
         return 1
     return None
+
+
+def legend_name(name, estimator_name):
+    """The display's name from ``name`` or scikit-learn's older spelling ``estimator_name``."""
+    if name is not None and estimator_name is not None and name != estimator_name:
+        raise ValueError(f"name={name!r} and estimator_name={estimator_name!r} name the same "
+                         "thing: pass one")
+    return name if name is not None else estimator_name

@@ -3,7 +3,8 @@ assay.metrics.calibration_error."""
 import numpy as np
 
 from .. import _classification
-from ._base import axes, binary_response, estimator_name, resolved_pos_label, style
+from ._base import (axes, binary_response, estimator_name, legend_name, resolved_pos_label,
+                    style)
 
 
 def calibration_points(y_true, y_prob, n_bins, strategy, pos_label):
@@ -29,10 +30,12 @@ class CalibrationDisplay:
         Mean predicted probability in each non-empty bin.
     y_prob : ndarray
         The predicted probabilities of the positive class the bins were made from.
-    estimator_name : str, default=None
+    name : str, default=None
         Legend name; None shows none.
     pos_label : int, float, bool or str, default=None
         The positive class, shown in the axis labels when given.
+    estimator_name : str, default=None
+        scikit-learn's older spelling of ``name`` (kept as an attribute with the same value).
 
     Attributes
     ----------
@@ -53,9 +56,11 @@ class CalibrationDisplay:
     ([0.0, 1.0], [0.2, 0.75])
     """
 
-    def __init__(self, prob_true, prob_pred, y_prob, *, estimator_name=None, pos_label=None):
+    def __init__(self, prob_true, prob_pred, y_prob, *, name=None, pos_label=None,
+                 estimator_name=None):
         self.prob_true, self.prob_pred, self.y_prob = prob_true, prob_pred, y_prob
-        self.estimator_name, self.pos_label = estimator_name, pos_label
+        self.pos_label = pos_label
+        self.name = self.estimator_name = legend_name(name, estimator_name)
 
     def plot(self, *, ax=None, name=None, ref_line=True, **kwargs):
         """Draw the diagram.
@@ -65,7 +70,7 @@ class CalibrationDisplay:
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         name : str, default=None
-            Legend name; None uses ``estimator_name``.
+            Legend name; None uses the ``name`` attribute.
         ref_line : bool, default=True
             Draw the diagonal "Perfectly calibrated" (once per axes).
         **kwargs
@@ -77,7 +82,7 @@ class CalibrationDisplay:
             self, with the artists set.
         """
         ax = axes(ax, "CalibrationDisplay.plot")
-        name = self.estimator_name if name is None else name
+        name = self.name if name is None else name
         suffix = "" if self.pos_label is None else f" (Positive class: {self.pos_label})"
         kw = style({"label": name} if name is not None else {}, kwargs)
         already = "Perfectly calibrated" in ax.get_legend_handles_labels()[1]
@@ -127,7 +132,7 @@ class CalibrationDisplay:
         label = resolved_pos_label(y_true, pos_label)
         if label is None:
             label = np.unique(np.asarray(y_true))[-1].item()
-        display = cls(prob_true, prob_pred, np.asarray(y_prob), estimator_name=name,
+        display = cls(prob_true, prob_pred, np.asarray(y_prob), name=name,
                       pos_label=label)
         return display.plot(ax=ax, ref_line=ref_line, **kwargs)
 

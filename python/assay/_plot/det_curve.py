@@ -3,8 +3,8 @@ assay.metrics.det_curve, on normal-deviate axes."""
 import numpy as np
 
 from .. import _ranking
-from ._base import (axes, binary_response, estimator_name, positive_label_suffix,
-                    resolved_pos_label, style)
+from ._base import (axes, binary_response, estimator_name, legend_name,
+                    positive_label_suffix, resolved_pos_label, style)
 
 # Error rates marked on both axes (as percentages), as scikit-learn marks them.
 _TICKS = (0.001, 0.01, 0.05, 0.20, 0.5, 0.80, 0.95, 0.99, 0.999)
@@ -32,10 +32,12 @@ class DetCurveDisplay:
         False positive rates.
     fnr : ndarray
         False negative rates.
-    estimator_name : str, default=None
+    name : str, default=None
         Legend name; None shows none.
     pos_label : int, float, bool or str, default=None
         The positive class, shown in the axis labels when given.
+    estimator_name : str, default=None
+        scikit-learn's older spelling of ``name`` (kept as an attribute with the same value).
 
     Attributes
     ----------
@@ -56,9 +58,9 @@ class DetCurveDisplay:
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5])
     """
 
-    def __init__(self, *, fpr, fnr, estimator_name=None, pos_label=None):
-        self.fpr, self.fnr = fpr, fnr
-        self.estimator_name, self.pos_label = estimator_name, pos_label
+    def __init__(self, *, fpr, fnr, name=None, pos_label=None, estimator_name=None):
+        self.fpr, self.fnr, self.pos_label = fpr, fnr, pos_label
+        self.name = self.estimator_name = legend_name(name, estimator_name)
 
     def plot(self, ax=None, *, name=None, **kwargs):
         """Draw the curve.
@@ -68,7 +70,7 @@ class DetCurveDisplay:
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         name : str, default=None
-            Legend name; None uses ``estimator_name``.
+            Legend name; None uses the ``name`` attribute.
         **kwargs
             Keywords for matplotlib's ``plot``.
 
@@ -77,7 +79,7 @@ class DetCurveDisplay:
         DetCurveDisplay
             self, with the artists set.
         """
-        name = self.estimator_name if name is None else name
+        name = self.name if name is None else name
         kw = style({} if name is None else {"label": name}, kwargs)
         ax = axes(ax, "DetCurveDisplay.plot")
         (self.line_,) = ax.plot(normal_deviate(self.fpr), normal_deviate(self.fnr), **kw)
@@ -130,7 +132,7 @@ class DetCurveDisplay:
         """
         fpr, fnr, _ = _ranking.det_curve(y_true, y_score, pos_label=pos_label,
                                          sample_weight=sample_weight)
-        display = cls(fpr=fpr, fnr=fnr, estimator_name="Classifier" if name is None else name,
+        display = cls(fpr=fpr, fnr=fnr, name="Classifier" if name is None else name,
                       pos_label=resolved_pos_label(y_true, pos_label))
         return display.plot(ax=ax, **kwargs)
 
