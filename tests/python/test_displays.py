@@ -296,6 +296,15 @@ def test_plot_draws_on_the_given_axes():
         [f"first (AUC = {roc.roc_auc:0.2f})", f"second (AUC = {roc.roc_auc:0.2f})"]
 
 
+def test_lists_of_numbers_are_one_curve():
+    roc = am.RocCurveDisplay(fpr=[0.0, 0.5, 1.0], tpr=[0.0, 1.0, 1.0], roc_auc=0.75).plot()
+    same(roc.line_.get_ydata(), [0.0, 1.0, 1.0])
+    pr = am.PrecisionRecallDisplay([0.5, 1.0, 1.0], [1.0, 0.5, 0.0], average_precision=0.75,
+                                   prevalence_pos_label=0.5).plot(plot_chance_level=True)
+    same(pr.line_.get_xdata(), [1.0, 0.5, 0.0])
+    same(pr.chance_level_.get_ydata(), [0.5, 0.5])
+
+
 def test_chance_level_and_despine():
     y, s = binary()
     d = am.RocCurveDisplay.from_predictions(y, s, plot_chance_level=True, despine=True,

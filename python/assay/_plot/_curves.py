@@ -10,8 +10,17 @@ _FOLD_STYLE = {"alpha": 0.5, "linestyle": "--", "color": "tab:blue"}
 
 
 def as_list(value):
-    """A curve's arrays as a list of curves: a list stays a list, an array becomes [array]."""
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+    """A curve's arrays as a list of curves: a list of arrays stays a list; one array (or a
+    list of numbers) becomes [array]."""
+    if isinstance(value, (list, tuple)) and len(value) and np.ndim(value[0]) >= 1:
+        return [np.asarray(v) for v in value]
+    return [np.asarray(value)]
+
+
+def per_curve(value, n):
+    """A per-curve setting (name, score, prevalence): a list gives one entry per curve, a
+    single value is repeated for the n curves."""
+    return list(value) if isinstance(value, (list, tuple)) else [value] * n
 
 
 def check_lengths(n, **named):

@@ -18,9 +18,10 @@ def calibration_points(y_true, y_prob, n_bins, strategy, pos_label):
 
 
 class CalibrationDisplay:
-    """Reliability diagram (scikit-learn's ``sklearn.calibration.CalibrationDisplay``): the
-    fraction of positives against the mean predicted probability in each bin of the predicted
-    probabilities, with the diagonal of a perfectly calibrated classifier.
+    """Reliability diagram, as scikit-learn's CalibrationDisplay.
+
+    The fraction of positives against the mean predicted probability in each bin of the
+    predicted probabilities, with the diagonal of a perfectly calibrated classifier.
 
     Parameters
     ----------
@@ -35,7 +36,7 @@ class CalibrationDisplay:
     pos_label : int, float, bool or str, default=None
         The positive class, shown in the axis labels when given.
     estimator_name : str, default=None
-        scikit-learn's older spelling of ``name`` (kept as an attribute with the same value).
+        The older spelling of ``name`` in scikit-learn (kept as an attribute with the same value).
 
     Attributes
     ----------
@@ -79,7 +80,16 @@ class CalibrationDisplay:
         Returns
         -------
         CalibrationDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import CalibrationDisplay
+        >>> d = CalibrationDisplay([0.0, 1.0], [0.2, 0.75], [0.1, 0.3, 0.6, 0.9])
+        >>> d.plot(name="model").ax_.get_legend_handles_labels()[1]
+        ['Perfectly calibrated', 'model']
         """
         ax = axes(ax, "CalibrationDisplay.plot")
         name = self.name if name is None else name
@@ -114,8 +124,12 @@ class CalibrationDisplay:
             The positive class; None means the greater label.
         name : str, default=None
             Legend name; None shows none.
-        ax, ref_line, **kwargs
-            As :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        ref_line : bool, default=True
+            Draw the diagonal "Perfectly calibrated" (once per axes).
+        **kwargs
+            Keywords for matplotlib's ``plot`` of the curve.
 
         Returns
         -------
@@ -127,6 +141,16 @@ class CalibrationDisplay:
         assay.AssayError
             For labels that are not binary, probabilities outside [0, 1] or a bad n_bins or
             strategy.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import CalibrationDisplay
+        >>> d = CalibrationDisplay.from_predictions([0, 1, 1, 1], [0.1, 0.3, 0.6, 0.9],
+        ...                                         n_bins=2, strategy="quantile")
+        >>> d.prob_true.tolist(), d.prob_pred.tolist()
+        ([0.5, 1.0], [0.2, 0.75])
         """
         prob_true, prob_pred = calibration_points(y_true, y_prob, n_bins, strategy, pos_label)
         label = resolved_pos_label(y_true, pos_label)
@@ -149,10 +173,20 @@ class CalibrationDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True labels.
+        n_bins : int, default=5
+            Number of bins of [0, 1].
+        strategy : {"uniform", "quantile"}, default="uniform"
+            Equal-width bins, or bins with equally many predictions.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
         name : str, default=None
             Legend name; None gives the estimator's class name.
-        n_bins, strategy, pos_label, ax, ref_line, **kwargs
-            As :meth:`from_predictions`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        ref_line : bool, default=True
+            Draw the diagonal "Perfectly calibrated" (once per axes).
+        **kwargs
+            Keywords for matplotlib's ``plot`` of the curve.
 
         Returns
         -------
@@ -165,6 +199,17 @@ class CalibrationDisplay:
             If the estimator is not fitted.
         ValueError
             If it is not a binary classifier.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import CalibrationDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> model = LogisticRegression().fit(X, y)
+        >>> CalibrationDisplay.from_estimator(model, X, y, n_bins=2).prob_true.tolist()
+        [0.0, 1.0]
         """
         prob, pos_label = binary_response(estimator, X, "predict_proba", pos_label,
                                           "CalibrationDisplay.from_estimator")

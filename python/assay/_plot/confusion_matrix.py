@@ -19,9 +19,10 @@ def _cell_text(value, values_format, integer):
 
 
 class ConfusionMatrixDisplay:
-    """Confusion matrix heat map (scikit-learn's ``sklearn.metrics.ConfusionMatrixDisplay``):
-    rows are true labels, columns predicted labels, each cell written in the colour that
-    reads on its shade.
+    """Confusion matrix heat map, as scikit-learn's ConfusionMatrixDisplay.
+
+    Rows are true labels and columns predicted labels; each cell's value is written in the
+    colour that reads on its shade.
 
     Parameters
     ----------
@@ -81,7 +82,16 @@ class ConfusionMatrixDisplay:
         Returns
         -------
         ConfusionMatrixDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import ConfusionMatrixDisplay
+        >>> d = ConfusionMatrixDisplay([[5, 1], [2, 7]], display_labels=["no", "yes"])
+        >>> [t.get_text() for t in d.plot(colorbar=False).ax_.get_xticklabels()]
+        ['no', 'yes']
         """
         ax = axes(ax, "ConfusionMatrixDisplay.plot")
         cm = np.asarray(self.confusion_matrix)
@@ -136,8 +146,22 @@ class ConfusionMatrixDisplay:
             Normalise over true labels (rows), predicted labels (columns) or all cells.
         display_labels : array-like of shape (n_classes,), default=None
             Tick labels; None uses the classes.
-        include_values, xticks_rotation, values_format, cmap, ax, colorbar, im_kw, text_kw
-            As :meth:`plot`.
+        include_values : bool, default=True
+            Write each cell's value.
+        xticks_rotation : {"vertical", "horizontal"} or float, default="horizontal"
+            Rotation of the predicted-label ticks.
+        values_format : str, default=None
+            Format of the cell values; None: '.2g', or 'd' for counts when shorter.
+        cmap : str or matplotlib Colormap, default="viridis"
+            Colour map.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        colorbar : bool, default=True
+            Add a colour bar.
+        im_kw : dict, default=None
+            Keywords for ``imshow``.
+        text_kw : dict, default=None
+            Keywords for the cells' ``text``.
 
         Returns
         -------
@@ -148,6 +172,16 @@ class ConfusionMatrixDisplay:
         ------
         ValueError
             As ``assay.metrics.confusion_matrix`` for bad labels or normalize.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import ConfusionMatrixDisplay
+        >>> d = ConfusionMatrixDisplay.from_predictions([0, 1, 1, 1], [0, 1, 0, 1],
+        ...                                             normalize="true")
+        >>> [t.get_text() for t in d.text_.ravel()]
+        ['1', '0', '0.33', '0.67']
         """
         cm = _classification.confusion_matrix(y_true, y_pred, labels=labels,
                                               sample_weight=sample_weight, normalize=normalize)
@@ -175,9 +209,30 @@ class ConfusionMatrixDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True labels.
-        labels, sample_weight, normalize, display_labels, include_values, xticks_rotation, \
-values_format, cmap, ax, colorbar, im_kw, text_kw
-            As :meth:`from_predictions`.
+        labels : array-like of shape (n_classes,), default=None
+            Classes and their order; None: the sorted classes of y and the predictions.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
+        normalize : {"true", "pred", "all"}, default=None
+            Normalise over true labels (rows), predicted labels (columns) or all cells.
+        display_labels : array-like of shape (n_classes,), default=None
+            Tick labels; None uses the classes.
+        include_values : bool, default=True
+            Write each cell's value.
+        xticks_rotation : {"vertical", "horizontal"} or float, default="horizontal"
+            Rotation of the predicted-label ticks.
+        values_format : str, default=None
+            Format of the cell values; None: '.2g', or 'd' for counts when shorter.
+        cmap : str or matplotlib Colormap, default="viridis"
+            Colour map.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        colorbar : bool, default=True
+            Add a colour bar.
+        im_kw : dict, default=None
+            Keywords for ``imshow``.
+        text_kw : dict, default=None
+            Keywords for the cells' ``text``.
 
         Returns
         -------
@@ -190,6 +245,17 @@ values_format, cmap, ax, colorbar, im_kw, text_kw
             If the estimator is not fitted.
         ValueError
             If it is not a classifier.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import ConfusionMatrixDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> model = LogisticRegression().fit(X, y)
+        >>> ConfusionMatrixDisplay.from_estimator(model, X, y).confusion_matrix.tolist()
+        [[2, 0], [0, 2]]
         """
         check_fitted(estimator)
         final = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator

@@ -22,9 +22,10 @@ def _tick_text(p):
 
 
 class DetCurveDisplay:
-    """Detection error tradeoff (DET) curve plot (scikit-learn's
-    ``sklearn.metrics.DetCurveDisplay``): false negative rate against false positive rate,
-    both on the normal-deviate scale, so a classifier with normal scores draws a straight line.
+    """Detection error tradeoff (DET) curve plot, as scikit-learn's DetCurveDisplay.
+
+    False negative rate against false positive rate, both on the normal-deviate scale, so a
+    classifier whose scores are normal in each class draws a straight line.
 
     Parameters
     ----------
@@ -37,7 +38,7 @@ class DetCurveDisplay:
     pos_label : int, float, bool or str, default=None
         The positive class, shown in the axis labels when given.
     estimator_name : str, default=None
-        scikit-learn's older spelling of ``name`` (kept as an attribute with the same value).
+        The older spelling of ``name`` in scikit-learn (kept as an attribute with the same value).
 
     Attributes
     ----------
@@ -77,7 +78,16 @@ class DetCurveDisplay:
         Returns
         -------
         DetCurveDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import DetCurveDisplay
+        >>> d = DetCurveDisplay(fpr=[0.5, 0.5, 0.0], fnr=[0.0, 0.5, 0.5]).plot(name="rule")
+        >>> d.line_.get_ydata().round(3).tolist()
+        [-inf, 0.0, 0.0]
         """
         name = self.name if name is None else name
         kw = style({} if name is None else {"label": name}, kwargs)
@@ -129,6 +139,15 @@ class DetCurveDisplay:
         ------
         assay.AssayError
             For labels that are not binary.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import DetCurveDisplay
+        >>> d = DetCurveDisplay.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> d.line_.get_label(), d.ax_.get_xlim()
+        ('Classifier', (-3.0, 3.0))
         """
         fpr, fnr, _ = _ranking.det_curve(y_true, y_score, pos_label=pos_label,
                                          sample_weight=sample_weight)
@@ -149,12 +168,18 @@ class DetCurveDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
         response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
             The scores used; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
         name : str, default=None
             Legend name; None gives the estimator's class name.
-        sample_weight, pos_label, ax, **kwargs
-            As :meth:`from_predictions`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        **kwargs
+            Keywords for matplotlib's ``plot``.
 
         Returns
         -------
@@ -167,6 +192,17 @@ class DetCurveDisplay:
             If the estimator is not fitted.
         ValueError
             If it is not a binary classifier.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import DetCurveDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> model = LogisticRegression().fit(X, y)
+        >>> DetCurveDisplay.from_estimator(model, X, y).line_.get_label()
+        'LogisticRegression'
         """
         score, pos_label = binary_response(estimator, X, response_method, pos_label,
                                            "DetCurveDisplay.from_estimator")

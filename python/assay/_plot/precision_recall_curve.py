@@ -53,7 +53,7 @@ class PrecisionRecallDisplay:
     prevalence_pos_label : float or list of float, default=None
         Fraction of positives: the chance level line's height (no line when None).
     band_x, band_lower, band_upper : ndarray, default=None
-        assay's extra (keyword-only): lower and upper precision at the recalls ``band_x``.
+        Extra of assay (keyword-only): lower and upper precision at the recalls ``band_x``.
     confidence : float, default=None
         The band's confidence, for its legend entry.
 
@@ -114,20 +114,29 @@ class PrecisionRecallDisplay:
         Returns
         -------
         PrecisionRecallDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
 
         Raises
         ------
         ValueError
             If plot_chance_level is set but the prevalence is unknown, or a list parameter does
             not hold one entry per curve.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import PrecisionRecallDisplay
+        >>> d = PrecisionRecallDisplay([0.5, 1.0, 1.0], [1.0, 0.5, 0.0], average_precision=0.75,
+        ...                            prevalence_pos_label=0.5)
+        >>> d.plot(plot_chance_level=True).chance_level_.get_label()
+        'Chance level (AP = 0.50)'
         """
         precisions, recalls = _curves.as_list(self.precision), _curves.as_list(self.recall)
         n = len(precisions)
         name = self.name if name is None else name
-        names = _curves.as_list(name) if isinstance(name, (list, tuple)) else [name] * n
-        aps = _curves.as_list(self.average_precision) \
-            if isinstance(self.average_precision, (list, tuple)) else [self.average_precision] * n
+        names = _curves.per_curve(name, n)
+        aps = _curves.per_curve(self.average_precision, n)
         _curves.check_lengths(n, recall=recalls, name=names, average_precision=aps)
         if plot_chance_level and self.prevalence_pos_label is None:
             raise ValueError("You must provide prevalence_pos_label when constructing the "
@@ -147,7 +156,7 @@ class PrecisionRecallDisplay:
                               despine, band_kw)
 
     def _chance_level(self, ax, chance_level_kw):
-        prevalences = _curves.as_list(self.prevalence_pos_label)
+        prevalences = _curves.per_curve(self.prevalence_pos_label, 1)
         lines = []
         for i, p in enumerate(prevalences):
             text = f"Chance level (AP = {p:0.2f})" if i == 0 else "_nolegend_"
@@ -179,10 +188,18 @@ class PrecisionRecallDisplay:
             The positive class; None means 1 for labels in {0, 1} or {-1, 1}.
         name : str, default=None
             Legend name; None gives "Classifier".
-        ax, curve_kwargs, plot_chance_level, chance_level_kw, despine
-            As :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot`` of the curve(s), as in :meth:`plot`.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
         n_bootstrap : int, default=None
-            assay's extra: draw a bootstrap band from this many resamples (None: no band).
+            Extra of assay: draw a bootstrap band from this many resamples (None: no band).
             The band is **pointwise** and **percentile**: the rows are resampled with
             replacement, each resample's step curve is read on the fixed recall grid
             0, 0.01, ..., 1 (at recall r, the precision of the last point with recall >= r),
@@ -206,6 +223,16 @@ class PrecisionRecallDisplay:
         ------
         assay.AssayError
             For labels that are not binary, bad band options or no resample with both classes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import PrecisionRecallDisplay
+        >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> d = PrecisionRecallDisplay.from_predictions(y, s, n_bootstrap=50, seed=0)
+        >>> d.band_x.shape, d.band_.get_label()
+        ((101,), '95% bootstrap band')
         """
         check_bootstrap(n_bootstrap, confidence, seed)
         precision, recall, _ = _ranking.precision_recall_curve(
@@ -242,13 +269,35 @@ class PrecisionRecallDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
+        drop_intermediate : bool, default=False
+            Drop the points that do not change the drawn steps.
         response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
             The scores used; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
         name : str, default=None
             Legend name; None gives the estimator's class name.
-        sample_weight, drop_intermediate, pos_label, ax, curve_kwargs, plot_chance_level, \
-chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
-            As :meth:`from_predictions`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot`` of the curve(s), as in :meth:`plot`.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
+        n_bootstrap : int, default=None
+            Number of bootstrap resamples of the band (None: no band); the band is described
+            in :meth:`from_predictions`.
+        confidence : float, default=0.95
+            The band's confidence level.
+        seed : int, default=0
+            Seed of the resampling: the same seed gives the same band.
+        band_kw : dict, default=None
+            Keywords for the band's ``fill_between``.
 
         Returns
         -------
@@ -261,6 +310,17 @@ chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
             If the estimator is not fitted.
         ValueError
             If it is not a binary classifier or pos_label is not one of its classes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import PrecisionRecallDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> model = LogisticRegression().fit(X, y)
+        >>> PrecisionRecallDisplay.from_estimator(model, X, y).line_.get_label()
+        'LogisticRegression (AP = 1.00)'
         """
         score, pos_label = binary_response(estimator, X, response_method, pos_label,
                                            "PrecisionRecallDisplay.from_estimator")
@@ -281,17 +341,32 @@ chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
         Parameters
         ----------
         cv_results : dict
-            scikit-learn's ``cross_validate(..., return_estimator=True,
+            The output of scikit-learn's ``cross_validate(..., return_estimator=True,
             return_indices=True)`` output, or any dict with ``"estimator"`` and ``"indices"``
             (a dict whose ``"test"`` lists each fold's test rows).
         X, y : array-like
             The data cross-validated.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
+        drop_intermediate : bool, default=False
+            Drop the points that do not change the drawn steps.
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+            The scores used; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
         name : str or list of str, default=None
             Legend name for all folds or one per fold.
-        sample_weight, drop_intermediate, response_method, pos_label, ax, curve_kwargs, \
-plot_chance_level, chance_level_kw, despine
-            As :meth:`from_estimator`; one ``curve_kwargs`` dict gives a single legend entry,
-            the mean ± SD of the fold APs.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot``: one dict for every fold (a single legend entry,
+            the mean ± SD of the fold APs) or one per fold.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
 
         Returns
         -------
@@ -302,6 +377,21 @@ plot_chance_level, chance_level_kw, despine
         ------
         ValueError
             If cv_results lacks the estimators or the test indices.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import PrecisionRecallDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0], [0.5], [2.5]], [0, 0, 1, 1, 0, 1]
+        >>> folds = [[0, 2], [1, 3], [4, 5]]
+        >>> fitted = [LogisticRegression().fit([X[i] for i in range(6) if i not in f],
+        ...                                    [y[i] for i in range(6) if i not in f])
+        ...           for f in folds]
+        >>> cv = {"estimator": fitted, "indices": {"test": folds}}
+        >>> len(PrecisionRecallDisplay.from_cv_results(cv, X, y).line_)
+        3
         """
         precisions, recalls, aps, prevalences = [], [], [], []
         for X_test, y_test, w_test, est in _curves.cv_folds(cv_results, X, y, sample_weight):

@@ -27,10 +27,10 @@ def _subsample_size(subsample, n):
 
 
 class PredictionErrorDisplay:
-    """A regressor's predictions against the truth (scikit-learn's
-    ``sklearn.metrics.PredictionErrorDisplay``): actual against predicted values with the
-    diagonal of perfect predictions, or residuals (actual - predicted) against predicted values
-    with the zero line.
+    """A regressor's predictions against the truth, as scikit-learn's PredictionErrorDisplay.
+
+    Actual against predicted values with the diagonal of perfect predictions, or residuals
+    (actual - predicted) against predicted values with the zero line.
 
     Parameters
     ----------
@@ -83,12 +83,21 @@ class PredictionErrorDisplay:
         Returns
         -------
         PredictionErrorDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
 
         Raises
         ------
         ValueError
             If kind is not one of the two.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import PredictionErrorDisplay
+        >>> d = PredictionErrorDisplay(y_true=[1.0, 2.0, 3.0], y_pred=[1.5, 2.0, 2.0])
+        >>> d.plot(kind="actual_vs_predicted").line_.get_xdata().tolist()
+        [1.0, 3.0]
         """
         if kind not in KINDS:
             raise ValueError(f"`kind` must be one of {', '.join(KINDS)}. Got {kind!r} instead.")
@@ -132,8 +141,12 @@ class PredictionErrorDisplay:
             Seed of the subsample: numpy's legacy ``RandomState.choice``, drawing with
             replacement as scikit-learn does, so the same seed draws the same points as
             scikit-learn's display.
-        ax, scatter_kwargs, line_kwargs
-            As :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        scatter_kwargs : dict, default=None
+            Keywords for ``scatter``.
+        line_kwargs : dict, default=None
+            Keywords for the reference line's ``plot``.
 
         Returns
         -------
@@ -144,6 +157,16 @@ class PredictionErrorDisplay:
         ------
         ValueError
             For a bad kind or subsample, or inputs of different lengths.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import PredictionErrorDisplay
+        >>> d = PredictionErrorDisplay.from_predictions(list(range(10)), list(range(10)),
+        ...                                             subsample=4, random_state=0)
+        >>> len(d.scatter_.get_offsets())
+        4
         """
         y_true = np.asarray(y_true, dtype=float).ravel()
         y_pred = np.asarray(y_pred, dtype=float).ravel()
@@ -174,8 +197,18 @@ class PredictionErrorDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True values.
-        kind, subsample, random_state, ax, scatter_kwargs, line_kwargs
-            As :meth:`from_predictions`.
+        kind : {"actual_vs_predicted", "residual_vs_predicted"}, default="residual_vs_predicted"
+            What is drawn on the y axis.
+        subsample : float, int or None, default=1000
+            Points drawn: a count, a fraction in (0, 1), or None for all.
+        random_state : int or numpy RandomState, default=None
+            Seed of the subsample, as in :meth:`from_predictions`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        scatter_kwargs : dict, default=None
+            Keywords for ``scatter``.
+        line_kwargs : dict, default=None
+            Keywords for the reference line's ``plot``.
 
         Returns
         -------
@@ -186,6 +219,17 @@ class PredictionErrorDisplay:
         ------
         sklearn.exceptions.NotFittedError
             If the estimator is not fitted.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import Ridge
+        >>> from assay.metrics import PredictionErrorDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0.0, 1.0, 2.0, 3.0]
+        >>> model = Ridge(alpha=0.0).fit(X, y)
+        >>> PredictionErrorDisplay.from_estimator(model, X, y).ax_.get_ylabel()
+        'Residuals (actual - predicted)'
         """
         check_fitted(estimator)
         return cls.from_predictions(y, estimator.predict(X), kind=kind, subsample=subsample,

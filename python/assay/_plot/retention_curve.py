@@ -7,8 +7,10 @@ from ._base import axes, style
 
 
 class RetentionCurveDisplay:
-    """Error-retention curve plot (Shifts): the error left when the most uncertain samples are
-    rejected (replaced by ground truth, error 0), against the fraction rejected.
+    """Error-retention curve plot (Shifts) of per-sample errors ranked by uncertainty.
+
+    The error left when the most uncertain samples are rejected (replaced by ground truth,
+    error 0), against the fraction rejected.
 
     The points are ``assay.shift.retention_curve``'s: ``curve[j]`` is drawn at j/n (j of n
     samples rejected). The oracle (rejecting the largest errors first) and the expected curve
@@ -74,7 +76,17 @@ class RetentionCurveDisplay:
         Returns
         -------
         RetentionCurveDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.shift import RetentionCurveDisplay, retention_curve
+        >>> result = retention_curve([2.0, 1.0], [1.0, 0.0])
+        >>> d = RetentionCurveDisplay(curve=result.curve, r_auc=result.r_auc)
+        >>> d.plot(name="model").line_.get_label()
+        'model (R-AUC = 0.667)'
         """
         ax = axes(ax, "RetentionCurveDisplay.plot")
         name = self.name if name is None else name
@@ -119,8 +131,14 @@ class RetentionCurveDisplay:
             Tie handling and area rule (see docs/shift.md).
         name : str, default=None
             Legend name; None shows only the R-AUC.
-        ax, curve_kwargs, plot_oracle, plot_random
-            As :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        curve_kwargs : dict, default=None
+            Keywords for the curve's ``plot``.
+        plot_oracle : bool, default=True
+            Draw the oracle curve.
+        plot_random : bool, default=True
+            Draw the random curve.
 
         Returns
         -------
@@ -131,6 +149,15 @@ class RetentionCurveDisplay:
         ------
         assay.AssayError
             For inputs of different lengths, no sample or an unknown convention.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.shift import RetentionCurveDisplay
+        >>> d = RetentionCurveDisplay.from_predictions([2.0, 1.0], [0.0, 1.0])
+        >>> d.oracle_line_.get_ydata().tolist(), d.random_line_.get_ydata().tolist()
+        ([1.5, 0.5, 0.0], [1.5, 0.75, 0.0])
         """
         result = _shift.retention_curve(errors, uncertainty, convention)
         display = cls(curve=result.curve, r_auc=result.r_auc,

@@ -48,7 +48,7 @@ class RocCurveDisplay:
     pos_label : int, float, bool or str, default=None
         The positive class, shown in the axis labels when given.
     band_x, band_lower, band_upper : ndarray, default=None
-        assay's extra (keyword-only): a band drawn around the curve, lower and upper TPR at the
+        Extra of assay (keyword-only): a band drawn around the curve, lower and upper TPR at the
         FPRs ``band_x``; ``from_predictions(n_bootstrap=...)`` fills them.
     confidence : float, default=None
         The band's confidence, for its legend entry.
@@ -109,19 +109,26 @@ class RocCurveDisplay:
         Returns
         -------
         RocCurveDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
 
         Raises
         ------
         ValueError
             If a list parameter does not hold one entry per curve.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import RocCurveDisplay
+        >>> d = RocCurveDisplay(fpr=[0.0, 0.5, 1.0], tpr=[0.0, 1.0, 1.0], roc_auc=0.75)
+        >>> d.plot(name="rule", plot_chance_level=True).line_.get_label()
+        'rule (AUC = 0.75)'
         """
         fprs, tprs = _curves.as_list(self.fpr), _curves.as_list(self.tpr)
         n = len(fprs)
         name = self.name if name is None else name
-        names = _curves.as_list(name) if isinstance(name, (list, tuple)) else [name] * n
-        aucs = _curves.as_list(self.roc_auc) if isinstance(self.roc_auc, (list, tuple)) \
-            else [self.roc_auc] * n
+        names, aucs = _curves.per_curve(name, n), _curves.per_curve(self.roc_auc, n)
         _curves.check_lengths(n, tpr=tprs, name=names, roc_auc=aucs)
         ax = axes(ax, "RocCurveDisplay.plot")
         _curves.draw(self, ax, fprs, tprs, _curves.curve_styles(n, names, aucs, "AUC",
@@ -156,10 +163,18 @@ class RocCurveDisplay:
             The positive class; None means 1 for labels in {0, 1} or {-1, 1}.
         name : str, default=None
             Legend name; None gives "Classifier".
-        ax, curve_kwargs, plot_chance_level, chance_level_kw, despine
-            As :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot`` of the curve(s), as in :meth:`plot`.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
         n_bootstrap : int, default=None
-            assay's extra: draw a bootstrap band from this many resamples (None: no band).
+            Extra of assay: draw a bootstrap band from this many resamples (None: no band).
             The band is **pointwise** and **percentile**: the rows are resampled with
             replacement, each resample's ROC curve (straight segments between its points,
             the top of a vertical rise) is read on the fixed FPR grid 0, 0.01, ..., 1, and at
@@ -183,6 +198,16 @@ class RocCurveDisplay:
         ------
         assay.AssayError
             For labels that are not binary, bad band options or no resample with both classes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from assay.metrics import RocCurveDisplay
+        >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> d = RocCurveDisplay.from_predictions(y, s, n_bootstrap=50, seed=0)
+        >>> d.band_x.shape, bool((d.band_lower <= d.band_upper).all())
+        ((101,), True)
         """
         check_bootstrap(n_bootstrap, confidence, seed)
         fpr, tpr, _ = _ranking.roc_curve(y_true, y_score, pos_label=pos_label,
@@ -216,13 +241,35 @@ class RocCurveDisplay:
             Input rows.
         y : array-like of shape (n_samples,)
             True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
+        drop_intermediate : bool, default=True
+            Drop the points that lie on a straight segment (the drawn curve is the same).
         response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
             The scores used; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
         name : str, default=None
             Legend name; None gives the estimator's class name.
-        sample_weight, drop_intermediate, pos_label, ax, curve_kwargs, plot_chance_level, \
-chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
-            As :meth:`from_predictions`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot`` of the curve(s), as in :meth:`plot`.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
+        n_bootstrap : int, default=None
+            Number of bootstrap resamples of the band (None: no band); the band is described
+            in :meth:`from_predictions`.
+        confidence : float, default=0.95
+            The band's confidence level.
+        seed : int, default=0
+            Seed of the resampling: the same seed gives the same band.
+        band_kw : dict, default=None
+            Keywords for the band's ``fill_between``.
 
         Returns
         -------
@@ -235,6 +282,17 @@ chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
             If the estimator is not fitted.
         ValueError
             If it is not a binary classifier or pos_label is not one of its classes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import RocCurveDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> model = LogisticRegression().fit(X, y)
+        >>> RocCurveDisplay.from_estimator(model, X, y).line_.get_label()
+        'LogisticRegression (AUC = 1.00)'
         """
         score, pos_label = binary_response(estimator, X, response_method, pos_label,
                                            "RocCurveDisplay.from_estimator")
@@ -255,17 +313,32 @@ chance_level_kw, despine, n_bootstrap, confidence, seed, band_kw
         Parameters
         ----------
         cv_results : dict
-            scikit-learn's ``cross_validate(..., return_estimator=True,
+            The output of scikit-learn's ``cross_validate(..., return_estimator=True,
             return_indices=True)`` output, or any dict with ``"estimator"`` (the fitted
             estimators) and ``"indices"`` (a dict whose ``"test"`` lists each fold's test rows).
         X, y : array-like
             The data cross-validated.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights.
+        drop_intermediate : bool, default=True
+            Drop the points that lie on a straight segment (the drawn curve is the same).
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+            The scores used; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the estimator's ``classes_[1]``.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
         name : str or list of str, default=None
             Legend name for all folds or one per fold.
-        sample_weight, drop_intermediate, response_method, pos_label, ax, curve_kwargs, \
-plot_chance_level, chance_level_kw, despine
-            As :meth:`from_estimator`; one ``curve_kwargs`` dict gives a single legend entry,
-            the mean ± SD of the fold AUCs.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords for matplotlib's ``plot``: one dict for every fold (a single legend entry,
+            the mean ± SD of the fold AUCs) or one per fold.
+        plot_chance_level : bool, default=False
+            Draw the chance level line.
+        chance_level_kw : dict, default=None
+            Keywords for the chance level's ``plot``.
+        despine : bool, default=False
+            Hide the top and right spines.
 
         Returns
         -------
@@ -276,6 +349,21 @@ plot_chance_level, chance_level_kw, despine
         ------
         ValueError
             If cv_results lacks the estimators or the test indices.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from assay.metrics import RocCurveDisplay
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0], [0.5], [2.5]], [0, 0, 1, 1, 0, 1]
+        >>> folds = [[0, 2], [1, 3], [4, 5]]
+        >>> fitted = [LogisticRegression().fit([X[i] for i in range(6) if i not in f],
+        ...                                    [y[i] for i in range(6) if i not in f])
+        ...           for f in folds]
+        >>> cv = {"estimator": fitted, "indices": {"test": folds}}
+        >>> RocCurveDisplay.from_cv_results(cv, X, y).line_[0].get_label()
+        'AUC = 1.00 +/- 0.00'
         """
         fprs, tprs, aucs = [], [], []
         for X_test, y_test, w_test, est in _curves.cv_folds(cv_results, X, y, sample_weight):

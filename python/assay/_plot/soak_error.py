@@ -15,10 +15,12 @@ def _p_text(p):
 
 
 class SoakErrorDisplay:
-    """The SOAK error chart: one panel per test subset; in each, the mean (circle) and mean ±
-    SD (segment) over folds of the test measure of models trained on All, Same and Other
-    subsets, one colour per learner; optionally the paired t-test p-value of Other-Same and
-    All-Same beside the Other and All rows.
+    """The SOAK error chart (the SOAK paper's Figure 3) of assay.soak results.
+
+    One panel per test subset; in each, the mean (circle) and mean ± SD (segment) over folds
+    of the test measure of models trained on All, Same and Other subsets, one colour per
+    learner; optionally the paired t-test p-value of Other-Same and All-Same under the Other
+    and All means.
 
     Only full-size train sets are drawn (the rows with ``n.train.groups`` = 0 of
     ``assay.soak.summaries``); the numbers are those of ``assay.soak.summaries`` and
@@ -75,12 +77,25 @@ class SoakErrorDisplay:
         Returns
         -------
         SoakErrorDisplay
-            self, with the artists set.
+            The display itself, with its artists set.
 
         Raises
         ------
         ValueError
             If ax does not hold one axes per test subset.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import pandas as pd
+        >>> from assay.soak import SoakErrorDisplay
+        >>> summary = pd.DataFrame({"learner": "glmnet", "test.subset": "A",
+        ...                         "train.subsets": ["all", "same", "other"],
+        ...                         "mean": [20.0, 21.0, 30.0], "sd": [2.0, 2.5, 3.0]})
+        >>> d = SoakErrorDisplay(summary).plot()
+        >>> d.errorbars_["glmnet", "A"].lines[0].get_xdata().tolist()
+        [20.0, 21.0, 30.0]
         """
         subsets = sorted(self.summary["test.subset"].unique(), key=str)
         learners = list(dict.fromkeys(self.summary["learner"]))
@@ -164,6 +179,19 @@ class SoakErrorDisplay:
         ------
         assay.AssayError
             For several data sets without ``data``, or an unknown data set or learner.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> import assay.soak as soak
+        >>> rng = np.random.default_rng(0)
+        >>> X, y = rng.normal(size=(90, 2)), rng.integers(0, 2, 90)
+        >>> results = soak.run(X, y, subset=np.repeat(["N", "S"], 45), n_splits=3)
+        >>> d = soak.SoakErrorDisplay.from_results(results, show_pvalues=False)
+        >>> sorted({learner for learner, _ in d.errorbars_})
+        ['featureless']
         """
         from .. import soak
         with warnings.catch_warnings():
