@@ -1,0 +1,60 @@
+"""The Python API reference (docs/api, what `make docs` builds) builds with Sphinx and numpydoc
+without a single warning, has a page per public module, and shows the docstrings: the metrics
+page documents roc_auc_score with its parameters."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from public_api import public_modules, public_objects
+
+pytest.importorskip("sphinx")
+pytest.importorskip("numpydoc")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("api")
+    html, doctrees = out / "html", out / "doctrees"
+    # -d keeps Sphinx's pickled environment out of the checkout too.
+    run = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+         "-d", str(doctrees), os.path.join(ROOT, "docs", "api"), str(html)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MPLBACKEND": "Agg"})
+    assert run.returncode == 0, f"sphinx-build failed:\n{run.stdout}\n{run.stderr}"
+    assert run.stderr.strip() == "", run.stderr
+    return html
+
+
+def text(page):
+    return re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
+
+
+def test_index_links_every_module_page(built):
+    index = (built / "index.html").read_text(encoding="utf-8")
+    for module in public_modules():
+        if module == "assay":
+            continue
+        page = module.split(".")[-1] + ".html"
+        assert (built / page).exists(), page
+        assert f'href="{page}"' in index, page
+
+
+def test_function_entry_shows_its_parameters(built):
+    page = (built / "metrics.html").read_text(encoding="utf-8")
+    assert 'id="assay.metrics.roc_auc_score"' in page
+    entry = text(built / "metrics.html").split("roc_auc_score(", 1)[1][:6000]
+    for parameter in ("y_true", "y_score", "average", "sample_weight", "max_fpr", "multi_class"):
+        assert parameter in entry
+
+
+def test_every_public_function_has_an_entry(built):
+    anchors = "".join(p.read_text(encoding="utf-8") for p in built.glob("*.html"))
+    missing = [name for module in public_modules() for name, _ in public_objects(module)
+               if f'id="{name}"' not in anchors]
+    assert not missing, f"not in the API reference: {missing}"
+
