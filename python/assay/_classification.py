@@ -295,9 +295,10 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     ------
     AssayError
         If multilabel input asks for an average other than 'micro', ``class_weight`` has the
-        wrong length, or the lengths differ.
+        wrong length, the lengths differ, or the weights sum to zero (except as below).
     ZeroDivisionError
-        If the weights sum to zero with ``normalize=True``.
+        If the weights of numeric 1-D labels sum to zero with ``normalize=True`` and the default
+        'micro' average (as scikit-learn).
 
     See Also
     --------
