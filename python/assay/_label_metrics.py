@@ -293,7 +293,7 @@ def _ratio_weights(sample_weight):
 
 
 def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
-    """Cohen's kappa: the agreement of two annotators beyond chance.
+    """Compute Cohen's kappa: the agreement of two annotators beyond chance.
 
     As scikit-learn's ``cohen_kappa_score``: ``(p_o - p_e) / (1 - p_e)`` from the confusion
     matrix of the two annotators, where ``p_o`` is the observed and ``p_e`` the chance agreement;
@@ -426,6 +426,10 @@ def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
     AssayError
         If multi-class input comes with 1-D decisions or a number of columns other than the
         number of classes, ``y_true`` holds a label not in ``labels``, or the lengths differ.
+
+    See Also
+    --------
+    log_loss : A loss of predicted probabilities.
 
     Examples
     --------
