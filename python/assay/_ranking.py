@@ -1129,8 +1129,10 @@ class RankedScores:
         --------
         >>> from assay.metrics import RankedScores
         >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-        >>> print(round(ranked.average_precision(), 4), round(ranked.average_precision([1, 0, 1, 2]), 4))
-        0.8333 1.0
+        >>> print(round(ranked.average_precision(), 4))
+        0.8333
+        >>> print(round(ranked.average_precision([1, 0, 1, 2]), 4))
+        1.0
         """
         method, grid, tie_mode = _ap_options(method, grid, tie_mode)
         return self._impl.average_precision(_weights(sample_weight), method, grid, tie_mode,

@@ -110,7 +110,8 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -159,7 +160,8 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -209,7 +211,8 @@ def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), a target is negative, or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), a target is negative, or the
         targets hold NaN or infinity.
 
     See Also
@@ -252,7 +255,8 @@ def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", samp
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -295,7 +299,8 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -340,7 +345,8 @@ def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -539,7 +545,8 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -583,7 +590,8 @@ def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,
     Raises
     ------
     AssayError
-        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is 'variance_weighted'), or the
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
         targets hold NaN or infinity.
 
     See Also
@@ -678,7 +686,8 @@ def mean_poisson_deviance(y_true, y_pred, *, sample_weight=None):
     Raises
     ------
     AssayError
-        If the targets have several outputs or hold NaN or infinity, ``y`` is negative or ``y_pred`` not positive, or the lengths differ.
+        If the targets have several outputs or hold NaN or infinity, ``y`` is negative or
+        ``y_pred`` not positive, or the lengths differ.
 
     See Also
     --------
@@ -716,7 +725,8 @@ def mean_gamma_deviance(y_true, y_pred, *, sample_weight=None):
     Raises
     ------
     AssayError
-        If the targets have several outputs or hold NaN or infinity, ``y`` or ``y_pred`` is not positive, or the lengths differ.
+        If the targets have several outputs or hold NaN or infinity, ``y`` or ``y_pred`` is not
+        positive, or the lengths differ.
 
     See Also
     --------
