@@ -267,8 +267,8 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
     ``average='macro'`` is the mean over the classes present in ``y_true`` of the per-class recall
     (with ``sample_weight``: the weighted recall), which is the balanced accuracy without its
     warning. ``average='weighted'`` is ``(1/W) sum_i w_i [y_pred_i == y_true_i]`` with
-    ``w_i = sample_weight_i * class_weight[y_true_i]``. Accuracy of zero samples is NaN with an
-    UndefinedMetricWarning.
+    ``w_i = sample_weight_i * class_weight[y_true_i]``. The fraction correct of zero samples is NaN
+    with an UndefinedMetricWarning (their number correct is 0).
 
     Parameters
     ----------

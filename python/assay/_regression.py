@@ -756,7 +756,8 @@ def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
     power : float, default=0
-        The Tweedie power, as in ``mean_tweedie_deviance``; 0 gives ``r2_score``.
+        The Tweedie power, as in ``mean_tweedie_deviance``; 0 gives R^2 (without
+        ``r2_score``'s ``force_finite``).
 
     Returns
     -------
