@@ -1038,7 +1038,7 @@ class RankedScores:
 
     See Also
     --------
-    bootstrap : Uses this for 'roc_auc' and 'average_precision'.
+    bootstrap : Resamples any metric; it too sorts once for 'roc_auc' and 'average_precision'.
 
     Examples
     --------
