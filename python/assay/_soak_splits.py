@@ -398,7 +398,8 @@ class SOAKFold:
         >>> cv = soak.SOAKFold(n_splits=2)
         >>> _ = cv.split(X, y, subset=subset)
         >>> cv.split_info()[0]
-        {'iteration': 1, 'test_subset': 'a', 'train_subsets': 'all', 'groups': 20, 'test_fold': 1, 'seed': 1, 'n_train_groups': 20}
+        {'iteration': 1, 'test_subset': 'a', 'train_subsets': 'all', 'groups': 20,
+         'test_fold': 1, 'seed': 1, 'n_train_groups': 20}
         """
         splits = self._require_last()
         out = []

@@ -82,7 +82,8 @@ class CompareResult:
     >>> result.baseline, result.passed
     ('production', True)
     >>> result.metrics[["model", "metric"]].values.tolist()
-    [['production', 'roc_auc'], ['production', 'average_precision'], ['candidate', 'roc_auc'], ['candidate', 'average_precision']]
+    [['production', 'roc_auc'], ['production', 'average_precision'],
+     ['candidate', 'roc_auc'], ['candidate', 'average_precision']]
     """
 
     def __init__(self, document):
@@ -239,7 +240,8 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
     ...                  n_resamples=200, progress=False)
     >>> table = result.differences
     >>> table[["model", "baseline", "metric", "test"]].values.tolist()
-    [['candidate', 'production', 'roc_auc', 'DeLong'], ['candidate', 'production', 'average_precision', 'paired bootstrap']]
+    [['candidate', 'production', 'roc_auc', 'DeLong'],
+     ['candidate', 'production', 'average_precision', 'paired bootstrap']]
     >>> round(table["difference"][0], 3)
     0.126
     >>> result.passed

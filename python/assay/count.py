@@ -501,7 +501,8 @@ def parse_vnnlib(text, file="<vnnlib>"):
     --------
     >>> from assay import count
     >>> prop = count.parse_vnnlib("(declare-const X_0 Real) (declare-const Y_0 Real) "
-    ...                           "(assert (>= X_0 0.0)) (assert (<= X_0 1.0)) (assert (< Y_0 0.0))")
+    ...                           "(assert (>= X_0 0.0)) (assert (<= X_0 1.0)) "
+    ...                           "(assert (< Y_0 0.0))")
     >>> type(prop).__name__
     'VnnProperty'
     """

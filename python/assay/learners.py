@@ -485,7 +485,7 @@ class Knn(_AssayClassifier):
 
 
 class Xgboost(_AssayClassifier):
-    """Gradient-boosted trees (libxgboost), eta and the number of rounds tuned by internal K-fold CV.
+    """Gradient-boosted trees (libxgboost), eta and the number of rounds tuned by internal CV.
 
     ``hyperparameters_`` holds the chosen eta and nrounds.
 

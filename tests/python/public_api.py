@@ -46,7 +46,8 @@ def _exported_names(module):
     if hasattr(module, "__all__"):
         return list(module.__all__)
     return sorted(name for name, value in vars(module).items()
-                  if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
+                  if not name.startswith("_")
+                  and (inspect.isfunction(value) or inspect.isclass(value))
                   and getattr(value, "__module__", "").startswith(ROOT_MODULE))
 
 
