@@ -107,7 +107,9 @@ def voxel_counts(prediction, truth):
 
 
 def dice(prediction, truth):
-    """Compute the DSC = 2|P ∩ G| / (|P| + |G|); 1 when both masks are empty.
+    """Compute the Dice similarity coefficient of two masks; 1 when both are empty.
+
+    ``DSC = 2|P ∩ G| / (|P| + |G|)``.
 
     Parameters
     ----------
@@ -139,8 +141,8 @@ def dice(prediction, truth):
 def ndsc(prediction, truth, r=0.001):
     """Compute the normalised DSC (Shifts).
 
-    nDSC = 2TP / (2TP + k FP + FN), k = (1 - r)|G| / (r (N - |G|)), N = all voxels of the
-    volume; k = 1 when |G| = 0; 1 when both masks are empty.
+    ``nDSC = 2TP / (2TP + k FP + FN)``, ``k = (1 - r)|G| / (r (N - |G|))``, N = all voxels of
+    the volume; k = 1 when ``|G| = 0``; 1 when both masks are empty.
 
     Parameters
     ----------

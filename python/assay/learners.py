@@ -264,7 +264,7 @@ class Featureless(_AssayClassifier):
         The classes, sorted as ``numpy.unique`` sorts them.
     n_features_in_ : int
         The number of features seen in ``fit``.
-    feature_names_in_ : numpy.ndarray of shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
         The column names of X in ``fit``, when they are all strings.
     hyperparameters_ : dict
         What the learner chose in ``fit``.
@@ -334,7 +334,7 @@ class Glmnet(_AssayClassifier):
         The classes, sorted as ``numpy.unique`` sorts them.
     n_features_in_ : int
         The number of features seen in ``fit``.
-    feature_names_in_ : numpy.ndarray of shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
         The column names of X in ``fit``, when they are all strings.
     hyperparameters_ : dict
         What the learner chose in ``fit``.
@@ -393,7 +393,7 @@ class Cart(_AssayClassifier):
         The classes, sorted as ``numpy.unique`` sorts them.
     n_features_in_ : int
         The number of features seen in ``fit``.
-    feature_names_in_ : numpy.ndarray of shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
         The column names of X in ``fit``, when they are all strings.
     hyperparameters_ : dict
         What the learner chose in ``fit``.
@@ -454,7 +454,7 @@ class Knn(_AssayClassifier):
         The classes, sorted as ``numpy.unique`` sorts them.
     n_features_in_ : int
         The number of features seen in ``fit``.
-    feature_names_in_ : numpy.ndarray of shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
         The column names of X in ``fit``, when they are all strings.
     hyperparameters_ : dict
         What the learner chose in ``fit``.
@@ -512,7 +512,7 @@ class Xgboost(_AssayClassifier):
         The classes, sorted as ``numpy.unique`` sorts them.
     n_features_in_ : int
         The number of features seen in ``fit``.
-    feature_names_in_ : numpy.ndarray of shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
         The column names of X in ``fit``, when they are all strings.
     hyperparameters_ : dict
         What the learner chose in ``fit``.
