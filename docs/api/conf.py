@@ -23,6 +23,8 @@ numpydoc_xref_param_type = False
 templates_path = []
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
+# Wide enough for 100-column examples without a scroll bar.
+html_theme_options = {"page_width": "1240px", "sidebar_width": "240px"}
 html_static_path = []
 html_title = f"assay {release} Python API"
 # The build is offline: no intersphinx inventories are fetched.

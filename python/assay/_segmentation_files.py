@@ -163,12 +163,14 @@ def evaluate(pred, truth, *, uncertainty=None, brain_mask=None, partition=None,
     >>> truth[0, 0, 0:2] = 1
     >>> os.makedirs("pred"), os.makedirs("truth")
     (None, None)
-    >>> for subject in ("s1", "s2"):
-    ...     segmentation.write_nifti(f"pred/{subject}.nii.gz", truth * 0.9, np.eye(4))
+    >>> for subject, extra in (("s1", 0), ("s2", 2)):
+    ...     probability = truth * 0.9
+    ...     probability[3, 3, 3 - extra:] = 0.8  # a false lesion: 1 voxel in s1, 3 in s2
+    ...     segmentation.write_nifti(f"pred/{subject}.nii.gz", probability, np.eye(4))
     ...     segmentation.write_nifti(f"truth/{subject}.nii.gz", truth, np.eye(4), dtype="uint8")
     >>> result = segmentation.evaluate("pred", "truth", min_size=1)
-    >>> [row["subject"] for row in result["subjects"]], result["summary"][0]["dsc"]
-    (['s1', 's2'], {'mean': 100.0, 'sd': 0.0})
+    >>> [(row["subject"], round(row["dsc"], 4), row["lesion_fp"]) for row in result["subjects"]]
+    [('s1', 0.8, 1), ('s2', 0.5714, 1)]
     """
     doc = _assay.segment_evaluate(
         _sources(pred, "prediction", required=True), _one(truth, "truth"),

@@ -303,7 +303,9 @@ def summaries(results, measure=None):
     >>> X = rng.normal(size=(40, 2))
     >>> y = (X[:, 0] > 0).astype(int)
     >>> subset = np.repeat(["a", "b"], 20)
-    >>> results = soak.run(X, y, subset=subset, n_splits=2)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
     >>> table = soak.summaries(results)
     >>> table.shape
     (6, 8)
@@ -346,7 +348,9 @@ def report(results, path, measure=None, title="SOAK", description=""):
     >>> X = rng.normal(size=(40, 2))
     >>> y = (X[:, 0] > 0).astype(int)
     >>> subset = np.repeat(["a", "b"], 20)
-    >>> results = soak.run(X, y, subset=subset, n_splits=2)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
     >>> soak.report(results, "soak.html", title="Two subsets")
     'soak.html'
     """

@@ -11,8 +11,11 @@ import pytest
 from conftest import ROOT
 from public_api import public_modules, public_objects
 
-pytest.importorskip("sphinx")
-pytest.importorskip("numpydoc")
+for needed in ("sphinx", "numpydoc"):
+    try:
+        __import__(needed)
+    except ImportError:  # make test installs both (scripts/install-deps.sh)
+        pytest.fail(f"{needed} is not installed: run scripts/install-deps.sh", pytrace=False)
 
 
 @pytest.fixture(scope="module")

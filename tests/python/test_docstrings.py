@@ -5,7 +5,10 @@ import warnings
 
 import pytest
 
-numpydoc_validate = pytest.importorskip("numpydoc.validate")
+try:
+    import numpydoc.validate as numpydoc_validate
+except ImportError:  # make test installs it (scripts/install-deps.sh)
+    pytest.fail("numpydoc is not installed: run scripts/install-deps.sh", pytrace=False)
 
 from public_api import COMPILED, everything  # noqa: E402
 
