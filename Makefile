@@ -59,7 +59,7 @@ demo: build
 # failing on any Sphinx warning.
 docs: build
 	cp $(BUILD_DIR)/docs/cli.md docs/cli.md
-	PYTHONPATH=$(CURDIR)/$(BUILD_DIR)/python $(PYTHON) -m sphinx -W --keep-going -b html docs/api \
+	PYTHONPATH=$(abspath $(BUILD_DIR))/python $(PYTHON) -m sphinx -W --keep-going -b html docs/api \
 	  $(BUILD_DIR)/docs/api
 
 bench: build
