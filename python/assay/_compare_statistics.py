@@ -243,7 +243,7 @@ def delong_difference(y_true, score_model, score_baseline, sample_weight=None, c
     Returns
     -------
     dict
-        auc_model, auc_baseline, difference, standard_error, low, high (difference -/+ z *
+        Keys auc_model, auc_baseline, difference, standard_error, low, high (difference -/+ z *
         standard_error at ``confidence``), z, p_value (two-sided).
 
     Raises

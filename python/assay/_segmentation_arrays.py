@@ -89,7 +89,7 @@ def voxel_counts(prediction, truth):
     Returns
     -------
     dict of str to int
-        n (voxels compared), tp, fp, fn.
+        Keys n (voxels compared), tp, fp, fn.
 
     Examples
     --------
@@ -194,7 +194,7 @@ def lesion_f1(prediction, truth, iou_threshold=0.25, connectivity=6):
     Returns
     -------
     dict
-        true_lesions, predicted_lesions, tp, fp, fn and f1 = TP / (TP + (FP + FN) / 2) (1 if
+        Keys true_lesions, predicted_lesions, tp, fp, fn and f1 = TP / (TP + (FP + FN) / 2) (1 if
         0/0).
 
     Examples
@@ -318,7 +318,7 @@ def ndsc_retention(prediction, truth, uncertainty, brain_mask=None, points=200, 
     Returns
     -------
     dict
-        fractions, curve, area (= 1 - trapezoid area) and n_voxels.
+        Keys fractions, curve, area (= 1 - trapezoid area) and n_voxels.
 
     Examples
     --------

@@ -24,7 +24,7 @@ def read_nifti(path):
     Returns
     -------
     data : numpy.ndarray of shape (nx, ny, nz)
-        float64 in nibabel's axis order (Fortran-ordered, like
+        The voxels as float64, in nibabel's axis order (Fortran-ordered, like
         ``nibabel.load(path).get_fdata()``, scaling applied).
     affine : numpy.ndarray of shape (4, 4)
         The voxel-to-world matrix nibabel reports as ``img.affine``.

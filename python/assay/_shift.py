@@ -241,7 +241,7 @@ def risk_coverage_curve(errors, uncertainty):
     Returns
     -------
     dict
-        coverage (descending, ending in 0), selective_risk, generalized_risk (arrays), aurc,
+        Keys coverage (descending, ending in 0), selective_risk, generalized_risk (arrays), aurc,
         augrc, e_aurc, e_augrc (fractions; fd-shifts displays them multiplied by 1000).
 
     Examples
@@ -472,7 +472,7 @@ def ensemble_uncertainty(probs, epsilon=1e-10, threads=0):
     Returns
     -------
     dict of str to numpy.ndarray
-        entropy_of_expected, expected_entropy, mutual_information, epkl,
+        Keys entropy_of_expected, expected_entropy, mutual_information, epkl,
         reverse_mutual_information and confidence (= max of the mean probabilities, positive;
         Shifts stores its negative under 'confidence'), one value per sample.
 
@@ -507,7 +507,7 @@ def ensemble_uncertainty_regression(preds, epsilon=1e-10, threads=0):
     Returns
     -------
     dict of str to numpy.ndarray
-        mean, total_variance, data_uncertainty, knowledge_uncertainty, epkl_reg (Shifts'
+        Keys mean, total_variance, data_uncertainty, knowledge_uncertainty, epkl_reg (Shifts'
         'epkl': expected pairwise cross-entropy) and epkl (true expected pairwise KL), one
         value per sample.
 
@@ -666,7 +666,7 @@ def ood_detection(shifted, uncertainty):
     Returns
     -------
     dict
-        auroc, aupr (trapezoid under the PR curve, as Shifts' ood_detect), average_precision
+        Keys auroc, aupr (trapezoid under the PR curve, as Shifts' ood_detect), average_precision
         (step), fpr_at_95, n_in, n_shifted.
 
     Raises
@@ -792,7 +792,7 @@ def tune_threshold(y_true, score, partition, tune_on, metric="f1"):
     Returns
     -------
     dict
-        threshold, tuned_value (the metric on ``tune_on``) and values
+        Keys threshold, tuned_value (the metric on ``tune_on``) and values
         ``{partition or "all": metric}``.
 
     Raises
@@ -828,8 +828,8 @@ def generalisation_set(ranges, n, label, seed=0):
     n : int
         The number of inputs.
     label : callable
-        Receives ``{feature name: array}`` and returns the n targets. (An expression in the
-        ``count`` capability's spec language is planned once that capability exists.)
+        Receives ``{feature name: array}`` and returns the n targets (an expression in the
+        ``count`` capability's spec language is planned once that capability exists).
     seed : int, default=0
         Seed of the sampling.
 

@@ -303,7 +303,7 @@ def encode(model, spec, property=None, *, query=None, label=None, out=None, frac
     Returns
     -------
     dict
-        query, arithmetic, exact, ambiguous, variables, clauses, xors, projected, inputs (name,
+        Keys query, arithmetic, exact, ambiguous, variables, clauses, xors, projected, inputs (name,
         size and bits of each input), and dimacs (when ``out`` is None).
 
     Examples
@@ -381,7 +381,7 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     Returns
     -------
     dict
-        count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note), bounds
+        Keys count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note), bounds
         ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
 
     Examples
@@ -443,7 +443,7 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     Returns
     -------
     dict
-        count (points predicted ``label``, exact int), total (region size, exact int),
+        Keys count (points predicted ``label``, exact int), total (region size, exact int),
         robustness (count / total), samples (estimates from uniform samples of the region),
         method, seconds.
 
@@ -595,7 +595,7 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     Returns
     -------
     dict
-        decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"} (certified
+        Keys decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"} (certified
         fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
         decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as
         ints.

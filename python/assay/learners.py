@@ -314,7 +314,7 @@ class Glmnet(_AssayClassifier):
     n_lambda : int, default=100
         The λ path's length.
     lambda_min_ratio : float, default=0.0
-        λ_min/λ_max (0 = glmnet's choice).
+        The ratio λ_min/λ_max (0 = glmnet's choice).
     internal_folds : int, default=10
         Folds of the internal CV.
     rule : {"lambda.1se", "lambda.min"}, default="lambda.1se"

@@ -427,7 +427,7 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     random_state : int, RandomState or Generator, default=1
         Seed of folds and down-sampling.
     n_jobs : int, default=None
-        joblib worker threads over splits (None = 1); the results do not depend on it as long
+        The joblib worker threads over splits (None = 1); the results do not depend on it as long
         as the estimators are seeded.
     task : {"classification", "regression"}, default="classification"
         The kind of ``y``.

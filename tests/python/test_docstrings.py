@@ -18,8 +18,12 @@ CHECKED_CODES = {
     "SS01", "SS02", "SS03", "SS04", "SS05", "SS06",  # one-line summary, verb form, full stop
     "PR01", "PR02",  # documented parameters = the signature's
     "PR03",  # documented in the signature's order
+    "PR04", "PR05", "PR06",  # every parameter typed; no trailing period; Python type names
+    "PR07", "PR08", "PR09",  # every parameter described, from a capital to a full stop
     "PR10",  # "name : type" spacing
     "RT01",  # a function that returns something has a Returns section
+    "RT02", "RT03", "RT04", "RT05",  # which is typed and described, capital to full stop
+    "YD01",  # a generator has a Yields section
     "EX01",  # an Examples section
     "GL02", "GL03",  # no stray blank lines
 }
