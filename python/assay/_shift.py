@@ -500,7 +500,7 @@ def ensemble_uncertainty_regression(preds, epsilon=1e-10, threads=0):
     preds : array-like of shape (n_members, n_samples, 2)
         Each member's Gaussian per sample; the last axis is (mean, variance).
     epsilon : float, default=1e-10
-        Added to the variances inside the pairwise terms, so zero variances stay finite.
+        Added to the variances in the two EPKLs only, so zero variances stay finite.
     threads : int, default=0
         Threads; 0 = all cores. The result does not depend on it.
 
@@ -709,7 +709,7 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
     uncertainties : dict of str to array-like
         ``{model name: uncertainty}``, the same keys as ``predictions``.
     partition : array-like of shape (n_samples,), default=None
-        One partition name per sample (train, dev_in, dev_out, ...). None: one set.
+        One partition name per sample (train, dev_in, dev_out, ...). None: one set, "all".
     shifted : array-like of shape (n_samples,), default=None
         0/1 per sample. None: partitions whose names end in "out" or contain "shift".
     convention : {"shifts", "shifts-vpower"}, default="shifts"
