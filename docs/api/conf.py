@@ -26,6 +26,22 @@ html_theme = "alabaster"
 # Wide enough for 100-column examples without a scroll bar.
 html_theme_options = {"page_width": "1240px", "sidebar_width": "240px"}
 html_static_path = []
+html_show_copyright = False
 html_title = f"assay {release} Python API"
 # The build is offline: no intersphinx inventories are fetched.
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def skip_foreign(app, what, name, obj, skip, options):
+    """Skip class members that assay does not define (scikit-learn's get_params, tuple's count):
+    learners.rst shows inherited members for the learners' fit and predict, which the estimators
+    inherit from assay's own base class."""
+    if what not in ("class", "exception"):
+        return None
+    target = obj.fget if isinstance(obj, property) else obj
+    module = getattr(target, "__module__", None) or ""
+    return True if not module.startswith("assay") else None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", skip_foreign)
