@@ -54,9 +54,13 @@ package: build
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
-# Refreshes docs/cli.md (the command-line reference) from the CLI's --help.
+# Refreshes docs/cli.md (the command-line reference) from the CLI's --help, and builds the Python
+# API reference (Sphinx + numpydoc, from the docstrings; docs/api) into $(BUILD_DIR)/docs/api,
+# failing on any Sphinx warning.
 docs: build
 	cp $(BUILD_DIR)/docs/cli.md docs/cli.md
+	PYTHONPATH=$(abspath $(BUILD_DIR))/python $(PYTHON) -m sphinx -W --keep-going -b html docs/api \
+	  $(BUILD_DIR)/docs/api
 
 bench: build
 	bench/run_all.sh $(BUILD_DIR)

@@ -65,11 +65,57 @@ def _empty_dtype(normalize, sample_weight):
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
-    """scikit-learn's confusion_matrix: C[i, j] = weight with true labels[i], predicted labels[j].
+    """Count (or weigh) every pair of true and predicted labels in a matrix.
 
-    labels select and order the rows/columns; samples whose true or predicted label is not listed
-    are dropped. normalize: 'true' (rows), 'pred' (columns), 'all'; 0/0 gives 0. int64 counts
-    (exact, never wrapping) unless the weights are floats or the matrix is normalised."""
+    Entry ``C[i, j]`` is the total weight of the samples whose true label is ``labels[i]`` and
+    whose predicted label is ``labels[j]``, as scikit-learn's ``confusion_matrix``. ``labels``
+    selects and orders the rows and columns; samples whose true or predicted label is not listed
+    are dropped. Normalising divides by row, column or grand totals, and 0/0 gives 0. The counts are
+    int64 (exact, never wrapping) unless the weights are floats or the matrix is normalised.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (numbers or strings; multilabel indicators are refused).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the rows and columns, in this order. None: the sorted union of the labels
+        in ``y_true`` and ``y_pred``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample (non-negative and finite). None: every sample weighs 1.
+    normalize : {'true', 'pred', 'all'}, default=None
+        Divide by the row sums ('true'), the column sums ('pred') or the total ('all'); None
+        keeps the counts.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+        Counts as int64, or float64 when weighted by floats or normalised.
+
+    Raises
+    ------
+    AssayError
+        If ``normalize`` is not one of the options, ``labels`` is empty, has duplicates or names
+        no label of ``y_true``, the input is a multilabel indicator, or the lengths differ.
+
+    See Also
+    --------
+    multilabel_confusion_matrix : One 2 x 2 matrix per class.
+    grouped_confusion_matrix : Rows and columns over groups of classes.
+
+    Examples
+    --------
+    >>> from assay.metrics import confusion_matrix
+    >>> confusion_matrix([0, 1, 2, 2, 1, 0], [0, 2, 2, 2, 1, 0])
+    array([[2, 0, 0],
+           [0, 1, 1],
+           [0, 0, 2]])
+    >>> confusion_matrix([0, 1, 2, 2, 1, 0], [0, 2, 2, 2, 1, 0], normalize="true")
+    array([[1. , 0. , 0. ],
+           [0. , 0.5, 0.5],
+           [0. , 0. , 1. ]])
+    """
     targets, w = _label_targets(y_true, y_pred, sample_weight)
     a, b = targets.y_true, targets.y_pred
     if normalize not in ("true", "pred", "all", None):
@@ -118,14 +164,60 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
 
 def grouped_confusion_matrix(y_true, y_pred, row_groups=None, col_groups=None, *,
                              sample_weight=None):
-    """Rectangular confusion matrix of groups of classes (rows and columns need not match).
+    """Confusion matrix over groups of classes, possibly rectangular.
 
-    row_groups maps each true class to a row-group name, col_groups each predicted class to a
-    column-group name: a dict {class: name}; a class mapped to None, or absent from the dict, is
-    ignored (its samples are dropped). None = identity over the classes present (sorted), so
-    both None gives confusion_matrix. Group order = order of first appearance in the dict.
-    Returns (matrix, row_names, col_names); matrix[r, c] = weight of samples whose true class is
-    in row group r and whose predicted class is in column group c (float64)."""
+    Rows and columns need not match: ``row_groups`` maps each true class to a row-group name and
+    ``col_groups`` each predicted class to a column-group name, each as a dict
+    ``{class: name}``. A class mapped to None, or absent from the dict, is ignored (its samples are
+    dropped). None stands for the identity over the classes present (sorted), so with both None
+    the result is ``confusion_matrix``. Groups are ordered by their first appearance among the
+    dict's values.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    row_groups : dict, default=None
+        ``{true class: row-group name or None}``. None: one row per class present.
+    col_groups : dict, default=None
+        ``{predicted class: column-group name or None}``. None: one column per class present.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    matrix : ndarray of shape (n_row_groups, n_col_groups)
+        Float64; ``matrix[r, c]`` is the weight of the samples whose true class is in row group
+        ``r`` and whose predicted class is in column group ``c``.
+    row_names : list
+        The row-group names, in row order.
+    col_names : list
+        The column-group names, in column order.
+
+    Raises
+    ------
+    AssayError
+        If a grouping is not a dict, the input is a multilabel indicator, or the lengths differ.
+
+    See Also
+    --------
+    confusion_matrix : One row and one column per class.
+
+    Examples
+    --------
+    >>> from assay.metrics import grouped_confusion_matrix
+    >>> kind = {"cat": "animal", "dog": "animal", "car": "vehicle"}
+    >>> m, rows, cols = grouped_confusion_matrix(["cat", "dog", "car", "car"],
+    ...                                          ["dog", "dog", "car", "cat"],
+    ...                                          row_groups=kind, col_groups=kind)
+    >>> m
+    array([[2., 0.],
+           [1., 1.]])
+    >>> rows, cols
+    (['animal', 'vehicle'], ['animal', 'vehicle'])
+    """
     targets, w = _label_targets(y_true, y_pred, sample_weight)
     classes, ct, cp = encode_labels(targets.y_true, targets.y_pred)
     class_list = classes.tolist()
@@ -166,16 +258,62 @@ def _empty_score(normalize=True, count=True):
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, average="micro",
                    class_weight=None):
-    """Accuracy (textbook eqs. 162-164).
+    """Accuracy: fraction (or number) of correct predictions, optionally averaged per class.
 
-    average='micro' (default): scikit-learn's accuracy_score, the (weighted) fraction correct;
-    normalize=False gives the (weighted) number correct (an int without weights or with integer
-    weights, as scikit-learn's dot product of the hits with the weights). Multilabel
-    input: subset accuracy. average='macro': mean over classes present in y_true of the
-    per-class recall (with sample_weight: weighted recall) = balanced accuracy without its
-    warning. average='weighted': (1/W) sum_i w_i [y_pred_i == y_true_i] with w_i =
-    sample_weight_i x class_weight[y_true_i]; class_weight is a dict {class: weight} (absent
-    classes weigh 1) or an array aligned with the sorted classes."""
+    Textbook eqs. 162-164. ``average='micro'`` (the default) is scikit-learn's
+    ``accuracy_score``, the (weighted) fraction correct; ``normalize=False`` gives the (weighted)
+    number correct, an int without weights or with integer weights (as scikit-learn's dot product
+    of the hits with the weights). Multilabel input gives the subset accuracy.
+    ``average='macro'`` is the mean over the classes present in ``y_true`` of the per-class recall
+    (with ``sample_weight``: the weighted recall), which is the balanced accuracy without its
+    warning. ``average='weighted'`` is ``(1/W) sum_i w_i [y_pred_i == y_true_i]`` with
+    ``w_i = sample_weight_i * class_weight[y_true_i]``. The fraction correct of zero samples is NaN
+    with an UndefinedMetricWarning (their number correct is 0).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    normalize : bool, default=True
+        True: the fraction correct; False: the (weighted) number correct.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    average : {'micro', 'macro', 'weighted'}, default='micro'
+        How to combine the samples (see above); multilabel input takes 'micro' only.
+    class_weight : dict or array-like of shape (n_classes,), default=None
+        Weights of the classes for ``average='weighted'``: a dict ``{class: weight}`` (absent
+        classes weigh 1) or an array aligned with the sorted classes.
+
+    Returns
+    -------
+    float or int
+        The accuracy; an int for ``normalize=False`` without float weights.
+
+    Raises
+    ------
+    AssayError
+        If multilabel input asks for an average other than 'micro', ``class_weight`` has the
+        wrong length, the lengths differ, or the weights sum to zero (except as below).
+    ZeroDivisionError
+        If the weights of numeric 1-D labels sum to zero with ``normalize=True`` and the default
+        'micro' average (as scikit-learn).
+
+    See Also
+    --------
+    balanced_accuracy_score : Mean per-class recall.
+    zero_one_loss : One minus the accuracy.
+
+    Examples
+    --------
+    >>> from assay.metrics import accuracy_score
+    >>> y_true, y_pred = [0, 1, 2, 2, 1, 0], [0, 2, 2, 2, 1, 0]
+    >>> print(round(accuracy_score(y_true, y_pred), 4))
+    0.8333
+    >>> accuracy_score(y_true, y_pred, normalize=False)
+    5
+    """
     targets = check_targets(y_true, y_pred, sample_weight)
     a, b = targets.y_true, targets.y_pred
     w = check_sample_weight(sample_weight, len(a))
@@ -216,8 +354,43 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None, averag
 
 
 def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False):
-    """scikit-learn's balanced_accuracy_score; adjusted with one class in y_true is NaN plus an
-    UndefinedMetricWarning (scikit-learn divides by zero)."""
+    """Balanced accuracy: the mean over classes of the recall.
+
+    As scikit-learn's ``balanced_accuracy_score``. ``adjusted=True`` rescales so that chance
+    scores 0; with one class in ``y_true`` that is NaN plus an UndefinedMetricWarning (where
+    scikit-learn divides by zero).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    adjusted : bool, default=False
+        Rescale the score so that random guessing gives 0 and perfect prediction 1.
+
+    Returns
+    -------
+    float
+        The balanced accuracy (NaN for zero samples, with an UndefinedMetricWarning).
+
+    Raises
+    ------
+    AssayError
+        If the input is a multilabel indicator or the lengths differ.
+
+    See Also
+    --------
+    accuracy_score : With ``average='macro'``, the same number without the warning.
+
+    Examples
+    --------
+    >>> from assay.metrics import balanced_accuracy_score
+    >>> print(round(balanced_accuracy_score([0, 0, 0, 1], [0, 0, 1, 1]), 4))
+    0.8333
+    """
     targets, w = _label_targets(y_true, y_pred, sample_weight)
     if len(targets.y_true) == 0:
         return _empty_score()
@@ -226,8 +399,41 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
 
 
 def matthews_corrcoef(y_true, y_pred, *, sample_weight=None):
-    """scikit-learn's matthews_corrcoef, except that the undefined case (one class in y_true or
-    in y_pred), where scikit-learn returns 0.0, is NaN plus an UndefinedMetricWarning."""
+    """Compute the Matthews correlation coefficient (binary or multi-class).
+
+    As scikit-learn's ``matthews_corrcoef``, except in the undefined case (one class in
+    ``y_true`` or in ``y_pred``): there scikit-learn returns 0.0, assay NaN plus an
+    UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        Between -1 and 1 (1: perfect, 0: no correlation); NaN when undefined.
+
+    Raises
+    ------
+    AssayError
+        If the input is a multilabel indicator or the lengths differ.
+
+    See Also
+    --------
+    binary_rates : The MCC with the other rates of one class.
+
+    Examples
+    --------
+    >>> from assay.metrics import matthews_corrcoef
+    >>> print(round(matthews_corrcoef([0, 0, 1, 1], [0, 1, 1, 1]), 4))
+    0.5774
+    """
     targets, w = _label_targets(y_true, y_pred, sample_weight)
     if len(targets.y_true) == 0:
         return _empty_score()
@@ -241,7 +447,70 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
                                     average=None,
                                     warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):
-    """scikit-learn's precision_recall_fscore_support (see docs for the F-beta rule)."""
+    """Precision, recall, F-beta and support per class, or averaged.
+
+    As scikit-learn's ``precision_recall_fscore_support``, with the F-beta rule of
+    scikit-learn >= 1.4: ``F = (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)``, with
+    ``zero_division`` only when ``tp + fp + fn = 0`` (docs/metrics_classification.md lists where
+    this differs from 1.2.1). Labels not present in the data get zero counts; for multilabel input
+    ``labels`` are column indices.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    beta : float, default=1.0
+        Weight of recall against precision in the F-score (must be >= 0).
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'}, default=None
+        None: one value per label. 'binary': ``pos_label`` only; 'micro': from the pooled counts;
+        'macro': unweighted mean over labels; 'weighted': mean weighted by support; 'samples':
+        mean over samples (multilabel only).
+    warn_for : tuple of str, default=('precision', 'recall', 'f-score')
+        The quantities that warn when ill-defined.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value of a ratio with a zero denominator: 'warn' gives 0 with an UndefinedMetricWarning;
+        ``np.nan`` gives NaN, left out of the averages.
+
+    Returns
+    -------
+    precision : float or ndarray of shape (n_labels,)
+        Precision, per label when ``average`` is None.
+    recall : float or ndarray of shape (n_labels,)
+        Recall, in the same form.
+    fbeta_score : float or ndarray of shape (n_labels,)
+        The F-beta score, in the same form.
+    support : None or ndarray of shape (n_labels,)
+        The number (or weight) of true samples of each label; None when averaged.
+
+    Raises
+    ------
+    AssayError
+        If ``beta`` is negative, ``average`` or ``zero_division`` is not an option,
+        ``pos_label`` is not a label of binary input, 'samples' is asked of non-multilabel input,
+        or the lengths differ.
+
+    See Also
+    --------
+    precision_score, recall_score, f1_score, fbeta_score : One of the four at a time.
+    classification_report : The table of all of them.
+
+    Examples
+    --------
+    >>> from assay.metrics import precision_recall_fscore_support
+    >>> p, r, f, s = precision_recall_fscore_support([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    >>> p
+    array([0.66666667, 1.        ])
+    >>> s
+    array([2, 3])
+    """
     zd = zero_division_name(zero_division)
     if beta < 0:
         raise AssayError("beta should be >=0 in the F-beta score")
@@ -307,37 +576,256 @@ def _single(name, y_true, y_pred, labels, pos_label, average, sample_weight, zer
 
 def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                     sample_weight=None, zero_division="warn"):
-    """scikit-learn's precision_score."""
+    """Precision ``tp / (tp + fp)``: the fraction of predicted positives that are right.
+
+    As scikit-learn's ``precision_score``; the rules are those of
+    ``precision_recall_fscore_support``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
+        How the per-label values are combined; None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value when nothing is predicted positive ('warn': 0 with an UndefinedMetricWarning).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The precision, per label when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        As ``precision_recall_fscore_support``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : Precision, recall and F together.
+
+    Examples
+    --------
+    >>> from assay.metrics import precision_score
+    >>> print(round(precision_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4))
+    0.6667
+    """
     return _single("precision", y_true, y_pred, labels, pos_label, average, sample_weight,
                    zero_division)
 
 
 def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                  sample_weight=None, zero_division="warn"):
-    """scikit-learn's recall_score."""
+    """Recall ``tp / (tp + fn)``: the fraction of true positives that are found.
+
+    As scikit-learn's ``recall_score``; the rules are those of
+    ``precision_recall_fscore_support``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
+        How the per-label values are combined; None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value when a label has no true sample ('warn': 0 with an UndefinedMetricWarning).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The recall, per label when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        As ``precision_recall_fscore_support``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : Precision, recall and F together.
+
+    Examples
+    --------
+    >>> from assay.metrics import recall_score
+    >>> print(round(recall_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4))
+    0.6667
+    """
     return _single("recall", y_true, y_pred, labels, pos_label, average, sample_weight,
                    zero_division)
 
 
 def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
                 sample_weight=None, zero_division="warn"):
-    """scikit-learn's fbeta_score (F-beta rule of scikit-learn >= 1.4, see docs)."""
+    """F-beta score: the weighted harmonic mean of precision and recall.
+
+    As scikit-learn's ``fbeta_score``, with the F-beta rule of scikit-learn >= 1.4 (see
+    ``precision_recall_fscore_support`` and docs/metrics_classification.md). ``beta`` > 1 favours
+    recall, ``beta`` < 1 precision; ``beta = inf`` gives the recall.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    beta : float
+        Weight of recall against precision (>= 0); required.
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
+        How the per-label values are combined; None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value when ``tp + fp + fn = 0`` ('warn': 0 with an UndefinedMetricWarning).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The F-beta score, per label when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        As ``precision_recall_fscore_support``.
+
+    See Also
+    --------
+    f1_score : F-beta with beta = 1.
+
+    Examples
+    --------
+    >>> from assay.metrics import fbeta_score
+    >>> print(round(fbeta_score([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], beta=2), 4))
+    0.7143
+    """
     return _single("f-score", y_true, y_pred, labels, pos_label, average, sample_weight,
                    zero_division, beta=beta)
 
 
 def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
              zero_division="warn"):
-    """scikit-learn's f1_score."""
+    """F1 score: the harmonic mean of precision and recall.
+
+    As scikit-learn's ``f1_score``: ``fbeta_score`` with ``beta=1``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
+        How the per-label values are combined; None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value when ``tp + fp + fn = 0`` ('warn': 0 with an UndefinedMetricWarning).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The F1 score, per label when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        As ``precision_recall_fscore_support``.
+
+    See Also
+    --------
+    fbeta_score : Any weight of recall against precision.
+
+    Examples
+    --------
+    >>> from assay.metrics import f1_score
+    >>> print(round(f1_score([0, 1, 1, 0, 1], [0, 1, 0, 0, 1]), 4))
+    0.8
+    >>> f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
+    array([0.8, 0. , 0. ])
+    """
     return fbeta_score(y_true, y_pred, beta=1, labels=labels, pos_label=pos_label,
                        average=average, sample_weight=sample_weight, zero_division=zero_division)
 
 
 def classification_report(y_true, y_pred, *, labels=None, target_names=None, sample_weight=None,
                           digits=2, output_dict=False, zero_division="warn"):
-    """scikit-learn's classification_report: the same text, or the same dict with
-    output_dict=True ('accuracy' replaces 'micro avg' for multi-class input when all present
-    labels are reported)."""
+    """Text (or dict) table of precision, recall, F1 and support per label and averaged.
+
+    scikit-learn's ``classification_report``: the same text, or the same dict with
+    ``output_dict=True``. 'accuracy' replaces 'micro avg' for binary or multi-class input when all
+    present labels are reported; multilabel input adds 'samples avg'.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    labels : array-like of shape (n_labels,), default=None
+        The labels to report, in order. None: every label present, sorted.
+    target_names : list of str, default=None
+        Display names of the labels, in the order of ``labels``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    digits : int, default=2
+        Digits after the decimal point in the text (the dict is not rounded).
+    output_dict : bool, default=False
+        Return a dict ``{row name: {column name: value}}`` instead of text.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        As in ``precision_recall_fscore_support``.
+
+    Returns
+    -------
+    str or dict
+        The table as text, or as a dict when ``output_dict`` is True.
+
+    Raises
+    ------
+    AssayError
+        If ``target_names`` does not match the labels found (without explicit ``labels``; with
+        them it is an AssayWarning), or as ``precision_recall_fscore_support``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : The numbers of the table.
+
+    Examples
+    --------
+    >>> from assay.metrics import classification_report
+    >>> print(classification_report([0, 1, 1, 0], [0, 1, 0, 0]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               0       0.67      1.00      0.80         2
+               1       1.00      0.50      0.67         2
+    <BLANKLINE>
+        accuracy                           0.75         4
+       macro avg       0.83      0.75      0.73         4
+    weighted avg       0.83      0.75      0.73         4
+    <BLANKLINE>
+    """
     targets = check_targets(y_true, y_pred)
     kind = "multilabel" if targets.kind == MULTILABEL else "labels"
     a, b = y_true, y_pred
@@ -397,9 +885,45 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
 
 
 def binary_rates(y_true, y_pred, *, pos_label=1, sample_weight=None):
-    """Operating point of one class against the rest: dict with tp, fp, tn, fn (weighted counts)
-    and recall, precision, specificity, fpr, fnr, fdr, npv, accuracy, f1, mcc. Ratios with a zero
-    denominator are NaN with one AssayWarning naming them."""
+    """Operating point of one class against the rest: counts and every rate derived from them.
+
+    The dict holds ``tp``, ``fp``, ``tn``, ``fn`` (weighted counts) and ``recall``,
+    ``precision``, ``specificity``, ``fpr``, ``fnr``, ``fdr``, ``npv``, ``accuracy``, ``f1`` and
+    ``mcc``. A ratio with a zero denominator is NaN, with one AssayWarning naming every such ratio.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    pos_label : int, float, bool or str, default=1
+        The positive class; every other label is negative.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    dict
+        ``{name: float}`` for the four counts and the ten rates above.
+
+    Raises
+    ------
+    AssayError
+        If ``pos_label`` is not a label of ``y_true`` or ``y_pred``, the input is a multilabel
+        indicator, or the lengths differ.
+
+    See Also
+    --------
+    confusion_matrix : All the counts of a multi-class problem.
+
+    Examples
+    --------
+    >>> from assay.metrics import binary_rates
+    >>> rates = binary_rates([0, 1, 1, 0], [0, 1, 0, 0])
+    >>> rates["tp"], rates["fn"], rates["recall"], rates["specificity"]
+    (1.0, 1.0, 0.5, 1.0)
+    """
     targets, w = _label_targets(y_true, y_pred, sample_weight)
     present = encode_labels(targets.y_true, targets.y_pred)[0].tolist()
     if pos_label not in present:  # all counts would be 0 for "positive": a silent wrong answer
@@ -411,12 +935,44 @@ def binary_rates(y_true, y_pred, *, pos_label=1, sample_weight=None):
 
 
 def predict_labels(y_score, rule="argmax", threshold=0.5):
-    """Turns scores into decisions (textbook eqs. 170-171).
+    """Turn scores into decisions (textbook eqs. 170-171).
 
-    1-D scores (binary): boolean array score >= threshold. 2-D (n, K): rule='argmax' gives the
-    column index of the first maximum of each row (like numpy.argmax); rule='one_vs_all' gives an
-    (n, K) boolean indicator p_k >= threshold (a sample may be positive for several classes or
-    none)."""
+    1-D scores (binary) give the boolean array ``score >= threshold``. 2-D scores of shape
+    (n, K) give, for ``rule='argmax'``, the column index of the first maximum of each row (like
+    ``numpy.argmax``) and, for ``rule='one_vs_all'``, an (n, K) boolean indicator
+    ``p_k >= threshold`` (a sample may be positive for several classes or none).
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the positive class, or one column of scores per class.
+    rule : {'argmax', 'one_vs_all'}, default='argmax'
+        The decision rule of 2-D scores; ignored for 1-D scores.
+    threshold : float, default=0.5
+        The score from which a sample is positive (1-D scores and 'one_vs_all').
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) or (n_samples, n_classes)
+        Booleans for 1-D scores and 'one_vs_all'; int64 column indices for 'argmax'.
+
+    Raises
+    ------
+    AssayError
+        If ``y_score`` has more than two dimensions or ``rule`` is unknown.
+
+    See Also
+    --------
+    roc_curve : The rates of every threshold of 1-D scores.
+
+    Examples
+    --------
+    >>> from assay.metrics import predict_labels
+    >>> predict_labels([0.2, 0.7, 0.5])
+    array([False,  True,  True])
+    >>> predict_labels([[0.1, 0.9], [0.8, 0.2]])
+    array([1, 0])
+    """
     s = np.ascontiguousarray(y_score, dtype=np.float64)
     if s.ndim == 1:
         return _assay.cls_threshold(s, float(threshold)).astype(bool)
@@ -465,18 +1021,64 @@ def _calibration_options(multiclass, bins, strategy, norm):
 
 def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
                       multiclass="top_label", sample_weight=None, pos_label=None, labels=None):
-    """Expected (norm='l1'), RMS ('l2') or maximum ('max') calibration error with its
-    reliability table.
+    """Expected (L1), RMS (L2) or maximum calibration error, with its reliability table.
 
-    y_prob 1-D: binary, probability of pos_label (default: the greater label). y_prob 2-D (n, K):
-    column k is the probability of the k-th class (labels, default 0..K-1 when y_true holds
-    integers in that range, else the sorted classes of y_true); multiclass='top_label' bins the
-    top probability against [argmax == y_true], 'classwise' bins every column against
-    [y_true == k] and averages the K errors.
+    With 1-D ``y_prob`` the problem is binary and ``y_prob`` is the probability of ``pos_label``
+    (default: the greater label). With 2-D ``y_prob`` of shape (n, K), column k is the probability
+    of the k-th class (``labels``; default 0..K-1 when ``y_true`` holds integers in that range,
+    else the sorted classes of ``y_true``); ``multiclass='top_label'`` bins the top probability
+    against ``[argmax == y_true]``, ``'classwise'`` bins every column against ``[y_true == k]``
+    and averages the K errors.
 
-    Returns {"error": float, "bins": {"lower", "upper", "count", "accuracy", "confidence"}}
-    (arrays of length `bins`; empty bins have count 0 and NaN means). classwise adds
-    "class_errors" (K,) and the bins arrays are (K, bins)."""
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    bins : int, default=15
+        Number of bins.
+    strategy : {'uniform', 'quantile'}, default='uniform'
+        Bins of equal width, or of (about) equal counts.
+    norm : {'l1', 'l2', 'max'}, default='l1'
+        Expected calibration error ('l1'), its root-mean-square form ('l2') or the largest gap
+        of any bin ('max').
+    multiclass : {'top_label', 'classwise'}, default='top_label'
+        How 2-D probabilities are binned (see above).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    pos_label : int, float, bool or str, default=None
+        The positive class of 1-D ``y_prob``. None: the greater label.
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of 2-D ``y_prob``.
+
+    Returns
+    -------
+    dict
+        ``{"error": float, "bins": {"lower", "upper", "count", "accuracy", "confidence"}}``, the
+        bins arrays of length ``bins`` (empty bins have count 0 and NaN means).
+        ``'classwise'`` adds ``"class_errors"`` of shape (K,) and the bins arrays are (K, bins).
+
+    Raises
+    ------
+    AssayError
+        If ``y_prob`` has more than two dimensions, its columns do not match the classes, a label
+        of ``y_true`` is not among ``labels``, ``pos_label`` is not a class, an option is unknown,
+        or the lengths differ.
+
+    See Also
+    --------
+    brier_score_loss : A proper scoring rule of the same probabilities.
+
+    Examples
+    --------
+    >>> from assay.metrics import calibration_error
+    >>> result = calibration_error([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], bins=2)
+    >>> print(round(result["error"], 4))
+    0.275
+    >>> result["bins"]["confidence"]
+    array([0.3 , 0.75])
+    """
     a = _as_labels(y_true, "y_true")
     p = np.ascontiguousarray(y_prob, dtype=np.float64)
     check_consistent_length(a, p, sample_weight)
@@ -514,7 +1116,44 @@ def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
 
 
 def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
-    """scikit-learn's brier_score_loss."""
+    """Brier score: the mean squared difference between the probability and the outcome.
+
+    As scikit-learn 1.2.1's ``brier_score_loss``. The positive class is ``pos_label`` when given,
+    else 1 for labels in {0, 1} or {-1, 1}, else the greater of two numeric labels; string labels
+    need ``pos_label``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_prob : array-like of shape (n_samples,)
+        Predicted probability of the positive class, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    pos_label : int, float, bool or str, default=None
+        The positive class (see above).
+
+    Returns
+    -------
+    float
+        Between 0 (perfect) and 1.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not binary or empty, ``y_prob`` leaves [0, 1], string labels come without
+        ``pos_label``, or the lengths differ.
+
+    See Also
+    --------
+    log_loss : The logarithmic scoring rule.
+
+    Examples
+    --------
+    >>> from assay.metrics import brier_score_loss
+    >>> print(round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4))
+    0.0375
+    """
     a = column_or_1d(y_true, "y_true")
     p = column_or_1d(y_prob, "y_prob")
     if a.dtype.kind == "f":
@@ -538,9 +1177,53 @@ def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
 
 
 def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, labels=None):
-    """scikit-learn's log_loss (eps='auto' = machine epsilon of y_pred's dtype). A y_true value
-    that is not among `labels` contributes 0, as in scikit-learn; a multilabel indicator y_true
-    scores each row against its renormalised probabilities."""
+    """Logarithmic loss (cross-entropy) of predicted probabilities.
+
+    As scikit-learn 1.2.1's ``log_loss``: probabilities are clipped to [eps, 1 - eps]
+    (``eps='auto'`` is the machine epsilon of ``y_pred``'s dtype), rows renormalised, and the loss
+    is the mean of ``-log p[y]``. A 1-D ``y_pred`` is the probability of the positive class. A
+    ``y_true`` value that is not among ``labels`` contributes 0, as in scikit-learn; a multilabel
+    indicator ``y_true`` scores each row against its renormalised probabilities.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities, one column per class in sorted order (or in ``labels`` order).
+    eps : float or 'auto', default='auto'
+        Clipping bound of the probabilities.
+    normalize : bool, default=True
+        True: the mean loss per sample; False: the sum.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    labels : array-like, default=None
+        The classes of the columns of ``y_pred``. None: the classes of ``y_true``.
+
+    Returns
+    -------
+    float
+        The log loss (natural logarithm).
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` holds a single class without ``labels``, the number of classes differs from
+        the columns of ``y_pred``, ``labels`` has fewer than two classes, ``eps`` is an unknown
+        string, the target is continuous or multi-output, or the lengths differ.
+
+    See Also
+    --------
+    brier_score_loss : The quadratic scoring rule.
+
+    Examples
+    --------
+    >>> from assay.metrics import log_loss
+    >>> print(round(log_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4))
+    0.1976
+    >>> print(round(log_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]]), 4))
+    0.3122
+    """
     raw = as_array(y_pred)
     if raw.dtype.kind not in "f" or raw.dtype.itemsize > 8:
         raw = float_array(raw, "", min_samples=0)

@@ -37,32 +37,47 @@ def _binary(y_true, pos_label):
 
 
 def choose_operating_point(y_true, y_score, metric, sample_weight=None, pos_label=None):
-    """The threshold an operating-point metric ``METRIC@RULE`` chooses, and the metric there.
+    """Choose the threshold of an operating-point metric ``METRIC@RULE``, and the metric there.
+
+    Candidates are every distinct score and +inf; among equally good candidates the largest
+    threshold wins. A sample is predicted positive when its score is >= the threshold.
 
     Parameters
     ----------
-    y_true : array of shape (n,) with at most two distinct labels.
-    y_score : array of shape (n,); higher = more positive; a sample is predicted positive when
-        its score is >= the threshold.
-    metric : str, e.g. ``"recall@precision>=0.9"``, ``"precision@recall>=80%"``,
-        ``"recall@fpr<=0.01"``, ``"f1@max_f1"``, ``"threshold@max_youden"``,
-        ``"recall@cost(fp=1,fn=5)"``.
-    sample_weight : array of shape (n,) of non-negative weights, or None (all 1).
-    pos_label : the positive label; default the greater of the two labels.
+    y_true : array-like of shape (n_samples,)
+        Labels, at most two distinct ones.
+    y_score : array-like of shape (n_samples,)
+        Scores; higher = more positive.
+    metric : str
+        E.g. ``"recall@precision>=0.9"``, ``"precision@recall>=80%"``, ``"recall@fpr<=0.01"``,
+        ``"f1@max_f1"``, ``"threshold@max_youden"``, ``"recall@cost(fp=1,fn=5)"``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights. None: all 1.
+    pos_label : int, float, bool or str, default=None
+        The positive label. None: the greater of the two labels.
 
     Returns
     -------
-    dict with ``feasible`` (False when no threshold satisfies the rule), ``threshold`` (``inf``
-    when nothing is predicted positive), the weighted counts ``tp``, ``fp``, ``fn``, ``tn``,
-    ``value`` (the metric at the threshold) and ``text`` (the canonical spelling of ``metric``).
-    Infeasible rules give NaN threshold, counts and value.
+    dict
+        ``feasible`` (False when no threshold satisfies the rule), ``threshold`` (``inf`` when
+        nothing is predicted positive), the weighted counts ``tp``, ``fp``, ``fn``, ``tn``,
+        ``value`` (the metric at the threshold) and ``text`` (the canonical spelling of
+        ``metric``). Infeasible rules give NaN threshold, counts and value.
 
-    Candidates are every distinct score and +inf; among equally good candidates the largest
-    threshold wins.
+    Raises
+    ------
+    assay.AssayError
+        A metric that is not a string or not a valid rule, empty ``y_true``, more than two
+        labels, or inconsistent lengths.
 
+    Examples
+    --------
+    >>> from assay.compare import choose_operating_point
     >>> p = choose_operating_point([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.7], "recall@precision>=0.9")
     >>> p["threshold"], p["value"], p["text"]
     (0.9, 0.5, 'recall@precision>=0.9')
+    >>> choose_operating_point([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.7], "f1@max_f1")["value"]
+    0.8
     """
     if not isinstance(metric, str):
         raise AssayError(f"metric must be a string such as 'recall@precision>=0.9', found "

@@ -16,25 +16,81 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
              bin_strategy="uniform"):
-    """Evaluates a classifier's predictions the way ``assay metrics`` does (same entry point,
-    same options, same label encoding: numeric labels are named as the CLI names them, 1.0 as
-    "1", and a NaN label is refused; other labels by their text, in byte order).
+    """Evaluate a classifier's predictions as ``assay metrics`` does, as a dict.
 
-    y_score: 1-D scores of the positive class (binary) or an (n, K) matrix, column k for the k-th
-    class in sorted order. y_pred: predicted labels (default: ``score >= threshold`` for binary,
-    argmax otherwise). Returns the CLI's JSON document as a dict (summary with bootstrap
-    intervals when ``n_bootstrap > 0``, per-class table, confusion matrix, calibration table,
-    curves); NaN is returned as None. ``html``: also write the HTML page with charts there.
-    ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning; at most
-    1000000).
-    Two score columns on binary labels must be per-class probabilities (rows summing to 1):
-    two models' scores are refused (evaluate each model on its own). Float labels that are not
-    whole numbers (a regression target) are refused, as scikit-learn's "continuous" targets are.
-    Scores that rank a class below chance beyond doubt (ROC AUC's 95% DeLong upper bound below
-    0.5) warn that they may be inverted (the ``notes`` say so too).
-    ``max_classes``: more classes are refused with the memory they would need (0 = no limit).
-    ``ap_grid`` (exact or numpy: the recall grid of voc07/coco101), ``bins`` and ``bin_strategy``
-    (uniform or quantile: the calibration table) are the CLI's --ap-grid, --bins, --bin-strategy.
+    The same entry point and options as the CLI, and the same label encoding: numeric labels are
+    named as the CLI names them (1.0 as "1") and a NaN label is refused; other labels go by their
+    text, in byte order. The result is the CLI's JSON document: summary (with bootstrap intervals
+    when ``n_bootstrap > 0``), per-class table, confusion matrix, calibration table and curves;
+    NaN is returned as None.
+
+    Two score columns on binary labels must be per-class probabilities (rows summing to 1): two
+    models' scores are refused (evaluate each model on its own). Float labels that are not whole
+    numbers (a regression target) are refused, as scikit-learn's "continuous" targets are. Scores
+    that rank a class below chance beyond doubt (ROC AUC's 95% DeLong upper bound below 0.5) warn
+    that they may be inverted (the ``notes`` say so too).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes), default=None
+        1-D scores of the positive class (binary), or one column per class in sorted class order.
+    y_pred : array-like of shape (n_samples,), default=None
+        Predicted labels. None: ``score >= threshold`` for binary scores, the argmax otherwise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    threshold : float, default=0.5
+        Decision threshold of binary scores; finite.
+    pos_label : int, float or str, default=None
+        The positive class. None: the greater of the two sorted labels.
+    ap_method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
+        The average-precision convention (the CLI's ``--ap-method``).
+    n_bootstrap : int, default=0
+        Resamples of the bootstrap intervals, at most 1000000; 0: no intervals (1 gives a
+        zero-width interval, with a warning).
+    confidence : float, default=0.95
+        Level of the intervals, in (0, 1).
+    seed : int, default=0
+        Seed of the resamples.
+    threads : int, default=0
+        Threads (0: all cores); the result does not depend on it.
+    html : str or path-like, default=None
+        Also write the HTML page with charts to this file.
+    max_classes : int, default=1000
+        More classes are refused, with the memory they would need (0: no limit).
+    ap_grid : {'exact', 'numpy'}, default='exact'
+        Recall grid of voc07/coco101 (the CLI's ``--ap-grid``).
+    bins : int, default=15
+        Bins of the calibration table (the CLI's ``--bins``).
+    bin_strategy : {'uniform', 'quantile'}, default='uniform'
+        Bins of equal width or equal counts (the CLI's ``--bin-strategy``).
+
+    Returns
+    -------
+    dict
+        The CLI's JSON document (keys such as ``n_samples``, ``classes``, ``summary``,
+        ``per_class``, ``confusion_matrix``, ``calibration``, ``curves``, ``params``, ``notes``).
+
+    Raises
+    ------
+    AssayError
+        If neither ``y_score`` nor ``y_pred`` is given, the labels are continuous or NaN, two
+        score columns on binary labels are not probabilities, there are more than
+        ``max_classes`` classes, an option is invalid, or the lengths differ.
+
+    See Also
+    --------
+    bootstrap : An interval of any one metric.
+
+    Examples
+    --------
+    >>> from assay.metrics import evaluate
+    >>> result = evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
+    >>> result["classes"], result["prediction_rule"]
+    (['0', '1'], 'score >= 0.5')
+    >>> print(round(result["summary"]["ROC AUC"]["value"], 4))
+    0.8889
     """
     if y_score is None and y_pred is None:
         raise _assay.AssayError("give y_score or y_pred")

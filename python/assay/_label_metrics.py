@@ -33,9 +33,51 @@ def _as_counts(mcm, sample_weight):
 
 def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None,
                                 samplewise=False):
-    """scikit-learn's multilabel_confusion_matrix: one [[tn, fp], [fn, tp]] per label (or per
-    sample with samplewise=True, multilabel input only); int64 counts without weights, except
-    that, as in scikit-learn 1.2, 1-D labels with no sample predicted right give float64."""
+    """Compute one 2 x 2 confusion matrix ``[[tn, fp], [fn, tp]]`` per label (or per sample).
+
+    As scikit-learn's ``multilabel_confusion_matrix``: multi-class labels are scored one against
+    the rest; with ``samplewise=True`` (multilabel input only) there is one matrix per sample.
+    Counts are int64 without weights, except that, as in scikit-learn 1.2, 1-D labels with no
+    sample predicted right give float64.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    labels : array-like, default=None
+        The labels (column indices for multilabel input) to report, in order. None: all, sorted.
+    samplewise : bool, default=False
+        One matrix per sample instead of per label (multilabel input only).
+
+    Returns
+    -------
+    ndarray of shape (n_labels, 2, 2) or (n_samples, 2, 2)
+        The matrices, ``[[tn, fp], [fn, tp]]`` each.
+
+    Raises
+    ------
+    AssayError
+        If ``samplewise`` is asked of non-multilabel input, multilabel input has no sample, or
+        the lengths differ.
+
+    See Also
+    --------
+    confusion_matrix : One K x K matrix for multi-class labels.
+
+    Examples
+    --------
+    >>> from assay.metrics import multilabel_confusion_matrix
+    >>> multilabel_confusion_matrix([0, 1, 1, 0], [0, 1, 0, 0])
+    array([[[1, 1],
+            [0, 2]],
+    <BLANKLINE>
+           [[2, 0],
+            [1, 1]]])
+    """
     targets = check_targets(y_true, y_pred, sample_weight)
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight, "sample_weight")
@@ -62,8 +104,52 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
 
 def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                   sample_weight=None, zero_division="warn"):
-    """scikit-learn's jaccard_score: tp / (tp + fp + fn) per label, averaged like f1_score
-    (weighted with zero total support: the plain mean, as scikit-learn 1.2.1)."""
+    """Jaccard index ``tp / (tp + fp + fn)`` per label, or averaged.
+
+    As scikit-learn's ``jaccard_score``: the per-label values are averaged like ``f1_score``'s
+    ('weighted' with zero total support gives the plain mean, as scikit-learn 1.2.1), and
+    ``zero_division`` works as for precision and recall.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    labels : array-like, default=None
+        The labels to score and their order. None: every label present, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class scored when ``average='binary'``.
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
+        How the per-label values are combined; None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    zero_division : {'warn', 0, 1, np.nan}, default='warn'
+        Value when ``tp + fp + fn = 0`` ('warn': 0 with an UndefinedMetricWarning).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The Jaccard index, per label when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        If ``average`` or ``zero_division`` is not an option, ``pos_label`` is not a label of
+        binary input, 'samples' is asked of non-multilabel input, or the lengths differ.
+
+    See Also
+    --------
+    f1_score : The F1 score, ``2 J / (1 + J)`` of the same counts.
+
+    Examples
+    --------
+    >>> from assay.metrics import jaccard_score
+    >>> print(round(jaccard_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4))
+    0.5
+    >>> jaccard_score([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]], average=None)
+    array([0.33333333, 1.        ])
+    """
     zd = zero_division_name(zero_division)
     if average not in AVERAGES and average != "binary":
         raise AssayError("average has to be one of " + str(AVERAGES))
@@ -86,7 +172,43 @@ def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
 
 
 def hamming_loss(y_true, y_pred, *, sample_weight=None):
-    """scikit-learn's hamming_loss: the (weighted) fraction of wrong labels."""
+    """Hamming loss: the (weighted) fraction of wrong labels.
+
+    As scikit-learn's ``hamming_loss``; for multilabel input, the fraction of wrong entries of the
+    indicator matrix.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        Between 0 (all right) and 1; NaN for zero samples.
+
+    Raises
+    ------
+    AssayError
+        If the lengths differ.
+    ZeroDivisionError
+        If the weights of numeric 1-D labels sum to zero (other 1-D labels raise an AssayError
+        with the same message; multilabel input gives NaN).
+
+    See Also
+    --------
+    zero_one_loss : The fraction of samples with any wrong label.
+
+    Examples
+    --------
+    >>> from assay.metrics import hamming_loss
+    >>> print(round(hamming_loss([0, 1, 2, 1], [0, 2, 2, 1]), 4))
+    0.25
+    """
     targets = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, len(targets.y_true))
     if targets.kind == MULTILABEL:
@@ -104,8 +226,47 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
 
 
 def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
-    """scikit-learn's zero_one_loss: 1 - accuracy_score (normalize=False: the (weighted) number
-    of misclassified samples)."""
+    """Zero-one loss: one minus the accuracy.
+
+    As scikit-learn's ``zero_one_loss``: ``1 - accuracy_score`` (for multilabel input, of the
+    subset accuracy); ``normalize=False`` gives the (weighted) number of misclassified samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels, in the form of ``y_true``.
+    normalize : bool, default=True
+        True: the fraction misclassified; False: the (weighted) number.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float or int
+        The loss; an int count for ``normalize=False`` without weights.
+
+    Raises
+    ------
+    AssayError
+        If the lengths differ, or as ``accuracy_score``.
+    ZeroDivisionError
+        As ``accuracy_score``, when the weights sum to zero.
+
+    See Also
+    --------
+    accuracy_score : The complement.
+    hamming_loss : The fraction of wrong labels.
+
+    Examples
+    --------
+    >>> from assay.metrics import zero_one_loss
+    >>> print(round(zero_one_loss([0, 1, 2, 1], [0, 2, 2, 1]), 4))
+    0.25
+    >>> zero_one_loss([0, 1, 2, 1], [0, 2, 2, 1], normalize=False)
+    1
+    """
     score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     if normalize:
         return 1 - score
@@ -132,8 +293,47 @@ def _ratio_weights(sample_weight):
 
 
 def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
-    """scikit-learn's cohen_kappa_score: (p_o - p_e) / (1 - p_e) from the confusion matrix of
-    the two annotators; weights None, 'linear' or 'quadratic'."""
+    """Compute Cohen's kappa: the agreement of two annotators beyond chance.
+
+    As scikit-learn's ``cohen_kappa_score``: ``(p_o - p_e) / (1 - p_e)`` from the confusion
+    matrix of the two annotators, where ``p_o`` is the observed and ``p_e`` the chance agreement;
+    ``weights`` counts disagreements by their distance. With no expected disagreement the score is
+    NaN with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y1 : array-like of shape (n_samples,)
+        Labels of the first annotator.
+    y2 : array-like of shape (n_samples,)
+        Labels of the second annotator.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the confusion matrix. None: those present, sorted.
+    weights : {'linear', 'quadratic'}, default=None
+        Disagreement weights: None counts every disagreement as 1, 'linear' as ``|i - j|``,
+        'quadratic' as ``(i - j)^2``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        Kappa, at most 1 (1: full agreement, 0: chance level).
+
+    Raises
+    ------
+    AssayError
+        If ``weights`` is unknown, or as ``confusion_matrix``.
+
+    See Also
+    --------
+    confusion_matrix : The matrix kappa is computed from.
+
+    Examples
+    --------
+    >>> from assay.metrics import cohen_kappa_score
+    >>> print(round(cohen_kappa_score([0, 1, 1, 0, 2], [0, 1, 0, 0, 2]), 4))
+    0.6875
+    """
     if weights is not None and weights not in ("linear", "quadratic"):
         raise AssayError("Unknown kappa weighting type.")
     confusion = confusion_matrix(y1, y2, labels=labels,
@@ -144,8 +344,48 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
 
 def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
                             raise_warning=True):
-    """scikit-learn's class_likelihood_ratios: (LR+, LR-) of a binary problem; undefined ratios
-    are NaN with scikit-learn's warnings."""
+    """Positive and negative likelihood ratios (LR+, LR-) of a binary problem.
+
+    As scikit-learn's ``class_likelihood_ratios``: ``LR+ = (tp / (tp + fn)) / (fp / (fp + tn))``
+    and ``LR- = (fn / (tp + fn)) / (tn / (fp + tn))``. Undefined ratios are NaN with
+    scikit-learn's warnings.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    labels : array-like of shape (2,), default=None
+        The negative and the positive class, in this order. None: the sorted classes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    raise_warning : bool, default=True
+        Warn when a ratio is undefined.
+
+    Returns
+    -------
+    positive_likelihood_ratio : float
+        LR+ (greater than 1 is informative).
+    negative_likelihood_ratio : float
+        LR- (below 1 is informative).
+
+    Raises
+    ------
+    AssayError
+        If the labels are multi-class or multilabel, or as ``confusion_matrix``.
+
+    See Also
+    --------
+    binary_rates : The rates LR+ and LR- are made of.
+
+    Examples
+    --------
+    >>> from assay.metrics import class_likelihood_ratios
+    >>> lr_pos, lr_neg = class_likelihood_ratios([0, 0, 0, 1, 1, 1, 0, 1], [0, 0, 1, 1, 1, 0, 0, 1])
+    >>> print(round(lr_pos, 4), round(lr_neg, 4))
+    3.0 0.3333
+    """
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind == MULTILABEL or len(encode_labels(targets.y_true, targets.y_pred)[0]) > 2:
         kind = targets.kind if targets.kind == MULTILABEL else "multiclass"
@@ -159,8 +399,46 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
 
 
 def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
-    """scikit-learn's hinge_loss: binary max(0, 1 - y f) with y in {-1, +1} (the greater label
-    +1), multi-class Crammer-Singer max(0, 1 - f_y + max_{k != y} f_k); mean over samples."""
+    """Average hinge loss of decision values (binary or multi-class).
+
+    As scikit-learn's ``hinge_loss``. Binary: ``max(0, 1 - y f)`` with ``y`` in {-1, +1} (the
+    greater label is +1). Multi-class: Crammer-Singer ``max(0, 1 - f_y + max_{k != y} f_k)``
+    over an (n, K) decision matrix. The mean over samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    pred_decision : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Decision values: 1-D for binary input, one column per class otherwise.
+    labels : array-like of shape (n_classes,), default=None
+        All the classes (the columns of ``pred_decision``). None: those of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        The mean hinge loss.
+
+    Raises
+    ------
+    AssayError
+        If multi-class input comes with 1-D decisions or a number of columns other than the
+        number of classes, ``y_true`` holds a label not in ``labels``, or the lengths differ.
+
+    See Also
+    --------
+    log_loss : A loss of predicted probabilities.
+
+    Examples
+    --------
+    >>> from assay.metrics import hinge_loss
+    >>> print(round(hinge_loss([-1, 1, 1], [-2.0, 0.5, 3.0]), 4))
+    0.1667
+    >>> print(round(hinge_loss([0, 1, 2], [[2, 0.5, 0], [0.3, 1.2, 0.1], [0, 0.9, 1.1]]), 4))
+    0.3
+    """
     check_consistent_length(y_true, pred_decision, sample_weight)
     decision = float_array(pred_decision, "pred_decision", min_samples=1)
     a = column_or_1d(y_true, "y_true")

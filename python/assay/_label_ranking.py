@@ -47,8 +47,42 @@ def _indicator_and_scores(y_true, y_score, allowed, ensure_2d=False, numeric=Fal
 
 
 def coverage_error(y_true, y_score, *, sample_weight=None):
-    """scikit-learn's coverage_error: how far down the ranking one must go, on average, to cover
-    every relevant label (ties count at their largest rank)."""
+    """Coverage error: how far down the ranking one must go to cover every relevant label.
+
+    As scikit-learn's ``coverage_error``: per sample, the rank of the lowest-scored relevant
+    label (ties count at their largest rank), averaged over samples. The best value is the mean
+    number of relevant labels.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Relevant labels as a binary indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores of the labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        The coverage error.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not a multilabel indicator, the shapes differ, or the input holds NaN or
+        infinity.
+
+    See Also
+    --------
+    label_ranking_loss : The fraction of label pairs ranked wrongly.
+
+    Examples
+    --------
+    >>> from assay.metrics import coverage_error
+    >>> print(round(coverage_error([[1, 0, 0], [0, 1, 1]], [[0.9, 0.5, 0.2], [0.1, 0.3, 0.6]]), 4))
+    1.5
+    """
     y = _numeric(y_true, "", ensure_2d=True)
     s = _numeric(y_score, "", ensure_2d=True)
     check_consistent_length(y, s, sample_weight)
@@ -58,7 +92,44 @@ def coverage_error(y_true, y_score, *, sample_weight=None):
 
 
 def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None):
-    """scikit-learn's label_ranking_average_precision_score (LRAP)."""
+    """Label ranking average precision (LRAP) of multilabel scores.
+
+    As scikit-learn's ``label_ranking_average_precision_score``: for each relevant label of a
+    sample, the fraction of the labels ranked at or above it that are relevant, averaged over the
+    relevant labels and then over samples. Weights summing to zero give NaN with an
+    UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Relevant labels as a binary indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores of the labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        The LRAP, at most 1.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not an indicator matrix, the shapes differ, or the input holds NaN or
+        infinity.
+
+    See Also
+    --------
+    average_precision_score : AP per label instead of per sample.
+
+    Examples
+    --------
+    >>> from assay.metrics import label_ranking_average_precision_score
+    >>> y_true, y_score = [[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]]
+    >>> print(round(label_ranking_average_precision_score(y_true, y_score), 4))
+    0.4167
+    """
     check_consistent_length(y_true, y_score, sample_weight)
     ind, s = _indicator_and_scores(y_true, y_score, (MULTILABEL, "binary_2d"))
     w = check_sample_weight(sample_weight, ind.shape[0])
@@ -73,8 +144,43 @@ def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None
 
 
 def label_ranking_loss(y_true, y_score, *, sample_weight=None):
-    """scikit-learn's label_ranking_loss: the fraction of (relevant, irrelevant) label pairs
-    ranked wrongly (ties count as wrong), averaged over samples."""
+    """Ranking loss: the fraction of (relevant, irrelevant) label pairs ranked wrongly.
+
+    As scikit-learn's ``label_ranking_loss``: per sample, the fraction of pairs whose irrelevant
+    label scores at least as high as the relevant one (ties count as wrong), averaged over
+    samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Relevant labels as a binary indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores of the labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        Between 0 (every pair right) and 1.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not a multilabel indicator, the shapes differ, or the input holds NaN or
+        infinity.
+
+    See Also
+    --------
+    coverage_error : Depth of the ranking needed to cover the relevant labels.
+
+    Examples
+    --------
+    >>> from assay.metrics import label_ranking_loss
+    >>> y_true, y_score = [[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]]
+    >>> print(round(label_ranking_loss(y_true, y_score), 4))
+    0.75
+    """
     check_consistent_length(y_true, y_score, sample_weight)
     ind, s = _indicator_and_scores(y_true, y_score, (MULTILABEL,))
     w = check_sample_weight(sample_weight, ind.shape[0])
@@ -106,15 +212,93 @@ def _k(k):
 
 
 def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
-    """scikit-learn's dcg_score: mean over samples of sum_r gain_r / log_base(r + 1) in the order
-    of y_score (tied scores share their average gain unless ignore_ties)."""
+    """Discounted cumulative gain (DCG) of graded relevance in the order of the scores.
+
+    As scikit-learn's ``dcg_score``: per sample ``sum_r gain_r / log_base(r + 1)`` over the ranks
+    ``r`` of the ``k`` highest scores, averaged over samples. Tied scores share their average
+    gain unless ``ignore_ties``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Graded relevance (gains) of each label.
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores that rank the labels.
+    k : int, default=None
+        Score only the ``k`` highest-ranked labels. None: all.
+    log_base : float, default=2
+        Base of the logarithm of the discount.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    ignore_ties : bool, default=False
+        Skip the sharing of gains among tied scores (faster; exact only without ties).
+
+    Returns
+    -------
+    float
+        The mean DCG.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not 2-D multilabel or multi-output, the shapes differ, ``k`` is
+        negative, or the input holds NaN or infinity.
+
+    See Also
+    --------
+    ndcg_score : DCG over the DCG of the ideal order.
+
+    Examples
+    --------
+    >>> from assay.metrics import dcg_score
+    >>> print(round(dcg_score([[3, 2, 0, 1]], [[0.9, 0.8, 0.1, 0.5]]), 4))
+    4.7619
+    """
     y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
     return np.float64(_assay.lm_dcg(y, s, _k(k), float(log_base), bool(ignore_ties), False, w))
 
 
 def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
-    """scikit-learn's ndcg_score: DCG over the ideal DCG per sample (0 when all gains are 0),
-    averaged over samples."""
+    """Normalised discounted cumulative gain (NDCG): DCG over the ideal DCG.
+
+    As scikit-learn's ``ndcg_score``: per sample, the DCG of the scores' order over the DCG of the
+    best order (0 when all gains are 0), averaged over samples. Negative relevance warns with a
+    FutureWarning, as scikit-learn 1.2.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Graded relevance (gains) of each label.
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores that rank the labels.
+    k : int, default=None
+        Score only the ``k`` highest-ranked labels. None: all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    ignore_ties : bool, default=False
+        Skip the sharing of gains among tied scores (faster; exact only without ties).
+
+    Returns
+    -------
+    float
+        The mean NDCG, between 0 and 1 for non-negative gains.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not 2-D multilabel or multi-output, the shapes differ, ``k`` is
+        negative, or the input holds NaN or infinity.
+
+    See Also
+    --------
+    dcg_score : The unnormalised gain.
+
+    Examples
+    --------
+    >>> from assay.metrics import ndcg_score
+    >>> print(round(ndcg_score([[3, 2, 0, 1]], [[0.1, 0.8, 0.9, 0.5]]), 4))
+    0.6413
+    """
     y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
     if y.min() < 0:
         warnings.warn("ndcg_score should not be used on negative y_true values. ndcg_score will "

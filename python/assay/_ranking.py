@@ -154,9 +154,63 @@ def _curve_inputs(y_true, y_score, pos_label, sample_weight):
 
 def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weight=None,
                            drop_intermediate=False, probas_pred=None):
-    """Precision-recall pairs for every distinct threshold (scikit-learn's output): precision,
-    recall in increasing-threshold order followed by (1, 0); thresholds one shorter.
-    ``probas_pred`` is scikit-learn 1.2.1's name of ``y_score``."""
+    """Compute precision-recall pairs for every distinct score threshold.
+
+    The output is scikit-learn's: ``precision`` and ``recall`` in increasing-threshold order,
+    followed by the point (precision 1, recall 0) that has no threshold, so ``thresholds`` is one
+    shorter. The curve is not cut at full recall. With no positive, recall is 1 with a warning (as
+    scikit-learn). ``drop_intermediate`` keeps the first and last point of each run of equal true
+    positive counts (scikit-learn >= 1.3). ``probas_pred`` is scikit-learn 1.2.1's name of
+    ``y_score``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multi-class labels with ``pos_label``).
+    y_score : array-like of shape (n_samples,), default=None
+        Scores of the positive class (probabilities or any decision values).
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    drop_intermediate : bool, default=False
+        Drop the points that do not change the shape of the curve (see above).
+    probas_pred : array-like of shape (n_samples,), default=None
+        The same as ``y_score`` (give one of the two).
+
+    Returns
+    -------
+    precision : ndarray of shape (n_thresholds + 1,)
+        Precision at each threshold, then 1.
+    recall : ndarray of shape (n_thresholds + 1,)
+        Recall at each threshold, then 0 (non-increasing).
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, increasing.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is empty or not binary (without ``pos_label``), ``pos_label`` is needed and
+        missing, both ``y_score`` and ``probas_pred`` are given, the scores are not finite, or the
+        lengths differ.
+
+    See Also
+    --------
+    average_precision_score : The summary of this curve.
+    interpolated_precision : The upper envelope of the precisions.
+    roc_curve : True against false positive rate.
+
+    Examples
+    --------
+    >>> from assay.metrics import precision_recall_curve
+    >>> precision, recall, thresholds = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> precision
+    array([0.5       , 0.66666667, 0.5       , 1.        , 1.        ])
+    >>> recall
+    array([1. , 1. , 0.5, 0.5, 0. ])
+    >>> thresholds
+    array([0.1 , 0.35, 0.4 , 0.8 ])
+    """
     if probas_pred is not None:
         if y_score is not None:
             raise AssayError("pass y_score or probas_pred, not both")
@@ -168,13 +222,93 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
 
 
 def interpolated_precision(precision, recall):
-    """Textbook eq. 172: p_interp(r) = max over r' >= r of p(r'); same shape as precision."""
+    """Interpolate precision: the best precision at this recall or any higher one.
+
+    Textbook eq. 172: ``p_interp(r) = max over r' >= r of p(r')``. The points may come in any
+    order.
+
+    Parameters
+    ----------
+    precision : array-like of shape (n_points,)
+        Precision of each point of a PR curve.
+    recall : array-like of shape (n_points,)
+        Recall of each point.
+
+    Returns
+    -------
+    ndarray of shape (n_points,)
+        The interpolated precision of each point, in the input order.
+
+    Raises
+    ------
+    AssayError
+        If an input is not 1-D or the lengths differ.
+
+    See Also
+    --------
+    precision_recall_curve : Points to interpolate.
+    compare_pr_curves : Dominance of two interpolated curves.
+
+    Examples
+    --------
+    >>> from assay.metrics import interpolated_precision
+    >>> interpolated_precision([0.5, 1.0, 0.6, 1.0], [1.0, 0.8, 0.5, 0.0])
+    array([0.5, 1. , 1. , 1. ])
+    """
     return _assay.ranking_interpolated_precision(_scores(precision, "precision"),
                                                  _scores(recall, "recall"))
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
-    """(fpr, tpr, thresholds) as scikit-learn, with thresholds[0] = inf (scikit-learn >= 1.3)."""
+    """Compute the receiver operating characteristic (ROC) curve of binary scores.
+
+    The output is scikit-learn's ``(fpr, tpr, thresholds)`` in decreasing-threshold order,
+    starting at (0, 0) with ``thresholds[0] = inf`` (scikit-learn >= 1.3; 1.2.1 uses
+    ``max(y_score) + 1``). ``drop_intermediate`` removes the points where the second differences
+    of both the false and true positive counts are 0 (scikit-learn's rule).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multi-class labels with ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    drop_intermediate : bool, default=True
+        Drop the points that do not change the shape of the curve.
+
+    Returns
+    -------
+    fpr : ndarray of shape (n_points,)
+        False positive rate at each threshold, non-decreasing.
+    tpr : ndarray of shape (n_points,)
+        True positive rate at each threshold, non-decreasing.
+    thresholds : ndarray of shape (n_points,)
+        The thresholds, decreasing, ``inf`` first.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is empty or not binary (without ``pos_label``), ``pos_label`` is needed and
+        missing, the scores are not finite, or the lengths differ.
+
+    See Also
+    --------
+    roc_auc_score : The area under this curve.
+    det_curve : False negative against false positive rate.
+
+    Examples
+    --------
+    >>> from assay.metrics import roc_curve
+    >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr, tpr
+    (array([0. , 0. , 0.5, 0.5, 1. ]), array([0. , 0.5, 0.5, 1. , 1. ]))
+    >>> thresholds
+    array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
+    """
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(y) == 0:
         raise AssayError("y_true is empty: need at least one sample")
@@ -182,8 +316,48 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
 
 def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
-    """scikit-learn's det_curve: (fpr, fnr, thresholds) in decreasing-threshold order... from
-    the point with the fewest false positives to the first with every positive found."""
+    """Compute the detection error tradeoff (DET) curve: false negative against false positive rate.
+
+    scikit-learn's ``det_curve``: ``(fpr, fnr, thresholds)`` in decreasing-threshold order, from
+    the point with the fewest false positives to the first with every positive found.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multi-class labels with ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    fpr : ndarray of shape (n_points,)
+        False positive rate at each threshold.
+    fnr : ndarray of shape (n_points,)
+        False negative rate at each threshold.
+    thresholds : ndarray of shape (n_points,)
+        The scores used as thresholds.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` holds one class only (as scikit-learn), is not binary (without
+        ``pos_label``), the scores are not finite, or the lengths differ.
+
+    See Also
+    --------
+    roc_curve : True against false positive rate.
+
+    Examples
+    --------
+    >>> from assay.metrics import det_curve
+    >>> fpr, fnr, thresholds = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr, fnr
+    (array([0.5, 0.5, 0. ]), array([0. , 0.5, 0.5]))
+    """
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
         raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
@@ -192,8 +366,38 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
 
 
 def auc(x, y):
-    """scikit-learn's auc: trapezoid area under the points (x, y); x must be monotonic
-    (decreasing x gives the positive area)."""
+    """Trapezoid area under the points (x, y).
+
+    scikit-learn's ``auc``. ``x`` must be monotonic; decreasing ``x`` gives the positive area.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_points,)
+        The x coordinates, increasing or decreasing.
+    y : array-like of shape (n_points,)
+        The y coordinates.
+
+    Returns
+    -------
+    float
+        The area.
+
+    Raises
+    ------
+    AssayError
+        If there are fewer than 2 points, ``x`` is neither increasing nor decreasing, or the
+        lengths differ.
+
+    See Also
+    --------
+    roc_auc_score : The ROC AUC straight from labels and scores.
+
+    Examples
+    --------
+    >>> from assay.metrics import auc
+    >>> print(round(auc([0, 0.5, 1], [0, 0.75, 1]), 4))
+    0.625
+    """
     check_consistent_length(x, y)
     xs = np.ascontiguousarray(column_or_1d(x, "x"), dtype=np.float64)
     ys = np.ascontiguousarray(column_or_1d(y, "y"), dtype=np.float64)
@@ -257,10 +461,66 @@ def _no_weighted_positives(ind, w, average):
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
                             sample_weight=None, method="step", grid="exact", tie_mode="group",
                             n_pos=None):
-    """Average precision. method: "step" (scikit-learn), "voc07", "voc_allpoint", "coco101",
-    "trapezoid"; grid: "exact" | "numpy"; tie_mode: "group" | "sequential"; n_pos: recall
-    denominator overriding the number of positives (binary only). 2-D y_true: multilabel with
-    average "macro" | "micro" | "weighted" | "samples" | None."""
+    """Average precision (AP) of scores, under scikit-learn's or another convention.
+
+    ``method`` picks the convention: 'step' (scikit-learn: the sum of recall increments times
+    precision, not the trapezoid area), 'voc07' (PASCAL VOC 11-point), 'voc_allpoint' (the exact
+    area under the interpolated curve, VOC 2010+), 'coco101' (COCO's 101 recall points) or
+    'trapezoid' (the trapezoid area under the raw curve, for comparison; optimistic). A 2-D
+    ``y_true`` is a multilabel indicator scored per column and averaged as ``average`` says; a 1-D
+    multi-class ``y_true`` with a 2-D ``y_score`` is one-vs-rest (as scikit-learn >= 1.3). With
+    no positive in ``y_true`` (and no ``n_pos``) AP is 0 with a warning, as scikit-learn 1.2.1.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True binary labels, multi-class labels, or a multilabel indicator matrix.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the positive class, or one column per class.
+    average : {'macro', 'micro', 'weighted', 'samples'} or None, default='macro'
+        How the per-class APs of 2-D input are combined; None returns them all.
+    pos_label : int, float, bool or str, default=1
+        The positive class of binary input (must stay 1 for multilabel input).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
+        The AP convention (see above).
+    grid : {'exact', 'numpy'}, default='exact'
+        Recall grid of 'voc07' and 'coco101': the correctly rounded k/10 and k/100, or numpy's
+        float grids (``np.arange(0, 1.1, 0.1)``, ``np.linspace(0, 1, 101)``).
+    tie_mode : {'group', 'sequential'}, default='group'
+        One curve point per run of equal scores (scikit-learn), or one per sample in stable
+        descending order (VOC/COCO detection style).
+    n_pos : float, default=None
+        Recall denominator larger than the positives scored (objects never detected); binary only,
+        at least the (weighted) number of positives.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The AP, per class when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is empty or of an unsupported type, ``pos_label`` is not a label (or not 1
+        for multilabel input), an option is unknown, the shapes differ, or the scores are not
+        finite.
+
+    See Also
+    --------
+    precision_recall_curve : The curve AP summarises.
+    mean_average_precision : The mean one-vs-rest AP with the classes left out.
+
+    Examples
+    --------
+    >>> from assay.metrics import average_precision_score
+    >>> y_true, y_score = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> print(round(average_precision_score(y_true, y_score), 4))
+    0.8333
+    >>> print(round(average_precision_score(y_true, y_score, method="voc07"), 4))
+    0.8485
+    """
     method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     kind, y = target_kind(y_true, "y_true")
     if len(y) == 0:  # every route, as scikit-learn (a weighted average of no column gave 0)
@@ -308,12 +568,56 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
 
 def mean_average_precision(y_true, y_score, *, labels=None, sample_weight=None, method="step",
                            grid="exact", tie_mode="group"):
-    """Mean over classes of one-vs-rest AP. y_true: 1-D class labels (column j of y_score is
-    labels[j]; default labels: 0..k-1 for integer y_true, else the sorted distinct labels) or a
-    2-D 0/1 indicator. Classes without positives are excluded from the mean.
+    """Mean over classes of the one-vs-rest average precision (mAP).
 
-    Returns {"map": float, "per_class": array (NaN where excluded), "labels": array,
-    "excluded": list of labels}."""
+    ``y_true`` holds 1-D class labels (column j of ``y_score`` is ``labels[j]``; by default 0..k-1
+    for integer ``y_true``, else the sorted distinct labels) or a 2-D 0/1 indicator. Classes
+    without positives are left out of the mean, get NaN in ``per_class`` and are listed in
+    ``excluded``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True class labels, or an indicator matrix.
+    y_score : array-like of shape (n_samples, n_classes)
+        One column of scores per class.
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_score``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
+        The AP convention, as in ``average_precision_score``.
+    grid : {'exact', 'numpy'}, default='exact'
+        Recall grid of 'voc07' and 'coco101', as in ``average_precision_score``.
+    tie_mode : {'group', 'sequential'}, default='group'
+        Treatment of tied scores, as in ``average_precision_score``.
+
+    Returns
+    -------
+    dict
+        ``{"map": float, "per_class": ndarray of shape (n_classes,), "labels": ndarray,
+        "excluded": list of labels}``.
+
+    Raises
+    ------
+    AssayError
+        If ``y_score`` is not 2-D, its columns do not match the labels, ``y_true`` holds a label
+        not among them, a 2-D ``y_true`` is not 0/1, or an option is unknown.
+
+    See Also
+    --------
+    average_precision_score : AP of one class, or averaged over columns.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_average_precision
+    >>> result = mean_average_precision(
+    ...     [0, 1, 1, 0], [[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.5, 0.2, 0.3], [0.2, 0.5, 0.3]])
+    >>> print(round(result["map"], 4))
+    0.625
+    >>> result["per_class"], result["excluded"]
+    (array([0.75, 0.5 ,  nan]), [2])
+    """
     method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     s = _scores_2d(y_score)
     k = s.shape[1]
@@ -402,8 +706,60 @@ def _multiclass_roc_auc(y, s, w, average, multi_class, labels):
 
 def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
                   multi_class="raise", labels=None):
-    """ROC AUC as scikit-learn 1.2.1: binary, multilabel (2-D y_true) and multiclass (ovr, ovo).
-    One class present: NaN + UndefinedMetricWarning (scikit-learn raises)."""
+    """Area under the ROC curve (ROC AUC) of binary, multilabel or multi-class scores.
+
+    As scikit-learn 1.2.1: binary, multilabel (2-D ``y_true``) and multi-class (one-vs-rest
+    'ovr', or one-vs-one 'ovo' after Hand & Till, which takes no sample weights; both check that
+    each score row sums to 1). The binary AUC is ``P(s+ > s-) + P(s+ = s-) / 2``; ``max_fpr``
+    gives the McClish-standardised partial AUC. With one class present the AUC is NaN with an
+    UndefinedMetricWarning (scikit-learn raises).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels, or a multilabel indicator matrix.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the greater class (binary), or one column per class.
+    average : {'macro', 'weighted', 'micro', 'samples'} or None, default='macro'
+        How the per-class AUCs are combined ('micro' and None not with 'ovo'; 'samples' for
+        multilabel input only); None returns them all.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    max_fpr : float, default=None
+        In (0, 1]: the standardised partial AUC up to this false positive rate (binary only).
+    multi_class : {'raise', 'ovr', 'ovo'}, default='raise'
+        The multi-class scheme; 'raise' refuses multi-class input.
+    labels : array-like of shape (n_classes,), default=None
+        The sorted classes of the columns of a multi-class ``y_score``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The AUC, per class when ``average`` is None.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is empty; multi-class input comes with ``multi_class='raise'``, with a
+        ``max_fpr`` or with score rows that do not sum to 1; ``labels`` is not unique, sorted and
+        complete; ``max_fpr`` is outside (0, 1]; or the shapes differ.
+    NotImplementedError
+        If ``average`` is None with ``multi_class='ovo'`` (as scikit-learn).
+
+    See Also
+    --------
+    roc_curve : The curve under which the area lies.
+    delong_roc_test : Whether two AUCs on the same samples differ.
+
+    Examples
+    --------
+    >>> from assay.metrics import roc_auc_score
+    >>> print(round(roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4))
+    0.75
+    >>> y_prob = [[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.2, 0.6], [0.5, 0.3, 0.2]]
+    >>> print(round(roc_auc_score([0, 1, 2, 2], y_prob, multi_class="ovr"), 4))
+    0.9167
+    """
     kind, y = target_kind(y_true, "y_true")
     s = float_array(y_score, "", min_samples=0)
     check_consistent_length(y, s)
@@ -448,9 +804,50 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
 def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
                          labels=None):
-    """scikit-learn's top_k_accuracy_score: the fraction of samples whose class is among the k
-    highest scores (ties: the higher class index first). Binary y_true takes 1-D scores; k = 1
-    thresholds them at 0.5 for probabilities, else 0."""
+    """Top-k accuracy: the fraction of samples whose class is among the k highest scores.
+
+    scikit-learn's ``top_k_accuracy_score``. Tied scores rank the higher class index first. Binary
+    ``y_true`` takes 1-D scores: ``k = 1`` thresholds them at 0.5 for probabilities, else at 0, and
+    ``k >= 2`` is always a hit (with an UndefinedMetricWarning, as scikit-learn warns).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: 1-D of the greater class for binary input, else one column per class.
+    k : int, default=2
+        The number of top-scored classes that count as a hit.
+    normalize : bool, default=True
+        True: the fraction of hits; False: the (weighted) number of hits.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    labels : array-like of shape (n_classes,), default=None
+        The sorted, unique classes of the columns of ``y_score``. None: the classes of ``y_true``.
+
+    Returns
+    -------
+    float or int
+        The top-k accuracy; an int count for ``normalize=False`` without float weights.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not binary or multi-class, the classes do not match the columns of
+        ``y_score``, ``labels`` is not unique and sorted or misses a label of ``y_true``, or the
+        lengths differ.
+
+    See Also
+    --------
+    accuracy_score : The top-1 accuracy of predicted labels.
+
+    Examples
+    --------
+    >>> from assay.metrics import top_k_accuracy_score
+    >>> y_score = [[0.5, 0.2, 0.3], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3], [0.5, 0.3, 0.2]]
+    >>> print(round(top_k_accuracy_score([0, 1, 2, 2], y_score, k=2), 4))
+    0.75
+    """
     y = column_or_1d(y_true, "y_true")
     kind, y = target_kind(y, "y_true")
     classes_true = encode_labels(y)[0] if kind == LABELS else None
@@ -510,8 +907,49 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
 
 
 def delong_roc_test(y_true, score_a, score_b, *, pos_label=None):
-    """DeLong's paired test of two ROC AUCs on the same samples (fast Sun & Xu algorithm).
-    Returns {"auc_a", "auc_b", "covariance" (2x2), "z", "p_value" (two-sided)}."""
+    """Test whether two ROC AUCs on the same samples differ (DeLong's paired test).
+
+    DeLong et al. (1988), with the fast O(n log n) algorithm of Sun & Xu (2014) and midranks for
+    ties; the p-value is two-sided from the normal distribution. Fewer than 2 positives or 2
+    negatives, or a zero variance of the difference, give NaN with a warning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    score_a : array-like of shape (n_samples,)
+        Scores of the first model.
+    score_b : array-like of shape (n_samples,)
+        Scores of the second model, for the same samples.
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    dict
+        ``{"auc_a", "auc_b", "covariance" (2 x 2 ndarray), "z", "p_value"}``.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not binary, ``pos_label`` is needed and missing or not a label, or the
+        lengths differ.
+
+    See Also
+    --------
+    roc_auc_score : One AUC.
+    bootstrap : A percentile interval of any metric.
+
+    Examples
+    --------
+    >>> from assay.metrics import delong_roc_test
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> a = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.3, 0.9]
+    >>> b = [0.6, 0.3, 0.2, 0.7, 0.5, 0.4, 0.8, 0.6]
+    >>> result = delong_roc_test(y, a, b)
+    >>> print(round(result["auc_a"], 4), round(result["auc_b"], 4), round(result["p_value"], 4))
+    0.9375 0.4062 0.0291
+    """
     y = _binary_labels(y_true, pos_label)
     return _assay.ranking_delong_roc_test(y, _scores(score_a, "score_a"),
                                           _scores(score_b, "score_b"))
@@ -519,10 +957,58 @@ def delong_roc_test(y_true, score_a, score_b, *, pos_label=None):
 
 def compare_pr_curves(y_true, score_a, score_b, *, pos_label=None, method="voc_allpoint",
                       grid="exact", tie_mode="group"):
-    """Does one model's interpolated PR curve dominate the other's at every recall (textbook
-    Figure 45)? Returns {"dominant": "a" | "b" | "equal" | None, "crossings": recalls where the
-    better curve switches, "ap_a", "ap_b"} (AP under `method`; the default voc_allpoint is the
-    area under the interpolated curve, so a dominant curve never has the smaller AP)."""
+    """Decide whether one model's interpolated PR curve dominates the other's at every recall.
+
+    Textbook Figure 45. Each model's interpolated precision is compared on every interval of the
+    union of both curves' recall breakpoints. ``ap_a`` and ``ap_b`` are the APs under
+    ``method``; the default 'voc_allpoint' is the area under the interpolated curve, so a
+    dominant curve never has the smaller AP.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    score_a : array-like of shape (n_samples,)
+        Scores of the first model.
+    score_b : array-like of shape (n_samples,)
+        Scores of the second model, for the same samples.
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+    method : {'voc_allpoint', 'step', 'voc07', 'coco101', 'trapezoid'}, default='voc_allpoint'
+        The AP convention of ``ap_a`` and ``ap_b``.
+    grid : {'exact', 'numpy'}, default='exact'
+        Recall grid of 'voc07' and 'coco101', as in ``average_precision_score``.
+    tie_mode : {'group', 'sequential'}, default='group'
+        Treatment of tied scores, as in ``average_precision_score``.
+
+    Returns
+    -------
+    dict
+        ``{"dominant": "a" | "b" | "equal" | None, "crossings": ndarray, "ap_a", "ap_b"}``:
+        None when the curves cross; ``crossings`` holds the recalls where the better curve
+        switches.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not binary, ``pos_label`` is needed and missing, an option is unknown,
+        or the lengths differ.
+
+    See Also
+    --------
+    interpolated_precision : The curves compared.
+    delong_roc_test : A test of two ROC AUCs.
+
+    Examples
+    --------
+    >>> from assay.metrics import compare_pr_curves
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> a = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.3, 0.9]
+    >>> b = [0.6, 0.3, 0.2, 0.7, 0.5, 0.4, 0.8, 0.6]
+    >>> result = compare_pr_curves(y, a, b)
+    >>> result["dominant"], round(result["ap_a"], 4), round(result["ap_b"], 4)
+    ('a', 0.95, 0.5)
+    """
     method, grid, tie_mode = _ap_options(method, grid, tie_mode)
     y = _binary_labels(y_true, pos_label)
     return _assay.ranking_compare_pr_curves(y, _scores(score_a, "score_a"),
@@ -530,8 +1016,37 @@ def compare_pr_curves(y_true, score_a, score_b, *, pos_label=None, method="voc_a
 
 
 class RankedScores:
-    """Scores sorted once, metrics recomputed under many weightings (bootstrap) without
-    re-sorting. Weights are per sample in the original order (e.g. bootstrap counts)."""
+    """Binary scores sorted once, to recompute ROC AUC and AP under many weightings.
+
+    Sorting is the costly part of a ranking metric; a bootstrap scores the same samples under
+    many weightings, so this object sorts once and rescans per weighting. Weights are per sample
+    in the original order (e.g. bootstrap counts).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
+
+    Raises
+    ------
+    AssayError
+        If ``y_true`` is not binary, ``pos_label`` is needed and missing, or the lengths differ.
+
+    See Also
+    --------
+    bootstrap : Resamples any metric; it too sorts once for 'roc_auc' and 'average_precision'.
+
+    Examples
+    --------
+    >>> from assay.metrics import RankedScores
+    >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> print(round(ranked.roc_auc(), 4), round(ranked.roc_auc([1, 2, 1, 1]), 4))
+    0.75 0.6667
+    """
 
     def __init__(self, y_true, y_score, *, pos_label=None):
         self._impl = _assay.RankedScores(_binary_labels(y_true, pos_label), _scores(y_score))
@@ -540,11 +1055,85 @@ class RankedScores:
         return len(self._impl)
 
     def roc_auc(self, sample_weight=None, max_fpr=None):
+        """ROC AUC of the sorted scores under per-sample weights.
+
+        The same number as ``roc_auc_score(y_true, y_score, sample_weight=...)``, without sorting
+        the scores again.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the original order. None: every sample weighs 1.
+        max_fpr : float, default=None
+            The standardised partial AUC up to this false positive rate, as in ``roc_auc_score``.
+
+        Returns
+        -------
+        float
+            The AUC (NaN with an UndefinedMetricWarning when one class has no weight).
+
+        Raises
+        ------
+        AssayError
+            If ``sample_weight`` does not have one weight per sample.
+
+        See Also
+        --------
+        roc_auc_score : The same AUC from labels and scores.
+
+        Examples
+        --------
+        >>> from assay.metrics import RankedScores
+        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> print(round(ranked.roc_auc(max_fpr=0.5), 4))
+        0.6667
+        """
         return self._impl.roc_auc(_weights(sample_weight),
                                   None if max_fpr is None else float(max_fpr))
 
     def average_precision(self, sample_weight=None, *, method="step", grid="exact",
                           tie_mode="group", n_pos=None):
+        """Average precision of the sorted scores under per-sample weights.
+
+        The same number as ``average_precision_score`` of the binary labels and scores with these
+        weights and options, without sorting the scores again.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the original order. None: every sample weighs 1.
+        method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
+            The AP convention, as in ``average_precision_score``.
+        grid : {'exact', 'numpy'}, default='exact'
+            Recall grid of 'voc07' and 'coco101'.
+        tie_mode : {'group', 'sequential'}, default='group'
+            Treatment of tied scores.
+        n_pos : float, default=None
+            Recall denominator overriding the (weighted) number of positives.
+
+        Returns
+        -------
+        float
+            The AP.
+
+        Raises
+        ------
+        AssayError
+            If ``sample_weight`` does not have one weight per sample, or an option is unknown.
+
+        See Also
+        --------
+        average_precision_score : The same AP from labels and scores.
+
+        Examples
+        --------
+        >>> from assay.metrics import RankedScores
+        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> print(round(ranked.average_precision(), 4))
+        0.8333
+        >>> print(round(ranked.average_precision([1, 0, 1, 2]), 4))
+        1.0
+        """
         method, grid, tie_mode = _ap_options(method, grid, tie_mode)
         return self._impl.average_precision(_weights(sample_weight), method, grid, tie_mode,
                                             None if n_pos is None else float(n_pos))

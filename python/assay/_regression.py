@@ -86,43 +86,314 @@ def _error_metric(name, y_true, y_pred, sample_weight, multioutput, alpha=0.5):
 
 
 def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
-    """scikit-learn's mean_absolute_error."""
+    """Mean absolute error (MAE) of regression predictions.
+
+    As scikit-learn's ``mean_absolute_error``: the (weighted) mean of ``|y - y_pred|`` per output.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The MAE, per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    median_absolute_error : Robust to outliers.
+    mean_squared_error : Penalises large errors more.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_absolute_error
+    >>> print(round(mean_absolute_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
+    0.5
+    >>> mean_absolute_error([[0.5, 1], [-1, 1], [7, -6]], [[0, 2], [-1, 2], [8, -5]],
+    ...                     multioutput="raw_values")
+    array([0.5, 1. ])
+    """
     return _error_metric("mae", y_true, y_pred, sample_weight, multioutput)
 
 
 def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
                        squared=True):
-    """scikit-learn's mean_squared_error; squared=False gives the RMSE of each output."""
+    """Mean squared error (MSE) of regression predictions, or its root.
+
+    As scikit-learn's ``mean_squared_error``: the (weighted) mean of ``(y - y_pred)^2`` per
+    output; ``squared=False`` gives the root (RMSE) of each output.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+    squared : bool, default=True
+        True: the MSE; False: the RMSE.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The MSE (or RMSE), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    mean_absolute_error : The mean absolute error.
+    r2_score : The MSE relative to the variance of the target.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_squared_error
+    >>> y_true, y_pred = [3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]
+    >>> print(round(mean_squared_error(y_true, y_pred), 4))
+    0.375
+    >>> print(round(mean_squared_error(y_true, y_pred, squared=False), 4))
+    0.6124
+    """
     return _error_metric("mse" if squared else "rmse", y_true, y_pred, sample_weight,
                          multioutput)
 
 
 def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
                            multioutput="uniform_average", squared=True):
-    """scikit-learn's mean_squared_log_error (MSE of log1p); negative targets are refused."""
+    """Mean squared logarithmic error (MSLE): the MSE of ``log1p`` of the targets.
+
+    As scikit-learn's ``mean_squared_log_error``; negative targets are refused. ``squared=False``
+    gives the root of each output.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+    squared : bool, default=True
+        True: the MSLE; False: its root.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The MSLE (or its root), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), a target is negative, or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    mean_squared_error : The error on the original scale.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_squared_log_error
+    >>> print(round(mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8]), 4))
+    0.0397
+    """
     return _error_metric("msle" if squared else "rmsle", y_true, y_pred, sample_weight,
                          multioutput)
 
 
 def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
-    """scikit-learn's median_absolute_error (weighted: scikit-learn's weighted percentile)."""
+    """Median absolute error of regression predictions.
+
+    As scikit-learn's ``median_absolute_error``: the median of ``|y - y_pred|`` per output; with
+    ``sample_weight``, scikit-learn's weighted percentile.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The median absolute error, per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    mean_absolute_error : The mean instead of the median.
+
+    Examples
+    --------
+    >>> from assay.metrics import median_absolute_error
+    >>> print(round(median_absolute_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
+    0.5
+    """
     return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
 
 
 def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
                                    multioutput="uniform_average"):
-    """scikit-learn's MAPE: mean |y - ŷ| / max(|y|, 2^-52), a fraction, not a percentage."""
+    """Mean absolute percentage error (MAPE), as a fraction.
+
+    As scikit-learn's ``mean_absolute_percentage_error``: the mean of
+    ``|y - y_pred| / max(|y|, 2^-52)``, a fraction, not a percentage.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The MAPE (0.25 means 25%), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    mean_absolute_error : The error in the target's units.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_absolute_percentage_error
+    >>> print(round(mean_absolute_percentage_error([1, 2, 4], [1.5, 2, 3]), 4))
+    0.25
+    """
     return _error_metric("mape", y_true, y_pred, sample_weight, multioutput)
 
 
 def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5,
                       multioutput="uniform_average"):
-    """scikit-learn's mean_pinball_loss: alpha (y - ŷ) where y >= ŷ, else (1 - alpha)(ŷ - y)."""
+    """Mean pinball (quantile) loss of predictions of the alpha-quantile.
+
+    As scikit-learn's ``mean_pinball_loss``: ``alpha (y - y_pred)`` where ``y >= y_pred``, else
+    ``(1 - alpha) (y_pred - y)``, averaged per output.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    alpha : float, default=0.5
+        The quantile predicted; 0.5 gives half the absolute error.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The pinball loss, per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    d2_pinball_score : The loss relative to that of a constant quantile.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_pinball_loss
+    >>> print(round(mean_pinball_loss([1, 2, 3], [0, 2, 3], alpha=0.9), 4))
+    0.3
+    """
     return _error_metric("pinball", y_true, y_pred, sample_weight, multioutput, alpha)
 
 
 def max_error(y_true, y_pred):
-    """scikit-learn's max_error: max |y - ŷ| (single output only)."""
+    """Maximum absolute error ``max |y - y_pred|`` (the worst case).
+
+    As scikit-learn's ``max_error``; single output only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True target values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted target values.
+
+    Returns
+    -------
+    float
+        The largest absolute error.
+
+    Raises
+    ------
+    AssayError
+        If the targets have several outputs or hold NaN or infinity, or the lengths differ.
+
+    See Also
+    --------
+    mean_absolute_error : The average case.
+
+    Examples
+    --------
+    >>> from assay.metrics import max_error
+    >>> print(round(max_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
+    1.0
+    """
     y, p, outputs, _, _ = _check_reg_targets(y_true, y_pred, None, None)
     if outputs > 1:
         raise AssayError("Multioutput not supported in max_error")
@@ -152,28 +423,187 @@ def _score(name, y_true, y_pred, sample_weight, multioutput, force_finite, alpha
 
 def explained_variance_score(y_true, y_pred, *, sample_weight=None,
                              multioutput="uniform_average", force_finite=True):
-    """scikit-learn's explained_variance_score: 1 - Var(y - ŷ) / Var(y) per output."""
+    """Explained variance score ``1 - Var(y - y_pred) / Var(y)`` per output.
+
+    As scikit-learn's ``explained_variance_score``. Unlike ``r2_score`` it ignores a constant
+    bias of the predictions.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, 'variance_weighted' their mean weighted by the variance of
+        each output of ``y_true``, an array their weighted mean.
+    force_finite : bool, default=True
+        Replace the NaN and -inf of a constant ``y_true`` by 1 (perfect predictions) or 0.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        The score (1 is best), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid, or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    r2_score : The coefficient of determination.
+
+    Examples
+    --------
+    >>> from assay.metrics import explained_variance_score
+    >>> print(round(explained_variance_score([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
+    0.9572
+    """
     return _score("explained_variance", y_true, y_pred, sample_weight, multioutput,
                   force_finite)
 
 
 def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
              force_finite=True):
-    """scikit-learn's r2_score: 1 - SS_res / SS_tot per output. force_finite: a constant y_true
-    gives 1 for perfect predictions, else 0 (force_finite=False: NaN / -inf). Fewer than two
-    samples: NaN with an UndefinedMetricWarning."""
+    """Coefficient of determination R^2 = 1 - SS_res / SS_tot per output.
+
+    As scikit-learn's ``r2_score``. With ``force_finite`` a constant ``y_true`` gives 1 for
+    perfect predictions, else 0 (``force_finite=False``: NaN or -inf). Fewer than two samples
+    give NaN with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, 'variance_weighted' their mean weighted by the variance of
+        each output of ``y_true``, an array their weighted mean.
+    force_finite : bool, default=True
+        Replace the NaN and -inf of a constant ``y_true`` by 1 (perfect predictions) or 0.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        R^2 (1 is best; it can be negative), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid, or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    explained_variance_score : Ignores a constant bias.
+    mean_squared_error : SS_res over the number of samples.
+
+    Examples
+    --------
+    >>> from assay.metrics import r2_score
+    >>> print(round(r2_score([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
+    0.9486
+    """
     return _score("r2", y_true, y_pred, sample_weight, multioutput, force_finite)
 
 
 def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
                      multioutput="uniform_average"):
-    """scikit-learn's d2_pinball_score: 1 - pinball(y, ŷ) / pinball(y, alpha-quantile of y)."""
+    """D^2 score of the pinball loss: the fraction of pinball loss explained.
+
+    As scikit-learn's ``d2_pinball_score``: ``1 - pinball(y, y_pred) / pinball(y, q)`` with ``q``
+    the alpha-quantile of ``y``. Fewer than two samples give NaN with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    alpha : float, default=0.5
+        The quantile predicted.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        D^2 (1 is best; it can be negative), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    mean_pinball_loss : The loss itself.
+    d2_absolute_error_score : The case ``alpha=0.5``.
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_pinball_score
+    >>> print(round(d2_pinball_score([1, 2, 3], [1, 3, 3]), 4))
+    0.5
+    """
     return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
 
 
 def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,
                             multioutput="uniform_average"):
-    """scikit-learn's d2_absolute_error_score (D² pinball at alpha = 0.5)."""
+    """D^2 score of the absolute error: the fraction of absolute error explained.
+
+    As scikit-learn's ``d2_absolute_error_score``: ``d2_pinball_score`` at ``alpha=0.5``, so the
+    baseline predicts the median of ``y``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
+        How the outputs are combined: 'raw_values' returns one value per output,
+        'uniform_average' their mean, an array their weighted mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_outputs,)
+        D^2 (1 is best; it can be negative), per output for ``multioutput='raw_values'``.
+
+    Raises
+    ------
+    AssayError
+        If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
+        'variance_weighted'), or the
+        targets hold NaN or infinity.
+
+    See Also
+    --------
+    d2_pinball_score : Any quantile.
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_absolute_error_score
+    >>> print(round(d2_absolute_error_score([3, -0.5, 2, 7], [2.5, 0, 2, 8]), 4))
+    0.7647
+    """
     return d2_pinball_score(y_true, y_pred, sample_weight=sample_weight, alpha=0.5,
                             multioutput=multioutput)
 
@@ -185,8 +615,48 @@ def _power(power):
 
 
 def mean_tweedie_deviance(y_true, y_pred, *, sample_weight=None, power=0):
-    """scikit-learn's mean_tweedie_deviance (power 0 normal, 1 Poisson, 2 Gamma; 0 < power < 1
-    is undefined) with its domain checks; single output only."""
+    """Mean Tweedie deviance of regression predictions (single output).
+
+    As scikit-learn's ``mean_tweedie_deviance``, with its domain checks: ``power`` 0 is the
+    normal (squared error), 1 the Poisson and 2 the Gamma deviance; 0 < power < 1 is undefined.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True target values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    power : float, default=0
+        The Tweedie power: <= 0, or >= 1.
+
+    Returns
+    -------
+    float
+        The mean deviance.
+
+    Raises
+    ------
+    AssayError
+        If ``power`` is in (0, 1), a target is outside the domain of the power (e.g. power 1
+        needs ``y >= 0`` and ``y_pred > 0``), the targets have several outputs or hold NaN or
+        infinity, or the lengths differ.
+    TypeError
+        If ``power`` is not a real number.
+
+    See Also
+    --------
+    mean_poisson_deviance : Power 1.
+    mean_gamma_deviance : Power 2.
+    d2_tweedie_score : The deviance relative to that of the mean.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_tweedie_deviance
+    >>> print(round(mean_tweedie_deviance([2, 0, 1, 4], [0.5, 0.5, 2, 2], power=1), 4))
+    1.426
+    """
     y, p, outputs, _, w = _check_reg_targets(y_true, y_pred, None, sample_weight)
     if outputs > 1:
         raise AssayError("Multioutput not supported in mean_tweedie_deviance")
@@ -194,17 +664,123 @@ def mean_tweedie_deviance(y_true, y_pred, *, sample_weight=None, power=0):
 
 
 def mean_poisson_deviance(y_true, y_pred, *, sample_weight=None):
-    """scikit-learn's mean_poisson_deviance (Tweedie power 1)."""
+    """Mean Poisson deviance (Tweedie power 1) of regression predictions.
+
+    As scikit-learn's ``mean_poisson_deviance``: ``mean_tweedie_deviance`` with ``power=1``, for
+    non-negative targets and strictly positive predictions (e.g. counts).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True target values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        The mean deviance.
+
+    Raises
+    ------
+    AssayError
+        If the targets have several outputs or hold NaN or infinity, ``y`` is negative or
+        ``y_pred`` not positive, or the lengths differ.
+
+    See Also
+    --------
+    mean_tweedie_deviance : Any power.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_poisson_deviance
+    >>> print(round(mean_poisson_deviance([2, 0, 1, 4], [0.5, 0.5, 2, 2]), 4))
+    1.426
+    """
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=1)
 
 
 def mean_gamma_deviance(y_true, y_pred, *, sample_weight=None):
-    """scikit-learn's mean_gamma_deviance (Tweedie power 2)."""
+    """Mean Gamma deviance (Tweedie power 2) of regression predictions.
+
+    As scikit-learn's ``mean_gamma_deviance``: ``mean_tweedie_deviance`` with ``power=2``, for
+    strictly positive targets and predictions; it does not depend on the scale of the targets.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True target values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+
+    Returns
+    -------
+    float
+        The mean deviance.
+
+    Raises
+    ------
+    AssayError
+        If the targets have several outputs or hold NaN or infinity, ``y`` or ``y_pred`` is not
+        positive, or the lengths differ.
+
+    See Also
+    --------
+    mean_tweedie_deviance : Any power.
+
+    Examples
+    --------
+    >>> from assay.metrics import mean_gamma_deviance
+    >>> print(round(mean_gamma_deviance([2, 0.5, 1, 4], [0.5, 0.5, 2, 2]), 4))
+    1.0569
+    """
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=2)
 
 
 def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
-    """scikit-learn's d2_tweedie_score: 1 - deviance(y, ŷ) / deviance(y, mean of y)."""
+    """D^2 score of the Tweedie deviance: the fraction of deviance explained.
+
+    As scikit-learn's ``d2_tweedie_score``: ``1 - deviance(y, y_pred) / deviance(y, mean of y)``;
+    single output only. Fewer than two samples give NaN with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True target values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample. None: every sample weighs 1.
+    power : float, default=0
+        The Tweedie power, as in ``mean_tweedie_deviance``; 0 gives R^2 (without
+        ``r2_score``'s ``force_finite``).
+
+    Returns
+    -------
+    float
+        D^2 (1 is best; it can be negative).
+
+    Raises
+    ------
+    AssayError
+        As ``mean_tweedie_deviance``.
+    TypeError
+        If ``power`` is not a real number.
+
+    See Also
+    --------
+    mean_tweedie_deviance : The deviance itself.
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_tweedie_score
+    >>> print(round(d2_tweedie_score([0.5, 1, 2.5, 7], [1, 1, 5, 3.5], power=1), 4))
+    0.4879
+    """
     y, p, outputs, _, w = _check_reg_targets(y_true, y_pred, None, sample_weight)
     if outputs > 1:
         raise AssayError("Multioutput not supported in d2_tweedie_score")

@@ -47,6 +47,25 @@ class _Scorer:
         self._kwargs = kwargs
 
     def __call__(self, estimator, X, y_true, sample_weight=None):
+        """Score an estimator's predictions on ``X`` against ``y_true``.
+
+        Parameters
+        ----------
+        estimator : object
+            A fitted model with the method the scorer needs (``predict``, ``predict_proba`` or
+            ``decision_function``).
+        X : array-like
+            The samples to predict.
+        y_true : array-like of shape (n_samples,)
+            The true targets of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample, passed to the metric. None: not passed.
+
+        Returns
+        -------
+        float
+            The metric, negated when the scorer was made with ``greater_is_better=False``.
+        """
         return self._score(estimator, X, y_true, sample_weight=sample_weight)
 
     def __repr__(self):
@@ -124,9 +143,54 @@ class _ThresholdScorer(_Scorer):
 
 def make_scorer(score_func, *, greater_is_better=True, needs_proba=False, needs_threshold=False,
                 **kwargs):
-    """scikit-learn's make_scorer: a scorer from a metric function (kwargs are passed to it);
-    greater_is_better=False negates the score; needs_proba scores predict_proba, needs_threshold
-    decision_function (falling back to predict_proba), else predict."""
+    """Make a scorer from a metric function.
+
+    As scikit-learn's ``make_scorer``. The scorer is a callable
+    ``scorer(estimator, X, y_true, sample_weight=None)``: it asks the estimator for predictions
+    and scores them with ``score_func(y_true, predictions, **kwargs)``.
+    ``greater_is_better=False`` negates the score (so that greater is always better, as
+    scikit-learn's model selection expects). ``needs_proba`` scores ``predict_proba``,
+    ``needs_threshold`` scores ``decision_function`` (falling back to ``predict_proba``), and
+    otherwise ``predict`` is scored.
+
+    Parameters
+    ----------
+    score_func : callable
+        The metric, ``score_func(y_true, y_pred, **kwargs)``.
+    greater_is_better : bool, default=True
+        False for a loss: the scorer returns its negative.
+    needs_proba : bool, default=False
+        Score the estimator's ``predict_proba``.
+    needs_threshold : bool, default=False
+        Score the estimator's ``decision_function`` (or ``predict_proba``); binary or multilabel
+        targets only.
+    **kwargs
+        Further arguments passed to ``score_func``.
+
+    Returns
+    -------
+    callable
+        The scorer.
+
+    Raises
+    ------
+    AssayError
+        If both ``needs_proba`` and ``needs_threshold`` are True.
+
+    See Also
+    --------
+    get_scorer : A ready-made scorer by name.
+
+    Examples
+    --------
+    >>> from assay.metrics import f1_score, make_scorer
+    >>> class Threshold:  # any object with predict() will do
+    ...     def predict(self, X):
+    ...         return [int(x[0] > 0.5) for x in X]
+    >>> scorer = make_scorer(f1_score)
+    >>> print(round(scorer(Threshold(), [[0.2], [0.7], [0.9]], [0, 1, 0]), 4))
+    0.6667
+    """
     sign = 1 if greater_is_better else -1
     if needs_proba and needs_threshold:
         raise AssayError("Set either needs_proba or needs_threshold to True, but not both.")
@@ -186,7 +250,39 @@ _SCORERS = _scorers()
 
 
 def get_scorer(scoring):
-    """scikit-learn's get_scorer: a copy of the named scorer (a callable is returned as is)."""
+    """Return a scorer by its scikit-learn name.
+
+    As scikit-learn's ``get_scorer``: a copy of the named scorer; a callable is returned as it
+    is.
+
+    Parameters
+    ----------
+    scoring : str or callable
+        A name from ``get_scorer_names()``, or a scorer.
+
+    Returns
+    -------
+    callable
+        The scorer.
+
+    Raises
+    ------
+    AssayError
+        If the name is unknown.
+
+    See Also
+    --------
+    get_scorer_names : The names accepted.
+    make_scorer : A scorer from any metric.
+
+    Examples
+    --------
+    >>> from assay.metrics import get_scorer
+    >>> get_scorer("roc_auc")
+    make_scorer(roc_auc_score, needs_threshold=True)
+    >>> get_scorer("neg_log_loss")
+    make_scorer(log_loss, greater_is_better=False, needs_proba=True)
+    """
     if isinstance(scoring, str):
         try:
             return copy.deepcopy(_SCORERS[scoring])
@@ -198,5 +294,25 @@ def get_scorer(scoring):
 
 
 def get_scorer_names():
-    """Sorted names accepted by get_scorer (scikit-learn's, less its clustering scorers)."""
+    """Return the sorted names that ``get_scorer`` accepts.
+
+    They are scikit-learn's supervised scorer names; its clustering scorers have no assay
+    counterpart.
+
+    Returns
+    -------
+    list of str
+        The names, sorted.
+
+    See Also
+    --------
+    get_scorer : The scorer of a name.
+
+    Examples
+    --------
+    >>> from assay.metrics import get_scorer_names
+    >>> names = get_scorer_names()
+    >>> "roc_auc" in names, "neg_mean_squared_error" in names
+    (True, True)
+    """
     return sorted(_SCORERS)

@@ -78,38 +78,65 @@ class SOAKFold:
 
     Parameters
     ----------
-    n_splits : int, default 10
+    n_splits : int, default=10
         K, the number of folds (ignored when a ``fold`` column is given).
-    subsets : str, default "SOA"
+    subsets : str, default="SOA"
         Train sets to build: a combination of "S" (same), "O" (other), "A" (all).
-    sizes : int, default -1
+    sizes : int, default=-1
         Down-sampled train sizes (mlr3resampling): -1 = full size only; 0 = also the smaller
         full sizes; j >= 1 = also min(groups)·ratio^1..j groups.
-    ratio : float, default 0.5
+    ratio : float, default=0.5
         Ratio between successive down-sampled sizes, in (0, 1).
-    seeds : int, default 1
+    seeds : int, default=1
         Repetitions of the down-sampling with different random group orders.
-    random_state : None, int, RandomState or Generator, default None
+    random_state : None, int, RandomState or Generator, default=None
         Seed of the fold assignment and down-sampling. None means seed 1, so the splits are
         deterministic by default (unlike scikit-learn's shuffle splitters); a RandomState or
         Generator draws one seed per ``split`` call.
 
-    Subset, fold and strata
-    -----------------------
-    ``split(X, y, groups, subset=..., fold=None, strata=None)`` takes the subset of each row as a
-    keyword. scikit-learn's ``cross_validate`` / ``GridSearchCV`` call ``cv.split(X, y, groups)``
-    without it: bind them first, ``cv = SOAKFold(5).bind(subset=s)`` (``bind`` returns a new
-    splitter; keywords given to ``split`` override the bound ones).
+    Attributes
+    ----------
+    folds_ : numpy.ndarray
+        The fold (1..K) of every row in the last ``split`` call.
 
-    * ``groups``: rows of a group always share a fold (balanced greedy assignment).
-    * ``fold``: a given fold per row (relabelled 1..K in sorted order; constant within groups).
-    * ``strata``: None (default) stratifies by ``y`` when y looks like class labels (bool,
+    See Also
+    --------
+    run : A whole SOAK experiment with assay's built-in learners.
+    run_estimators : The same with scikit-learn estimators.
+
+    Notes
+    -----
+    ``split(X, y, groups, subset=..., fold=None, strata=None)`` takes the subset of each row as
+    a keyword. scikit-learn's ``cross_validate`` / ``GridSearchCV`` call
+    ``cv.split(X, y, groups)`` without it: bind them first,
+    ``cv = SOAKFold(5).bind(subset=s)`` (``bind`` returns a new splitter; keywords given to
+    ``split`` override the bound ones).
+
+    - ``groups``: rows of a group always share a fold (balanced greedy assignment).
+    - ``fold``: a given fold per row (relabelled 1..K in sorted order; constant within groups).
+    - ``strata``: None (default) stratifies by ``y`` when y looks like class labels (bool,
       strings, integers or integer-valued floats, as scikit-learn's type_of_target), else not at
       all; False = no strata; or an array (1-D, or 2-D whose rows are crossed). Strata are
       always crossed with the subset.
 
     After ``split``: ``iteration_table()``, ``split_info()`` and ``folds_`` describe the last
     call's splits.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> cv = soak.SOAKFold(n_splits=2)
+    >>> splits = list(cv.split(X, y, subset=subset))
+    >>> len(splits)  # 3 train sets x 2 subsets x 2 folds
+    12
+    >>> train, test = splits[0]
+    >>> test[:5]
+    array([1, 5, 7, 8, 9])
     """
 
     def __init__(self, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
@@ -129,8 +156,43 @@ class SOAKFold:
                 f"random_state={self.random_state!r})")
 
     def bind(self, subset=None, fold=None, strata=None):
-        """A copy of this splitter with subset / fold / strata bound, for scikit-learn's
-        ``cross_validate(estimator, X, y, groups=g, cv=SOAKFold(5).bind(subset=s))``."""
+        """Return a copy of this splitter with subset, fold and strata bound.
+
+        The copy works where ``split`` gets no keywords, as in scikit-learn's
+        ``cross_validate(estimator, X, y, groups=g, cv=SOAKFold(5).bind(subset=s))``. Keywords
+        given to the copy's ``split`` override the bound ones; None keeps what this splitter bound.
+
+        Parameters
+        ----------
+        subset : array-like of shape (n_samples,), default=None
+            The subset of each row. None: the bound one, else one subset (plain K-fold CV).
+        fold : array-like of shape (n_samples,), default=None
+            A given fold per row (relabelled 1..K in sorted order; constant within groups).
+        strata : None, False or array-like, default=None
+            None stratifies by ``y`` when y looks like class labels (bool, strings, integers or
+            integer-valued floats, as scikit-learn's type_of_target), else not at all; False = no
+            strata; or an array (1-D, or 2-D whose rows are crossed). Strata are always crossed with
+            the subset.
+
+        Returns
+        -------
+        SOAKFold
+            A new splitter with the same parameters and these columns bound.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> cv = soak.SOAKFold(n_splits=2).bind(subset=subset)
+        >>> len(cross_validate(LogisticRegression(), X, y, cv=cv)["test_score"])
+        12
+        """
         other = SOAKFold(self.n_splits, self.subsets, self.sizes, self.ratio, self.seeds,
                          self.random_state)
         other._bound = dict(self._bound)
@@ -187,8 +249,49 @@ class SOAKFold:
         return splits
 
     def split(self, X, y=None, groups=None, *, subset=None, fold=None, strata=None):
-        """Yields (train_idx, test_idx) int64 arrays for every split, in mlr3resampling's
-        order. Bad input raises ``assay.AssayError`` here, not at the first ``next()``."""
+        """Generate the (train, test) row indices of every split, in mlr3resampling's order.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The features (only their number of rows is used).
+        y : array-like of shape (n_samples,), default=None
+            The labels (used for the default strata).
+        groups : array-like of shape (n_samples,), default=None
+            Rows of a group always share a fold (balanced greedy assignment).
+        subset : array-like of shape (n_samples,), default=None
+            The subset of each row. None: the bound one, else one subset (plain K-fold CV).
+        fold : array-like of shape (n_samples,), default=None
+            A given fold per row (relabelled 1..K in sorted order; constant within groups).
+        strata : None, False or array-like, default=None
+            None stratifies by ``y`` when y looks like class labels (bool, strings, integers or
+            integer-valued floats, as scikit-learn's type_of_target), else not at all; False = no
+            strata; or an array (1-D, or 2-D whose rows are crossed). Strata are always crossed with
+            the subset.
+
+        Returns
+        -------
+        generator of (numpy.ndarray, numpy.ndarray)
+            ``(train, test)`` per split: the int64 row indices of its train and test sets.
+
+        Raises
+        ------
+        assay.AssayError
+            Bad input, raised here, not at the first ``next()``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> cv = soak.SOAKFold(n_splits=2)
+        >>> sizes = [(len(train), len(test)) for train, test in cv.split(X, y, subset=subset)]
+        >>> sizes[:3]
+        [(19, 11), (19, 10), (21, 9)]
+        """
         splits = self._build(X, y, groups, subset, fold, strata)
         self._last = splits
 
@@ -198,11 +301,47 @@ class SOAKFold:
         return generate()
 
     def get_n_splits(self, X=None, y=None, groups=None, *, subset=None, fold=None, strata=None):
-        """Number of splits for this data: needs the subset (given here or bound) because it
-        depends on the number of subsets (3·S·K at full size); groups and fold matter for
-        ``sizes`` and given folds, and y / strata too (a subset whose strata are all smaller
-        than K leaves some folds empty, and an empty test fold gives no split), so it takes the
-        same arguments as ``split`` and always agrees with it."""
+        """Return the number of splits ``split`` yields for this data.
+
+        It needs the subset (given here or bound) because it depends on the number of subsets
+        (3·S·K at full size); groups and fold matter for ``sizes`` and given folds, and y / strata
+        too (a subset whose strata are all smaller than K leaves some folds empty, and an empty test
+        fold gives no split), so it takes the same arguments as ``split`` and always agrees with it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), default=None
+            The features (only their number of rows is used).
+        y : array-like of shape (n_samples,), default=None
+            The labels (used for the default strata).
+        groups : array-like of shape (n_samples,), default=None
+            Rows of a group always share a fold.
+        subset : array-like of shape (n_samples,), default=None
+            The subset of each row. None: the bound one, else one subset (plain K-fold CV).
+        fold : array-like of shape (n_samples,), default=None
+            A given fold per row (relabelled 1..K in sorted order; constant within groups).
+        strata : None, False or array-like, default=None
+            None stratifies by ``y`` when y looks like class labels (bool, strings, integers or
+            integer-valued floats, as scikit-learn's type_of_target), else not at all; False = no
+            strata; or an array (1-D, or 2-D whose rows are crossed). Strata are always crossed with
+            the subset.
+
+        Returns
+        -------
+        int
+            The number of splits.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> soak.SOAKFold(n_splits=2).get_n_splits(X, y, subset=subset)
+        12
+        """
         return len(self._build(X, y, groups, subset, fold, strata))
 
     def _require_last(self):
@@ -212,12 +351,56 @@ class SOAKFold:
 
     @property
     def folds_(self):
-        """Fold (1..K) of every row in the last ``split`` call."""
+        """Fold (1..K) of every row in the last ``split`` call.
+
+        Raises
+        ------
+        assay.AssayError
+            ``split`` was not called yet.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> cv = soak.SOAKFold(n_splits=2)
+        >>> _ = cv.split(X, y, subset=subset)
+        >>> cv.folds_[:6]
+        array([2, 1, 2, 2, 2, 1]...)
+        """
         return self._require_last().folds()
 
     def split_info(self):
-        """One dict per split of the last ``split`` call: iteration, test_subset,
-        train_subsets, groups, test_fold, seed, n_train_groups."""
+        """Describe each split of the last ``split`` call.
+
+        Returns
+        -------
+        list of dict
+            One dict per split: iteration, test_subset, train_subsets, groups, test_fold, seed,
+            n_train_groups.
+
+        Raises
+        ------
+        assay.AssayError
+            ``split`` was not called yet.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> cv = soak.SOAKFold(n_splits=2)
+        >>> _ = cv.split(X, y, subset=subset)
+        >>> cv.split_info()[0]
+        {'iteration': 1, 'test_subset': 'a', 'train_subsets': 'all', 'groups': 20,
+         'test_fold': 1, 'seed': 1, 'n_train_groups': 20}
+        """
         splits = self._require_last()
         out = []
         for i in range(len(splits)):
@@ -227,10 +410,42 @@ class SOAKFold:
         return out
 
     def iteration_table(self, one_based_rows=False):
-        """mlr3resampling's iteration table of the last ``split`` call: columns test.subset,
-        train.subsets, groups, test.fold, test, train (row index arrays, 0-based unless
-        ``one_based_rows``), seed, n.train.groups, iteration. A pandas DataFrame when pandas is
-        importable, else a dict of columns."""
+        """Return mlr3resampling's iteration table of the last ``split`` call.
+
+        Parameters
+        ----------
+        one_based_rows : bool, default=False
+            Number the rows in ``test`` and ``train`` from 1 (as R does) instead of 0.
+
+        Returns
+        -------
+        pandas.DataFrame or dict
+            Columns test.subset, train.subsets, groups, test.fold, test, train (row index arrays),
+            seed, n.train.groups, iteration. A pandas DataFrame when pandas is importable, else a
+            dict of columns.
+
+        Raises
+        ------
+        assay.AssayError
+            ``split`` was not called yet.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import soak
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> subset = np.repeat(["a", "b"], 20)
+        >>> cv = soak.SOAKFold(n_splits=2)
+        >>> _ = cv.split(X, y, subset=subset)
+        >>> table = cv.iteration_table()
+        >>> table[["test.subset", "train.subsets", "test.fold"]].head(3)
+          test.subset train.subsets  test.fold
+        0           a           all          1
+        1           b           all          1
+        2           a           all          2
+        """
         table = self._require_last().iteration_table(one_based_rows)
         try:
             import pandas as pd

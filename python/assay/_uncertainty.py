@@ -105,7 +105,7 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
 
     ``metric`` is any function with scikit-learn's ``(y_true, y_score)`` signature (an assay or a
     scikit-learn metric, or your own). Resample ``i`` draws n samples with replacement from the
-    stream ``seed``/``i``, so the same seed gives the same interval.
+    random stream ``seed``/``i``, so the same seed gives the same interval.
 
     ``metric`` may also be a name, "roc_auc" or "average_precision" (assay's functions): these
     (and passing ``assay.metrics.roc_auc_score`` / ``average_precision_score`` for binary labels)
@@ -115,15 +115,63 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
     A metric that fails on the full data raises (an AssayError naming it when it raised a
     ValueError or ZeroDivisionError). On a resample where it raises one of those (one class
     drawn, weights summing to zero) or returns NaN, the resample counts as undefined: it is left
-    out of the interval, counted in n_undefined, with a warning. ``n_resamples``: 1..1000000.
-    Weights near 1e308 or 1e-310 are rescaled exactly by a power of two before the resample
-    counts multiply them, so the metric should not depend on the weights' scale (means,
-    ratios, AUC and AP do not).
+    out of the interval, counted in ``n_undefined``, with a warning. Weights near 1e308 or 1e-310
+    are rescaled exactly by a power of two before the resample counts multiply them, so the metric
+    should not depend on the weights' scale (means, ratios, AUC and AP do not).
 
-    Returns a dict: estimate (the metric on the full data), low, high (the ``confidence``
-    percentile interval), standard_error, confidence, n_resamples, seed, n_undefined (resamples on
-    which the metric was NaN, e.g. one class only; they are left out, with a warning) and
-    replicates (the metric on each resample).
+    Parameters
+    ----------
+    metric : callable or {'roc_auc', 'average_precision'}
+        The metric, ``metric(y_true, y_score_or_pred, **metric_kwargs)``, or the name of one of
+        assay's two ranking metrics.
+    y_true : array-like of shape (n_samples,)
+        True labels or targets.
+    y_score_or_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores or predictions, the metric's second argument.
+    n_resamples : int, default=1000
+        Number of resamples, 1..1000000.
+    confidence : float, default=0.95
+        Level of the interval, in (0, 1).
+    seed : int, default=0
+        Seed of the resamples, in 0..2**64-1.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample, multiplied by the resample counts and passed to the metric as
+        ``sample_weight``. None: the metric is called without weights.
+    threads : int, default=0
+        Threads of the sort-once path (0: all cores); the result does not depend on it.
+    **metric_kwargs
+        Further arguments passed to the metric (e.g. ``pos_label``, ``average``).
+
+    Returns
+    -------
+    dict
+        ``estimate`` (the metric on the full data), ``low`` and ``high`` (the ``confidence``
+        percentile interval), ``standard_error``, ``confidence``, ``n_resamples``, ``seed``,
+        ``n_undefined`` (resamples on which the metric was undefined, e.g. one class only; they
+        are left out, with a warning) and ``replicates`` (ndarray of shape (n_resamples,), the
+        metric on each resample).
+
+    Raises
+    ------
+    AssayError
+        If the metric fails on the full data, the name is unknown, an option is out of range, or
+        the lengths differ.
+    TypeError
+        If ``metric`` is neither callable nor a name.
+
+    See Also
+    --------
+    delong_roc_test : An analytic test of two ROC AUCs.
+    summarize_runs : Mean and SD across runs instead of resamples.
+
+    Examples
+    --------
+    >>> from assay.metrics import bootstrap
+    >>> y_true = [0, 1] * 10
+    >>> y_score = [0.1, 0.7, 0.4, 0.6, 0.3, 0.9, 0.5, 0.4, 0.2, 0.8] * 2
+    >>> result = bootstrap("roc_auc", y_true, y_score, n_resamples=500, seed=1)
+    >>> print(round(result["estimate"], 4), round(result["low"], 4), round(result["high"], 4))
+    0.94 0.8179 1.0
     """
     n_resamples = check_resamples(n_resamples, "n_resamples")
     if n_resamples == 0:
@@ -170,12 +218,52 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
 
 def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title="value",
                    log_x=False):
-    """Mean, sample SD (ddof=1), min, max and n of a metric across runs (seeds).
+    """Summarise a metric across runs: mean, sample SD (ddof=1), min, max and n.
 
-    With ``by`` (a meta-parameter value per run), one summary per distinct value, ascending:
-    a dict of arrays ``by, mean, sd, min, max, n`` — the trend to plot as mean ± SD against the
-    meta-parameter. ``html``: also write a page with that trend chart (mean line, ± SD band;
-    ``log_x`` for a meta-parameter spread over decades) and the table.
+    With ``by`` (a meta-parameter value per run) there is one summary per distinct value,
+    ascending: a dict of arrays ``by, mean, sd, min, max, n``, the trend to plot as mean +- SD
+    against the meta-parameter. ``html`` also writes a page with that trend chart (mean line,
+    +- SD band; ``log_x`` for a meta-parameter spread over decades) and the table. The SD of a
+    single run is NaN, with a warning.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_runs,)
+        The metric of each run (e.g. of each seed); finite.
+    by : array-like of shape (n_runs,), default=None
+        The meta-parameter value of each run. None: one summary of all runs.
+    html : str or path-like, default=None
+        With ``by``: also write the trend chart and table to this HTML file.
+    x_title : str, default='meta-parameter'
+        Title of the chart's x axis.
+    y_title : str, default='value'
+        Title of the chart's y axis.
+    log_x : bool, default=False
+        Logarithmic x axis.
+
+    Returns
+    -------
+    dict
+        Without ``by``: ``{"mean", "sd", "min", "max", "n"}`` as numbers; with ``by``: the same
+        keys plus ``"by"``, each an ndarray of shape (n_values,).
+
+    Raises
+    ------
+    AssayError
+        If there is no value, a value is NaN or infinite, or ``by`` differs in length.
+
+    See Also
+    --------
+    bootstrap : An interval from one run's samples.
+
+    Examples
+    --------
+    >>> from assay.metrics import summarize_runs
+    >>> summary = summarize_runs([0.80, 0.82, 0.79, 0.83])
+    >>> print(round(summary["mean"], 4), round(summary["sd"], 4), summary["n"])
+    0.81 0.0183 4
+    >>> summarize_runs([0.80, 0.82, 0.79, 0.83], by=[1, 1, 10, 10])["sd"]
+    array([0.01414214, 0.02828427])
     """
     values = np.asarray(values, dtype=np.float64)
     if by is None:

@@ -1,12 +1,12 @@
 """assay.compare: which model is better, by how much, with what certainty, on which slices, and
-may it ship? The Python twin of ``assay compare`` (one library entry point, the same options).
+may it ship? The Python twin of ``assay compare`` (one library entry point, the same options)::
 
-    >>> from assay.compare import compare
-    >>> r = compare(y, {"production": p_old, "candidate": p_new}, by={"region": region},
-    ...             metrics=["roc_auc", "average_precision", "recall@precision>=0.9"],
-    ...             gates=["roc_auc >= 0.85", "average_precision drop <= 0.01 vs production"])
-    >>> r.differences          # pandas: model - baseline, intervals, p-values (Holm-adjusted)
-    >>> r.passed, r.conclusions
+    from assay.compare import compare
+    r = compare(y, {"production": p_old, "candidate": p_new}, by={"region": region},
+                metrics=["roc_auc", "average_precision", "recall@precision>=0.9"],
+                gates=["roc_auc >= 0.85", "average_precision drop <= 0.01 vs production"])
+    r.differences          # pandas: model - baseline, intervals, p-values (Holm-adjusted)
+    r.passed, r.conclusions
 
 docs/compare.md explains every number.
 """
@@ -33,12 +33,57 @@ __all__ = ["compare", "CompareResult", "choose_operating_point", "adjust_p_value
 class CompareResult:
     """The result of :func:`compare`: tidy pandas tables and the JSON document.
 
-    Attributes: ``metrics`` (model, metric, value, low, high, threshold), ``differences``
-    (model, baseline, metric, difference, low, high, bca_low, bca_high, p_value, test,
-    p_adjusted), ``slices`` (column, value, model, metric, value, low, high, n_examples,
-    support, too_small), ``slice_differences``, ``worst_slices``, ``gates``, ``passed`` (None
-    without gates), ``conclusions`` (one sentence each), ``notes``, ``json`` (the CLI's
-    ``--json`` document as a dict, NaN as None).
+    Parameters
+    ----------
+    document : dict
+        The ``--json`` document of ``assay compare``, as ``compare`` receives it.
+
+    Attributes
+    ----------
+    metrics : pandas.DataFrame
+        Columns model, metric, value, low, high, threshold.
+    differences : pandas.DataFrame
+        Columns model, baseline, metric, difference, low, high, bca_low, bca_high, p_value,
+        test, p_adjusted.
+    slices : pandas.DataFrame
+        Columns column, slice, model, metric, value, low, high, threshold, n_examples, support,
+        too_small.
+    slice_differences : pandas.DataFrame
+        The differences per slice (column, slice and the columns of ``differences``).
+    worst_slices : pandas.DataFrame
+        The slice of each model and metric furthest below the whole, with the gap.
+    gates : pandas.DataFrame
+        Columns gate, model, value, estimate, low, high, passed, message.
+    passed : bool or None
+        Whether every gate passed; None without gates.
+    baseline : str
+        The name of the baseline model.
+    conclusions : list of str
+        One sentence each.
+    notes : list of str
+        Remarks on the inputs and the statistics.
+    json : dict
+        The CLI's ``--json`` document as a dict, NaN as None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.compare import compare
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> old = np.clip(0.5 + 0.2 * (y - 0.5) + rng.normal(0, 0.25, 200), 0, 1)
+    >>> new = np.clip(0.5 + 0.35 * (y - 0.5) + rng.normal(0, 0.25, 200), 0, 1)
+    >>> region = rng.choice(["north", "south"], 200)
+    >>> result = compare(y, {"production": old, "candidate": new}, by={"region": region},
+    ...                  metrics=["roc_auc", "average_precision"], gates=["roc_auc >= 0.7"],
+    ...                  n_resamples=200, progress=False)
+    >>> type(result).__name__
+    'CompareResult'
+    >>> result.baseline, result.passed
+    ('production', True)
+    >>> result.metrics[["model", "metric"]].values.tolist()
+    [['production', 'roc_auc'], ['production', 'average_precision'],
+     ['candidate', 'roc_auc'], ['candidate', 'average_precision']]
     """
 
     def __init__(self, document):
@@ -108,21 +153,99 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
             ap_method="step", n_resamples=1000, confidence=0.95, seed=0, test="auto",
             n_permutations=1000, correction="holm", gates=None, gate_on="point",
             min_slice_size=30, threads=0, html=None, progress=True):
-    """Compares two or more models scored on the same examples (``assay compare``).
+    """Compare two or more models scored on the same examples (``assay compare``).
 
-    y_true: labels (any two or more classes) or regression targets. models: a dict name ->
-    scores (1-D: the positive class's score, a regression prediction, or predicted classes;
-    2-D (n, K): per-class scores in sorted class order); the first model (or ``baseline``) is
-    the one the others are compared with (``pairs="all"``: every pair). by: a dict name ->
-    array, or a pandas DataFrame / Series, of slicing columns; ``bins`` maps a numeric slicing
-    column to a number of quantile bins. metrics: names (``assay.compare`` docs), including
-    operating points such as ``"recall@precision>=0.9"``. Intervals come from ``n_resamples``
-    paired bootstrap resamples (``seed``; identical at any ``threads``); p-values from ``test``
-    ("auto": DeLong for roc_auc, exact McNemar for accuracy, else the paired bootstrap;
-    "bootstrap"; "permutation" with ``n_permutations``), adjusted by ``correction`` (holm,
-    bonferroni, fdr_bh, none). gates: conditions as ``assay compare --gate`` takes them,
-    evaluated on ``gate_on`` (point, lower, upper, interval). html: also write the page there.
-    Returns a :class:`CompareResult`.
+    The first model (or ``baseline``) is the one the others are compared with
+    (``pairs="all"``: every pair). Intervals come from ``n_resamples`` paired bootstrap
+    resamples (``seed``; identical at any ``threads``); p-values from ``test``, adjusted by
+    ``correction``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Labels (any two or more classes) or regression targets.
+    models : dict of str to array-like
+        ``{name: scores}``: 1-D (the positive class's score, a regression prediction, or
+        predicted classes) or 2-D (n, K) per-class scores in sorted class order.
+    by : dict, pandas.DataFrame or pandas.Series, default=None
+        Slicing columns: a dict ``{name: array}``, a DataFrame or a Series.
+    bins : dict of str to int, default=None
+        Maps a numeric slicing column to a number of quantile bins.
+    metrics : list of str, default=None
+        Metric names (docs/compare.md), including operating points such as
+        ``"recall@precision>=0.9"``. None: the task's headline set.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each example. None: every example weighs 1.
+    baseline : str, default=None
+        The model the others are compared with. None: the first.
+    pairs : {"baseline", "all"}, default="baseline"
+        Compare every model with the baseline, or every pair.
+    task : {"auto", "binary", "multiclass", "regression"}, default="auto"
+        "auto": regression when the labels have fractions, else by the class count.
+    pos_label : int, float, bool or str, default=None
+        The positive class of binary scores. None: the greater label.
+    threshold : float, default=0.5
+        Threshold metrics use score >= threshold.
+    ap_method : str, default="step"
+        The average precision convention (see ``assay.metrics.average_precision_score``).
+    n_resamples : int, default=1000
+        Paired bootstrap resamples.
+    confidence : float, default=0.95
+        The intervals' confidence level.
+    seed : int, default=0
+        Seed of the resampling and permutations.
+    test : {"auto", "bootstrap", "permutation"}, default="auto"
+        "auto": DeLong for roc_auc, exact McNemar for accuracy, else the paired bootstrap;
+        "bootstrap"; "permutation" with ``n_permutations``.
+    n_permutations : int, default=1000
+        Permutations of the permutation test.
+    correction : {"holm", "bonferroni", "fdr_bh", "none"}, default="holm"
+        The multiple-comparison correction of the p-values.
+    gates : list of str, default=None
+        Conditions as ``assay compare --gate`` takes them.
+    gate_on : {"point", "lower", "upper", "interval"}, default="point"
+        What the gates are evaluated on.
+    min_slice_size : int, default=30
+        A slice with fewer examples (or, for binary labels, fewer than 10 of either class) is
+        flagged ``too_small`` with a warning.
+    threads : int, default=0
+        Threads; 0 = all cores. The results do not depend on it.
+    html : str or os.PathLike, default=None
+        Also write the page there.
+    progress : bool, default=True
+        A progress bar on stderr when it is a terminal.
+
+    Returns
+    -------
+    CompareResult
+        The tables, the gates' verdict, the conclusions and the JSON document.
+
+    Raises
+    ------
+    assay.AssayError
+        Fewer than two models, columns of different lengths or with the same name, a bad
+        ``by`` or ``bins``, or bad options.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.compare import compare
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> old = np.clip(0.5 + 0.2 * (y - 0.5) + rng.normal(0, 0.25, 200), 0, 1)
+    >>> new = np.clip(0.5 + 0.35 * (y - 0.5) + rng.normal(0, 0.25, 200), 0, 1)
+    >>> region = rng.choice(["north", "south"], 200)
+    >>> result = compare(y, {"production": old, "candidate": new}, by={"region": region},
+    ...                  metrics=["roc_auc", "average_precision"], gates=["roc_auc >= 0.7"],
+    ...                  n_resamples=200, progress=False)
+    >>> table = result.differences
+    >>> table[["model", "baseline", "metric", "test"]].values.tolist()
+    [['candidate', 'production', 'roc_auc', 'DeLong'],
+     ['candidate', 'production', 'average_precision', 'paired bootstrap']]
+    >>> round(table["difference"][0], 3)
+    0.126
+    >>> result.passed
+    True
     """
     if not isinstance(models, dict) or len(models) < 2:
         raise _assay.AssayError("models: expected a dict of two or more name -> scores")

@@ -61,16 +61,82 @@ def _ints(obj):
 
 
 def parse_spec(text, file="<spec>"):
-    """Parses .spec text (see docs/count.md); errors read "file:line:col: message"."""
+    """Parse .spec text (see docs/count.md).
+
+    Parameters
+    ----------
+    text : str
+        The spec.
+    file : str, default="<spec>"
+        The name error messages give the text.
+
+    Returns
+    -------
+    CountSpec
+        The parsed spec, for ``count``, ``encode`` and ``spec_inputs``.
+
+    Raises
+    ------
+    assay.AssayError
+        A bad spec; the message reads "file:line:col: message".
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> spec = count.parse_spec("input x[2] : int[0, 3]; truth 1 = x[0] > x[1];")
+    >>> count.spec_inputs(spec)
+    ['x[0]', 'x[1]']
+    """
     return _assay.count_parse_spec(text, file)
 
 
 def load_spec(path):
+    """Read and parse a .spec file (see docs/count.md).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The spec file.
+
+    Returns
+    -------
+    CountSpec
+        The parsed spec.
+
+    Raises
+    ------
+    assay.AssayError
+        A missing file or a bad spec; the message reads "file:line:col: message".
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> _ = open("pair.spec", "w").write("input x[2] : bool; truth 1 = x[0] and x[1];\\n")
+    >>> count.spec_inputs(count.load_spec("pair.spec"))
+    ['x[0]', 'x[1]']
+    """
     return _assay.count_load_spec(str(path))
 
 
 def spec_inputs(spec):
-    """Names of the scalar inputs, in feature order ("x[0]", "x[1]", ...)."""
+    """Name the scalar inputs of a spec, in feature order ("x[0]", "x[1]", ...).
+
+    Parameters
+    ----------
+    spec : str, os.PathLike or CountSpec
+        A .spec path, spec text, or a parsed spec (``parse_spec``).
+
+    Returns
+    -------
+    list of str
+        One name per feature of the model.
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> count.spec_inputs("input x[2] : bool; input t : real[-1, 1] step 0.5;")
+    ['x[0]', 'x[1]', 't']
+    """
     return _assay.count_spec_inputs(_spec(spec))
 
 
@@ -100,22 +166,93 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
           method="auto", confidence=0.95, threads=0, time_limit=0.0, epsilon=0.8, delta=0.2,
           ambiguity_limit=100000, fraction_bits=0, weight_bits=12, activation_bits=12,
           max_boxes=0, max_memory=None, progress=True):
-    """Exact TP/FP/TN/FN per label, safety S/N and region robustness of `model` over the whole
-    domain of `spec`, plus estimates from the test set (X_test, y_test as label indices) and
-    uniform samples of each size in `samples`.
+    """Count a model's outcomes exactly over the whole domain of a spec.
 
-    model: an assay.models.Model, a model file, or a fitted scikit-learn estimator.
-    spec: a .spec path, spec text, or a parsed spec.
-    property: one predicate (the truth of label 1), safety property or region; None = all.
-    method: "auto", "structural", "enumerate", "exact-cnf" or "approx" (docs/count.md); each
-    count's "guarantee" says how it was obtained. time_limit (seconds per CNF count), epsilon,
-    delta, ambiguity_limit and the *_bits of the fixed-point encoding apply to the CNF methods;
-    method "split" (networks: domain splitting with sound bounds) stops at time_limit seconds,
-    max_boxes boxes or when its undecided boxes reach max_memory megabytes (default: half the
-    memory available at the start) per count, and its counts are then certified bounds.
-    Each uniform sample stops after time_limit seconds (when set) with the points drawn so far
-    (its "n" is then below its "requested", with a warning). Ctrl-C stops the count cleanly and
-    raises KeyboardInterrupt. progress: a progress bar on stderr when it is a terminal.
+    Exact TP/FP/TN/FN per label, safety S/N and region robustness of ``model`` over the whole
+    domain of ``spec``, plus estimates from the test set (``X_test``, ``y_test`` as label
+    indices) and from uniform samples of each size in ``samples``. Each count's "guarantee" says
+    how it was obtained. Ctrl-C stops the count cleanly and raises KeyboardInterrupt.
+
+    Parameters
+    ----------
+    model : assay.models.Model, str, os.PathLike or estimator
+        An assay.models.Model, a model file, or a fitted scikit-learn estimator.
+    spec : str, os.PathLike or CountSpec
+        A .spec path, spec text, or a parsed spec (``parse_spec``).
+    property : str, default=None
+        One predicate (the truth of label 1), safety property or region; None = all.
+    samples : sequence of int, default=()
+        Sizes of uniform samples of the domain, each giving an estimate.
+    seed : int, default=0
+        Seed of the samples.
+    X_test : array-like of shape (n_samples, n_features), default=None
+        A test set, for the estimate it gives.
+    y_test : array-like of shape (n_samples,), default=None
+        The test set's label indices.
+    method : {"auto", "structural", "enumerate", "exact-cnf", "approx", "split"}, default="auto"
+        How to count (docs/count.md). "split" (networks: domain splitting with sound bounds)
+        stops at ``time_limit`` seconds, ``max_boxes`` boxes or when its undecided boxes reach
+        ``max_memory`` megabytes per count, and its counts are then certified bounds.
+    confidence : float, default=0.95
+        Confidence level of the estimates' intervals.
+    threads : int, default=0
+        Threads; 0 = all cores.
+    time_limit : float, default=0.0
+        Seconds per CNF count or "split" count (0 = none; "auto": exact-cnf for this, 60 if 0,
+        then approx for this, none if 0). Each uniform sample also stops after
+        time_limit seconds (when set) with the points drawn so far (its "n" is then below its
+        "requested", with a warning).
+    epsilon : float, default=0.8
+        The approximate CNF count is within a factor 1 + epsilon ...
+    delta : float, default=0.2
+        ... with probability 1 - delta.
+    ambiguity_limit : int, default=100000
+        The CNF methods settle at most this many inputs where a fixed-point circuit may
+        disagree with the model (beyond: bounds).
+    fraction_bits : int, default=0
+        CNF encoding of ensembles: fractional bits of leaf values (0 = the fewest that are
+        exact, up to 24, else 10 + log2(trees + 1)).
+    weight_bits : int, default=12
+        CNF encoding of networks: significant bits of quantised weights.
+    activation_bits : int, default=12
+        CNF encoding of networks: fractional bits of activations.
+    max_boxes : int, default=0
+        Most boxes of the "split" method (0 = none).
+    max_memory : float, default=None
+        Megabytes the "split" method's undecided boxes may take. None: half the memory
+        available at the start.
+    progress : bool, default=True
+        A progress bar on stderr when it is a terminal.
+
+    Returns
+    -------
+    dict
+        The document of ``assay count --json``, with exact counts as Python ints: method,
+        domain_size, correct, accuracy, labels (tp, fp, tn, fn, ... per label), safety,
+        regions, samples, ...
+
+    Raises
+    ------
+    assay.AssayError
+        A bad spec, a model that does not fit the spec, or bad options.
+    KeyboardInterrupt
+        Ctrl-C, after the count has stopped cleanly.
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import count
+    >>> spec = ("input x[2] : int[0, 3]; truth 1 = x[0] + x[1] >= 3; "
+    ...         "safety Big = x[0] == 3 => label == 1;")
+    >>> X = [[0, 0], [3, 0], [0, 3], [1, 1], [2, 2], [1, 2]]
+    >>> model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, [0, 1, 1, 0, 1, 1])
+    >>> result = count.count(model, spec, progress=False)
+    >>> result["domain_size"], result["correct"]
+    (16, 14)
+    >>> [(label["label"], label["tp"], label["fp"]) for label in result["labels"]]
+    [('0', 5, 1), ('1', 9, 1)]
+    >>> result["safety"][0]["violated"]
+    0
     """
     xt = None if X_test is None else np.ascontiguousarray(np.asarray(X_test, dtype=np.float64))
     yt = None if y_test is None else np.ascontiguousarray(np.asarray(y_test, dtype=np.int32))
@@ -135,15 +272,54 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
 
 def encode(model, spec, property=None, *, query=None, label=None, out=None, fraction_bits=0,
            weight_bits=12, activation_bits=12):
-    """One counting query as a CNF whose projected model count is the number of inputs of the
-    domain that satisfy it (``assay encode``).
+    """Encode one counting query as a DIMACS CNF (``assay encode``).
 
-    query: "tp", "fp", "tn", "fn", "truth", "predicted" (truths); "satisfied", "violated", "pre"
-    (safety); "robust", "not-robust", "region" (regions); None = tp / violated / robust.
-    label: the label index of the truth queries (None = 1 for two labels, else 0).
-    out: a file to write (".gz" compresses); None returns the DIMACS text as "dimacs".
-    Returns a dict: query, arithmetic, exact, ambiguous, variables, clauses, xors, projected,
-    inputs (name, size and bits of each input), and dimacs (when out is None).
+    The CNF's projected model count is the number of inputs of the domain that satisfy the
+    query.
+
+    Parameters
+    ----------
+    model : assay.models.Model, str, os.PathLike or estimator
+        An assay.models.Model, a model file, or a fitted scikit-learn estimator.
+    spec : str, os.PathLike or CountSpec
+        A .spec path, spec text, or a parsed spec (``parse_spec``).
+    property : str, default=None
+        The predicate, safety property or region the query is about.
+    query : str, default=None
+        "tp", "fp", "tn", "fn", "truth", "predicted" (truths); "satisfied", "violated", "pre"
+        (safety); "robust", "not-robust", "region" (regions); None = tp / violated / robust.
+    label : int, default=None
+        The label index of the truth queries (None = 1 for two labels, else 0).
+    out : str or os.PathLike, default=None
+        A file to write (".gz" compresses); None returns the DIMACS text as "dimacs".
+    fraction_bits : int, default=0
+        CNF encoding of ensembles: fractional bits of leaf values (0 = the fewest that are
+        exact, up to 24, else 10 + log2(trees + 1)).
+    weight_bits : int, default=12
+        CNF encoding of networks: significant bits of quantised weights.
+    activation_bits : int, default=12
+        CNF encoding of networks: fractional bits of activations.
+
+    Returns
+    -------
+    dict
+        Keys query, arithmetic, exact, ambiguous, variables, clauses, xors, projected, inputs (name,
+        size and bits of each input), and dimacs (when ``out`` is None).
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import count
+    >>> spec = ("input x[2] : int[0, 3]; truth 1 = x[0] + x[1] >= 3; "
+    ...         "safety Big = x[0] == 3 => label == 1;")
+    >>> X = [[0, 0], [3, 0], [0, 3], [1, 1], [2, 2], [1, 2]]
+    >>> model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, [0, 1, 1, 0, 1, 1])
+    >>> cnf = count.encode(model, spec, query="tp")
+    >>> cnf["query"], cnf["exact"], cnf["projected"]
+    ('tp of label 1 (class "1")', True, 4)
+    >>> _ = count.encode(model, spec, query="tp", out="tp.cnf")
+    >>> count.count_cnf("tp.cnf", progress=False)["count"]  # the exact count's tp of label 1
+    9
     """
     check_outputs({"out": out}, {"the model": model, "the spec": spec})
     summary, text = _assay.count_encode(
@@ -174,16 +350,48 @@ def _cnf(path_or_clauses, projection):
 
 def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0, epsilon=0.8,
               delta=0.2, seed=0, threads=0, progress=True):
-    """The projected model count of a CNF formula (``assay count --cnf``).
+    """Count the projected models of a CNF formula (``assay count --cnf``).
 
-    path_or_clauses: a DIMACS file (plain or .gz; its ``c ind`` / ``c p show`` lines give the
-    projection) or a list of clauses, each a list of non-zero ints (DIMACS literals).
-    projection: None (the file's, else every variable), a list of variables, or a file of them.
-    method: "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or
-    "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
-    Returns a dict: count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
-    bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
-    Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
+    Ctrl-C raises KeyboardInterrupt.
+
+    Parameters
+    ----------
+    path_or_clauses : str, os.PathLike or list of list of int
+        A DIMACS file (plain or .gz; its ``c ind`` / ``c p show`` lines give the projection) or
+        a list of clauses, each a list of non-zero ints (DIMACS literals).
+    projection : None, list of int, str or os.PathLike, default=None
+        None (the file's, else every variable), a list of variables, or a file of them.
+    method : {"auto", "exact-cnf", "approx"}, default="auto"
+        "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or
+        "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
+    time_limit : float, default=0.0
+        Seconds per count (0 = none; "auto": the exact count for this, 60 if 0, then the
+        approximate count for this, none if 0).
+    epsilon : float, default=0.8
+        Tolerance of the approximate count.
+    delta : float, default=0.2
+        Failure probability of the approximate count.
+    seed : int, default=0
+        Seed of the approximate count.
+    threads : int, default=0
+        Threads; 0 = all cores.
+    progress : bool, default=True
+        A progress bar on stderr when it is a terminal.
+
+    Returns
+    -------
+    dict
+        Keys count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note), bounds
+        ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> result = count.count_cnf([[1, 2], [-1, -2]], progress=False)  # x1 xor x2
+    >>> result["count"], result["guarantee"]["exact"]
+    (2, True)
+    >>> count.count_cnf([[1, 2]], projection=[1], progress=False)["count"]
+    2
     """
     f, name = _cnf(path_or_clauses, projection)
     text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
@@ -193,15 +401,68 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
 
 def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), seed=0,
                confidence=0.95, method="auto", threads=0, time_limit=0.0, progress=True):
-    """Robustness of `model` around `x`: the region is every grid point (lower + k*step) within
-    `epsilon` of x in each feature, clipped to [lower, upper] (scalars or one value per feature).
-    A step so fine that the grid's points are not distinct doubles (or more than 9e15 of them per
-    feature) is refused.
+    """Measure a model's robustness around a point, exactly.
 
-    Returns a dict: count (points predicted `label`, exact int), total (region size, exact int),
-    robustness (count / total), samples (estimates from uniform samples of the region), method,
-    seconds. Each sample stops after time_limit seconds (0 = none) with the points drawn so far
-    (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
+    The region is every grid point (lower + k*step) within ``epsilon`` of ``x`` in each
+    feature, clipped to [lower, upper]. A step so fine that the grid's points are not distinct
+    doubles (or more than 9e15 of them per feature) is refused. Ctrl-C raises
+    KeyboardInterrupt.
+
+    Parameters
+    ----------
+    model : assay.models.Model, str, os.PathLike or estimator
+        An assay.models.Model, a model file, or a fitted scikit-learn estimator.
+    x : array-like of shape (n_features,)
+        The centre of the region.
+    epsilon : float
+        The L-infinity radius.
+    label : int
+        The class index the points should keep.
+    lower : float or array-like of shape (n_features,)
+        Lower bound of the domain (a scalar or one value per feature).
+    upper : float or array-like of shape (n_features,)
+        Upper bound of the domain.
+    step : float, default=1.0
+        The grid's step.
+    samples : sequence of int, default=()
+        Sizes of uniform samples of the region, each giving an estimate.
+    seed : int, default=0
+        Seed of the samples.
+    confidence : float, default=0.95
+        Confidence level of the estimates' intervals.
+    method : str, default="auto"
+        How to count, as in ``count``.
+    threads : int, default=0
+        Threads; 0 = all cores.
+    time_limit : float, default=0.0
+        Each sample stops after time_limit seconds (0 = none) with the points drawn so far (a
+        warning says so).
+    progress : bool, default=True
+        A progress bar on stderr when it is a terminal.
+
+    Returns
+    -------
+    dict
+        Keys count (points predicted ``label``, exact int), total (region size, exact int),
+        robustness (count / total), samples (estimates from uniform samples of the region),
+        method, seconds.
+
+    Raises
+    ------
+    assay.AssayError
+        A label that is not an integer, or a grid that is too fine.
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import count
+    >>> spec = ("input x[2] : int[0, 3]; truth 1 = x[0] + x[1] >= 3; "
+    ...         "safety Big = x[0] == 3 => label == 1;")
+    >>> X = [[0, 0], [3, 0], [0, 3], [1, 1], [2, 2], [1, 2]]
+    >>> model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, [0, 1, 1, 0, 1, 1])
+    >>> result = count.robustness(model, [2, 2], 1, 1, 0, 3, progress=False)
+    >>> result["count"], result["total"], round(result["robustness"], 4)
+    (7, 9, 0.7778)
     """
     if isinstance(label, bool) or not isinstance(label, numbers.Integral):
         # int(1.5) would silently count label 1
@@ -217,11 +478,64 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
 
 
 def parse_vnnlib(text, file="<vnnlib>"):
-    """Parses VNN-LIB text (declare-const X_i / Y_j, asserts); errors read "file:line:col: ..."."""
+    """Parse VNN-LIB text (declare-const X_i / Y_j, asserts).
+
+    Parameters
+    ----------
+    text : str
+        The property.
+    file : str, default="<vnnlib>"
+        The name error messages give the text.
+
+    Returns
+    -------
+    VnnProperty
+        The parsed property, for ``count_vnnlib``.
+
+    Raises
+    ------
+    assay.AssayError
+        A bad property; the message reads "file:line:col: ...".
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> prop = count.parse_vnnlib("(declare-const X_0 Real) (declare-const Y_0 Real) "
+    ...                           "(assert (>= X_0 0.0)) (assert (<= X_0 1.0)) "
+    ...                           "(assert (< Y_0 0.0))")
+    >>> type(prop).__name__
+    'VnnProperty'
+    """
     return _assay.vnnlib_parse(text, file)
 
 
 def load_vnnlib(path):
+    """Read and parse a VNN-LIB file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The .vnnlib file.
+
+    Returns
+    -------
+    VnnProperty
+        The parsed property, for ``count_vnnlib``.
+
+    Raises
+    ------
+    assay.AssayError
+        A missing file or a bad property; the message reads "file:line:col: ...".
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> _ = open("p.vnnlib", "w").write("(declare-const X_0 Real) (declare-const Y_0 Real) "
+    ...                                 "(assert (>= X_0 0.0)) (assert (<= X_0 1.0)) "
+    ...                                 "(assert (< Y_0 0.0))")
+    >>> type(count.load_vnnlib("p.vnnlib")).__name__
+    'VnnProperty'
+    """
     return _assay.vnnlib_load(os.fspath(path))
 
 
@@ -239,22 +553,70 @@ def _vnnlib(prop):
 def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decided=False,
                  samples=10000, confidence=0.999, seed=0, threads=0, bounds="linear",
                  enumerate_limit=4096, html=None, max_memory=None, progress=True):
-    """The unsafe share of a VNN-LIB property's input box for a network, by domain splitting
-    (``assay count --model net.onnx --vnnlib prop.vnnlib``; docs/count_networks.md).
+    """Certify the unsafe share of a VNN-LIB property's input box for a network.
 
-    model: an ONNX file, an assay network (file or assay.models.Model).
-    vnnlib: a .vnnlib path, VNN-LIB text, or a parsed property (load_vnnlib).
-    time_limit (seconds, 0 = none) and max_boxes (0 = none) bound the work; with
-    stop_when_decided the run ends once the property is decided. Without them the run still ends
-    in bounded memory: when the undecided boxes reach max_memory megabytes (default: half the
-    memory available at the start) it stops with its certified interval ("stopped_by": "memory
-    budget", "stop_message" says which option to raise, and a warning). samples uniform points
-    give the statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
-    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal.
-    Returns a dict: decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
-    (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
-    decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
-    html: also write the HTML page (with the chart of the interval against time).
+    By domain splitting (``assay count --model net.onnx --vnnlib prop.vnnlib``;
+    docs/count_networks.md). Without ``time_limit``, ``max_boxes`` or ``stop_when_decided`` the
+    run still ends in bounded memory: when the undecided boxes reach ``max_memory`` megabytes it
+    stops with its certified interval ("stopped_by": "memory budget", "stop_message" says which
+    option to raise, and a warning). Ctrl-C stops the run cleanly and raises KeyboardInterrupt.
+
+    Parameters
+    ----------
+    model : str, os.PathLike or assay.models.Model
+        An ONNX file, an assay network (file or assay.models.Model).
+    vnnlib : str, os.PathLike or VnnProperty
+        A .vnnlib path, VNN-LIB text, or a parsed property (``load_vnnlib``).
+    time_limit : float, default=0.0
+        Seconds (0 = none).
+    max_boxes : int, default=0
+        Most boxes (0 = none).
+    stop_when_decided : bool, default=False
+        End the run once the property is decided.
+    samples : int, default=10000
+        Uniform points for the statistical estimate and early counterexamples.
+    confidence : float, default=0.999
+        Confidence level of the estimate (Clopper-Pearson).
+    seed : int, default=0
+        Seed of the samples.
+    threads : int, default=0
+        Threads; 0 = all cores.
+    bounds : str, default="linear"
+        The bounds of each box: "linear" (back-substitution) or "interval".
+    enumerate_limit : int, default=4096
+        Integer boxes of at most this many points are enumerated instead of split.
+    html : str or os.PathLike, default=None
+        Also write the HTML page (with the chart of the interval against time).
+    max_memory : float, default=None
+        Megabytes the undecided boxes may take. None: half the memory available at the start.
+    progress : bool, default=True
+        A progress bar on stderr when it is a terminal.
+
+    Returns
+    -------
+    dict
+        Keys decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"} (certified
+        fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
+        decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as
+        ints.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from assay import count, models
+    >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 2))
+    >>> with torch.no_grad():
+    ...     for layer in (net[0], net[2]):
+    ...         _ = layer.weight.copy_(torch.eye(2)), layer.bias.zero_()
+    >>> network = models.from_torch(net)
+    >>> prop = ("(declare-const X_0 Real) (declare-const X_1 Real) (declare-const Y_0 Real) "
+    ...         "(declare-const Y_1 Real) (assert (>= X_0 0.0)) (assert (<= X_0 1.0)) "
+    ...         "(assert (>= X_1 0.0)) (assert (<= X_1 1.0)) (assert (>= Y_1 Y_0))")
+    >>> result = count.count_vnnlib(network, prop, max_boxes=200, samples=100, progress=False)
+    >>> result["decision"], result["stopped_by"]
+    ('violated', 'max boxes')
+    >>> result["unsafe"]["lower"] <= 0.5 <= result["unsafe"]["upper"]
+    True
     """
     check_outputs({"html": html}, {"the model": model, "the property": vnnlib})
     prop, name = _vnnlib(vnnlib)
@@ -274,9 +636,41 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
 
 
 def network_bounds(model, lower, upper, *, method="linear"):
-    """Sound bounds of every output of a ReLU network over the box lower <= x <= upper (one value
-    per input): returns (low, high) numpy arrays with low <= network(x) <= high for every x in
-    the box, rounding included. method: "linear" (back-substitution) or "interval"."""
+    """Compute sound bounds of every output of a ReLU network over a box.
+
+    Parameters
+    ----------
+    model : str, os.PathLike or assay.models.Model
+        The network (an ONNX file, an assay network file or an assay.models.Model).
+    lower : array-like of shape (n_inputs,)
+        The box's lower corner.
+    upper : array-like of shape (n_inputs,)
+        The box's upper corner.
+    method : {"linear", "interval"}, default="linear"
+        Back-substitution ("linear") or interval arithmetic.
+
+    Returns
+    -------
+    low : numpy.ndarray of shape (n_outputs,)
+        Lower bounds: low <= network(x) for every x in the box, rounding included.
+    high : numpy.ndarray of shape (n_outputs,)
+        Upper bounds: network(x) <= high for every x in the box, rounding included.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from assay import count, models
+    >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 2))
+    >>> with torch.no_grad():
+    ...     for layer in (net[0], net[2]):
+    ...         _ = layer.weight.copy_(torch.eye(2)), layer.bias.zero_()
+    >>> network = models.from_torch(net)
+    >>> low, high = count.network_bounds(network, [0, 0], [1, 2])
+    >>> high
+    array([1., 2.])
+    >>> bool((low <= 0).all() and (low > -1e-9).all())
+    True
+    """
     lo = [float(v) for v in np.asarray(lower, dtype=np.float64).ravel()]
     hi = [float(v) for v in np.asarray(upper, dtype=np.float64).ravel()]
     low, high = _assay.count_network_bounds(_model(model), lo, hi, method)

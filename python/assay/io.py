@@ -33,17 +33,56 @@ def _path(path):
 
 def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments=False,
              delimiter=",", threads=0, decimal=".", max_stream_bytes=None):
-    """Reads a CSV file with a header row into ``{column name: numpy array}`` (file order).
+    """Read a CSV file with a header row into a dict of numpy arrays.
 
-    A column is numeric (float64 array) when every cell is a number, else categorical (an object
-    array of str). ``categorical`` / ``numeric`` name columns to force to either type (a
-    non-number in a forced numeric column is an error). Empty cells, and unquoted ``NA``,
-    ``N/A``, ``#N/A``, in numeric columns are missing values: an error unless ``allow_missing``
-    (then NaN). ``comments=True`` skips lines starting with ``#``. ``delimiter=";",
-    decimal=","`` reads the CSV that Excel writes where the decimal mark is a comma.
-    ``max_stream_bytes``: the most bytes read from a pipe or FIFO (default: the environment
-    variable ``ASSAY_MAX_STREAM_BYTES``, else a third of the memory the process can allocate).
-    ``threads``: 0 = all cores; the result does not depend on it.
+    The result maps each column name to its values, in file order. A column is numeric (a
+    float64 array) when every cell is a number, else categorical (an object array of str).
+    Empty cells, and unquoted ``NA``, ``N/A``, ``#N/A``, in numeric columns are missing values.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read (a pipe or FIFO works too).
+    categorical : str or list of str, default=None
+        Columns read as categorical even when every cell is a number.
+    numeric : str or list of str, default=None
+        Columns read as numeric; a non-number in one of them is an error.
+    allow_missing : bool, default=False
+        Read missing values in numeric columns as NaN instead of raising an error.
+    comments : bool, default=False
+        Skip lines starting with ``#``.
+    delimiter : str, default=","
+        The field separator. ``delimiter=";", decimal=","`` reads the CSV that Excel writes
+        where the decimal mark is a comma.
+    threads : int, default=0
+        Threads used to parse; 0 = all cores. The result does not depend on it.
+    decimal : str, default="."
+        The decimal mark of numbers.
+    max_stream_bytes : int, default=None
+        The most bytes read from a pipe or FIFO. None: the environment variable
+        ``ASSAY_MAX_STREAM_BYTES``, else a third of the memory the process can allocate.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``{column name: values}`` in file order: float64 arrays for numeric columns, object
+        arrays of str for categorical ones.
+
+    Raises
+    ------
+    assay.AssayError
+        A problem in the file (the message gives ``file:line:column``), a missing value
+        without ``allow_missing``, or ``max_stream_bytes=0``.
+
+    Examples
+    --------
+    >>> from assay import io
+    >>> _ = open("scores.csv", "w").write("y,score,site\\n1,0.9,a\\n0,0.2,b\\n1,NA,a\\n")
+    >>> table = io.read_csv("scores.csv", allow_missing=True)
+    >>> table["score"]
+    array([0.9, 0.2, nan])
+    >>> table["site"]
+    array(['a', 'b', 'a'], dtype=object)
     """
     limit = 0 if max_stream_bytes is None else check_unsigned(max_stream_bytes, "max_stream_bytes")
     if max_stream_bytes is not None and limit == 0:
@@ -65,8 +104,35 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
 
 
 def read_npy(path):
-    """Reads a ``.npy`` file (numeric and bool dtypes in either byte order, C or Fortran order,
-    format 1.0, 2.0 or 3.0 as any numpy version wrote it) as a float64 array of the stored shape,
-    in C order. Object arrays are refused, never unpickled."""
+    """Read a ``.npy`` file as a float64 array.
+
+    Numeric and bool dtypes in either byte order, C or Fortran order, and format 1.0, 2.0 or
+    3.0 as any numpy version wrote it are read; the result has the stored shape, in C order.
+    Object arrays are refused, never unpickled.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npy`` file.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values as float64, of the stored shape.
+
+    Raises
+    ------
+    assay.AssayError
+        An unreadable or malformed file, or an object array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import io
+    >>> np.save("counts.npy", np.arange(6, dtype=np.int32).reshape(2, 3))
+    >>> io.read_npy("counts.npy")
+    array([[0., 1., 2.],
+           [3., 4., 5.]])
+    """
     shape, data, _dtype = _assay.read_npy(_path(path))
     return data.reshape(shape)

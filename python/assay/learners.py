@@ -85,8 +85,39 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
                 if getattr(self, key) is not None}
 
     def fit(self, X, y, sample_weight=None):
-        """Fits on every row of X (n_samples, n_features) with labels y of any type and
-        optional non-negative row weights; returns self."""
+        """Fit the learner on every row of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The features; NaN or infinite values are an ``AssayError`` (learners do not impute).
+        y : array-like of shape (n_samples,)
+            Labels of any type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights. None: every row weighs 1.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+
+        Raises
+        ------
+        assay.AssayError
+            No ``y``, ``y`` or ``sample_weight`` of the wrong shape, non-finite features or bad
+            parameters.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import learners
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(60, 3))
+        >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+        >>> tree = learners.Cart().fit(X, y)
+        >>> tree.classes_, tree.n_features_in_
+        (array(['no', 'yes'], dtype='<U3'), 3)
+        """
         names = _feature_names(X)
         if y is None:  # scikit-learn's message (its estimator checks look for it)
             raise _assay.AssayError(f"{type(self).__name__} requires y to be passed, but the "
@@ -127,7 +158,38 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X):
-        """Class probabilities, one column per entry of ``classes_``; rows sum to 1."""
+        """Predict class probabilities, one column per entry of ``classes_``; rows sum to 1.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The features, with the columns seen in ``fit`` (by name, in the fitted order, when
+            ``fit`` saw names).
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples, n_classes)
+            The probabilities.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            The estimator is not fitted.
+        assay.AssayError
+            X's feature names differ from those seen in ``fit``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import learners
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(60, 3))
+        >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+        >>> tree = learners.Cart().fit(X, y)
+        >>> tree.predict_proba(X[:2]).round(3)
+        array([[0.069, 0.931],
+               [0.069, 0.931]])
+        """
         check_is_fitted(self, "model_")
         names = _feature_names(X)
         fitted = getattr(self, "feature_names_in_", None)
@@ -140,7 +202,28 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
         return self.model_.predict(X)
 
     def predict(self, X):
-        """The class of highest probability (the first on ties)."""
+        """Predict the class of highest probability (the first on ties).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The features.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+            One entry of ``classes_`` per row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import learners
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(60, 3))
+        >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+        >>> learners.Knn(k_max=5, internal_folds=3).fit(X, y).predict(X[:3])
+        array(['yes', 'no', 'yes'], dtype='<U3')
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
@@ -170,8 +253,37 @@ def _plain(value):
 
 
 class Featureless(_AssayClassifier):
-    """Majority-class baseline: predicts the (weighted) class frequencies of the train rows, so
-    its label is the most frequent class (ties: the first in ``classes_``)."""
+    """Majority-class baseline classifier.
+
+    It predicts the (weighted) class frequencies of the train rows, so its label is the most
+    frequent class (ties: the first in ``classes_``). It takes no parameters.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The classes, sorted as ``numpy.unique`` sorts them.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        The column names of X in ``fit``, when they are all strings.
+    hyperparameters_ : dict
+        What the learner chose in ``fit``.
+    model_ : object
+        The fitted C++ model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> baseline = learners.Featureless().fit(X, y)
+    >>> baseline.hyperparameters_
+    {'predicted_class': 'no'}
+    >>> baseline.predict(X[:2])
+    array(['no', 'no'], dtype='<U3')
+    """
 
     _learner = "featureless"
     _learner_keys = ()
@@ -191,11 +303,57 @@ class Featureless(_AssayClassifier):
 
 
 class Glmnet(_AssayClassifier):
-    """L1/elastic-net logistic (two classes) or multinomial regression over glmnet's λ path, λ
-    chosen by internal K-fold CV (cv.glmnet). ``alpha``: 1 lasso, 0 ridge; ``n_lambda`` path
-    length; ``lambda_min_ratio`` λ_min/λ_max (0 = glmnet's choice); ``internal_folds``;
-    ``rule``: "lambda.1se" or "lambda.min"; ``tolerance`` and ``max_passes`` of coordinate
-    descent (glmnet's thresh, maxit). ``hyperparameters_`` holds the chosen λ."""
+    """L1/elastic-net logistic (two classes) or multinomial regression over glmnet's λ path.
+
+    λ is chosen by internal K-fold CV (cv.glmnet); ``hyperparameters_`` holds the chosen λ.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        The elastic-net mixing: 1 lasso, 0 ridge.
+    n_lambda : int, default=100
+        The λ path's length.
+    lambda_min_ratio : float, default=0.0
+        The ratio λ_min/λ_max (0 = glmnet's choice).
+    internal_folds : int, default=10
+        Folds of the internal CV.
+    rule : {"lambda.1se", "lambda.min"}, default="lambda.1se"
+        Which λ the internal CV picks.
+    tolerance : float, default=1e-7
+        Convergence threshold of coordinate descent (glmnet's thresh).
+    max_passes : int, default=100000
+        Most passes of coordinate descent (glmnet's maxit).
+    random_state : int, RandomState or Generator, default=0
+        Seed of the internal CV folds.
+    n_jobs : int, default=1
+        Threads inside fit/predict (scikit-learn's convention: None = 1, -1 = all cores).
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The classes, sorted as ``numpy.unique`` sorts them.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        The column names of X in ``fit``, when they are all strings.
+    hyperparameters_ : dict
+        What the learner chose in ``fit``.
+    model_ : object
+        The fitted C++ model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> model = learners.Glmnet(internal_folds=3).fit(X, y)
+    >>> model.hyperparameters_["rule"], model.hyperparameters_["nonzero"]
+    ('lambda.1se', 3)
+    >>> model.predict(X[:3])
+    array(['yes', 'no', 'yes'], dtype='<U3')
+    """
 
     _learner = "glmnet"
     _learner_keys = ("alpha", "n_lambda", "lambda_min_ratio", "internal_folds", "rule",
@@ -215,9 +373,46 @@ class Glmnet(_AssayClassifier):
 
 
 class Cart(_AssayClassifier):
-    """Classification tree as R's rpart grows it (Gini; ``min_split`` None = 20, or 3 × min_bucket
-    when only ``min_bucket`` is given, as rpart.control; ``min_bucket`` 0 = round(min_split / 3);
-    complexity ``cp`` 0.01, ``max_depth`` 30); no tuning, no randomness."""
+    """Classification tree as R's rpart grows it (Gini); no tuning, no randomness.
+
+    Parameters
+    ----------
+    min_split : int, default=None
+        The fewest rows a node needs to be split. None = 20, or 3 × min_bucket when only
+        ``min_bucket`` is given, as rpart.control.
+    min_bucket : int, default=0
+        The fewest rows of a leaf; 0 = round(min_split / 3).
+    cp : float, default=0.01
+        The complexity parameter: a split must improve the fit by this fraction.
+    max_depth : int, default=30
+        The deepest node's depth.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The classes, sorted as ``numpy.unique`` sorts them.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        The column names of X in ``fit``, when they are all strings.
+    hyperparameters_ : dict
+        What the learner chose in ``fit``.
+    model_ : object
+        The fitted C++ model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> tree = learners.Cart().fit(X, y)
+    >>> tree.hyperparameters_
+    {'nodes': 3, 'leaves': 2, 'depth': 1}
+    >>> round(tree.score(X, y), 3)
+    0.933
+    """
 
     _learner = "cart"
     _learner_keys = ("min_split", "min_bucket", "cp", "max_depth")
@@ -236,8 +431,47 @@ class Cart(_AssayClassifier):
 
 
 class Knn(_AssayClassifier):
-    """k nearest neighbours on standardised features, k tuned over ``k_min``..``k_max`` by
-    internal K-fold CV (``hyperparameters_`` holds the chosen k)."""
+    """K-nearest-neighbours classifier on standardised features, k tuned by internal K-fold CV.
+
+    ``hyperparameters_`` holds the chosen k.
+
+    Parameters
+    ----------
+    k_min : int, default=1
+        The smallest k tried.
+    k_max : int, default=20
+        The largest k tried.
+    internal_folds : int, default=10
+        Folds of the internal CV.
+    random_state : int, RandomState or Generator, default=0
+        Seed of the internal CV folds.
+    n_jobs : int, default=1
+        Threads inside fit/predict (scikit-learn's convention: None = 1, -1 = all cores).
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The classes, sorted as ``numpy.unique`` sorts them.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        The column names of X in ``fit``, when they are all strings.
+    hyperparameters_ : dict
+        What the learner chose in ``fit``.
+    model_ : object
+        The fitted C++ model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> model = learners.Knn(k_max=5, internal_folds=3).fit(X, y)
+    >>> model.hyperparameters_["k"]
+    1
+    """
 
     _learner = "knn"
     _learner_keys = ("k_min", "k_max", "internal_folds")
@@ -251,10 +485,51 @@ class Knn(_AssayClassifier):
 
 
 class Xgboost(_AssayClassifier):
-    """Gradient-boosted trees (libxgboost), eta tuned over ``etas`` (None = 5 log-spaced values
-    in [0.001, 1]) and the number of rounds over ``rounds`` (None = 1, 25, 50, 75, 100) by
-    internal K-fold CV (``hyperparameters_`` holds the chosen eta and nrounds); ``max_depth``
-    and ``tree_method`` ("hist", "exact" or "approx") go to xgboost as they are."""
+    """Gradient-boosted trees (libxgboost), eta and the number of rounds tuned by internal CV.
+
+    ``hyperparameters_`` holds the chosen eta and nrounds.
+
+    Parameters
+    ----------
+    etas : sequence of float, default=None
+        The etas tried. None = 5 log-spaced values in [0.001, 1].
+    rounds : sequence of int, default=None
+        The numbers of rounds tried. None = 1, 25, 50, 75, 100.
+    internal_folds : int, default=10
+        Folds of the internal CV.
+    max_depth : int, default=6
+        Passed to xgboost as it is.
+    tree_method : {"hist", "exact", "approx"}, default="hist"
+        Passed to xgboost as it is.
+    random_state : int, RandomState or Generator, default=0
+        Seed of the internal CV folds.
+    n_jobs : int, default=1
+        Threads inside fit/predict (scikit-learn's convention: None = 1, -1 = all cores).
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The classes, sorted as ``numpy.unique`` sorts them.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        The column names of X in ``fit``, when they are all strings.
+    hyperparameters_ : dict
+        What the learner chose in ``fit``.
+    model_ : object
+        The fitted C++ model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> model = learners.Xgboost(etas=[0.3], rounds=[5, 10], internal_folds=3).fit(X, y)
+    >>> model.hyperparameters_["eta"], model.hyperparameters_["nrounds"] in (5, 10)
+    (0.3, True)
+    """
 
     _learner = "xgboost"
     _learner_keys = ("etas", "rounds", "internal_folds", "max_depth", "tree_method")
@@ -276,24 +551,99 @@ ESTIMATORS = {"featureless": Featureless, "glmnet": Glmnet, "cart": Cart, "knn":
 
 #: What ``cv`` returns: per-fold results and per-learner summary (DataFrames), and a description.
 CvResult = collections.namedtuple("CvResult", ["results", "summary", "description"])
+CvResult.__doc__ = """What ``cv`` returns: per-fold results, per-learner summary, and a description.
+
+    A named tuple.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per (learner, fold).
+    summary : pandas.DataFrame
+        One row per learner.
+    description : str
+        A sentence on the data, the learners and the folds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> X = np.arange(40.0).reshape(20, 2)
+    >>> result = learners.cv(X, np.arange(20) % 2, learners="featureless", n_splits=2)
+    >>> results, summary, description = result
+    >>> summary["learner"].tolist()
+    ['featureless']
+    """
 
 
 def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
        learner_params=None, n_splits=10, groups=None, fold=None, random_state=1, n_jobs=0,
        task="classification", sample_weight=None, data_name="data", feature_names=None,
        report=None):
-    """K-fold cross-validation comparing built-in learners on one data set: ``assay cv`` from
-    Python (the same library call, so the same folds and numbers for the same seed).
+    """Compare built-in learners by K-fold cross-validation on one data set.
 
-    Folds are random within each class (a permutation of 1..K, 1..K, ... per class); ``groups``
-    keeps the rows of a group in one fold; ``fold`` gives the folds. ``learner_params``:
-    ``{"glmnet": {"alpha": 0.5}}``. ``n_jobs``: threads (0 = all cores); results do not depend
-    on it. ``report``: path of an HTML page (SOAK paper, Figure 2) to write.
-    Returns ``CvResult(results, summary, description)``: ``results`` has one row per (learner,
-    fold) with the columns of results.csv (data, learner, test.fold, n_train, n_test,
-    error_percent, auc, mse, mae, train_seconds, predict_seconds, hyperparameters, failure);
-    ``summary`` one row per learner (mean, sd of error_percent or mse, n, n_failed, auc_mean,
-    auc_sd, train_seconds_mean, train_seconds_sd, predict_seconds_mean, first_failure).
+    ``assay cv`` from Python (the same library call, so the same folds and numbers for the same
+    seed; SOAK paper, Figure 2). Folds are random within each class (a permutation of 1..K,
+    1..K, ... per class).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric features.
+    y : array-like of shape (n_samples,)
+        Labels (classification) or numbers (regression).
+    learners : str or sequence of str, default=("featureless", "glmnet", "cart", "knn", "xgboost")
+        The built-in learners to compare.
+    learner_params : dict of str to dict, default=None
+        Parameters per learner, e.g. ``{"glmnet": {"alpha": 0.5}}``.
+    n_splits : int, default=10
+        K, the number of folds.
+    groups : array-like of shape (n_samples,), default=None
+        Keeps the rows of a group in one fold.
+    fold : array-like of shape (n_samples,), default=None
+        Gives the folds.
+    random_state : int, RandomState or Generator, default=1
+        Seed of the folds and learners.
+    n_jobs : int, default=0
+        Threads (0 = all cores); results do not depend on it.
+    task : {"classification", "regression"}, default="classification"
+        The kind of ``y``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each row. None: every row weighs 1.
+    data_name : str, default="data"
+        The value of the results' ``data`` column.
+    feature_names : sequence of str, default=None
+        Names of the features (default x0, x1, ...), as the learners name them.
+    report : str or os.PathLike, default=None
+        Path of an HTML page (SOAK paper, Figure 2) to write.
+
+    Returns
+    -------
+    CvResult
+        ``(results, summary, description)``: ``results`` has one row per (learner, fold) with
+        the columns of results.csv (data, learner, test.fold, n_train, n_test, error_percent,
+        auc, mse, mae, train_seconds, predict_seconds, hyperparameters, failure); ``summary`` one
+        row per learner (mean, sd of error_percent or mse, n, n_failed, auc_mean, auc_sd,
+        train_seconds_mean, train_seconds_sd, predict_seconds_mean, first_failure);
+        ``description`` a sentence on the data and the folds.
+
+    Raises
+    ------
+    assay.AssayError
+        Non-numeric or non-2-D ``X``, columns of different lengths, or an unknown task.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import learners
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, "yes", "no")
+    >>> result = learners.cv(X, y, learners=["featureless", "cart"], n_splits=3)
+    >>> result.results.shape
+    (6, 13)
+    >>> result.summary[["learner", "n"]].values.tolist()
+    [['featureless', 3], ['cart', 3]]
     """
     X = _numeric(X, "X")
     if X.ndim != 2:

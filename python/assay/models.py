@@ -54,7 +54,49 @@ class Model:
     ``doc`` is the JSON document (assay format, or an xgboost JSON model as xgboost wrote it);
     ``native`` the compiled model used for prediction and counting. ``Model()`` without a
     document holds no model: using it raises scikit-learn's ``NotFittedError`` (a ValueError and
-    an AttributeError), as an unfitted estimator does.
+    an AttributeError), as an unfitted estimator does. Build models with ``from_sklearn``,
+    ``from_xgboost``, ``from_torch`` or ``load``.
+
+    A Model pickles (``pickle``, ``joblib``, ``copy.deepcopy``): its state is the JSON document
+    and ``PICKLE_FORMAT_VERSION``, and unpickling rebuilds the compiled model from the document,
+    so it predicts bit-identically.
+
+    Parameters
+    ----------
+    doc : dict, default=None
+        The JSON document. None (with ``native`` None): an empty Model.
+    where : str, default="model"
+        What error messages call the document (e.g. its file name).
+    native : object, default=None
+        The compiled model, when the caller has already built it from ``doc``.
+
+    Attributes
+    ----------
+    doc : dict
+        The JSON document.
+    native : object
+        The compiled model.
+    classes_ : numpy.ndarray
+        The class labels of a classifier.
+
+    Raises
+    ------
+    assay.AssayError
+        A document that is not a valid model (the message names ``where``).
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import models
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+    >>> model = models.from_sklearn(tree)
+    >>> model
+    Model(kind='tree', task='classification', n_features=2, n_parameters=6)
+    >>> model.classes_
+    array(['no', 'yes'], dtype='<U3')
+    >>> models.Model()
+    Model(not fitted)
     """
 
     def __init__(self, doc=None, where="model", native=None):
@@ -80,32 +122,158 @@ class Model:
 
     @property
     def n_features(self):
+        """Number of input features.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> model.n_features
+        2
+        """
         return self._info["n_features"]
 
     @property
     def kind(self):
+        """Kind of model: "tree", "forest", "boosted" or "network".
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> model.kind
+        'tree'
+        """
         return self._info["kind"]
 
     def info(self):
-        """Kind, task, inputs, outputs, trees/nodes/leaves or layer sizes, parameter count."""
+        """Describe the model.
+
+        Returns
+        -------
+        dict
+            Kind, task, inputs, outputs, trees/nodes/leaves or layer sizes, parameter count.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> info = model.info()
+        >>> info["task"], info["n_nodes"], info["n_leaves"], info["max_depth"]
+        ('classification', 3, 2, 1)
+        """
         return dict(self._info)
 
     def predict_index(self, X):
-        """Predicted label index (0..n_classes-1) per row of X."""
+        """Predict the label index (0..n_classes-1) of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+            The index of each row's predicted class in ``classes_``.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> model.predict_index([[0.9, 0.2], [0.1, 0.3]])
+        array([1, 0]...)
+        """
         return _assay.count_predict_label(self.native, _as_2d(X))
 
     def predict(self, X):
-        """Predicted labels (the original classes) for a classifier, values for a regressor."""
+        """Predict the labels (the original classes) of a classifier, the values of a regressor.
+
+        Loaded models predict exactly as the original library does, including on inputs that lie
+        exactly on a split threshold.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+            The predicted labels or values.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> model.predict([[0.9, 0.2], [0.1, 0.3]])
+        array(['yes', 'no'], dtype='<U3')
+        """
         X = _as_2d(X)
         if self._info["task"] == "regression":
             return self.predict_scores(X)[:, 0]
         return self.classes_[self.predict_index(X)]
 
     def predict_scores(self, X):
-        """Scores per row: class fractions (trees, forests), margins (boosting), network outputs."""
+        """Compute the scores of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples, n_outputs)
+            Class fractions (trees, forests), margins (boosting) or network outputs.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> model.predict_scores([[0.9, 0.2]])
+        array([[0., 1.]])
+        """
         return _assay.count_predict_scores(self.native, _as_2d(X))
 
     def to_json(self):
+        """Return the model's JSON document as text.
+
+        Returns
+        -------
+        str
+            The document, as ``save`` writes it (without its indentation).
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from assay import models
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+        >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+        >>> model = models.from_sklearn(tree)
+        >>> import json
+        >>> document = json.loads(model.to_json())
+        >>> document["format"], document["kind"]
+        ('assay-model', 'tree')
+        """
         return json.dumps(self.doc)
 
     def __getstate__(self):
@@ -170,7 +338,37 @@ def _classes(est):
 
 
 def from_sklearn(est):
-    """Exports a fitted scikit-learn estimator to an assay Model."""
+    """Export a fitted scikit-learn estimator to an assay Model.
+
+    Supported: DecisionTreeClassifier / Regressor, RandomForestClassifier,
+    GradientBoostingClassifier / Regressor and MLPClassifier, in the versioned assay JSON model
+    format (docs/count.md).
+
+    Parameters
+    ----------
+    est : estimator
+        The fitted estimator.
+
+    Returns
+    -------
+    Model
+        The model; it predicts as the estimator does.
+
+    Raises
+    ------
+    assay.AssayError
+        An unsupported or unfitted estimator.
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import models
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+    >>> model = models.from_sklearn(tree)
+    >>> bool((model.predict(X) == tree.predict(X)).all())
+    True
+    """
     name = type(est).__name__
     source = f"{type(est).__module__.split('._')[0]}.{name}"
     if not hasattr(est, "n_features_in_"):
@@ -235,15 +433,47 @@ def from_sklearn(est):
 
 
 def from_torch(module, classes=None):
-    """Exports a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` layers (optionally
-    ``Flatten`` first and ``Sigmoid`` / ``Softmax`` last) to an assay Model.
+    """Export a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` layers to an assay Model.
 
-    The network's outputs are class scores: with K >= 2 outputs the label is the argmax (first
+    The sequence may start with ``Flatten`` and end with ``Sigmoid`` / ``Softmax``. The
+    network's outputs are class scores: with K >= 2 outputs the label is the argmax (first
     maximum); with one output the label is 1 iff the output is > 0 (a logit; exported with a
     logistic output, so the scores are sigmoid probabilities) or > 0.5 after a final Sigmoid.
     Weights are widened from float32 to float64, so scores agree with torch's to float32
-    precision and labels agree except on inputs within rounding of a decision boundary.
-    ``classes``: the labels, default 0..K-1 (0, 1 for one output).
+    precision and labels agree except on inputs within rounding of a decision boundary. Needs
+    PyTorch (Debian's python3-torch).
+
+    Parameters
+    ----------
+    module : torch.nn.Sequential
+        The network.
+    classes : sequence, default=None
+        The labels. None: 0..K-1 (0, 1 for one output).
+
+    Returns
+    -------
+    Model
+        A "network" model.
+
+    Raises
+    ------
+    assay.AssayError
+        PyTorch is missing, or a layer other than those above.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from assay import models
+    >>> net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2))
+    >>> with torch.no_grad():
+    ...     for layer in (net[0], net[2]):
+    ...         _ = layer.weight.fill_(0.5), layer.bias.zero_()
+    ...     net[2].bias[1] = 1.0
+    >>> model = models.from_torch(net, classes=["cat", "dog"])
+    >>> model.kind, model.n_features
+    ('network', 2)
+    >>> model.predict([[1.0, 2.0]])
+    array(['dog'], dtype='<U3')
     """
     try:
         import torch
@@ -295,7 +525,30 @@ def from_torch(module, classes=None):
 
 
 def from_xgboost(booster):
-    """A Model from an xgboost Booster or XGBModel (read through xgboost's own JSON format)."""
+    """Convert an xgboost Booster or XGBModel to an assay Model.
+
+    The booster is read through xgboost's own JSON format.
+
+    Parameters
+    ----------
+    booster : xgboost.Booster or xgboost.XGBModel
+        The trained booster (or a scikit-learn style xgboost model).
+
+    Returns
+    -------
+    Model
+        A "boosted" model.
+
+    Examples
+    --------
+    >>> import xgboost
+    >>> from assay import models
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> booster = xgboost.XGBClassifier(n_estimators=2, max_depth=2).fit(X, [0, 0, 1, 1])
+    >>> model = models.from_xgboost(booster)
+    >>> model.kind
+    'boosted'
+    """
     if hasattr(booster, "get_booster"):
         booster = booster.get_booster()
     raw = booster.save_raw(raw_format="json")
@@ -303,7 +556,28 @@ def from_xgboost(booster):
 
 
 def save(model, path):
-    """Writes the model's JSON document to `path` (atomically: a failure leaves no partial file)."""
+    """Write the model's JSON document to a file.
+
+    The file is written atomically: a failure leaves no partial file.
+
+    Parameters
+    ----------
+    model : Model
+        The model.
+    path : str or os.PathLike
+        The file to write.
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import models
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+    >>> model = models.from_sklearn(tree)
+    >>> models.save(model, "tree.json")
+    >>> models.load("tree.json").predict([[0.9, 0.2]])
+    array(['yes'], dtype='<U3')
+    """
     _assay._write_file_atomic(os.fspath(path), json.dumps(model.doc, indent=1).encode())
 
 
@@ -321,9 +595,37 @@ def _is_onnx(path):
 
 
 def load(path):
-    """Reads an assay JSON model, an xgboost JSON model or an ONNX network (recognised by content,
-    whatever the name; imported as dense layers, see docs/count_networks.md); errors name the
-    file (and line:col for JSON)."""
+    """Read an assay JSON model, an xgboost JSON model or an ONNX network.
+
+    The format is recognised by content, whatever the file's name; an ONNX network is imported
+    as dense layers (docs/count_networks.md).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The model file.
+
+    Returns
+    -------
+    Model
+        The model.
+
+    Raises
+    ------
+    assay.AssayError
+        An unreadable or invalid model; the message names the file (and line:col for JSON).
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from assay import models
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    >>> tree = DecisionTreeClassifier(random_state=0).fit(X, ["no", "no", "yes", "yes"])
+    >>> model = models.from_sklearn(tree)
+    >>> models.save(model, "tree.json")
+    >>> models.load("tree.json")
+    Model(kind='tree', task='classification', n_features=2, n_parameters=6)
+    """
     if _is_onnx(path):
         native = _assay.count_load_onnx(str(path))
         return Model(json.loads(_assay.count_model_to_json(native)), where=str(path),

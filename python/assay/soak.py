@@ -112,17 +112,88 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         learner_params=None, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
         random_state=1, n_jobs=0, task="classification", sample_weight=None, data_name="data",
         feature_names=None):
-    """Runs a SOAK experiment with assay's built-in learners; returns the results DataFrame.
+    """Run a SOAK experiment with assay's built-in learners.
 
-    X: (n, d) numeric features (the subset is never a feature). y: labels (classification) or
-    numbers (regression). subset/groups/fold: one value per row (groups are never split; a given
-    fold must be constant within a group). strata: one value (or a row of values) per row;
-    default: the label; False: none; always crossed with the subset. n_jobs: threads (0 = all
-    cores); results do not depend on it. random_state: seed of folds, down-sampling, learners.
-    learner_params: parameters per learner name, e.g. ``{"glmnet": {"alpha": 0.5}}`` (the CLI's
-    ``--learner-param glmnet.alpha=0.5``); a learner without an entry gets its defaults.
-    Splits with the same train rows (All for every test subset; with two subsets, Same of one
-    and Other of the other) share one fit, whose time each of their rows reports.
+    This is the entry point of ``assay soak``. Splits with the same train rows (All for every
+    test subset; with two subsets, Same of one and Other of the other) share one fit, whose time
+    each of their rows reports.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric features (the subset is never a feature).
+    y : array-like of shape (n_samples,)
+        Labels (classification) or numbers (regression).
+    subset : array-like of shape (n_samples,), default=None
+        The subset of each row (never a feature). None: one subset (plain K-fold CV).
+    groups : array-like of shape (n_samples,), default=None
+        The group of each row; groups are never split.
+    fold : array-like of shape (n_samples,), default=None
+        A given fold per row, constant within a group.
+    strata : None, False or array-like, default=None
+        One value (or a row of values) per row. None: the label; False: none. Always crossed
+        with the subset.
+    learners : sequence of str, default=("featureless",)
+        The built-in learners to run (featureless, glmnet, cart, knn, xgboost).
+    learner_params : dict of str to dict, default=None
+        Parameters per learner name, e.g. ``{"glmnet": {"alpha": 0.5}}`` (the CLI's
+        ``--learner-param glmnet.alpha=0.5``); a learner without an entry gets its defaults.
+    n_splits : int, default=10
+        K, the number of folds.
+    subsets : str, default="SOA"
+        Train sets: a combination of "S" (same), "O" (other), "A" (all).
+    sizes : int, default=-1
+        Down-sampled train sizes, as ``SOAKFold``'s: -1 = full size only.
+    ratio : float, default=0.5
+        Ratio between successive down-sampled sizes, in (0, 1).
+    seeds : int, default=1
+        Repetitions of the down-sampling with different random group orders.
+    random_state : int, RandomState or Generator, default=1
+        Seed of folds, down-sampling and learners.
+    n_jobs : int, default=0
+        Threads (0 = all cores); the results do not depend on it.
+    task : {"classification", "regression"}, default="classification"
+        The kind of ``y``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each row. None: every row weighs 1.
+    data_name : str, default="data"
+        The value of the results' ``data`` column.
+    feature_names : sequence of str, default=None
+        Names of the features (default x0, x1, ...), as the learners' messages and fitted
+        models name them (e.g. a CART split's variable).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, learner, split), with the columns of ``RESULT_COLUMNS``.
+
+    Raises
+    ------
+    assay.AssayError
+        Non-numeric or non-2-D ``X``, ``X`` and ``y`` of different lengths, an unknown task or
+        learner, or bad ``learner_params``.
+
+    See Also
+    --------
+    run_estimators : The same experiment with scikit-learn estimators.
+    pvalues : Paired t-tests of its results.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> results = soak.run(X, y, subset=subset, n_splits=2)
+    >>> results.shape
+    (12, 19)
+    >>> results[["test.subset", "train.subsets", "test.fold"]].head(3)
+      test.subset train.subsets  test.fold
+    0           a           all          1
+    1           b           all          1
+    2           a           all          2
     """
     X = _numeric(X, "X")
     if X.ndim != 2:
@@ -172,23 +243,118 @@ def _to_pyobj(columns):
 
 
 def pvalues(results, measure=None):
-    """Paired t-tests over folds of Other-Same and All-Same (mean difference, SD, t, df, p),
-    plus Welch's test, per (data, learner, test subset, train size); a DataFrame (the rows of
-    ``pvalues.csv``). measure: "error_percent" (classification default), "mse" (regression
-    default), "auc" or "mae"."""
+    """Compute paired t-tests of Other-Same and All-Same over folds.
+
+    Per (data, learner, test subset, train size): the mean difference, its SD, t, df and p of
+    the paired test, plus Welch's test; the rows of ``pvalues.csv``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame or dict
+        The results of ``run`` or ``run_estimators`` (or a dict of their columns).
+    measure : {"error_percent", "mse", "auc", "mae"}, default=None
+        The measure compared. None: "error_percent" for classification, "mse" for regression.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comparison.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
+    >>> tests = soak.pvalues(results)
+    >>> tests[["test.subset", "comparison"]].values.tolist()
+    [['a', 'other-same'], ['a', 'all-same'], ['b', 'other-same'], ['b', 'all-same']]
+    """
     out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
     return _frame(out["pvalues"])
 
 
 def summaries(results, measure=None):
-    """Mean and SD of the measure per (data, learner, test subset, train subsets, size)."""
+    """Compute the mean and SD of the measure per train set.
+
+    One row per (data, learner, test subset, train subsets, size).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame or dict
+        The results of ``run`` or ``run_estimators`` (or a dict of their columns).
+    measure : {"error_percent", "mse", "auc", "mae"}, default=None
+        The measure compared. None: "error_percent" for classification, "mse" for regression.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns data, learner, test.subset, train.subsets, n.train.groups, mean, sd, n.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
+    >>> table = soak.summaries(results)
+    >>> table.shape
+    (6, 8)
+    >>> table["n"].tolist()
+    [2, 2, 2, 2, 2, 2]
+    """
     out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
     return _frame(out["summaries"])
 
 
 def report(results, path, measure=None, title="SOAK", description=""):
-    """Writes the HTML page of ``assay soak`` (summary, the SOAK paper's Figure 3 per data set
-    and learner, its Figures 4-5, tables) for these results to ``path``; returns the path."""
+    """Write the HTML page of ``assay soak`` for these results.
+
+    The page holds the summary, the SOAK paper's Figure 3 per data set and learner, its
+    Figures 4-5, and the tables.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame or dict
+        The results of ``run`` or ``run_estimators`` (or a dict of their columns).
+    path : str or os.PathLike
+        The page to write.
+    measure : {"error_percent", "mse", "auc", "mae"}, default=None
+        The measure shown. None: "error_percent" for classification, "mse" for regression.
+    title : str, default="SOAK"
+        The page's title.
+    description : str, default=""
+        A paragraph under the title.
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``, as given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
+    >>> soak.report(results, "soak.html", title="Two subsets")
+    'soak.html'
+    """
     _assay.soak_report(_to_pyobj(_as_columns(results)), measure or "", str(path), title,
                        description)
     return path
@@ -225,15 +391,77 @@ def _positive_score(estimator, X_test, classes):
 def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, strata=None,
                    n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1,
                    n_jobs=None, task="classification", sample_weight=None, data_name="data"):
-    """SOAK with your own scikit-learn estimators: ``estimators`` maps a name to an (unfitted)
-    estimator; a clone is fitted once per distinct train set (splits with the same train rows,
-    as in ``run``, share it: each such row reports that fit's train_seconds) and predicts each
-    split's test rows. Returns the same results DataFrame as ``run`` (hyperparameters = the
-    estimator's get_params()).
+    """Run a SOAK experiment with your own scikit-learn estimators.
 
-    A fit that raises (e.g. one class in a train set) records NA with the exception text in
-    ``failure`` and the run goes on. n_jobs: joblib worker threads over splits (None = 1); the
-    results do not depend on it as long as the estimators are seeded.
+    A clone of each estimator is fitted once per distinct train set (splits with the same train
+    rows, as in ``run``, share it: each such row reports that fit's train_seconds) and predicts
+    each split's test rows. A fit that raises (e.g. one class in a train set) records NA with the
+    exception text in ``failure`` and the run goes on.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        ``{name: unfitted scikit-learn estimator}``.
+    X : array-like of shape (n_samples, n_features)
+        The features.
+    y : array-like of shape (n_samples,)
+        Labels (classification) or numbers (regression).
+    subset : array-like of shape (n_samples,), default=None
+        The subset of each row (never a feature). None: one subset (plain K-fold CV).
+    groups : array-like of shape (n_samples,), default=None
+        The group of each row; groups are never split.
+    fold : array-like of shape (n_samples,), default=None
+        A given fold per row, constant within a group.
+    strata : None, False or array-like, default=None
+        One value (or a row of values) per row. None: the label; False: none. Always crossed
+        with the subset.
+    n_splits : int, default=10
+        K, the number of folds.
+    subsets : str, default="SOA"
+        Train sets: a combination of "S" (same), "O" (other), "A" (all).
+    sizes : int, default=-1
+        Down-sampled train sizes, as ``SOAKFold``'s: -1 = full size only.
+    ratio : float, default=0.5
+        Ratio between successive down-sampled sizes, in (0, 1).
+    seeds : int, default=1
+        Repetitions of the down-sampling with different random group orders.
+    random_state : int, RandomState or Generator, default=1
+        Seed of folds and down-sampling.
+    n_jobs : int, default=None
+        The joblib worker threads over splits (None = 1); the results do not depend on it as long
+        as the estimators are seeded.
+    task : {"classification", "regression"}, default="classification"
+        The kind of ``y``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each row. None: every row weighs 1.
+    data_name : str, default="data"
+        The value of the results' ``data`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same results as ``run`` (hyperparameters = the estimator's ``get_params()``).
+
+    Raises
+    ------
+    assay.AssayError
+        ``X`` and ``y`` of different lengths, or no estimators.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import soak
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> subset = np.repeat(["a", "b"], 20)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> results = soak.run_estimators({"logreg": LogisticRegression()}, X, y, subset=subset,
+    ...                               n_splits=2)
+    >>> results.shape
+    (12, 19)
+    >>> results["learner"].unique().tolist()
+    ['logreg']
     """
     from sklearn.base import clone
 
