@@ -58,6 +58,7 @@ def test_skipped_examples_are_listed():
 def test_module_doctests(module, tmp_path, monkeypatch):
     import matplotlib
     matplotlib.use("Agg")  # examples that plot never open a window
+    import matplotlib.pyplot as plt
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.chdir(tmp_path)
     failures = []
@@ -67,6 +68,7 @@ def test_module_doctests(module, tmp_path, monkeypatch):
         report = []
         with np.printoptions():  # an example's print options never leak into the next
             runner.run(test, out=report.append, clear_globs=True)
+        plt.close("all")  # each example's figures are its own
         if runner.failures:
             failures.append(f"{test.name}:\n" + "".join(report))
     assert not failures, f"{len(failures)} failing docstring examples in {module}:\n" + \
