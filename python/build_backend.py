@@ -117,6 +117,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         return write_wheel(Path(wheel_directory), staged)
 
 
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    # Defined so that pip reports this instead of falling back to `setup.py develop`, which
+    # setuptools would run on a guessed layout and which writes an .egg-info into the checkout.
+    raise BuildError("assay has no editable install (pip install -e): the compiled module lives "
+                     "in a CMake build. Use `pip install --no-build-isolation .` again after a "
+                     "change, or PYTHONPATH=<build>/python as `make test` does (docs/install.md)")
+
+
 def build_sdist(sdist_directory, config_settings=None):
     """A .tar.gz of the files git tracks (or of the tree, outside git) plus PKG-INFO. Building
     from it needs what a clone needs: Debian's packages and the chart library (install-deps)."""
