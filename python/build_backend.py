@@ -164,16 +164,18 @@ def module_name():
 
 
 def build_module(build_dir):
-    """Configures the project in build_dir and builds the `_assay` target only."""
-    configure = ["cmake", "-S", SOURCE, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DPython3_EXECUTABLE={sys.executable}"]
-    if shutil.which("ninja"):
-        configure += ["-G", "Ninja"]
-    if shutil.which("ccache") and "CMAKE_CXX_COMPILER_LAUNCHER" not in os.environ:
-        configure += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+    """Configures the project in build_dir and builds the `_assay` target only (the module and
+    the layer libraries it links: not the CLI, tests or benches). The caller's CMAKE_GENERATOR,
+    CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_BUILD_PARALLEL_LEVEL take precedence."""
     if not shutil.which("cmake"):
         raise BuildError("cmake is not on PATH: install Debian's build dependencies first "
                          "(scripts/install-deps.sh, docs/install.md)")
+    configure = ["cmake", "-S", SOURCE, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+                 f"-DPython3_EXECUTABLE={sys.executable}"]
+    if shutil.which("ninja") and "CMAKE_GENERATOR" not in os.environ:
+        configure += ["-G", "Ninja"]
+    if shutil.which("ccache") and "CMAKE_CXX_COMPILER_LAUNCHER" not in os.environ:
+        configure += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
     run(configure, "configuring assay with CMake")
     build = ["cmake", "--build", build_dir, "--target", "_assay"]
     if "CMAKE_BUILD_PARALLEL_LEVEL" not in os.environ:

@@ -131,18 +131,17 @@ def test_extras_are_declared_not_installed(venv, tmp_path):
                         "'scikit-learn; extra == \"sklearn\"', 'matplotlib; extra == \"plot\"']")
 
 
-def test_editable_install_is_refused_cleanly(tmp_path):
+def test_editable_install_is_refused_cleanly(venv, tmp_path):
     """Without a build_editable hook pip would fall back to `setup.py develop`, which
     guesses a layout and writes an .egg-info into the checkout."""
-    venv = make_venv(tmp_path / "env")
-    before = checkout_state()
+    site = site_packages(venv)
+    before = checkout_state(), sorted(site.iterdir())
     out = subprocess.run([venv / "bin" / "pip", "install", "--no-build-isolation", "--no-index",
                           "-e", ROOT], cwd=tmp_path, env=clean_env(), capture_output=True,
                          text=True, timeout=600)
     assert out.returncode != 0
     assert "assay has no editable install" in out.stdout + out.stderr
-    assert checkout_state() == before
-    assert not list(site_packages(venv).glob("*assay*"))
+    assert (checkout_state(), sorted(site.iterdir())) == before  # no egg-link, no .pth
 
 
 def test_python_build_makes_the_wheel(tmp_path):
@@ -159,6 +158,45 @@ def test_python_build_makes_the_wheel(tmp_path):
     assert checkout_state() == before
 
 
+@pytest.fixture
+def backend(monkeypatch):
+    """python/build_backend.py, imported as pip imports it (backend-path)."""
+    monkeypatch.syspath_prepend(os.path.join(ROOT, "python"))
+    import build_backend
+    return build_backend
+
+
+def fake_build(folder, version):
+    folder.mkdir()
+    (folder / "CMakeCache.txt").write_text(f"CMAKE_PROJECT_VERSION:STATIC={version}\n")
+    return folder
+
+
+@pytest.mark.parametrize("case", ["not a build", "another version", "no module"])
+def test_a_reused_build_that_does_not_fit_is_refused(backend, tmp_path, monkeypatch, case):
+    folder = tmp_path / "build"
+    expected = {"not a build": "is not a configured CMake build of assay",
+                "another version": "is a build of assay 9.9.9, this source is",
+                "no module": "has no _assay"}[case]
+    if case == "not a build":
+        folder.mkdir()
+    else:
+        fake_build(folder, "9.9.9" if case == "another version" else backend.project_version())
+    monkeypatch.setenv("ASSAY_CMAKE_BUILD_DIR", str(folder))
+    with pytest.raises(backend.BuildError, match=expected):
+        backend.build_wheel(str(tmp_path))
+    assert not list(tmp_path.glob("*.whl"))
+
+
+def test_the_metadata_hook_matches_the_wheel(backend, venv, tmp_path):
+    """pip reads the metadata before building (prepare_metadata_for_build_wheel); the
+    installed copy is the wheel's: both must be the same text."""
+    name = backend.prepare_metadata_for_build_wheel(str(tmp_path))
+    assert name == f"assay-{backend.project_version()}.dist-info"
+    installed = site_packages(venv) / name / "METADATA"
+    assert (tmp_path / name / "METADATA").read_text() == installed.read_text()
+
+
 def test_the_system_route_folder_is_make_installs(tmp_path):
     """docs/install.md: as root, pip without a venv writes into the folder `make install`
     (prefix /usr/local) uses, and this pip has the options the page names."""
@@ -170,6 +208,10 @@ def test_the_system_route_folder_is_make_installs(tmp_path):
         assert option in usage
     assert "--break-system-packages" in run(sys.executable, "-m", "pip", "uninstall", "--help",
                                             cwd=tmp_path)
+    # ... and what it installs there wins over the .deb's copy
+    path = run(sys.executable, "-c", "import sys; print('\\n'.join(sys.path))",
+               cwd=tmp_path).splitlines()
+    assert path.index(folder) < path.index(f"/usr/lib/{minor}/dist-packages")
 
 
 # --- Every command of the page's "pip install ." section -----------------------------------------
