@@ -13,7 +13,7 @@ packages=(
   python3-sklearn python3-scipy python3-pandas python3-xgboost python3-torch
   python3-nibabel python3-onnx python3-statsmodels python3-matplotlib
   python3-sphinx python3-numpydoc python3-nbformat python3-nbclient python3-ipykernel  # API docs, notebooks
-  python3-pip python3-venv  # `pip install .` (docs/install.md)
+  python3-pip python3-venv python3-build  # `pip install .`, `python3 -m build` (docs/install.md)
   r-base-core r-cran-glmnet r-cran-rpart r-cran-proc
   nodejs npm chromium
   libopenmpi-dev openmpi-bin slurmctld slurmd slurm-client munge
