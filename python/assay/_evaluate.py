@@ -1,4 +1,4 @@
-"""assay.metrics.evaluate: everything `assay metrics` computes, as a dict."""
+"""assay.metrics.evaluate: everything `assay metrics` computes, as an EvaluationResult (a dict)."""
 import json
 import numbers
 import os
@@ -6,6 +6,8 @@ import os
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
+from ._results import evaluation_result
 from ._options import (check_finite_number, check_probability, check_resamples, check_threads,
                        check_unsigned)
 
@@ -15,16 +17,19 @@ __all__ = ["evaluate"]
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
-             bin_strategy="uniform"):
+             bin_strategy="uniform", progress=True):
     """Evaluates a classifier's predictions the way ``assay metrics`` does (same entry point,
     same options, same label encoding: numeric labels are named as the CLI names them, 1.0 as
     "1", and a NaN label is refused; other labels by their text, in byte order).
 
     y_score: 1-D scores of the positive class (binary) or an (n, K) matrix, column k for the k-th
     class in sorted order. y_pred: predicted labels (default: ``score >= threshold`` for binary,
-    argmax otherwise). Returns the CLI's JSON document as a dict (summary with bootstrap
-    intervals when ``n_bootstrap > 0``, per-class table, confusion matrix, calibration table,
-    curves); NaN is returned as None. ``html``: also write the HTML page with charts there.
+    argmax otherwise). Returns the CLI's JSON document as an ``EvaluationResult`` (a dict:
+    summary with bootstrap intervals when ``n_bootstrap > 0``, per-class table, confusion
+    matrix, calibration table, curves); NaN is returned as None. Its ``summary`` is keyed by
+    stable names (``roc_auc``, ``average_precision``, ``log_loss``, ``brier``, ``accuracy``,
+    ``f1_macro``...), the same for binary and multi-class labels, each entry holding value,
+    low, high and the display ``label``. ``progress``: a bar while the bootstrap runs. ``html``: also write the HTML page with charts there.
     ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning; at most
     1000000).
     Two score columns on binary labels must be per-class probabilities (rows summing to 1):
@@ -58,10 +63,11 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
               else np.ascontiguousarray(y_score, dtype=np.float64))
     weights = (np.empty(0) if sample_weight is None
                else np.asarray(sample_weight, dtype=np.float64))
-    out = _assay._evaluate(np.asarray(y_true), scores,
-                           None if y_pred is None else np.asarray(y_pred), weights, options,
-                           os.fspath(html) if html else "")
-    return json.loads(out)
+    with reporting(progress):
+        out = _assay._evaluate(np.asarray(y_true), scores,
+                               None if y_pred is None else np.asarray(y_pred), weights, options,
+                               os.fspath(html) if html else "")
+    return evaluation_result(json.loads(out))
 
 
 def _label_name(label):

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
+from ._results import BootstrapResult, PartitionResult, RegressionMetricsResult
 from ._options import (check_integer, check_number, check_probability, check_resamples,
                        check_threads, check_unsigned)
 
@@ -186,14 +188,17 @@ from ._regression import (mean_absolute_error, mean_absolute_percentage_error,  
 
 
 def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confidence=0.95,
-                       seed=0, threads=0):
+                       seed=0, threads=0, progress=True):
     """RMSE, MAE, MAPE and R² with percentile bootstrap intervals (the same resamples for all
-    four). Returns {name: {estimate, low, high, standard_error, n_undefined, replicates}};
-    ``n_resamples=0``: no intervals (low = high = NaN)."""
-    return _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
-                                      check_resamples(n_resamples, "n_resamples"),
-                                      check_probability(confidence, "confidence"),
-                                      check_unsigned(seed, "seed"), check_threads(threads))
+    four). Returns a ``RegressionMetricsResult`` (a dict) {name: {estimate, low, high,
+    standard_error, n_undefined, replicates}}; ``n_resamples=0``: no intervals (low = high =
+    NaN). ``progress``: a bar while the resamples run."""
+    with reporting(progress):
+        out = _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
+                                         check_resamples(n_resamples, "n_resamples"),
+                                         check_probability(confidence, "confidence"),
+                                         check_unsigned(seed, "seed"), check_threads(threads))
+    return RegressionMetricsResult({k: BootstrapResult(v) for k, v in out.items()})
 
 
 def ood_detection(shifted, uncertainty):
@@ -212,15 +217,16 @@ def _named(values, what):
 
 def evaluate_partitions(target, predictions, uncertainties, partition=None, shifted=None,
                         convention="shifts", error="squared", acceptable=None, beta=1.0,
-                        n_resamples=0, confidence=0.95, seed=0, html=None):
+                        n_resamples=0, confidence=0.95, seed=0, html=None, progress=True):
     """The canonical partition table (Shifts 2.0 paper, Tables 2 and 3).
 
     ``predictions`` and ``uncertainties``: dicts {model name: array}, same keys. ``partition``:
     one name per sample (train, dev_in, dev_out, ...); ``shifted``: 0/1 per sample (default:
     partitions whose names end in "out" or contain "shift"). Rows: each partition, the joint
     "<base> (in+out)" sets, "all". ``acceptable``: F1 threshold on the error. ``html``: also
-    write the page with retention and F1-retention charts. Returns the JSON document as a dict
-    (same as ``assay shift --json``).
+    write the page with retention and F1-retention charts. Returns the JSON document as a
+    ``PartitionResult`` (a dict; same as ``assay shift --json``). ``progress``: a bar while the
+    resamples run.
     """
     preds = _named(predictions, "predictions")
     uncs = dict(_named(uncertainties, "uncertainties"))
@@ -231,13 +237,14 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
     models = [(str(name), _f64(p), _f64(uncs[name])) for name, p in preds]
     part = None if partition is None else [str(p) for p in np.asarray(partition).tolist()]
     flags = np.empty(0, dtype=np.uint8) if shifted is None else _flags(shifted, "shifted")
-    doc = _assay._evaluate_partitions(
-        _f64(target), models, part, flags, str(convention), str(error),
-        None if acceptable is None else check_number(acceptable, "acceptable"),
-        check_number(beta, "beta"), check_resamples(n_resamples, "n_resamples"),
-        check_probability(confidence, "confidence"), check_unsigned(seed, "seed"),
-        "" if html is None else str(html))
-    return json.loads(doc)
+    acceptable = None if acceptable is None else check_number(acceptable, "acceptable")
+    with reporting(progress):
+        doc = _assay._evaluate_partitions(
+            _f64(target), models, part, flags, str(convention), str(error), acceptable,
+            check_number(beta, "beta"), check_resamples(n_resamples, "n_resamples"),
+            check_probability(confidence, "confidence"), check_unsigned(seed, "seed"),
+            "" if html is None else str(html))
+    return PartitionResult(json.loads(doc))
 
 
 def tune_threshold(y_true, score, partition, tune_on, metric="f1"):

@@ -20,6 +20,8 @@ import numpy as np
 from . import _assay
 from ._options import InvalidParameterError
 from ._outputs import check_outputs
+from ._progress import reporting
+from ._results import CountResult
 from .models import Model, load as _load_model
 
 __all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
@@ -115,7 +117,8 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
     memory available at the start) per count, and its counts are then certified bounds.
     Each uniform sample stops after time_limit seconds (when set) with the points drawn so far
     (its "n" is then below its "requested", with a warning). Ctrl-C stops the count cleanly and
-    raises KeyboardInterrupt. progress: a progress bar on stderr when it is a terminal.
+    raises KeyboardInterrupt. progress: a progress bar on stderr when it is a terminal, or in
+    Jupyter. Returns a ``CountResult`` (a dict).
     """
     xt = None if X_test is None else np.ascontiguousarray(np.asarray(X_test, dtype=np.float64))
     yt = None if y_test is None else np.ascontiguousarray(np.asarray(y_test, dtype=np.int32))
@@ -127,10 +130,12 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
         options["max_boxes"] = int(max_boxes)
     if max_memory is not None:
         options["max_memory"] = float(max_memory)
-    text = _assay.count_count(_model(model), _spec(spec), property or "", method,
-                              [int(n) for n in samples], int(seed), float(confidence),
-                              int(threads), xt, yt, options, bool(progress))
-    return _ints(json.loads(text))
+    native_model, native_spec = _model(model), _spec(spec)
+    with reporting(progress):
+        text = _assay.count_count(native_model, native_spec, property or "", method,
+                                  [int(n) for n in samples], int(seed), float(confidence),
+                                  int(threads), xt, yt, options, bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def encode(model, spec, property=None, *, query=None, label=None, out=None, fraction_bits=0,
@@ -181,14 +186,15 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     projection: None (the file's, else every variable), a list of variables, or a file of them.
     method: "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or
     "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
-    Returns a dict: count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
+    Returns a ``CountResult`` (a dict): count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
     bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
-    Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
+    Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr or in Jupyter.
     """
     f, name = _cnf(path_or_clauses, projection)
-    text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
-                            int(seed), int(threads), name, bool(progress))
-    return _ints(json.loads(text))
+    with reporting(progress):
+        text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
+                                int(seed), int(threads), name, bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), seed=0,
@@ -198,10 +204,10 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     A step so fine that the grid's points are not distinct doubles (or more than 9e15 of them per
     feature) is refused.
 
-    Returns a dict: count (points predicted `label`, exact int), total (region size, exact int),
+    Returns a ``CountResult`` (a dict): count (points predicted `label`, exact int), total (region size, exact int),
     robustness (count / total), samples (estimates from uniform samples of the region), method,
     seconds. Each sample stops after time_limit seconds (0 = none) with the points drawn so far
-    (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr.
+    (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr or in Jupyter.
     """
     if isinstance(label, bool) or not isinstance(label, numbers.Integral):
         # int(1.5) would silently count label 1
@@ -209,11 +215,13 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     x = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
     lower = np.atleast_1d(np.asarray(lower, dtype=np.float64)).tolist()
     upper = np.atleast_1d(np.asarray(upper, dtype=np.float64)).tolist()
-    text = _assay.count_robustness(_model(model), x, float(epsilon), int(label), lower, upper,
-                                   float(step), [int(n) for n in samples], int(seed),
-                                   float(confidence), method, int(threads), float(time_limit),
-                                   bool(progress))
-    return _ints(json.loads(text))
+    native_model = _model(model)
+    with reporting(progress):
+        text = _assay.count_robustness(native_model, x, float(epsilon), int(label), lower, upper,
+                                       float(step), [int(n) for n in samples], int(seed),
+                                       float(confidence), method, int(threads),
+                                       float(time_limit), bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def parse_vnnlib(text, file="<vnnlib>"):
@@ -250,8 +258,8 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     memory available at the start) it stops with its certified interval ("stopped_by": "memory
     budget", "stop_message" says which option to raise, and a warning). samples uniform points
     give the statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
-    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal.
-    Returns a dict: decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
+    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal or in Jupyter.
+    Returns a ``CountResult`` (a dict): decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
     (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
     decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
     html: also write the HTML page (with the chart of the interval against time).
@@ -264,9 +272,11 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
                "confidence": float(confidence), "seed": int(seed), "threads": int(threads),
                "bounds": str(bounds), "enumerate_limit": int(enumerate_limit),
                "max_memory": max_memory, "progress": bool(progress)}
-    text = _assay.count_vnnlib(_model(model), prop, options, model_name, name,
-                               "" if html is None else os.fspath(html))
-    result = json.loads(text)
+    native_model = _model(model)
+    with reporting(progress):
+        text = _assay.count_vnnlib(native_model, prop, options, model_name, name,
+                                   "" if html is None else os.fspath(html))
+    result = CountResult(json.loads(text))
     if "total" in result:
         result["total"] = int(result["total"])
         result["unsafe_count"] = [int(v) for v in result["unsafe_count"]]

@@ -38,6 +38,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from . import _assay
+from ._progress import reporting
 from ._soak_splits import _codes as _unique_codes
 from ._soak_splits import _fold_codes, _seed
 from .soak import _frame, _learner_params_json, _numeric
@@ -281,14 +282,15 @@ CvResult = collections.namedtuple("CvResult", ["results", "summary", "descriptio
 def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
        learner_params=None, n_splits=10, groups=None, fold=None, random_state=1, n_jobs=0,
        task="classification", sample_weight=None, data_name="data", feature_names=None,
-       report=None):
+       report=None, progress=True):
     """K-fold cross-validation comparing built-in learners on one data set: ``assay cv`` from
     Python (the same library call, so the same folds and numbers for the same seed).
 
     Folds are random within each class (a permutation of 1..K, 1..K, ... per class); ``groups``
     keeps the rows of a group in one fold; ``fold`` gives the folds. ``learner_params``:
     ``{"glmnet": {"alpha": 0.5}}``. ``n_jobs``: threads (0 = all cores); results do not depend
-    on it. ``report``: path of an HTML page (SOAK paper, Figure 2) to write.
+    on it. ``report``: path of an HTML page (SOAK paper, Figure 2) to write. ``progress``: a bar
+    (terminal or Jupyter) while the folds run.
     Returns ``CvResult(results, summary, description)``: ``results`` has one row per (learner,
     fold) with the columns of results.csv (data, learner, test.fold, n_train, n_test,
     error_percent, auc, mse, mae, train_seconds, predict_seconds, hyperparameters, failure);
@@ -318,9 +320,10 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
         learners = [learners]
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
     seed = _seed(random_state)
-    out = _assay.cv_run(
-        X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
-        list(learners), _learner_params_json(learner_params), int(n_jobs), seed, data_name,
-        None if feature_names is None else [str(f) for f in feature_names],
-        "" if report is None else os.fspath(report))
+    with reporting(progress):
+        out = _assay.cv_run(
+            X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
+            list(learners), _learner_params_json(learner_params), int(n_jobs), seed, data_name,
+            None if feature_names is None else [str(f) for f in feature_names],
+            "" if report is None else os.fspath(report))
     return CvResult(_frame(out["results"]), _frame(out["summary"]), out["description"])

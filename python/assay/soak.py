@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
 from ._soak_splits import _codes as _unique_codes
@@ -110,7 +111,7 @@ def _learner_params_json(learner_params):
 def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("featureless",),
         learner_params=None, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
         random_state=1, n_jobs=0, task="classification", sample_weight=None, data_name="data",
-        feature_names=None):
+        feature_names=None, progress=True):
     """Runs a SOAK experiment with assay's built-in learners; returns the results DataFrame.
 
     X: (n, d) numeric features (the subset is never a feature). y: labels (classification) or
@@ -122,6 +123,7 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     ``--learner-param glmnet.alpha=0.5``); a learner without an entry gets its defaults.
     Splits with the same train rows (All for every test subset; with two subsets, Same of one
     and Other of the other) share one fit, whose time each of their rows reports.
+    progress: a bar (terminal or Jupyter) while the fits run; it does not change the results.
     """
     X = _numeric(X, "X")
     if X.ndim != 2:
@@ -142,12 +144,13 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         n, y_codes, subset, groups, fold, strata, task)
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
     seed = _seed(random_state)
-    columns = _assay.soak_run(
-        X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group, stratum,
-        fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
-        list(learners), int(n_jobs), seed, data_name,
-        None if feature_names is None else [str(f) for f in feature_names],
-        learner_params=_learner_params_json(learner_params))
+    names = None if feature_names is None else [str(f) for f in feature_names]
+    params = _learner_params_json(learner_params)
+    with reporting(progress):
+        columns = _assay.soak_run(
+            X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group,
+            stratum, fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
+            list(learners), int(n_jobs), seed, data_name, names, learner_params=params)
     return _frame(columns)
 
 
