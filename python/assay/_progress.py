@@ -7,6 +7,13 @@ GIL released, and draws. Progress never changes a result: the recorder only read
 
     with reporting(progress):
         out = _assay.soak_run(...)
+
+Work done in Python (a loop over fits) counts its steps itself:
+
+    with counting(progress, "soak", len(jobs)) as step:
+        for job in jobs:
+            ...
+            step()
 """
 import contextlib
 import sys
@@ -15,7 +22,7 @@ import time
 
 from . import _assay
 
-__all__ = ["reporting"]
+__all__ = ["reporting", "counting"]
 
 _POLL_SECONDS = 0.1
 # Rate and ETA are shown once this much time has passed (earlier rates are noise).
@@ -115,12 +122,34 @@ def _stderr_is_terminal():
         return False
 
 
+class _StepRecorder:
+    """The recorder's interface for work counted in Python: one bar of `total` steps."""
+
+    def __init__(self, task, total):
+        self.task, self.total, self.done = task, total, 0
+        self.lock = threading.Lock()  # steps may come from several threads (joblib)
+
+    def install(self):
+        pass
+
+    def uninstall(self):
+        pass
+
+    def step(self, n=1):
+        with self.lock:
+            self.done = min(self.total, self.done + n)
+
+    def latest(self):
+        with self.lock:
+            return 1, self.task, self.done, self.total, self.done < self.total
+
+
 class _Poller:
     """Polls the recorder on a daemon thread and draws each new state on `drawer`."""
 
-    def __init__(self, drawer):
+    def __init__(self, drawer, recorder=None):
         self.drawer = drawer
-        self.recorder = _assay._ProgressRecorder()
+        self.recorder = _assay._ProgressRecorder() if recorder is None else recorder
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="assay-progress", daemon=True)
         self.bar = 0  # the bars started so far; a new one restarts the clock
@@ -160,6 +189,50 @@ class _Poller:
         self.drawer.draw(task, done, total, time.monotonic() - self.start, finished=finished)
 
 
+def _drawer(progress):
+    """The drawer for this process's output, or None (nothing to draw on, or progress off)."""
+    if not progress:
+        return None
+    if _in_notebook():
+        return _NotebookBar()
+    if _stderr_is_terminal():
+        return _TerminalBar(sys.stderr)
+    return None
+
+
+@contextlib.contextmanager
+def counting(progress, task, total):
+    """Draws the progress of work done in Python: call the yielded function after each step.
+
+    Parameters
+    ----------
+    progress : bool
+        False: nothing is drawn.
+    task : str
+        The bar's name.
+    total : int
+        The number of steps.
+
+    Yields
+    ------
+    callable
+        ``step(n=1)``: n more steps are done (thread-safe).
+    """
+    recorder = _StepRecorder(task, int(total))
+    if progress and _active.acquire(blocking=False):
+        try:
+            drawer = _drawer(progress)
+            if drawer is None:
+                yield recorder.step
+            else:
+                with _Poller(drawer, recorder):
+                    yield recorder.step
+        finally:
+            _active.release()
+    else:
+        yield recorder.step
+
+
 @contextlib.contextmanager
 def reporting(progress=True):
     """Draws the progress of the library's long work done inside the block.
@@ -175,13 +248,9 @@ def reporting(progress=True):
         Whether a bar is drawn (an IPython kernel or a terminal on stderr, and no outer block
         drawing already).
     """
-    drawer = None
     if progress and _active.acquire(blocking=False):
         try:
-            if _in_notebook():
-                drawer = _NotebookBar()
-            elif _stderr_is_terminal():
-                drawer = _TerminalBar(sys.stderr)
+            drawer = _drawer(progress)
             if drawer is None:
                 yield False
             else:

@@ -19,7 +19,13 @@ def _text(value):
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        value = int(value)
+        if value.bit_length() <= 64:
+            return str(value)
+        # an exact count of 2^1000000 models: its magnitude (str() would print 301030 digits)
+        exponent = math.log10(abs(value))
+        mantissa = 10 ** (exponent - math.floor(exponent))
+        return f"{'-' if value < 0 else ''}{mantissa:.4f}e+{math.floor(exponent)}"
     if isinstance(value, numbers.Real):
         return "nan" if math.isnan(value) else f"{float(value):.4g}"
     return str(value)
@@ -154,13 +160,18 @@ class BootstrapResult(Result):
 
     Examples
     --------
-    >>> from assay.metrics import bootstrap
-    >>> r = bootstrap("roc_auc", [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    >>> from assay.metrics import accuracy_score, bootstrap
+    >>> r = bootstrap(accuracy_score, [0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 0, 1, 1],
     ...               n_resamples=200, seed=1)
-    >>> print(repr(r).splitlines()[0])
-    bootstrap: estimate 0.8889, 95% interval [0.5, 1]
+    >>> r
+    bootstrap: estimate 0.875, 95% interval [0.625, 1]
+      standard_error 0.1262
+      n_resamples 200
+      n_undefined 0
     >>> r["estimate"] == r.estimate
     True
+    >>> len(r["replicates"])
+    200
     """
 
     title = "bootstrap"
@@ -269,10 +280,10 @@ class MetricSummary(dict):
     """The summary metrics of :func:`assay.metrics.evaluate`, keyed by stable names.
 
     Keys are snake_case names that do not depend on the number of classes (``roc_auc`` is the
-    binary ROC AUC and the one-vs-rest macro average alike); each value is a dict ``value``,
-    ``low``, ``high`` (the bootstrap interval, None without one) and ``label`` (the display
-    label the CLI prints, e.g. "ROC AUC (one-vs-rest, macro)"). A display label is still
-    accepted as a key (``summary["ROC AUC"]``), as before the stable names.
+    binary ROC AUC and the one-vs-rest macro average alike); each value is a dict ``id`` (the
+    key), ``value``, ``low``, ``high`` (the bootstrap interval, None without one) and ``label``
+    (the display label the CLI prints, e.g. "ROC AUC (one-vs-rest, macro)"). A display label is
+    still accepted as a key (``summary["ROC AUC"]``), as before the stable names.
     """
 
     def __missing__(self, key):
@@ -288,7 +299,19 @@ class EvaluationResult(Result):
     ``summary`` is a :class:`MetricSummary` keyed by stable names (``roc_auc``,
     ``average_precision``, ``log_loss``, ``brier``, ``accuracy``, ``f1_macro``, ...); the other
     keys are the document's (``per_class``, ``confusion_matrix``, ``calibration``, ``curves``,
-    ``notes``...). ``repr`` shows the summary; the HTML adds the ROC curves.
+    ``notes``...). ``repr`` shows the summary; the HTML adds the ROC curves;
+    :meth:`to_document` gives the document exactly as ``assay metrics --json`` prints it.
+
+    Examples
+    --------
+    >>> from assay.metrics import evaluate
+    >>> r = evaluate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> r["summary"]["roc_auc"]
+    {'id': 'roc_auc', 'value': 0.75, 'low': None, 'high': None, 'label': 'ROC AUC'}
+    >>> repr(r).splitlines()[:2]
+    ["evaluation: 4 samples, 2 classes, positive class '1'", '  accuracy           0.75']
+    >>> r.to_document()["summary"]["ROC AUC"]["id"]
+    'roc_auc'
     """
 
     title = "evaluation"
@@ -307,6 +330,19 @@ class EvaluationResult(Result):
         width = max((len(r[0]) for r in rows), default=0)
         return "\n".join([f"{self.title}: {about}"] +
                          [f"  {k.ljust(width)}  {v} {i}".rstrip() for k, v, i in rows])
+
+    def to_document(self):
+        """The document as ``assay metrics --json`` prints it.
+
+        Returns
+        -------
+        dict
+            The same as this dict, except ``summary``: keyed by display label, each entry
+            ``id``, ``value``, ``low``, ``high``.
+        """
+        summary = {m["label"]: {k: v for k, v in m.items() if k != "label"}
+                   for m in self["summary"].values()}
+        return {**self.to_dict(), "summary": summary}
 
     def to_frame(self):
         """The summary metrics as a table.
@@ -343,15 +379,25 @@ def evaluation_result(document):
     """The evaluate() document with its summary keyed by the stable ids the C++ JSON carries."""
     summary = MetricSummary()
     for label, entry in document["summary"].items():
-        entry = dict(entry)
-        key = entry.pop("id", label)
-        summary[key] = {**entry, "label": label}
+        summary[entry.get("id", label)] = {**entry, "label": label}
     return EvaluationResult({**document, "summary": summary})
 
 
 class RegressionMetricsResult(Result):
     """The result of :func:`assay.shift.regression_metrics`: one :class:`BootstrapResult`-like
-    dict per metric (``rmse``, ``mae``, ``mape``, ``r2``...), shown as estimate and interval."""
+    dict per metric (``rmse``, ``mae``, ``mape``, ``r2``...), shown as estimate and interval.
+
+    Examples
+    --------
+    >>> from assay.shift import regression_metrics
+    >>> regression_metrics([1.0, 2.0, 3.0, 4.0], [1.1, 1.9, 3.2, 3.9])
+    regression metrics
+      metric  estimate  interval
+      rmse    0.1323
+      mae     0.125
+      mape    0.06042
+      r2      0.986
+    """
 
     title = "regression metrics"
     header = ("metric", "estimate", "interval")
@@ -377,7 +423,18 @@ class RegressionMetricsResult(Result):
 
 class PartitionResult(Result):
     """The result of :func:`assay.shift.evaluate_partitions`: the ``assay shift --json``
-    document as a dict; ``repr`` and the HTML show its table rows."""
+    document as a dict; ``repr`` and the HTML show the main columns of its rows, ``to_frame()``
+    all of them.
+
+    Examples
+    --------
+    >>> from assay.shift import evaluate_partitions
+    >>> p = evaluate_partitions([1.0, 2.0, 3.0, 4.0], {"m": [1.1, 1.8, 3.3, 4.1]},
+    ...                         {"m": [0.1, 0.2, 0.4, 0.3]},
+    ...                         partition=["dev_in", "dev_in", "dev_out", "dev_out"])
+    >>> p.to_frame()["rmse"].round(4).tolist()
+    [0.1581, 0.2236, 0.1936, 0.1936]
+    """
 
     title = "partitions"
     # The columns shown (to_frame() has them all): the sizes, the errors, the retention numbers.
@@ -448,7 +505,15 @@ def _value(cell):
 
 class CountResult(Result):
     """The result of the counts in :mod:`assay.count`: the CLI's JSON document as a dict;
-    ``repr`` and the HTML show its top-level numbers and text."""
+    ``repr`` and the HTML show its top-level numbers and text (a huge exact count by its
+    magnitude).
+
+    Examples
+    --------
+    >>> from assay.count import count_cnf
+    >>> count_cnf([[1, 2], [-1, 3]])["count"]
+    4
+    """
 
     title = "count"
 

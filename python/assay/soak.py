@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from . import _assay
-from ._progress import reporting
+from ._progress import counting, reporting
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
 from ._soak_splits import _codes as _unique_codes
@@ -226,7 +226,8 @@ def _positive_score(estimator, X_test, classes):
 
 def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, strata=None,
                    n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1,
-                   n_jobs=None, task="classification", sample_weight=None, data_name="data"):
+                   n_jobs=None, task="classification", sample_weight=None, data_name="data",
+                   progress=True):
     """SOAK with your own scikit-learn estimators: ``estimators`` maps a name to an (unfitted)
     estimator; a clone is fitted once per distinct train set (splits with the same train rows,
     as in ``run``, share it: each such row reports that fit's train_seconds) and predicts each
@@ -235,7 +236,8 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
 
     A fit that raises (e.g. one class in a train set) records NA with the exception text in
     ``failure`` and the run goes on. n_jobs: joblib worker threads over splits (None = 1); the
-    results do not depend on it as long as the estimators are seeded.
+    results do not depend on it as long as the estimators are seeded. progress: a bar
+    (terminal or Jupyter) counting the fits.
     """
     from sklearn.base import clone
 
@@ -310,14 +312,20 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     for i in range(len(splits)):
         members.setdefault(splits.train_twin(i), []).append(i)
     jobs = [(name, est, m) for name, est in estimators.items() for m in members.values()]
-    if n_jobs in (None, 1):
-        fitted = [one_fit(*job) for job in jobs]
-    else:
-        from joblib import Parallel, delayed
-        # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
-        # numerical kernels release the GIL.
-        fitted = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one_fit)(*job)
-                                                            for job in jobs)
+    with counting(progress, "soak", len(jobs)) as step:
+        def counted_fit(*job):
+            rows = one_fit(*job)
+            step()
+            return rows
+
+        if n_jobs in (None, 1):
+            fitted = [counted_fit(*job) for job in jobs]
+        else:
+            from joblib import Parallel, delayed
+            # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
+            # numerical kernels release the GIL.
+            fitted = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(counted_fit)(*job)
+                                                                for job in jobs)
     # Back to the order of `run`: learner, then split.
     order = {(name, i): row for (name, _, m), rows in zip(jobs, fitted)
              for i, row in zip(m, rows)}

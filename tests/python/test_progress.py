@@ -107,6 +107,26 @@ def test_ctrl_c_still_interrupts_under_the_bar():
     assert seconds < 5
 
 
+def recording_drawer(monkeypatch):
+    """Makes the bars draw as on a terminal, into the returned list of (task, done, total,
+    finished)."""
+    drawn = []
+
+    class Recording:
+        def __init__(self, stream):
+            pass
+
+        def draw(self, task, done, total, seconds, finished=False):
+            drawn.append((task, done, total, finished))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(_progress, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(_progress, "_TerminalBar", Recording)
+    return drawn
+
+
 def test_results_equal_with_and_without_the_bar(monkeypatch, capsys):
     rng = np.random.default_rng(6)
     X = rng.normal(0, 1, (120, 3))
@@ -126,20 +146,7 @@ def test_results_equal_with_and_without_the_bar(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
     # As on a terminal, with a drawer that keeps what it is shown: the poller runs, the
     # results do not move.
-    drawn = []
-
-    class Recording:
-        def __init__(self, stream):
-            pass
-
-        def draw(self, task, done, total, seconds, finished=False):
-            drawn.append((task, done, total, finished))
-
-        def close(self):
-            pass
-
-    monkeypatch.setattr(_progress, "_stderr_is_terminal", lambda: True)
-    monkeypatch.setattr(_progress, "_TerminalBar", Recording)
+    drawn = recording_drawer(monkeypatch)
     shown = run(True)
     finals = [d for d in drawn if d[3]]
     assert [d[0] for d in finals] == ["soak", "bootstrap", "bootstrap"]
@@ -166,3 +173,27 @@ def test_nested_calls_draw_one_bar(monkeypatch):
     assert outer is True and inner is False
     with _progress.reporting(False) as off:
         assert off is False
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_run_estimators_counts_its_fits(monkeypatch, n_jobs):
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(2)
+    X = rng.normal(0, 1, (90, 2))
+    y = (X[:, 0] > 0).astype(int)
+    subset = np.repeat(["A", "B", "C"], 30)
+    estimators = {"tree": DecisionTreeClassifier(random_state=0)}
+
+    def run(progress):
+        frame = soak.run_estimators(estimators, X, y, subset=subset, n_splits=3, n_jobs=n_jobs,
+                                    progress=progress)
+        return frame.drop(columns=["train_seconds", "predict_seconds"])
+
+    quiet = run(False)
+    drawn = recording_drawer(monkeypatch)
+    shown = run(True)
+    assert quiet.equals(shown)
+    finals = [d for d in drawn if d[3]]
+    assert len(finals) == 1 and finals[0][0] == "soak"
+    assert finals[0][1] == finals[0][2] > 0  # every fit counted
+    assert all(done <= total for _, done, total, _ in drawn)

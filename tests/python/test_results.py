@@ -210,3 +210,10 @@ def test_docs_code_blocks_print_what_the_page_shows(capsys):
     for code, expected in pairs:
         exec(compile(code, "python-results.md", "exec"), namespace)
         assert capsys.readouterr().out == expected
+
+
+def test_docstring_examples():
+    import doctest
+    from assay import _results
+    failures, tried = doctest.testmod(_results, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried >= 15 and failures == 0
