@@ -29,7 +29,8 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     matrix, calibration table, curves); NaN is returned as None. Its ``summary`` is keyed by
     stable names (``roc_auc``, ``average_precision``, ``log_loss``, ``brier``, ``accuracy``,
     ``f1_macro``...), the same for binary and multi-class labels, each entry holding value,
-    low, high and the display ``label``. ``progress``: a bar while the bootstrap runs. ``html``: also write the HTML page with charts there.
+    low, high and the display ``label``. ``progress``: a bar while the bootstrap runs.
+    ``html``: also write the HTML page with charts there.
     ``n_bootstrap=0``: no intervals (1 gives a zero-width interval, with a warning; at most
     1000000).
     Two score columns on binary labels must be per-class probabilities (rows summing to 1):

@@ -124,10 +124,10 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
 
     ``progress``: a bar (terminal or Jupyter) while the resamples run.
 
-    Returns a ``BootstrapResult`` (a dict): estimate (the metric on the full data), low, high (the ``confidence``
-    percentile interval), standard_error, confidence, n_resamples, seed, n_undefined (resamples on
-    which the metric was NaN, e.g. one class only; they are left out, with a warning) and
-    replicates (the metric on each resample).
+    Returns a ``BootstrapResult`` (a dict): estimate (the metric on the full data), low, high
+    (the ``confidence`` percentile interval), standard_error, confidence, n_resamples, seed,
+    n_undefined (resamples on which the metric was NaN, e.g. one class only; they are left out,
+    with a warning) and replicates (the metric on each resample).
     """
     n_resamples = check_resamples(n_resamples, "n_resamples")
     if n_resamples == 0:
@@ -178,10 +178,11 @@ def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title
                    log_x=False):
     """Mean, sample SD (ddof=1), min, max and n of a metric across runs (seeds).
 
-    With ``by`` (a meta-parameter value per run), one summary per distinct value, ascending:
-a ``RunSummary`` (a dict) of arrays ``by, mean, sd, min, max, n`` — the trend to plot as mean ± SD against the
-    meta-parameter. ``html``: also write a page with that trend chart (mean line, ± SD band;
-    ``log_x`` for a meta-parameter spread over decades) and the table.
+    Returns a ``RunSummary`` (a dict). With ``by`` (a meta-parameter value per run), one
+    summary per distinct value, ascending: arrays ``by, mean, sd, min, max, n`` — the trend to
+    plot as mean ± SD against the meta-parameter. ``html``: also write a page with that trend
+    chart (mean line, ± SD band; ``log_x`` for a meta-parameter spread over decades) and the
+    table.
     """
     values = np.asarray(values, dtype=np.float64)
     if by is None:

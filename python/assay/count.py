@@ -186,9 +186,10 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     projection: None (the file's, else every variable), a list of variables, or a file of them.
     method: "auto" (exact within time_limit, default 60 s, then approximate), "exact-cnf" or
     "approx" (within a factor 1 + epsilon with probability 1 - delta, seeded).
-    Returns a ``CountResult`` (a dict): count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note),
-    bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
-    Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr or in Jupyter.
+    Returns a ``CountResult`` (a dict): count (int), guarantee (method, exact, bounded,
+    epsilon, delta, seed, note), bounds ([lower, upper] ints, when bounded), variables, clauses,
+    xors, projected, seconds. Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's
+    stderr or in Jupyter.
     """
     f, name = _cnf(path_or_clauses, projection)
     with reporting(progress):
@@ -204,10 +205,11 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     A step so fine that the grid's points are not distinct doubles (or more than 9e15 of them per
     feature) is refused.
 
-    Returns a ``CountResult`` (a dict): count (points predicted `label`, exact int), total (region size, exact int),
-    robustness (count / total), samples (estimates from uniform samples of the region), method,
-    seconds. Each sample stops after time_limit seconds (0 = none) with the points drawn so far
-    (a warning says so). Ctrl-C raises KeyboardInterrupt; progress: a bar on a terminal's stderr or in Jupyter.
+    Returns a ``CountResult`` (a dict): count (points predicted `label`, exact int), total
+    (region size, exact int), robustness (count / total), samples (estimates from uniform
+    samples of the region), method, seconds. Each sample stops after time_limit seconds (0 =
+    none) with the points drawn so far (a warning says so). Ctrl-C raises KeyboardInterrupt;
+    progress: a bar on a terminal's stderr or in Jupyter.
     """
     if isinstance(label, bool) or not isinstance(label, numbers.Integral):
         # int(1.5) would silently count label 1
@@ -258,10 +260,11 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     memory available at the start) it stops with its certified interval ("stopped_by": "memory
     budget", "stop_message" says which option to raise, and a warning). samples uniform points
     give the statistical estimate (Clopper-Pearson at `confidence`) and early counterexamples.
-    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal or in Jupyter.
-    Returns a ``CountResult`` (a dict): decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
-    (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
-    decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as ints.
+    Ctrl-C stops the run cleanly and raises KeyboardInterrupt; progress: a bar on a terminal or
+    in Jupyter. Returns a ``CountResult`` (a dict): decision ("violated", "holds", "unknown"),
+    unsafe {"lower", "upper"} (certified fractions), safe, finished, counterexample (x, y,
+    source) or None, boxes, seconds, decision_seconds, stopped_by, sample, trace; on Int domains
+    total and unsafe_count as ints.
     html: also write the HTML page (with the chart of the interval against time).
     """
     check_outputs({"html": html}, {"the model": model, "the property": vnnlib})
