@@ -1,4 +1,4 @@
-"""assay.metrics.evaluate: everything `assay metrics` computes, as a dict."""
+"""assay.metrics.evaluate: everything `assay metrics` computes, as an EvaluationResult (a dict)."""
 import json
 import numbers
 import os
@@ -6,6 +6,8 @@ import os
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
+from ._results import evaluation_result
 from ._options import (check_finite_number, check_probability, check_resamples, check_threads,
                        check_unsigned)
 
@@ -15,14 +17,17 @@ __all__ = ["evaluate"]
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
-             bin_strategy="uniform"):
-    """Evaluate a classifier's predictions as ``assay metrics`` does, as a dict.
+             bin_strategy="uniform", progress=True):
+    """Evaluate a classifier's predictions as ``assay metrics`` does.
 
     The same entry point and options as the CLI, and the same label encoding: numeric labels are
     named as the CLI names them (1.0 as "1") and a NaN label is refused; other labels go by their
-    text, in byte order. The result is the CLI's JSON document: summary (with bootstrap intervals
-    when ``n_bootstrap > 0``), per-class table, confusion matrix, calibration table and curves;
-    NaN is returned as None.
+    text, in byte order. The result is the CLI's JSON document as an ``EvaluationResult`` (a
+    dict): summary (with bootstrap intervals when ``n_bootstrap > 0``), per-class table, confusion
+    matrix, calibration table and curves; NaN is returned as None. Its ``summary`` is keyed by
+    stable names (``roc_auc``, ``average_precision``, ``log_loss``, ``brier``, ``accuracy``,
+    ``f1_macro``...), the same for binary and multi-class labels, each entry holding ``value``,
+    ``low``, ``high`` and the display ``label``.
 
     Two score columns on binary labels must be per-class probabilities (rows summing to 1): two
     models' scores are refused (evaluate each model on its own). Float labels that are not whole
@@ -65,12 +70,16 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
         Bins of the calibration table (the CLI's ``--bins``).
     bin_strategy : {'uniform', 'quantile'}, default='uniform'
         Bins of equal width or equal counts (the CLI's ``--bin-strategy``).
+    progress : bool, default=True
+        A progress bar while the bootstrap runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        The CLI's JSON document (keys such as ``n_samples``, ``classes``, ``summary``,
-        ``per_class``, ``confusion_matrix``, ``calibration``, ``curves``, ``params``, ``notes``).
+    EvaluationResult
+        A dict holding the CLI's JSON document (keys such as ``n_samples``, ``classes``,
+        ``summary``, ``per_class``, ``confusion_matrix``, ``calibration``, ``curves``, ``params``,
+        ``notes``), ``summary`` keyed by the stable names; ``to_document()`` gives the CLI's
+        document.
 
     Raises
     ------
@@ -89,7 +98,7 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     >>> result = evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
     >>> result["classes"], result["prediction_rule"]
     (['0', '1'], 'score >= 0.5')
-    >>> print(round(result["summary"]["ROC AUC"]["value"], 4))
+    >>> print(round(result["summary"]["roc_auc"]["value"], 4))
     0.8889
     """
     if y_score is None and y_pred is None:
@@ -114,10 +123,11 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
               else np.ascontiguousarray(y_score, dtype=np.float64))
     weights = (np.empty(0) if sample_weight is None
                else np.asarray(sample_weight, dtype=np.float64))
-    out = _assay._evaluate(np.asarray(y_true), scores,
-                           None if y_pred is None else np.asarray(y_pred), weights, options,
-                           os.fspath(html) if html else "")
-    return json.loads(out)
+    with reporting(progress):
+        out = _assay._evaluate(np.asarray(y_true), scores,
+                               None if y_pred is None else np.asarray(y_pred), weights, options,
+                               os.fspath(html) if html else "")
+    return evaluation_result(json.loads(out))
 
 
 def _label_name(label):

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
+from ._results import BootstrapResult, PartitionResult, RegressionMetricsResult
 from ._options import (check_integer, check_number, check_probability, check_resamples,
                        check_threads, check_unsigned)
 
@@ -606,7 +608,7 @@ from ._regression import (mean_absolute_error, mean_absolute_percentage_error,  
 
 
 def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confidence=0.95,
-                       seed=0, threads=0):
+                       seed=0, threads=0, progress=True):
     """Compute RMSE, MAE, MAPE and R² with percentile bootstrap intervals.
 
     The same resamples serve all four metrics.
@@ -627,12 +629,14 @@ def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confid
         Seed of the resampling.
     threads : int, default=0
         Threads; 0 = all cores. The result does not depend on it.
+    progress : bool, default=True
+        A progress bar while the resamples run (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        ``{name: {estimate, low, high, standard_error, n_undefined, replicates}}`` for the
-        names rmse, mae, mape and r2.
+    RegressionMetricsResult
+        A dict ``{name: {estimate, low, high, standard_error, n_undefined, replicates}}`` for
+        the names rmse, mae, mape and r2 (each a ``BootstrapResult``).
 
     Examples
     --------
@@ -647,10 +651,12 @@ def regression_metrics(y_true, y_pred, sample_weight=None, n_resamples=0, confid
     >>> boot["mae"]["low"] <= 0.175 <= boot["mae"]["high"]
     True
     """
-    return _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
-                                      check_resamples(n_resamples, "n_resamples"),
-                                      check_probability(confidence, "confidence"),
-                                      check_unsigned(seed, "seed"), check_threads(threads))
+    with reporting(progress):
+        out = _assay._regression_metrics(_f64(y_true), _f64(y_pred), _weights(sample_weight),
+                                         check_resamples(n_resamples, "n_resamples"),
+                                         check_probability(confidence, "confidence"),
+                                         check_unsigned(seed, "seed"), check_threads(threads))
+    return RegressionMetricsResult({k: BootstrapResult(v) for k, v in out.items()})
 
 
 def ood_detection(shifted, uncertainty):
@@ -693,7 +699,7 @@ def _named(values, what):
 
 def evaluate_partitions(target, predictions, uncertainties, partition=None, shifted=None,
                         convention="shifts", error="squared", acceptable=None, beta=1.0,
-                        n_resamples=0, confidence=0.95, seed=0, html=None):
+                        n_resamples=0, confidence=0.95, seed=0, html=None, progress=True):
     """Compute the canonical partition table (Shifts 2.0 paper, Tables 2 and 3).
 
     Rows: each partition, the joint "<base> (in+out)" sets and "all"; each row holds the
@@ -728,12 +734,14 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
         Seed of the resampling.
     html : str, default=None
         Also write the page with retention and F1-retention charts to this path.
+    progress : bool, default=True
+        A progress bar while the resamples run (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        The JSON document (the same as ``assay shift --json``): n_samples, models, sets,
-        params, rows, curves, notes.
+    PartitionResult
+        A dict holding the JSON document (the same as ``assay shift --json``): n_samples, models,
+        sets, params, rows, curves, notes.
 
     Raises
     ------
@@ -761,13 +769,14 @@ def evaluate_partitions(target, predictions, uncertainties, partition=None, shif
     models = [(str(name), _f64(p), _f64(uncs[name])) for name, p in preds]
     part = None if partition is None else [str(p) for p in np.asarray(partition).tolist()]
     flags = np.empty(0, dtype=np.uint8) if shifted is None else _flags(shifted, "shifted")
-    doc = _assay._evaluate_partitions(
-        _f64(target), models, part, flags, str(convention), str(error),
-        None if acceptable is None else check_number(acceptable, "acceptable"),
-        check_number(beta, "beta"), check_resamples(n_resamples, "n_resamples"),
-        check_probability(confidence, "confidence"), check_unsigned(seed, "seed"),
-        "" if html is None else str(html))
-    return json.loads(doc)
+    acceptable = None if acceptable is None else check_number(acceptable, "acceptable")
+    with reporting(progress):
+        doc = _assay._evaluate_partitions(
+            _f64(target), models, part, flags, str(convention), str(error), acceptable,
+            check_number(beta, "beta"), check_resamples(n_resamples, "n_resamples"),
+            check_probability(confidence, "confidence"), check_unsigned(seed, "seed"),
+            "" if html is None else str(html))
+    return PartitionResult(json.loads(doc))
 
 
 def tune_threshold(y_true, score, partition, tune_on, metric="f1"):

@@ -6,6 +6,8 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayWarning, UndefinedMetricWarning
+from ._progress import reporting
+from ._results import BootstrapResult, RunSummary
 from ._options import check_probability, check_resamples, check_threads, check_unsigned
 
 __all__ = ["bootstrap", "summarize_runs"]
@@ -100,7 +102,7 @@ class _Resamples:
 
 
 def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95, seed=0,
-              sample_weight=None, threads=0, **metric_kwargs):
+              sample_weight=None, threads=0, progress=True, **metric_kwargs):
     """Percentile bootstrap interval of ``metric(y_true, y_score_or_pred, **metric_kwargs)``.
 
     ``metric`` is any function with scikit-learn's ``(y_true, y_score)`` signature (an assay or a
@@ -139,13 +141,15 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
         ``sample_weight``. None: the metric is called without weights.
     threads : int, default=0
         Threads of the sort-once path (0: all cores); the result does not depend on it.
+    progress : bool, default=True
+        A progress bar while the resamples run (on a terminal's stderr, or in Jupyter).
     **metric_kwargs
         Further arguments passed to the metric (e.g. ``pos_label``, ``average``).
 
     Returns
     -------
-    dict
-        ``estimate`` (the metric on the full data), ``low`` and ``high`` (the ``confidence``
+    BootstrapResult
+        A dict: ``estimate`` (the metric on the full data), ``low`` and ``high`` (the ``confidence``
         percentile interval), ``standard_error``, ``confidence``, ``n_resamples``, ``seed``,
         ``n_undefined`` (resamples on which the metric was undefined, e.g. one class only; they
         are left out, with a warning) and ``replicates`` (ndarray of shape (n_resamples,), the
@@ -206,14 +210,16 @@ def bootstrap(metric, y_true, y_score_or_pred, n_resamples=1000, confidence=0.95
             labels = (y_true == np.unique(y_true)[-1]).astype(np.uint8)
         else:
             labels = _ranking._is_in(y_true, metric_kwargs.get("pos_label", 1))
-        return _assay._bootstrap_ranking(
-            labels, np.asarray(y_other, dtype=np.float64), weights, fast,
-            metric_kwargs.get("method", "step"), metric_kwargs.get("grid", "exact"),
-            metric_kwargs.get("tie_mode", "group"), n_resamples, confidence, seed, threads)
+        with reporting(progress):
+            return BootstrapResult(_assay._bootstrap_ranking(
+                labels, np.asarray(y_other, dtype=np.float64), weights, fast,
+                metric_kwargs.get("method", "step"), metric_kwargs.get("grid", "exact"),
+                metric_kwargs.get("tie_mode", "group"), n_resamples, confidence, seed, threads))
     resamples = _Resamples(function, y_true, y_other, sample_weight, metric_kwargs)
-    result = _assay._bootstrap_counts(n, resamples, weights, n_resamples, confidence, seed)
+    with reporting(progress):
+        result = _assay._bootstrap_counts(n, resamples, weights, n_resamples, confidence, seed)
     resamples.warn(n_resamples)
-    return result
+    return BootstrapResult(result)
 
 
 def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title="value",
@@ -221,7 +227,7 @@ def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title
     """Summarise a metric across runs: mean, sample SD (ddof=1), min, max and n.
 
     With ``by`` (a meta-parameter value per run) there is one summary per distinct value,
-    ascending: a dict of arrays ``by, mean, sd, min, max, n``, the trend to plot as mean +- SD
+    ascending: arrays ``by, mean, sd, min, max, n``, the trend to plot as mean +- SD
     against the meta-parameter. ``html`` also writes a page with that trend chart (mean line,
     +- SD band; ``log_x`` for a meta-parameter spread over decades) and the table. The SD of a
     single run is NaN, with a warning.
@@ -243,9 +249,9 @@ def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title
 
     Returns
     -------
-    dict
-        Without ``by``: ``{"mean", "sd", "min", "max", "n"}`` as numbers; with ``by``: the same
-        keys plus ``"by"``, each an ndarray of shape (n_values,).
+    RunSummary
+        A dict. Without ``by``: ``{"mean", "sd", "min", "max", "n"}`` as numbers; with ``by``: the
+        same keys plus ``"by"``, each an ndarray of shape (n_values,).
 
     Raises
     ------
@@ -267,8 +273,8 @@ def summarize_runs(values, by=None, html=None, x_title="meta-parameter", y_title
     """
     values = np.asarray(values, dtype=np.float64)
     if by is None:
-        return _assay.summarize_runs(values)
+        return RunSummary(_assay.summarize_runs(values))
     by = np.asarray(by, dtype=np.float64)
     if html is not None:
         _assay._runs_html(values, by, x_title, y_title, bool(log_x), str(html))
-    return _assay.summarize_runs_by(values, by)
+    return RunSummary(_assay.summarize_runs_by(values, by))

@@ -17,6 +17,8 @@ import os
 import numpy as np
 
 from . import _assay
+from ._progress import reporting
+from ._results import compare_html
 from ._compare_points import choose_operating_point
 from ._compare_statistics import (adjust_p_values, bca_interval, bootstrap_p_value,
                                   delong_difference, mcnemar_exact, percentile_interval,
@@ -125,6 +127,9 @@ class CompareResult:
             lines.append(f"  gates: {'all passed' if self.passed else 'FAILED'}")
         return "\n".join(lines)
 
+    def _repr_html_(self):  # Jupyter: the conclusions, the metrics table and the differences
+        return compare_html(self)
+
 
 _DIFFERENCE_COLUMNS = ["model", "baseline", "metric", "difference", "low", "high", "bca_low",
                        "bca_high", "p_value", "test", "p_adjusted"]
@@ -213,7 +218,7 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
     html : str or os.PathLike, default=None
         Also write the page there.
     progress : bool, default=True
-        A progress bar on stderr when it is a terminal.
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
@@ -304,9 +309,10 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
         "min_slice_size": check_unsigned(min_slice_size, "min_slice_size"),
         "threads": check_threads(threads),
     }
-    out = _assay._compare(columns, "y_true", model_columns, by_specs, weight, str(task), options,
-                          [str(g) for g in (gates or [])], str(gate_on),
-                          os.fspath(html) if html else "", bool(progress))
+    with reporting(progress):
+        out = _assay._compare(columns, "y_true", model_columns, by_specs, weight, str(task),
+                              options, [str(g) for g in (gates or [])], str(gate_on),
+                              os.fspath(html) if html else "", bool(progress))
     return CompareResult(json.loads(out))
 
 

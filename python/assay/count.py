@@ -20,6 +20,8 @@ import numpy as np
 from . import _assay
 from ._options import InvalidParameterError
 from ._outputs import check_outputs
+from ._progress import reporting
+from ._results import CountResult
 from .models import Model, load as _load_model
 
 __all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
@@ -222,12 +224,12 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
         Megabytes the "split" method's undecided boxes may take. None: half the memory
         available at the start.
     progress : bool, default=True
-        A progress bar on stderr when it is a terminal.
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        The document of ``assay count --json``, with exact counts as Python ints: method,
+    CountResult
+        A dict: the document of ``assay count --json``, with exact counts as Python ints: method,
         domain_size, correct, accuracy, labels (tp, fp, tn, fn, ... per label), safety,
         regions, samples, ...
 
@@ -264,10 +266,12 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
         options["max_boxes"] = int(max_boxes)
     if max_memory is not None:
         options["max_memory"] = float(max_memory)
-    text = _assay.count_count(_model(model), _spec(spec), property or "", method,
-                              [int(n) for n in samples], int(seed), float(confidence),
-                              int(threads), xt, yt, options, bool(progress))
-    return _ints(json.loads(text))
+    native_model, native_spec = _model(model), _spec(spec)
+    with reporting(progress):
+        text = _assay.count_count(native_model, native_spec, property or "", method,
+                                  [int(n) for n in samples], int(seed), float(confidence),
+                                  int(threads), xt, yt, options, bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def encode(model, spec, property=None, *, query=None, label=None, out=None, fraction_bits=0,
@@ -376,13 +380,14 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     threads : int, default=0
         Threads; 0 = all cores.
     progress : bool, default=True
-        A progress bar on stderr when it is a terminal.
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        Keys count (int), guarantee (method, exact, bounded, epsilon, delta, seed, note), bounds
-        ([lower, upper] ints, when bounded), variables, clauses, xors, projected, seconds.
+    CountResult
+        A dict with keys count (int), guarantee (method, exact, bounded, epsilon, delta, seed,
+        note), bounds ([lower, upper] ints, when bounded), variables, clauses, xors, projected,
+        seconds.
 
     Examples
     --------
@@ -394,9 +399,10 @@ def count_cnf(path_or_clauses, projection=None, *, method="auto", time_limit=0.0
     2
     """
     f, name = _cnf(path_or_clauses, projection)
-    text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
-                            int(seed), int(threads), name, bool(progress))
-    return _ints(json.loads(text))
+    with reporting(progress):
+        text = _assay.cnf_count(f, method, float(time_limit), float(epsilon), float(delta),
+                                int(seed), int(threads), name, bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), seed=0,
@@ -438,13 +444,13 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
         Each sample stops after time_limit seconds (0 = none) with the points drawn so far (a
         warning says so).
     progress : bool, default=True
-        A progress bar on stderr when it is a terminal.
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        Keys count (points predicted ``label``, exact int), total (region size, exact int),
-        robustness (count / total), samples (estimates from uniform samples of the region),
+    CountResult
+        A dict with keys count (points predicted ``label``, exact int), total (region size, exact
+        int), robustness (count / total), samples (estimates from uniform samples of the region),
         method, seconds.
 
     Raises
@@ -470,11 +476,13 @@ def robustness(model, x, epsilon, label, lower, upper, *, step=1.0, samples=(), 
     x = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
     lower = np.atleast_1d(np.asarray(lower, dtype=np.float64)).tolist()
     upper = np.atleast_1d(np.asarray(upper, dtype=np.float64)).tolist()
-    text = _assay.count_robustness(_model(model), x, float(epsilon), int(label), lower, upper,
-                                   float(step), [int(n) for n in samples], int(seed),
-                                   float(confidence), method, int(threads), float(time_limit),
-                                   bool(progress))
-    return _ints(json.loads(text))
+    native_model = _model(model)
+    with reporting(progress):
+        text = _assay.count_robustness(native_model, x, float(epsilon), int(label), lower, upper,
+                                       float(step), [int(n) for n in samples], int(seed),
+                                       float(confidence), method, int(threads),
+                                       float(time_limit), bool(progress))
+    return CountResult(_ints(json.loads(text)))
 
 
 def parse_vnnlib(text, file="<vnnlib>"):
@@ -590,15 +598,15 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
     max_memory : float, default=None
         Megabytes the undecided boxes may take. None: half the memory available at the start.
     progress : bool, default=True
-        A progress bar on stderr when it is a terminal.
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
 
     Returns
     -------
-    dict
-        Keys decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"} (certified
-        fractions), safe, finished, counterexample (x, y, source) or None, boxes, seconds,
-        decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count as
-        ints.
+    CountResult
+        A dict with keys decision ("violated", "holds", "unknown"), unsafe {"lower", "upper"}
+        (certified fractions), safe, finished, counterexample (x, y, source) or None, boxes,
+        seconds, decision_seconds, stopped_by, sample, trace; on Int domains total and unsafe_count
+        as ints.
 
     Examples
     --------
@@ -626,9 +634,11 @@ def count_vnnlib(model, vnnlib, *, time_limit=0.0, max_boxes=0, stop_when_decide
                "confidence": float(confidence), "seed": int(seed), "threads": int(threads),
                "bounds": str(bounds), "enumerate_limit": int(enumerate_limit),
                "max_memory": max_memory, "progress": bool(progress)}
-    text = _assay.count_vnnlib(_model(model), prop, options, model_name, name,
-                               "" if html is None else os.fspath(html))
-    result = json.loads(text)
+    native_model = _model(model)
+    with reporting(progress):
+        text = _assay.count_vnnlib(native_model, prop, options, model_name, name,
+                                   "" if html is None else os.fspath(html))
+    result = CountResult(json.loads(text))
     if "total" in result:
         result["total"] = int(result["total"])
         result["unsafe_count"] = [int(v) for v in result["unsafe_count"]]

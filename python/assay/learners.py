@@ -38,6 +38,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from . import _assay
+from ._progress import reporting
 from ._soak_splits import _codes as _unique_codes
 from ._soak_splits import _fold_codes, _seed
 from .soak import _frame, _learner_params_json, _numeric
@@ -579,7 +580,7 @@ CvResult.__doc__ = """What ``cv`` returns: per-fold results, per-learner summary
 def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
        learner_params=None, n_splits=10, groups=None, fold=None, random_state=1, n_jobs=0,
        task="classification", sample_weight=None, data_name="data", feature_names=None,
-       report=None):
+       report=None, progress=True):
     """Compare built-in learners by K-fold cross-validation on one data set.
 
     ``assay cv`` from Python (the same library call, so the same folds and numbers for the same
@@ -616,6 +617,9 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
         Names of the features (default x0, x1, ...), as the learners name them.
     report : str or os.PathLike, default=None
         Path of an HTML page (SOAK paper, Figure 2) to write.
+    progress : bool, default=True
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter); it does not
+        change the results.
 
     Returns
     -------
@@ -668,9 +672,10 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
         learners = [learners]
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
     seed = _seed(random_state)
-    out = _assay.cv_run(
-        X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
-        list(learners), _learner_params_json(learner_params), int(n_jobs), seed, data_name,
-        None if feature_names is None else [str(f) for f in feature_names],
-        "" if report is None else os.fspath(report))
+    with reporting(progress):
+        out = _assay.cv_run(
+            X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
+            list(learners), _learner_params_json(learner_params), int(n_jobs), seed, data_name,
+            None if feature_names is None else [str(f) for f in feature_names],
+            "" if report is None else os.fspath(report))
     return CvResult(_frame(out["results"]), _frame(out["summary"]), out["description"])

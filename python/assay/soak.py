@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from . import _assay
+from ._progress import counting, reporting
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
 from ._soak_splits import _codes as _unique_codes
@@ -111,7 +112,7 @@ def _learner_params_json(learner_params):
 def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("featureless",),
         learner_params=None, n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1,
         random_state=1, n_jobs=0, task="classification", sample_weight=None, data_name="data",
-        feature_names=None):
+        feature_names=None, progress=True):
     """Run a SOAK experiment with assay's built-in learners.
 
     This is the entry point of ``assay soak``. Splits with the same train rows (All for every
@@ -161,6 +162,9 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     feature_names : sequence of str, default=None
         Names of the features (default x0, x1, ...), as the learners' messages and fitted
         models name them (e.g. a CART split's variable).
+    progress : bool, default=True
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter); it does not
+        change the results.
 
     Returns
     -------
@@ -214,12 +218,13 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         n, y_codes, subset, groups, fold, strata, task)
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
     seed = _seed(random_state)
-    columns = _assay.soak_run(
-        X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group, stratum,
-        fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
-        list(learners), int(n_jobs), seed, data_name,
-        None if feature_names is None else [str(f) for f in feature_names],
-        learner_params=_learner_params_json(learner_params))
+    names = None if feature_names is None else [str(f) for f in feature_names]
+    params = _learner_params_json(learner_params)
+    with reporting(progress):
+        columns = _assay.soak_run(
+            X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group,
+            stratum, fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
+            list(learners), int(n_jobs), seed, data_name, names, learner_params=params)
     return _frame(columns)
 
 
@@ -390,7 +395,8 @@ def _positive_score(estimator, X_test, classes):
 
 def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, strata=None,
                    n_splits=10, subsets="SOA", sizes=-1, ratio=0.5, seeds=1, random_state=1,
-                   n_jobs=None, task="classification", sample_weight=None, data_name="data"):
+                   n_jobs=None, task="classification", sample_weight=None, data_name="data",
+                   progress=True):
     """Run a SOAK experiment with your own scikit-learn estimators.
 
     A clone of each estimator is fitted once per distinct train set (splits with the same train
@@ -436,6 +442,9 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
         Weight of each row. None: every row weighs 1.
     data_name : str, default="data"
         The value of the results' ``data`` column.
+    progress : bool, default=True
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter); it does not
+        change the results.
 
     Returns
     -------
@@ -536,14 +545,20 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     for i in range(len(splits)):
         members.setdefault(splits.train_twin(i), []).append(i)
     jobs = [(name, est, m) for name, est in estimators.items() for m in members.values()]
-    if n_jobs in (None, 1):
-        fitted = [one_fit(*job) for job in jobs]
-    else:
-        from joblib import Parallel, delayed
-        # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
-        # numerical kernels release the GIL.
-        fitted = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one_fit)(*job)
-                                                            for job in jobs)
+    with counting(progress, "soak", len(jobs)) as step:
+        def counted_fit(*job):
+            rows = one_fit(*job)
+            step()
+            return rows
+
+        if n_jobs in (None, 1):
+            fitted = [counted_fit(*job) for job in jobs]
+        else:
+            from joblib import Parallel, delayed
+            # Threads: the splits object stays shared (nothing to pickle), and scikit-learn's
+            # numerical kernels release the GIL.
+            fitted = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(counted_fit)(*job)
+                                                                for job in jobs)
     # Back to the order of `run`: learner, then split.
     order = {(name, i): row for (name, _, m), rows in zip(jobs, fitted)
              for i, row in zip(m, rows)}

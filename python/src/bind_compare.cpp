@@ -71,10 +71,7 @@ void bind_compare(py::module_& m) {
         const auto params = compare_params(options);
         const auto on = compare::parse_gate_on(gate_on);
         compare::CompareColumns cols{label, models, by, weight};
-        struct SinkGuard {
-          std::shared_ptr<ProgressSink> previous;
-          ~SinkGuard() { set_progress_sink(previous); }
-        } sink{set_progress_sink(progress ? make_terminal_progress_sink(false) : nullptr)};
+        const ProgressScope progress_scope(progress);
         std::string json;
         {
           const WithoutGil without_gil;

@@ -48,16 +48,13 @@ std::vector<std::size_t> sample_sizes(const py::iterable& samples) {
 // (waves of boxes, blocks of samples, chunks of points) poll Python's signal handlers from this
 // thread (PyErr_CheckSignals runs them on the main thread only) every 50 ms, the count returns or
 // throws Interrupted, and the KeyboardInterrupt (or whatever the handler raised) is raised here.
-// `progress`: a bar on stderr when it is a terminal (else nothing), for the duration of the call.
+// `progress`: reported to the installed sink (assay._progress draws it), else to none.
 template <class Work>
 auto run_interruptible(bool progress, Work work) {
   struct Caught {
     PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
   } caught;
-  struct SinkGuard {
-    std::shared_ptr<ProgressSink> previous;
-    ~SinkGuard() { set_progress_sink(previous); }
-  } sink{set_progress_sink(progress ? make_terminal_progress_sink(false) : nullptr)};
+  const ProgressScope progress_scope(progress);
   decltype(work()) result{};
   bool interrupted = false;
   {

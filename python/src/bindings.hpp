@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
 #include "assay/soak/splits.hpp"
@@ -122,5 +123,24 @@ std::string label_name(const py::handle& value);
 void bind_compare(py::module_& m);
 void bind_compare_statistics(py::module_& m);
 void bind_compare_points(py::module_& m);
+void bind_progress(py::module_& m);
+
+/// The progress of one long call. With `progress`, the library reports to whatever sink is
+/// installed (the recorder that assay._progress polls and draws); without it, to none for the
+/// duration of the call (the previous sink is put back after).
+class ProgressScope {
+ public:
+  explicit ProgressScope(bool progress)
+      : silenced_(!progress), previous_(silenced_ ? set_progress_sink(nullptr) : nullptr) {}
+  ~ProgressScope() {
+    if (silenced_) set_progress_sink(previous_);
+  }
+  ProgressScope(const ProgressScope&) = delete;
+  ProgressScope& operator=(const ProgressScope&) = delete;
+
+ private:
+  bool silenced_;
+  std::shared_ptr<ProgressSink> previous_;
+};
 
 }  // namespace assay::python

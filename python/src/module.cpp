@@ -63,4 +63,5 @@ PYBIND11_MODULE(_assay, m) {
   bind_compare(m);
   bind_compare_statistics(m);
   bind_compare_points(m);
+  bind_progress(m);
 }

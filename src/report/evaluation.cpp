@@ -1,7 +1,10 @@
 #include "assay/report/evaluation.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -29,6 +32,47 @@ std::string run_value(double v) {
   const double a = std::abs(v);
   if (std::isfinite(v) && a != 0 && (a >= 1e6 || a < 1e-3)) return fmt::format("{:.4g}", v);
   return fixed(v);
+}
+
+// The stable key of a summary metric, as assay compare names the metric: the same key for the
+// same idea on binary and multi-class labels ("ROC AUC" and "ROC AUC (one-vs-rest, macro)" are
+// both roc_auc), so code can look metrics up without the display label.
+std::string summary_id(const std::string& label) {
+  static const std::pair<std::string_view, std::string_view> exact[] = {
+      {"accuracy", "accuracy"},
+      {"balanced accuracy", "balanced_accuracy"},
+      {"precision", "precision"},
+      {"precision (macro)", "precision_macro"},
+      {"recall", "recall"},
+      {"recall (macro)", "recall_macro"},
+      {"specificity", "specificity"},
+      {"F1", "f1"},
+      {"F1 (macro)", "f1_macro"},
+      {"F1 (weighted)", "f1_weighted"},
+      {"MCC", "mcc"},
+      {"ROC AUC", "roc_auc"},
+      {"ROC AUC (one-vs-rest, macro)", "roc_auc"},
+      {"Brier score", "brier"},
+      {"log loss", "log_loss"},
+      {"ECE", "ece"},
+      {"ECE (top label)", "ece"}};
+  for (const auto& [from, to] : exact) {
+    if (label == from) return std::string(to);
+  }
+  // "average precision (step)" and "mAP (step)": the method is a parameter, not the metric.
+  if (label.starts_with("average precision (") || label.starts_with("mAP ("))
+    return "average_precision";
+  // A label this table does not know yet: snake_case of its words.
+  std::string id;
+  for (const char c : label) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      id += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!id.empty() && id.back() != '_') {
+      id += '_';
+    }
+  }
+  while (!id.empty() && id.back() == '_') id.pop_back();
+  return id;
 }
 
 bool has_interval(const metrics::Evaluation& ev) {
@@ -167,7 +211,8 @@ Json evaluation_json(const metrics::Evaluation& ev, bool with_curves) {
   j["prediction_rule"] = ev.prediction_rule;
   Json summary = Json::object();
   for (const auto& e : ev.summary) {
-    summary[e.name] = {{"value", e.value}, {"low", e.low}, {"high", e.high}};
+    summary[e.name] = {
+        {"id", summary_id(e.name)}, {"value", e.value}, {"low", e.low}, {"high", e.high}};
   }
   j["summary"] = summary;
   Json per_class = Json::array();

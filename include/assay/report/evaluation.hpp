@@ -9,7 +9,9 @@
 //   metrics::Evaluation ev = metrics::evaluate(std::move(input), metrics::EvaluateParams{});
 //   std::cout << evaluation_text(ev);   // 4 samples, 2 classes, positive class "1"; ...
 //   Json j = evaluation_json(ev);       // j["summary"]["ROC AUC"]["value"] == 0.75; "low" and
-//                                       // "high" are NaN (null in dump_json) without bootstrap
+//                                       // "high" are NaN (null in dump_json) without bootstrap;
+//                                       // "id" is its stable key ("roc_auc"), the same for
+//                                       // binary and multi-class labels
 //   evaluation_html(ev, "predictions.csv").write("report.html");
 //   // runs_*: mean ± SD of a metric over runs (metrics/uncertainty.hpp summarize_runs_by)
 #pragma once

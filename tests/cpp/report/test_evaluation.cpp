@@ -63,6 +63,10 @@ TEST(EvaluationReport, JsonHoldsSummaryPerClassAndMatrix) {
   EXPECT_DOUBLE_EQ(j["summary"]["ROC AUC"]["value"].get<double>(), 8.0 / 9);
   EXPECT_TRUE(std::isnan(j["summary"]["ROC AUC"]["low"].get<double>()));
   EXPECT_NE(dump_json(j["summary"]["ROC AUC"], -1).find("\"low\":null"), std::string::npos);
+  // Each entry's stable key, as assay compare names the metric.
+  EXPECT_EQ(j["summary"]["ROC AUC"]["id"], "roc_auc");
+  EXPECT_EQ(j["summary"]["Brier score"]["id"], "brier");
+  EXPECT_EQ(j["summary"]["average precision (step)"]["id"], "average_precision");
   ASSERT_EQ(j["per_class"].size(), 2u);
   EXPECT_EQ(j["per_class"][1]["class"], "b");
   EXPECT_EQ(j["per_class"][1]["support"], 3.0);
@@ -70,6 +74,20 @@ TEST(EvaluationReport, JsonHoldsSummaryPerClassAndMatrix) {
   EXPECT_FALSE(j["calibration"].is_null());
   EXPECT_TRUE(j.contains("curves"));
   EXPECT_FALSE(report::evaluation_json(ev, false).contains("curves"));
+}
+
+TEST(EvaluationReport, MultiClassSummaryHasTheBinaryIds) {
+  const Table table = parse_csv(
+      "y,p0,p1,p2\n0,0.7,0.2,0.1\n1,0.2,0.6,0.2\n2,0.1,0.3,0.6\n0,0.5,0.3,0.2\n1,0.3,0.4,0.3\n"
+      "2,0.2,0.2,0.6\n",
+      "t.csv");
+  const Evaluation ev = evaluate(evaluation_input(table, {"y", {"p0", "p1", "p2"}, "", ""}), {});
+  const Json summary = report::evaluation_json(ev)["summary"];
+  EXPECT_EQ(summary["ROC AUC (one-vs-rest, macro)"]["id"], "roc_auc");
+  EXPECT_EQ(summary["mAP (step)"]["id"], "average_precision");
+  EXPECT_EQ(summary["F1 (macro)"]["id"], "f1_macro");
+  EXPECT_EQ(summary["ECE (top label)"]["id"], "ece");
+  EXPECT_EQ(summary["log loss"]["id"], "log_loss");
 }
 
 TEST(EvaluationReport, PageHasPrRocMatrixAndReliabilityCharts) {
