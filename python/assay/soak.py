@@ -26,7 +26,7 @@ from ._soak_splits import _fold_codes, _seed
 from ._plot.soak_error import SoakErrorDisplay  # noqa: F401,E402  (drawn with matplotlib)
 
 __all__ = list(_splits_all) + ["run", "run_estimators", "pvalues", "summaries", "report",
-                               "RESULT_COLUMNS"]
+                               "SoakErrorDisplay", "RESULT_COLUMNS"]
 
 RESULT_COLUMNS = ["data", "learner", "test.subset", "train.subsets", "test.fold", "seed",
                   "groups", "n.train.groups", "iteration", "n_train", "n_test", "error_percent",
