@@ -13,7 +13,8 @@ from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_c
                       present_labels, selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length, check_finite,
                           check_sample_weight, check_targets, column_or_1d, float_array,
-                          indicator, integral_weights, is_text, target_kind, type_name)
+                          indicator, integral_weights, is_text, num_samples, target_kind,
+                          type_name)
 
 __all__ = [
     "confusion_matrix",
@@ -32,6 +33,8 @@ __all__ = [
     "calibration_error",
     "brier_score_loss",
     "log_loss",
+    "d2_log_loss_score",
+    "d2_brier_score",
 ]
 
 # ----------------------------------------------------------------------------- label handling
@@ -513,10 +516,15 @@ def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
             "bins": {key: np.stack([o["bins"][key] for o in out]) for key in out[0]["bins"]}}
 
 
-def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
-    """scikit-learn's brier_score_loss."""
+def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None,
+                     scale_by_half="auto"):
+    """scikit-learn's brier_score_loss (scikit-learn >= 1.7 arguments: ``y_proba``, ``labels``,
+    ``scale_by_half``; a 2-D y_proba scores every class, its columns being the sorted labels)."""
+    scale = _check_scale_by_half(scale_by_half)
+    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
+        return _multiclass_brier(y_true, y_proba, sample_weight, labels, scale)
     a = column_or_1d(y_true, "y_true")
-    p = column_or_1d(y_prob, "y_prob")
+    p = column_or_1d(y_proba, "y_proba")
     if a.dtype.kind == "f":
         check_finite(a, "")
     p = float_array(p, "", min_samples=0)
@@ -534,20 +542,77 @@ def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
         raise AssayError("y_prob contains values less than 0.")
     w = check_sample_weight(sample_weight, len(a))
     ct, positive = _positive_code(a, pos_label)
-    return np.float64(_assay.cls_brier_score_loss(ct, positive, p, w))
+    loss = np.float64(_assay.cls_brier_score_loss(ct, positive, p, w))
+    # The binary loss is half the sum over the two classes' columns.
+    return loss if scale is not False else np.float64(2 * loss)
 
 
-def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, labels=None):
-    """scikit-learn's log_loss (eps='auto' = machine epsilon of y_pred's dtype). A y_true value
-    that is not among `labels` contributes 0, as in scikit-learn; a multilabel indicator y_true
-    scores each row against its renormalised probabilities."""
-    raw = as_array(y_pred)
+def _check_scale_by_half(scale_by_half):
+    if isinstance(scale_by_half, str) and scale_by_half == "auto":
+        return "auto"
+    if isinstance(scale_by_half, (bool, np.bool_)):
+        return bool(scale_by_half)
+    raise AssayError("The 'scale_by_half' parameter of brier_score_loss must be a bool or "
+                     f"'auto'. Got {scale_by_half!r} instead.")
+
+
+def _class_matrix(y_true, y_proba, sample_weight, labels, what):
+    """Checked (one-hot y_true, float64 y_proba, weights) of a probability metric with a 2-D
+    y_proba whose columns are the sorted `labels` (default: the classes of y_true); rows must
+    be probabilities (in [0, 1], summing to one within scikit-learn's sqrt(eps) tolerance)."""
+    a = _as_labels(y_true, "y_true")
+    p = float_array(y_proba, "y_proba", min_samples=1)
+    check_consistent_length(a, p, sample_weight)
+    w = check_sample_weight(sample_weight, len(a))
+    classes = np.unique(a) if labels is None else np.unique(np.asarray(labels))
+    if len(classes) < 2:
+        raise AssayError(f"y_true contains only one label ({classes[0] if len(classes) else ''})."
+                         " Please provide the list of all expected class labels explicitly "
+                         "through the labels argument.")
+    if p.shape[1] != len(classes):
+        raise AssayError(f"The number of classes in labels ({len(classes)}) is different from "
+                         f"the number of columns in y_proba ({p.shape[1]}) for {what}.")
+    unseen = np.setdiff1d(a, classes)
+    if len(unseen):
+        raise AssayError(f"y_true contains values {unseen.tolist()} not belonging to the passed "
+                         "labels.")
+    if p.max() > 1:
+        raise AssayError("y_prob contains values greater than 1.")
+    if p.min() < 0:
+        raise AssayError("y_prob contains values less than 0.")
+    _check_rows_sum_to_one(p)
+    onehot = (a[:, None] == classes[None, :]).astype(np.float64)
+    return onehot, p, w
+
+
+def _check_rows_sum_to_one(p):
+    tolerance = np.sqrt(np.finfo(p.dtype).eps)
+    if not np.allclose(p.sum(axis=1), 1.0, rtol=tolerance):
+        raise AssayError("The y_prob values do not sum to one. Make sure to pass probabilities.")
+
+
+def _multiclass_brier(y_true, y_proba, sample_weight, labels, scale):
+    onehot, p, w = _class_matrix(y_true, y_proba, sample_weight, labels, "brier_score_loss")
+    per_sample = ((p - onehot) ** 2).sum(axis=1)
+    loss = np.average(per_sample, weights=w)
+    if scale is True or (scale == "auto" and p.shape[1] == 2):
+        loss = loss / 2
+    return np.float64(loss)
+
+
+def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None,
+             y_pred="deprecated"):
+    """scikit-learn's log_loss as of scikit-learn 1.9: probabilities are clipped to the machine
+    epsilon of their dtype (the ``eps`` argument was removed in 1.5); rows of a 2-D y_proba must
+    sum to one (ValueError otherwise); ``y_pred`` is the deprecated name of ``y_proba``
+    (FutureWarning). A y_true value that is not among `labels` contributes 0, as in
+    scikit-learn; a multilabel indicator y_true scores each row against its renormalised
+    probabilities."""
+    y_proba = _renamed_proba(y_proba, y_pred, "log_loss")
+    raw = as_array(y_proba)
     if raw.dtype.kind not in "f" or raw.dtype.itemsize > 8:
         raw = float_array(raw, "", min_samples=0)
-    if isinstance(eps, str):
-        if eps != "auto":
-            raise AssayError(f"eps must be 'auto' or a number, found {eps!r}")
-        eps = float(np.finfo(raw.dtype).eps)
+    eps = float(np.finfo(raw.dtype).eps)
     p = float_array(raw, "", min_samples=1)
     check_consistent_length(p, y_true, sample_weight)
     kind, a = target_kind(y_true, "y")
@@ -582,6 +647,8 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
         ct = position[ct]
         classes = listed
     columns = 2 if p.ndim == 1 or p.shape[1] == 1 else p.shape[1]
+    if p.ndim == 2 and p.shape[1] > 1:
+        _check_rows_sum_to_one(p)
     if len(classes) != columns:
         if labels is None:
             raise AssayError("y_true and y_pred contain different number of classes {0}, {1}. "
@@ -593,3 +660,146 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
     if p.ndim == 2 and p.shape[1] == 1:
         p = np.ascontiguousarray(p[:, 0])
     return np.float64(_assay.cls_log_loss(ct, len(classes), p, float(eps), bool(normalize), w))
+
+
+def _renamed_proba(y_proba, y_pred, function):
+    """scikit-learn 1.9 renamed the probabilities argument y_pred to y_proba: the old keyword
+    still works with a FutureWarning."""
+    if isinstance(y_pred, str) and y_pred == "deprecated":
+        if y_proba is None:
+            raise TypeError(f"{function}() missing required argument: 'y_proba'")
+        return y_proba
+    if y_proba is not None:
+        raise AssayError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated; use "
+                         "`y_proba` only.")
+    warnings.warn(f"`y_pred` was renamed `y_proba` in {function} (scikit-learn 1.9); `y_pred` "
+                  "will be removed.", FutureWarning, stacklevel=3)
+    return y_pred
+
+
+def _fewer_than_two_samples(y_true):
+    if num_samples(y_true) < 2:
+        warnings.warn("D^2 score is not well-defined with less than two samples.",
+                      UndefinedMetricWarning, stacklevel=3)
+        return True
+    return False
+
+
+def _class_proportions(y_true, sample_weight, classes):
+    """Weighted share of each of `classes` in y_true (the null model's probabilities)."""
+    a = _as_labels(y_true, "y_true")
+    w = np.ones(len(a)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    return np.array([w[a == c].sum() for c in classes.tolist()]) / w.sum()
+
+
+def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None,
+                      y_pred="deprecated"):
+    """D² score of the log loss: the fraction of log loss explained (scikit-learn >= 1.5).
+
+    ``1 - log_loss(y_true, y_proba) / log_loss(y_true, null)``, where the null model predicts
+    for every sample the (weighted) share of each class in y_true. 1 is perfect, 0 is no better
+    than the null model, and the score can be arbitrarily negative.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the greater class when 1-D, else one column per class in
+        the sorted order of `labels` (rows summing to one).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    labels : array-like, default=None
+        The classes (default: those of y_true). Needed when y_true lacks a class of y_proba.
+    y_pred : array-like, default="deprecated"
+        Former name of y_proba (scikit-learn 1.9 renamed it); passing it warns with a
+        FutureWarning.
+
+    Returns
+    -------
+    d2 : float
+        The score; NaN with an UndefinedMetricWarning for fewer than two samples.
+
+    Raises
+    ------
+    ValueError
+        The checks of log_loss (class counts, probabilities that do not sum to one).
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_log_loss_score
+    >>> round(float(d2_log_loss_score([0, 1, 1, 0], [[0.8, 0.2], [0.3, 0.7], [0.1, 0.9],
+    ...                                               [0.6, 0.4]])), 6)
+    0.568633
+    """
+    y_proba = _renamed_proba(y_proba, y_pred, "d2_log_loss_score")
+    if _fewer_than_two_samples(y_true):
+        return np.float64(np.nan)
+    numerator = log_loss(y_true, y_proba, normalize=False, sample_weight=sample_weight,
+                         labels=labels)
+    classes = np.unique(_as_labels(y_true, "y_true")) if labels is None else \
+        np.unique(np.asarray(labels))
+    null = np.tile(_class_proportions(y_true, sample_weight, classes), (num_samples(y_true), 1))
+    denominator = log_loss(y_true, null, normalize=False, sample_weight=sample_weight,
+                           labels=classes)
+    return np.float64(1 - numerator / denominator)
+
+
+def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None):
+    """D² score of the Brier score: the fraction of Brier score explained (scikit-learn >= 1.7).
+
+    ``1 - brier_score_loss(y_true, y_proba) / brier_score_loss(y_true, null)``, where the null
+    model predicts the (weighted) share of each class in y_true for every sample (1-D y_proba:
+    the share of pos_label).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Probability of pos_label when 1-D; else one column per class of `labels`, sorted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    pos_label : int, float, bool or str, default=None
+        Positive class of a 1-D y_proba, inferred as in brier_score_loss.
+    labels : array-like, default=None
+        The classes of a 2-D y_proba (default: those of y_true).
+
+    Returns
+    -------
+    d2 : float
+        The score; NaN with an UndefinedMetricWarning for fewer than two samples (and for a
+        y_true with one class, where the null model is perfect).
+
+    Raises
+    ------
+    ValueError
+        The checks of brier_score_loss.
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_brier_score
+    >>> round(float(d2_brier_score([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])), 6)
+    0.7
+    """
+    if _fewer_than_two_samples(y_true):
+        return np.float64(np.nan)
+    numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
+                                 pos_label=pos_label, labels=labels)
+    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
+        classes = np.unique(_as_labels(y_true, "y_true")) if labels is None else \
+            np.unique(np.asarray(labels))
+        null = np.tile(_class_proportions(y_true, sample_weight, classes),
+                       (num_samples(y_true), 1))
+        denominator = brier_score_loss(y_true, null, sample_weight=sample_weight, labels=classes)
+    else:
+        a = _as_labels(y_true, "y_true")
+        ct, positive = _positive_code(a, pos_label)
+        share = _class_proportions(ct, sample_weight, np.array([positive]))[0]
+        denominator = brier_score_loss(ct == positive, np.full(len(a), share),
+                                       sample_weight=sample_weight, pos_label=True)
+    if denominator == 0:
+        warnings.warn("D^2 score is not well-defined when the null model is perfect (one class "
+                      "in y_true).", UndefinedMetricWarning, stacklevel=2)
+        return np.float64(np.nan)
+    return np.float64(1 - numerator / denominator)

@@ -1,6 +1,9 @@
 """The rest of scikit-learn 1.2.1's label metrics: per-label confusion matrices, Jaccard,
 Hamming and zero-one losses, Cohen's kappa, likelihood ratios and the hinge loss. Thin wrappers
 (checks and conversions here, numbers in src/metrics/classification_losses.cpp)."""
+import numbers
+import warnings
+
 import numpy as np
 
 from . import _assay
@@ -131,9 +134,21 @@ def _ratio_weights(sample_weight):
     return _assay._scaled_weights(np.ascontiguousarray(w, dtype=np.float64))
 
 
-def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
+                      replace_undefined_by=np.nan):
     """scikit-learn's cohen_kappa_score: (p_o - p_e) / (1 - p_e) from the confusion matrix of
-    the two annotators; weights None, 'linear' or 'quadratic'."""
+    the two annotators; weights None, 'linear' or 'quadratic'. replace_undefined_by
+    (scikit-learn >= 1.9): the value returned, with the UndefinedMetricWarning, when the
+    expected disagreement is 0."""
+    if not isinstance(replace_undefined_by, numbers.Real) or \
+            isinstance(replace_undefined_by, bool):
+        raise AssayError("replace_undefined_by must be a real number or np.nan, got "
+                         f"{replace_undefined_by!r}")
+    kappa = _cohen_kappa(y1, y2, labels, weights, sample_weight)
+    return np.float64(replace_undefined_by) if np.isnan(kappa) else kappa
+
+
+def _cohen_kappa(y1, y2, labels, weights, sample_weight):
     if weights is not None and weights not in ("linear", "quadratic"):
         raise AssayError("Unknown kappa weighting type.")
     confusion = confusion_matrix(y1, y2, labels=labels,
@@ -142,10 +157,44 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
                                             "none" if weights is None else weights))
 
 
+def _undefined_ratio_values(replace_undefined_by):
+    """(LR+ value, LR- value) for undefined ratios: np.nan, 1.0 (both ratios 1, a useless
+    test) or {"LR+": value, "LR-": value}, as scikit-learn >= 1.6 accepts."""
+    if isinstance(replace_undefined_by, dict):
+        if set(replace_undefined_by) != {"LR+", "LR-"}:
+            raise AssayError('replace_undefined_by as a dict needs exactly the keys "LR+" and '
+                             f'"LR-", got {sorted(replace_undefined_by)}')
+        pos, neg = replace_undefined_by["LR+"], replace_undefined_by["LR-"]
+        if not (np.isnan(pos) or pos >= 1) or not (np.isnan(neg) or 0 <= neg <= 1):
+            raise AssayError('replace_undefined_by needs "LR+" >= 1 and 0 <= "LR-" <= 1 (or '
+                             f"np.nan), got {replace_undefined_by}")
+        return float(pos), float(neg)
+    if isinstance(replace_undefined_by, numbers.Real) and not isinstance(replace_undefined_by,
+                                                                         bool):
+        if np.isnan(replace_undefined_by) or replace_undefined_by == 1.0:
+            return float(replace_undefined_by), float(replace_undefined_by)
+    raise AssayError('replace_undefined_by must be np.nan, 1.0 or a dict {"LR+": value, "LR-": '
+                     f"value}}, got {replace_undefined_by!r}")
+
+
 def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
-                            raise_warning=True):
+                            raise_warning="deprecated", replace_undefined_by=np.nan):
     """scikit-learn's class_likelihood_ratios: (LR+, LR-) of a binary problem; undefined ratios
-    are NaN with scikit-learn's warnings."""
+    warn and are replaced by replace_undefined_by (scikit-learn >= 1.6; default NaN).
+    raise_warning is deprecated as in scikit-learn (FutureWarning when passed)."""
+    undefined_pos, undefined_neg = _undefined_ratio_values(replace_undefined_by)
+    if not (isinstance(raise_warning, str) and raise_warning == "deprecated"):
+        warnings.warn("raise_warning is deprecated (scikit-learn 1.6): the warnings are always "
+                      "raised; use replace_undefined_by to choose the returned value.",
+                      FutureWarning, stacklevel=2)
+    else:
+        raise_warning = True
+    lr_pos, lr_neg = _likelihood_ratios(y_true, y_pred, labels, sample_weight, raise_warning)
+    return (undefined_pos if np.isnan(lr_pos) else lr_pos,
+            undefined_neg if np.isnan(lr_neg) else lr_neg)
+
+
+def _likelihood_ratios(y_true, y_pred, labels, sample_weight, raise_warning):
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind == MULTILABEL or len(encode_labels(targets.y_true, targets.y_pred)[0]) > 2:
         kind = targets.kind if targets.kind == MULTILABEL else "multiclass"

@@ -32,6 +32,8 @@ __all__ = [
     "roc_curve",
     "roc_auc_score",
     "det_curve",
+    "confusion_matrix_at_thresholds",
+    "metric_at_thresholds",
     "auc",
     "top_k_accuracy_score",
     "delong_roc_test",
@@ -152,15 +154,11 @@ def _curve_inputs(y_true, y_score, pos_label, sample_weight):
     return labels, s, w
 
 
-def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weight=None,
-                           drop_intermediate=False, probas_pred=None):
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False):
     """Precision-recall pairs for every distinct threshold (scikit-learn's output): precision,
     recall in increasing-threshold order followed by (1, 0); thresholds one shorter.
-    ``probas_pred`` is scikit-learn 1.2.1's name of ``y_score``."""
-    if probas_pred is not None:
-        if y_score is not None:
-            raise AssayError("pass y_score or probas_pred, not both")
-        y_score = probas_pred
+    (scikit-learn 1.2's name ``probas_pred`` of ``y_score`` was removed in scikit-learn 1.6.)"""
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(y) == 0:
         raise AssayError("y_true is empty: need at least one sample")
@@ -181,14 +179,162 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     return _assay.ranking_roc_curve(y, s, w, bool(drop_intermediate))
 
 
-def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
-    """scikit-learn's det_curve: (fpr, fnr, thresholds) in decreasing-threshold order... from
-    the point with the fewest false positives to the first with every positive found."""
-    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
+    """scikit-learn's det_curve as of scikit-learn 1.7: (fpr, fnr, thresholds) from the point
+    with the fewest false positives to the first with every positive found, false positive
+    rates decreasing. A threshold at +inf (predict nothing positive: fpr 0, fnr 1) starts the
+    curve unless a finite threshold already has no false positive. drop_intermediate drops
+    the thresholds where the true positives equal those of both neighbours (horizontal runs
+    of the curve)."""
+    fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
     if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
         raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
                          "not defined in that case.")
-    return _assay.lm_det_curve(y, s, w)
+    tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
+    thresholds = np.r_[np.inf, thresholds]
+    if drop_intermediate and len(fps) > 2:
+        changes = np.diff(tps)
+        keep = np.r_[True, (changes[:-1] != 0) | (changes[1:] != 0), True]
+        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
+    fns = tps[-1] - tps
+    first = np.searchsorted(fps, fps[0], side="right") - 1  # the last point with no false positive
+    last = np.searchsorted(tps, tps[-1]) + 1  # the first point with every positive found
+    keep = slice(first, last)
+    return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
+
+
+_POSITIONAL_AT_THRESHOLDS = ("pos_label", "sample_weight")
+
+
+def confusion_matrix_at_thresholds(y_true, y_score, *args, pos_label=None, sample_weight=None):
+    """Binary confusion-matrix counts at every distinct score (scikit-learn >= 1.8).
+
+    For each threshold t (the distinct scores, decreasing), the samples with score >= t are
+    predicted positive: tps[i] and fps[i] count (weigh) the positives and negatives at or above
+    thresholds[i], fns[i] and tns[i] those below. Samples of zero weight are dropped first, as
+    scikit-learn's curves do.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multiclass with an explicit pos_label).
+    y_score : array-like of shape (n_samples,)
+        Scores: probabilities of pos_label or decision values.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1}. Passing it (or
+        sample_weight) positionally is deprecated as in scikit-learn 1.9 (FutureWarning).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    tns, fps, fns, tps : ndarray of shape (n_thresholds,)
+        Float counts (weighted sums) per threshold; fps and tps increase, tns and fns decrease.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+
+    Raises
+    ------
+    ValueError
+        Non-binary y_true without pos_label, inconsistent lengths, NaN or infinite scores,
+        or no samples.
+
+    Examples
+    --------
+    >>> from assay.metrics import confusion_matrix_at_thresholds
+    >>> tns, fps, fns, tps, thresholds = confusion_matrix_at_thresholds(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> tps, fps, thresholds
+    (array([1., 1., 2., 2.]), array([0., 1., 1., 2.]), array([0.8 , 0.4 , 0.35, 0.1 ]))
+    >>> tns, fns
+    (array([2., 1., 1., 0.]), array([1., 1., 0., 0.]))
+    """
+    if args:
+        if len(args) > len(_POSITIONAL_AT_THRESHOLDS):
+            raise TypeError("confusion_matrix_at_thresholds() takes at most 4 positional "
+                            f"arguments but {2 + len(args)} were given")
+        warnings.warn("Passing pos_label and sample_weight positionally to "
+                      "confusion_matrix_at_thresholds is deprecated (scikit-learn 1.9); pass "
+                      "them as keyword arguments.", FutureWarning, stacklevel=2)
+        pos_label = args[0]
+        sample_weight = args[1] if len(args) > 1 else sample_weight
+    fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, thresholds
+
+
+def _counts_at_thresholds(y_true, y_score, pos_label, sample_weight):
+    """(fps, tps, thresholds): weighted negatives and positives scored >= each distinct score,
+    scores decreasing; zero-weight samples dropped (scikit-learn's _binary_clf_curve)."""
+    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if w is not None:
+        keep = w != 0
+        y, s, w = y[keep], s[keep], w[keep]
+    if len(y) == 0:
+        raise AssayError("y_true is empty: need at least one sample")
+    order = np.argsort(s, kind="mergesort")[::-1]
+    s = s[order]
+    positive = y[order].astype(np.float64)
+    weight = np.ones(len(s)) if w is None else w[order]
+    last_of_each_score = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]
+    tps = np.cumsum(positive * weight)[last_of_each_score]
+    fps = np.cumsum((1 - positive) * weight)[last_of_each_score]
+    return fps, tps, s[last_of_each_score]
+
+
+def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,
+                         metric_params=None):
+    """A classification metric at every distinct score threshold (scikit-learn >= 1.9).
+
+    For each threshold t (the distinct scores, decreasing) the metric is called as
+    ``metric_func(y_true, y_score >= t, **metric_params)`` (with ``sample_weight=`` when
+    given); the boolean predictions take y_true's dtype when y_true is numeric, so 1 is the
+    positive class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores: probabilities of the positive class or decision values.
+    metric_func : callable
+        metric_func(y_true, y_pred, **kwargs) returning a number or a fixed-size collection.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Passed to metric_func when not None.
+    metric_params : dict, default=None
+        Further keyword arguments of metric_func.
+
+    Returns
+    -------
+    metric_values : ndarray of shape (n_thresholds,) or (n_thresholds, n_outputs)
+        The metric at each threshold.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent lengths, NaN or infinite scores, no samples, or metric_func's own errors.
+
+    Examples
+    --------
+    >>> from assay.metrics import accuracy_score, metric_at_thresholds
+    >>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8],
+    ...                                           accuracy_score)
+    >>> values, thresholds
+    (array([0.75, 0.5 , 0.75, 0.5 ]), array([0.8 , 0.4 , 0.35, 0.1 ]))
+    """
+    if not callable(metric_func):
+        raise AssayError(f"metric_func must be a callable, got {type(metric_func).__name__}")
+    y = column_or_1d(y_true, "y_true")
+    check_consistent_length(y, y_score, sample_weight)
+    s = float_array(column_or_1d(y_score, "y_score"), "", min_samples=1)
+    params = dict(metric_params or {})
+    if sample_weight is not None:
+        params["sample_weight"] = sample_weight
+    thresholds = np.unique(s)[::-1]
+    as_labels = y.dtype if y.dtype.kind in "biuf" else bool
+    values = [metric_func(y, (s >= t).astype(as_labels), **params) for t in thresholds]
+    return np.asarray(values), thresholds
 
 
 def auc(x, y):

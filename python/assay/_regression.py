@@ -16,6 +16,8 @@ __all__ = [
     "mean_absolute_error",
     "mean_squared_error",
     "mean_squared_log_error",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
     "median_absolute_error",
     "mean_absolute_percentage_error",
     "mean_pinball_loss",
@@ -90,18 +92,114 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     return _error_metric("mae", y_true, y_pred, sample_weight, multioutput)
 
 
-def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-                       squared=True):
-    """scikit-learn's mean_squared_error; squared=False gives the RMSE of each output."""
-    return _error_metric("mse" if squared else "rmse", y_true, y_pred, sample_weight,
-                         multioutput)
+def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+    """scikit-learn's mean_squared_error (its ``squared`` argument, removed in scikit-learn 1.6, is
+    gone: use root_mean_squared_error)."""
+    return _error_metric("mse", y_true, y_pred, sample_weight, multioutput)
+
+
+def _log1p_targets(y_true, y_pred, what):
+    """log1p of both targets after scikit-learn's (>= 1.6) domain check of log(1 + y): every value
+    must be greater than -1."""
+    y, p = _check_reg_targets(y_true, y_pred, None, None)[:2]
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    if (y <= -1).any() or (p <= -1).any():
+        raise AssayError(f"{what} cannot be used when targets contain values less than or equal "
+                         "to -1.")
+    return np.log1p(y), np.log1p(p)
 
 
 def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
-                           multioutput="uniform_average", squared=True):
-    """scikit-learn's mean_squared_log_error (MSE of log1p); negative targets are refused."""
-    return _error_metric("msle" if squared else "rmsle", y_true, y_pred, sample_weight,
-                         multioutput)
+                           multioutput="uniform_average"):
+    """scikit-learn's mean_squared_log_error: the MSE of log1p(y) and log1p(ŷ); targets must be
+    greater than -1 (scikit-learn >= 1.6; its ``squared`` argument is gone)."""
+    y, p = _log1p_targets(y_true, y_pred, "Mean Squared Logarithmic Error")
+    return _error_metric("mse", y, p, sample_weight, multioutput)
+
+
+def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
+                            multioutput="uniform_average"):
+    """Root mean squared error regression loss (scikit-learn >= 1.4).
+
+    The square root of the (weighted) mean squared error of each output; `multioutput` then
+    averages the per-output roots, so the multi-output value is not the root of the averaged
+    MSE.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Ground truth target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Estimated target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    multioutput : {'raw_values', 'uniform_average'} or array-like of shape (n_outputs,), \
+            default='uniform_average'
+        'raw_values' returns one root per output, 'uniform_average' their mean, an array
+        their weighted mean.
+
+    Returns
+    -------
+    loss : float or ndarray of shape (n_outputs,)
+        Non-negative; 0 for perfect predictions.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent lengths or output counts, NaN or infinite values, or
+        multioutput='variance_weighted'.
+
+    Examples
+    --------
+    >>> from assay.metrics import root_mean_squared_error
+    >>> float(root_mean_squared_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]))
+    0.6123724356957945
+    >>> root_mean_squared_error([[0.5, 1], [-1, 1], [7, -6]], [[0, 2], [-1, 2], [8, -5]],
+    ...                         multioutput="raw_values")
+    array([0.64549722, 0.91287093])
+    """
+    return _error_metric("rmse", y_true, y_pred, sample_weight, multioutput)
+
+
+def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
+                                multioutput="uniform_average"):
+    """Root mean squared logarithmic error regression loss (scikit-learn >= 1.4).
+
+    root_mean_squared_error of log1p(y_true) and log1p(y_pred): the root is taken per output,
+    then `multioutput` averages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Ground truth target values, each greater than -1.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Estimated target values, each greater than -1.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    multioutput : {'raw_values', 'uniform_average'} or array-like of shape (n_outputs,), \
+            default='uniform_average'
+        How the per-output roots are combined.
+
+    Returns
+    -------
+    loss : float or ndarray of shape (n_outputs,)
+        Non-negative; 0 for perfect predictions.
+
+    Raises
+    ------
+    ValueError
+        A value less than or equal to -1 in either target (scikit-learn's message), or the
+        checks of root_mean_squared_error.
+
+    Examples
+    --------
+    >>> from assay.metrics import root_mean_squared_log_error
+    >>> round(float(root_mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8])), 6)
+    0.199289
+    """
+    y, p = _log1p_targets(y_true, y_pred, "Root Mean Squared Logarithmic Error")
+    return _error_metric("rmse", y, p, sample_weight, multioutput)
 
 
 def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
@@ -167,8 +265,49 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
 
 def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
                      multioutput="uniform_average"):
-    """scikit-learn's d2_pinball_score: 1 - pinball(y, ŷ) / pinball(y, alpha-quantile of y)."""
-    return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
+    """scikit-learn's d2_pinball_score: 1 - pinball(y, ŷ) / pinball(y, alpha-quantile of y),
+    the quantile being the (weighted) averaged inverted CDF with and without weights
+    (scikit-learn >= 1.9; 1.2 took numpy's linear interpolation without weights)."""
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if y.shape[0] < 2:
+        return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    columns = y.reshape(len(y), -1)
+    quantiles = [_averaged_inverted_cdf(columns[:, j], w, alpha) for j in range(columns.shape[1])]
+    null = np.ascontiguousarray(np.broadcast_to(np.array(quantiles).reshape(
+        (1,) + y.shape[1:]), y.shape))
+    numerator = _assay.reg_per_output("pinball", y, p, w, float(alpha))
+    denominator = _assay.reg_per_output("pinball", y, null, w, float(alpha))
+    # scikit-learn's conventions: a perfect prediction scores 1, a perfect null model 0.
+    scores = np.ones(len(quantiles))
+    valid = (numerator != 0) & (denominator != 0)
+    scores[valid] = 1 - numerator[valid] / denominator[valid]
+    scores[(numerator != 0) & (denominator == 0)] = 0.0
+    return _average(scores, multioutput)
+
+
+def _inverted_cdf(values, weights, alpha):
+    """The smallest value whose cumulative weight reaches alpha of the total (zero weights
+    dropped)."""
+    keep = weights > 0
+    values, weights = values[keep], weights[keep]
+    order = np.argsort(values, kind="mergesort")
+    cumulative = np.cumsum(weights[order])
+    index = np.searchsorted(cumulative, alpha * cumulative[-1], side="left")
+    return values[order][min(index, len(values) - 1)]
+
+
+def _averaged_inverted_cdf(values, sample_weight, alpha):
+    """Mean of the inverted CDF from below and from above: numpy's 'averaged_inverted_cdf'
+    quantile without weights, its weighted generalisation with them (integer weights act as
+    repeated samples)."""
+    weights = np.ones(len(values)) if sample_weight is None else sample_weight
+    return 0.5 * (_inverted_cdf(values, weights, alpha) -
+                  _inverted_cdf(-values, weights, 1 - alpha))
 
 
 def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,
