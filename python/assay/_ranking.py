@@ -185,22 +185,33 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     rates decreasing. A threshold at +inf (predict nothing positive: fpr 0, fnr 1) starts the
     curve unless a finite threshold already has no false positive. drop_intermediate drops
     the thresholds where the true positives equal those of both neighbours (horizontal runs
-    of the curve)."""
+    of the curve). A class of zero total weight gives NaN rates with an
+    UndefinedMetricWarning."""
+    if sample_weight is not None:  # rates are scale invariant: keep sums finite and exact
+        weights = np.asarray(sample_weight)
+        if weights.ndim == 1 and weights.dtype.kind == "f":
+            sample_weight = _assay._scaled_weights(np.ascontiguousarray(weights,
+                                                                        dtype=np.float64))
     fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
     if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
         raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
                          "not defined in that case.")
+    if not (tps[-1] > 0 and fps[-1] > 0):
+        warnings.warn("det_curve: the {} have zero total weight, so their error rates are "
+                      "NaN".format("negatives" if tps[-1] > 0 else "positives"),
+                      UndefinedMetricWarning, stacklevel=2)
     tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
     thresholds = np.r_[np.inf, thresholds]
     if drop_intermediate and len(fps) > 2:
         changes = np.diff(tps)
         keep = np.r_[True, (changes[:-1] != 0) | (changes[1:] != 0), True]
         tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
-    fns = tps[-1] - tps
     first = np.searchsorted(fps, fps[0], side="right") - 1  # the last point with no false positive
     last = np.searchsorted(tps, tps[-1]) + 1  # the first point with every positive found
     keep = slice(first, last)
-    return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (fps[keep][::-1] / fps[-1], (tps[-1] - tps[keep][::-1]) / tps[-1],
+                thresholds[keep][::-1])
 
 
 _POSITIONAL_AT_THRESHOLDS = ("pos_label", "sample_weight")

@@ -157,7 +157,7 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
     0.6123724356957945
     >>> root_mean_squared_error([[0.5, 1], [-1, 1], [7, -6]], [[0, 2], [-1, 2], [8, -5]],
     ...                         multioutput="raw_values")
-    array([0.64549722, 0.91287093])
+    array([0.64549722, 1.        ])
     """
     return _error_metric("rmse", y_true, y_pred, sample_weight, multioutput)
 
@@ -196,7 +196,7 @@ def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
     --------
     >>> from assay.metrics import root_mean_squared_log_error
     >>> round(float(root_mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8])), 6)
-    0.199289
+    0.199324
     """
     y, p = _log1p_targets(y_true, y_pred, "Root Mean Squared Logarithmic Error")
     return _error_metric("rmse", y, p, sample_weight, multioutput)
@@ -294,6 +294,8 @@ def _inverted_cdf(values, weights, alpha):
     """The smallest value whose cumulative weight reaches alpha of the total (zero weights
     dropped)."""
     keep = weights > 0
+    if not keep.any():
+        raise AssayError("Weights sum to zero, can't be normalized")
     values, weights = values[keep], weights[keep]
     order = np.argsort(values, kind="mergesort")
     cumulative = np.cumsum(weights[order])
