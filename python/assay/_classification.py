@@ -2,6 +2,7 @@
 defaults and return shapes). Thin wrappers: arguments are converted here, every number is
 computed by the compiled library (src/metrics/{labels,confusion,classification,calibration}.cpp).
 See docs/metrics_classification.md."""
+import functools
 import warnings
 
 import numpy as np
@@ -117,6 +118,24 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     if normalize is None and integral:
         cm = cm.astype(np.int64)
     return cm
+
+
+
+def _warns_of_a_single_label(function):
+    """scikit-learn 1.9 (not 1.2): a 1 x 1 confusion matrix warns that `labels` would give the
+    intended shape (so do the metrics built on it, as in scikit-learn)."""
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        cm = function(*args, **kwargs)
+        if cm.shape == (1, 1):
+            warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                          "matrix to have the correct shape, use the 'labels' parameter to pass "
+                          "all known labels.", AssayWarning, stacklevel=2)
+        return cm
+    return checked
+
+
+confusion_matrix = _warns_of_a_single_label(confusion_matrix)
 
 
 def grouped_confusion_matrix(y_true, y_pred, row_groups=None, col_groups=None, *,
@@ -532,14 +551,14 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     kind, a = target_kind(a, "y_true")
     name = type_name(kind, a)
     if name != "binary":
-        raise AssayError("Only binary classification is supported. The type of the target is "
-                         f"{name}.")
+        raise AssayError(f"The type of the target inferred from y_true is {name} but should be "
+                         "binary according to the shape of y_prob.")
     if len(a) == 0:
         raise AssayError("y_true is empty: need at least one sample")
     if p.max() > 1:
-        raise AssayError("y_prob contains values greater than 1.")
+        raise AssayError(f"y_prob contains values greater than 1: {p.max()}")
     if p.min() < 0:
-        raise AssayError("y_prob contains values less than 0.")
+        raise AssayError(f"y_prob contains values less than 0: {p.min()}")
     w = check_sample_weight(sample_weight, len(a))
     ct, positive = _positive_code(a, pos_label)
     loss = np.float64(_assay.cls_brier_score_loss(ct, positive, p, w))
@@ -558,37 +577,89 @@ def _check_scale_by_half(scale_by_half):
 
 def _class_matrix(y_true, y_proba, sample_weight, labels, what):
     """Checked (one-hot y_true, float64 y_proba, weights) of a probability metric with a 2-D
-    y_proba whose columns are the sorted `labels` (default: the classes of y_true); rows must
-    be probabilities (in [0, 1], summing to one within scikit-learn's sqrt(eps) tolerance)."""
-    a = _as_labels(y_true, "y_true")
+    y_proba whose columns are the sorted `labels` (default: the classes of y_true; a 0/1
+    indicator y_true is its own one-hot); values in [0, 1], rows that do not sum to one (within
+    sqrt(eps)) warned about. scikit-learn >= 1.7's checks and messages."""
     p = float_array(y_proba, "y_proba", min_samples=1)
-    check_consistent_length(a, p, sample_weight)
-    w = check_sample_weight(sample_weight, len(a))
-    classes = np.unique(a) if labels is None else np.unique(np.asarray(labels))
-    if len(classes) < 2:
-        raise AssayError(f"y_true contains only one label ({classes[0] if len(classes) else ''})."
-                         " Please provide the list of all expected class labels explicitly "
-                         "through the labels argument.")
-    if p.shape[1] != len(classes):
-        raise AssayError(f"The number of classes in labels ({len(classes)}) is different from "
-                         f"the number of columns in y_proba ({p.shape[1]}) for {what}.")
-    unseen = np.setdiff1d(a, classes)
-    if len(unseen):
-        raise AssayError(f"y_true contains values {unseen.tolist()} not belonging to the passed "
-                         "labels.")
-    if p.max() > 1:
-        raise AssayError("y_prob contains values greater than 1.")
-    if p.min() < 0:
-        raise AssayError("y_prob contains values less than 0.")
+    _check_probability_range(p)
+    check_consistent_length(y_true, p, sample_weight)
+    w = check_sample_weight(sample_weight, p.shape[0])
+    onehot, classes = _one_hot(y_true, labels)
     _check_rows_sum_to_one(p)
-    onehot = (a[:, None] == classes[None, :]).astype(np.float64)
+    if len(classes) != p.shape[1]:
+        if labels is None:
+            raise AssayError("y_true and y_prob contain different number of classes: "
+                             f"{len(classes)} vs {p.shape[1]}. Please provide the true labels "
+                             "explicitly through the labels argument. Classes found in y_true: "
+                             f"{classes}")
+        raise AssayError("The number of classes in labels is different from that in y_prob. "
+                         f"Classes found in labels: {classes}")
     return onehot, p, w
 
 
+def _one_hot(y_true, labels):
+    """(one-hot matrix, sorted classes) of y_true as scikit-learn's LabelBinarizer encodes it
+    for the probability metrics, with scikit-learn's checks of `labels`."""
+    kind, a = target_kind(y_true, "y_true")
+    if kind == MULTILABEL:
+        onehot = np.asarray(indicator(a), dtype=np.float64)
+        return onehot, np.arange(onehot.shape[1])
+    if kind != LABELS:
+        if kind.endswith("multioutput"):
+            raise AssayError("Multioutput target data is not supported with label binarization")
+        raise AssayError(f"Unknown label type: {type_name(kind, a)}")
+    a = column_or_1d(a, "y_true")
+    if labels is None:
+        classes = encode_labels(a)[0]
+    else:
+        classes = encode_labels(np.asarray(labels))[0]
+        if not np.array_equal(classes, np.asarray(labels)):
+            warnings.warn(f"Labels passed were {labels}. But this function assumes labels are "
+                          "ordered lexicographically. Pass the ordered labels="
+                          f"{classes.tolist()} and ensure that the columns of y_prob correspond "
+                          "to this ordering.", AssayWarning, stacklevel=4)
+        undeclared = set(a.tolist()) - set(classes.tolist())
+        if undeclared:
+            raise AssayError(f"y_true contains values {undeclared} not belonging to the passed "
+                             f"labels {labels}.")
+    if len(classes) == 1:
+        if labels is None:
+            raise AssayError(f"y_true contains only one label ({classes[0]}). Please provide the "
+                             "list of all expected class labels explicitly through the labels "
+                             "argument.")
+        raise AssayError("The labels array needs to contain at least two labels, got "
+                         f"{classes}.")
+    return (a[:, None] == classes[None, :]).astype(np.float64), classes
+
+
 def _check_rows_sum_to_one(p):
+    """True when every row of p sums to one within scikit-learn's sqrt(eps) tolerance; else
+    False with scikit-learn's (>= 1.5) UserWarning. The rows are not renormalised."""
     tolerance = np.sqrt(np.finfo(p.dtype).eps)
-    if not np.allclose(p.sum(axis=1), 1.0, rtol=tolerance):
-        raise AssayError("The y_prob values do not sum to one. Make sure to pass probabilities.")
+    if np.allclose(p.sum(axis=1), 1.0, rtol=tolerance):
+        return True
+    warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                  AssayWarning, stacklevel=3)
+    return False
+
+
+def _check_probability_range(p):
+    """scikit-learn >= 1.7's range check of probabilities (log_loss clipped them before)."""
+    if p.size and p.max() > 1:
+        raise AssayError(f"y_prob contains values greater than 1: {p.max()}")
+    if p.size and p.min() < 0:
+        raise AssayError(f"y_prob contains values lower than 0: {p.min()}")
+
+
+def _unnormalised_log_loss(ct, p, eps, normalize, w):
+    """Log loss of rows that do not sum to one, as scikit-learn >= 1.5 computes it: clipped to
+    [eps, 1 - eps], not renormalised; a y_true outside the labels (code -1) contributes 0."""
+    rows = np.arange(len(ct))
+    picked = np.clip(p[rows, np.maximum(ct, 0)], eps, 1 - eps)
+    losses = np.where(ct >= 0, -np.log(picked), 0.0)
+    if not normalize:
+        return np.float64(losses.sum() if w is None else np.dot(losses, w))
+    return np.float64(np.average(losses, weights=w))
 
 
 def _multiclass_brier(y_true, y_proba, sample_weight, labels, scale):
@@ -603,9 +674,9 @@ def _multiclass_brier(y_true, y_proba, sample_weight, labels, scale):
 def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None,
              y_pred="deprecated"):
     """scikit-learn's log_loss as of scikit-learn 1.9: probabilities are clipped to the machine
-    epsilon of their dtype (the ``eps`` argument was removed in 1.5); rows of a 2-D y_proba must
-    sum to one (ValueError otherwise); ``y_pred`` is the deprecated name of ``y_proba``
-    (FutureWarning). A y_true value that is not among `labels` contributes 0, as in
+    epsilon of their dtype (the ``eps`` argument was removed in 1.5) and must lie in [0, 1]
+    (ValueError); rows of a 2-D y_proba that do not sum to one warn (UserWarning) and are not
+    renormalised; ``y_pred`` is the deprecated name of ``y_proba`` (FutureWarning). A y_true value that is not among `labels` contributes 0, as in
     scikit-learn; a multilabel indicator y_true scores each row against its renormalised
     probabilities."""
     y_proba = _renamed_proba(y_proba, y_pred, "log_loss")
@@ -639,16 +710,17 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
                              "true labels explicitly through the labels argument.")
     else:
         if len(listed) < 2:
-            raise AssayError("The labels array needs to contain at least two labels for "
-                             f"log_loss, got {listed}.")
+            raise AssayError("The labels array needs to contain at least two labels, got "
+                             f"{listed}.")
+        _one_hot(a, labels)  # scikit-learn >= 1.7: unsorted labels warn, unknown y_true raise
         classes, ct, _ = encode_labels(a, None, labels=listed)
         position = np.full(len(classes), -1, dtype=np.int32)
         position[codes_of(classes, listed)] = np.arange(len(listed), dtype=np.int32)
         ct = position[ct]
         classes = listed
     columns = 2 if p.ndim == 1 or p.shape[1] == 1 else p.shape[1]
-    if p.ndim == 2 and p.shape[1] > 1:
-        _check_rows_sum_to_one(p)
+    _check_probability_range(p)
+    rows_sum_to_one = p.ndim == 1 or p.shape[1] == 1 or _check_rows_sum_to_one(p)
     if len(classes) != columns:
         if labels is None:
             raise AssayError("y_true and y_pred contain different number of classes {0}, {1}. "
@@ -659,6 +731,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
                          "Classes found in labels: {0}".format(classes))
     if p.ndim == 2 and p.shape[1] == 1:
         p = np.ascontiguousarray(p[:, 0])
+    if not rows_sum_to_one:
+        return _unnormalised_log_loss(ct, p, eps, normalize, w)
     return np.float64(_assay.cls_log_loss(ct, len(classes), p, float(eps), bool(normalize), w))
 
 

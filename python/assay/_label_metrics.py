@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from . import _assay
-from ._assay import AssayError
+from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
 from ._classification import accuracy_score, confusion_matrix, float_counts
 from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
                       selected_codes, set_wise_labels, zero_division_name)
@@ -157,54 +157,89 @@ def _cohen_kappa(y1, y2, labels, weights, sample_weight):
                                             "none" if weights is None else weights))
 
 
+_REPLACE_FORM = ("The dictionary passed as `replace_undefined_by` needs to be in the form "
+                 "`{'LR+': `value_1`, 'LR-': `value_2`}` where the value for `LR+` ranges from "
+                 "`1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from `0.0` to "
+                 "`1.0` or is `np.nan`; got `%s`.")
+
+
+def _is_real(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def _undefined_ratio_values(replace_undefined_by):
     """(LR+ value, LR- value) for undefined ratios: np.nan, 1.0 (both ratios 1, a useless
     test) or {"LR+": value, "LR-": value}, as scikit-learn >= 1.6 accepts."""
     if isinstance(replace_undefined_by, dict):
-        if set(replace_undefined_by) != {"LR+", "LR-"}:
-            raise AssayError('replace_undefined_by as a dict needs exactly the keys "LR+" and '
-                             f'"LR-", got {sorted(replace_undefined_by)}')
-        pos, neg = replace_undefined_by["LR+"], replace_undefined_by["LR-"]
-        if not (np.isnan(pos) or pos >= 1) or not (np.isnan(neg) or 0 <= neg <= 1):
-            raise AssayError('replace_undefined_by needs "LR+" >= 1 and 0 <= "LR-" <= 1 (or '
-                             f"np.nan), got {replace_undefined_by}")
+        pos, neg = replace_undefined_by.get("LR+"), replace_undefined_by.get("LR-")
+        if not (_is_real(pos) and _is_real(neg) and (np.isnan(pos) or pos >= 1)
+                and (np.isnan(neg) or 0 <= neg <= 1)):
+            raise AssayError(_REPLACE_FORM % (replace_undefined_by,))
         return float(pos), float(neg)
-    if isinstance(replace_undefined_by, numbers.Real) and not isinstance(replace_undefined_by,
-                                                                         bool):
-        if np.isnan(replace_undefined_by) or replace_undefined_by == 1.0:
-            return float(replace_undefined_by), float(replace_undefined_by)
-    raise AssayError('replace_undefined_by must be np.nan, 1.0 or a dict {"LR+": value, "LR-": '
-                     f"value}}, got {replace_undefined_by!r}")
+    if _is_real(replace_undefined_by) and (np.isnan(replace_undefined_by)
+                                           or replace_undefined_by == 1.0):
+        return float(replace_undefined_by), float(replace_undefined_by)
+    raise AssayError("The 'replace_undefined_by' parameter of class_likelihood_ratios must be "
+                     f"np.nan, 1.0 or a dict; got {replace_undefined_by!r}")
+
+
+_HOW_TO_CONTROL = ("Use the `replace_undefined_by` param to control this behavior. To suppress "
+                   "this warning or turn it into an error, see Python's `warnings` module and "
+                   "`warnings.catch_warnings()`.")
 
 
 def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
                             raise_warning="deprecated", replace_undefined_by=np.nan):
-    """scikit-learn's class_likelihood_ratios: (LR+, LR-) of a binary problem; undefined ratios
-    warn and are replaced by replace_undefined_by (scikit-learn >= 1.6; default NaN).
-    raise_warning is deprecated as in scikit-learn (FutureWarning when passed)."""
+    """scikit-learn's class_likelihood_ratios as of scikit-learn 1.9: (LR+, LR-) of a binary
+    problem. LR+ is undefined without false positives, LR- without true negatives: each warns
+    (UndefinedMetricWarning, scikit-learn >= 1.7's words) and is replaced by
+    replace_undefined_by (scikit-learn >= 1.6; default NaN); no positive in y_true also warns.
+    raise_warning is deprecated (FutureWarning when passed; False silences the two ratio
+    warnings, as in scikit-learn)."""
     undefined_pos, undefined_neg = _undefined_ratio_values(replace_undefined_by)
     if not (isinstance(raise_warning, str) and raise_warning == "deprecated"):
-        warnings.warn("raise_warning is deprecated (scikit-learn 1.6): the warnings are always "
-                      "raised; use replace_undefined_by to choose the returned value.",
-                      FutureWarning, stacklevel=2)
+        warnings.warn("`raise_warning` was deprecated in version 1.7 and will be removed in 1.9. "
+                      "An `UndefinedMetricWarning` will always be raised in case of a division "
+                      "by zero and the value set with the `replace_undefined_by` param will be "
+                      "returned.", FutureWarning, stacklevel=2)
     else:
         raise_warning = True
-    lr_pos, lr_neg = _likelihood_ratios(y_true, y_pred, labels, sample_weight, raise_warning)
-    return (undefined_pos if np.isnan(lr_pos) else lr_pos,
-            undefined_neg if np.isnan(lr_neg) else lr_neg)
+    cm = _binary_confusion(y_true, y_pred, labels, sample_weight)
+    if cm.shape == (1, 1):  # one class seen: no rate of the other (scikit-learn 1.2's NaNs)
+        warnings.warn("samples of only one class were seen during testing", AssayWarning,
+                      stacklevel=2)
+        return float("nan"), float("nan")
+    lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
+                                                 False)
+    tn, fp, fn, tp = cm.ravel()
+    if tp + fn == 0:
+        warnings.warn("No samples of the positive class are present in `y_true`. "
+                      "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both set "
+                      "to `np.nan`. " + _HOW_TO_CONTROL, UndefinedMetricWarning, stacklevel=2)
+    if fp == 0:
+        if raise_warning:
+            start = ("No samples were predicted for the positive class and "
+                     "`positive_likelihood_ratio` is " if tp == 0 else
+                     "`positive_likelihood_ratio` is ill-defined and ")
+            warnings.warn(start + "set to `np.nan`. " + _HOW_TO_CONTROL, UndefinedMetricWarning,
+                          stacklevel=2)
+        lr_pos = undefined_pos
+    if tn == 0:
+        if raise_warning:
+            warnings.warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " +
+                          _HOW_TO_CONTROL, UndefinedMetricWarning, stacklevel=2)
+        lr_neg = undefined_neg
+    return float(lr_pos), float(lr_neg)
 
 
-def _likelihood_ratios(y_true, y_pred, labels, sample_weight, raise_warning):
+def _binary_confusion(y_true, y_pred, labels, sample_weight):
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind == MULTILABEL or len(encode_labels(targets.y_true, targets.y_pred)[0]) > 2:
         kind = targets.kind if targets.kind == MULTILABEL else "multiclass"
         raise AssayError("class_likelihood_ratios only supports binary classification "
                          f"problems, got targets of type: {kind}")
-    cm = confusion_matrix(targets.y_true, targets.y_pred,
-                          sample_weight=_ratio_weights(sample_weight), labels=labels)
-    lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
-                                                 bool(raise_warning))
-    return lr_pos, lr_neg
+    return confusion_matrix(targets.y_true, targets.y_pred,
+                            sample_weight=_ratio_weights(sample_weight), labels=labels)
 
 
 def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):

@@ -307,7 +307,9 @@ def _averaged_inverted_cdf(values, sample_weight, alpha):
     """Mean of the inverted CDF from below and from above: numpy's 'averaged_inverted_cdf'
     quantile without weights, its weighted generalisation with them (integer weights act as
     repeated samples)."""
-    weights = np.ones(len(values)) if sample_weight is None else sample_weight
+    # Weights rescaled exactly by a power of two: sums of weights near 1e308 stay finite.
+    weights = np.ones(len(values)) if sample_weight is None else _assay._scaled_weights(
+        np.ascontiguousarray(sample_weight, dtype=np.float64))
     return 0.5 * (_inverted_cdf(values, weights, alpha) -
                   _inverted_cdf(-values, weights, 1 - alpha))
 

@@ -335,6 +335,8 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
         w = np.full(n, float(sample_weight))
     else:
         w = np.asarray(sample_weight)
+        if w.dtype.kind == "c":
+            raise AssayError("Complex data not supported: sample_weight")
         if w.dtype.kind not in "biuf":
             try:
                 w = w.astype(np.float64)
@@ -346,6 +348,8 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
             raise AssayError("Found input variables with inconsistent numbers of samples: "
                              f"[{n}, {n}, {w.shape[0]}]")
         w = np.ascontiguousarray(w, dtype=np.float64)
+    # scikit-learn >= 1.6 refuses NaN and infinite weights with these words (assay: the index)
+    check_finite(w, "sample_weight")
     return w
 
 

@@ -172,14 +172,21 @@ def test_multiclass_brier_score_loss(seed):
 
 
 def test_probability_checks():
-    """Rows of a probability matrix must sum to one (scikit-learn >= 1.5 refuses, 1.2
-    renormalised); labels name the columns; log_loss's eps is gone (1.5) and y_pred is the
-    deprecated name of y_proba (1.9, FutureWarning)."""
+    """Rows of a probability matrix that do not sum to one warn (scikit-learn >= 1.5's
+    UserWarning; 1.2 renormalised them silently) and are scored as given; probabilities
+    outside [0, 1] raise (1.7); labels name the columns; log_loss's eps is gone (1.5) and
+    y_pred is the deprecated name of y_proba (1.9, FutureWarning)."""
     y = [0, 1, 2]
     P = np.array([[0.6, 0.2, 0.2], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
     for f in (am.log_loss, am.brier_score_loss, am.d2_log_loss_score, am.d2_brier_score):
-        with pytest.raises(ValueError, match="do not sum to one"):
-            f(y, P * 1.01)
+        with pytest.warns(UserWarning, match="do not sum to one"):
+            f(y, P * 0.99)
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        close(am.log_loss(y, P * 0.99), -np.mean(np.log(np.diag(P) * 0.99)))
+    with pytest.raises(ValueError, match="greater than 1"):
+        am.log_loss(y, P * 2)
+    with pytest.raises(ValueError, match="lower than 0"):
+        am.log_loss([0, 1], [-0.1, 0.5])
     with pytest.raises(ValueError, match="number of classes"):
         am.brier_score_loss(y, P, labels=[0, 1, 2, 3])
     with pytest.raises(ValueError, match="not belonging to the passed labels"):
