@@ -97,7 +97,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         listed = np.asarray(labels)
         k = listed.size
         if k == 0:
-            raise AssayError("'labels' should contains at least one label.")
+            raise AssayError("'labels' should contain at least one label.")
         if len(a) == 0:  # scikit-learn returns int zeros here, normalised or weighted alike
             return np.zeros((k, k), dtype=int)
         classes, ct, cp = encode_labels(a, b, labels=listed)
@@ -707,7 +707,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
         classes, ct, _ = encode_labels(a)
         if len(classes) == 1:
             raise AssayError(f"y_true contains only one label ({classes[0]}). Please provide the "
-                             "true labels explicitly through the labels argument.")
+                             "list of all expected class labels explicitly through the labels "
+                             "argument.")
     else:
         if len(listed) < 2:
             raise AssayError("The labels array needs to contain at least two labels, got "
@@ -811,11 +812,10 @@ def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None,
         return np.float64(np.nan)
     numerator = log_loss(y_true, y_proba, normalize=False, sample_weight=sample_weight,
                          labels=labels)
-    classes = np.unique(_as_labels(y_true, "y_true")) if labels is None else \
-        np.unique(np.asarray(labels))
-    null = np.tile(_class_proportions(y_true, sample_weight, classes), (num_samples(y_true), 1))
+    onehot, classes = _one_hot(y_true, labels)
+    null = np.tile(np.average(onehot, axis=0, weights=sample_weight), (len(onehot), 1))
     denominator = log_loss(y_true, null, normalize=False, sample_weight=sample_weight,
-                           labels=classes)
+                           labels=None if np.ndim(y_true) == 2 else classes)
     return np.float64(1 - numerator / denominator)
 
 
@@ -861,11 +861,11 @@ def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, label
     numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
                                  pos_label=pos_label, labels=labels)
     if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
-        classes = np.unique(_as_labels(y_true, "y_true")) if labels is None else \
-            np.unique(np.asarray(labels))
-        null = np.tile(_class_proportions(y_true, sample_weight, classes),
-                       (num_samples(y_true), 1))
-        denominator = brier_score_loss(y_true, null, sample_weight=sample_weight, labels=classes)
+        onehot, _ = _one_hot(y_true, labels)
+        null = np.average(onehot, axis=0, weights=sample_weight)
+        denominator = np.average(((onehot - null) ** 2).sum(axis=1), weights=sample_weight)
+        numerator = np.average(((onehot - np.asarray(y_proba, dtype=np.float64)) ** 2
+                                ).sum(axis=1), weights=sample_weight)
     else:
         a = _as_labels(y_true, "y_true")
         ct, positive = _positive_code(a, pos_label)

@@ -194,7 +194,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
                                                                         dtype=np.float64))
     fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
     if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
-        raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
+        raise AssayError("Only one class is present in y_true. Detection error tradeoff curve is "
                          "not defined in that case.")
     if not (tps[-1] > 0 and fps[-1] > 0):
         warnings.warn("det_curve: the {} have zero total weight, so their error rates are "
@@ -436,6 +436,9 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     score_dims = np.ndim(y_score)
     if kind == LABELS and len(present) > 2 and score_dims == 2:
         # 1-D multiclass labels with a score matrix: one-vs-rest (scikit-learn >= 1.3)
+        if pos_label != 1:
+            raise AssayError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set "
+                             "pos_label or set pos_label to 1.")
         check_consistent_length(y, y_score, sample_weight)
         ind = _one_vs_rest(y, np.unique(y))
         kind = MULTILABEL

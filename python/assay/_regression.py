@@ -203,8 +203,20 @@ def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
 
 
 def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
-    """scikit-learn's median_absolute_error (weighted: scikit-learn's weighted percentile)."""
-    return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
+    """scikit-learn's median_absolute_error; weighted, the median is the averaged inverted CDF
+    (scikit-learn 1.9, so unit weights give the unweighted median; 1.2 took the lower one)."""
+    if sample_weight is None:
+        return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    errors = np.abs(y - p).reshape(len(y), -1)
+    medians = np.array([_averaged_inverted_cdf(errors[:, j], w, 0.5)
+                        for j in range(errors.shape[1])])
+    return _average(medians, multioutput)
 
 
 def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,

@@ -105,6 +105,10 @@ class _Scorer:
 
     def _response(self, estimator, X):
         methods = _check_response_method_spec(self._response_method)
+        found = [m for m in methods if hasattr(estimator, m)]
+        if not found:  # checked first, for regressors too (scikit-learn's order)
+            raise AttributeError(f"{type(estimator).__name__} has none of the following "
+                                 f"attributes: {', '.join(methods)}.")
         if not _is_classifier(estimator):
             if methods != ("predict",):
                 raise AssayError(
@@ -113,10 +117,6 @@ class _Scorer:
                     "'predict'. Got a regressor with response_method="
                     f"{self._response_method} instead.")
             return estimator.predict(X)
-        found = [m for m in methods if hasattr(estimator, m)]
-        if not found:
-            raise AttributeError(f"{type(estimator).__name__} has none of the following "
-                                 f"attributes: {', '.join(methods)}.")
         return _classifier_response(estimator, X, found[0], self._pos_label(),
                                     getattr(self._score_func, "__name__", "this"))
 

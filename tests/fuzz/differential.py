@@ -990,6 +990,23 @@ def _d2_pinball_oracle(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     return np.average(scores, weights=weights_out)
 
 
+def _median_absolute_error_oracle(y_true, y_pred, *, sample_weight=None,
+                                  multioutput="uniform_average"):
+    """scikit-learn 1.9's median_absolute_error (docs/conventions.md row 15): weighted, the
+    averaged inverted CDF median of |y - ŷ|; 1.2's function validates and scores unweighted."""
+    kw = {"sample_weight": sample_weight, "multioutput": multioutput}
+    value_1_2 = skm.median_absolute_error(y_true, y_pred, **kw)
+    if sample_weight is None:
+        return value_1_2
+    errors = np.abs(np.asarray(y_pred, dtype=float) - np.asarray(y_true, dtype=float))
+    errors = errors.reshape(len(errors), -1)
+    medians = np.array([_quantile_by_walking(errors[:, j], sample_weight, 0.5)
+                        for j in range(errors.shape[1])])
+    if isinstance(multioutput, str) and multioutput == "raw_values":
+        return medians
+    return np.average(medians, weights=None if isinstance(multioutput, str) else multioutput)
+
+
 def _d2_absolute_error_oracle(y_true, y_pred, **kwargs):
     return _d2_pinball_oracle(y_true, y_pred, alpha=0.5, **kwargs)
 
@@ -997,7 +1014,7 @@ def _d2_absolute_error_oracle(y_true, y_pred, **kwargs):
 # Oracles of the behaviour of scikit-learn releases after 1.2 that assay follows: scikit-learn
 # twins for the documented differences and the rescaled-weights retry, like skm's functions.
 NEWER_RELEASE_ORACLES = (_det_curve_oracle, _log_loss_oracle, _d2_pinball_oracle,
-                         _d2_absolute_error_oracle)
+                         _d2_absolute_error_oracle, _median_absolute_error_oracle)
 
 
 def gen_regression(rng):
@@ -1051,7 +1068,8 @@ def gen_regression(rng):
         atol = 1e-12 * _tweedie_term_scale(t, p, kw["power"])
     constant = t.size > 0 and bool(np.all(t == t[:1]))
     oracle = {"d2_pinball_score": _d2_pinball_oracle,
-              "d2_absolute_error_score": _d2_absolute_error_oracle}.get(name)
+              "d2_absolute_error_score": _d2_absolute_error_oracle,
+              "median_absolute_error": _median_absolute_error_oracle}.get(name)
     return Case(name, [t, p], kw, oracle=oracle, atol=atol if scale else 0.0,
                 check=_squares_overflow
                 if scale > 1e150 or np.max(np.abs(t), initial=0.0) < 1e-300 or constant else None)

@@ -127,7 +127,7 @@ def test_det_curve_with_a_class_of_zero_weight_follows_scikit_learn():
         ours = am.det_curve(*args, sample_weight=[0.0, 0.5, 0.0])
     for a, b in zip(ours, ([0.0], [np.nan], [np.inf])):
         np.testing.assert_array_equal(a, b)
-    with pytest.raises(ValueError, match="Only one class present"):
+    with pytest.raises(ValueError, match="Only one class is present"):
         am.det_curve([1, 1], [0.8, 0.3])
 
 

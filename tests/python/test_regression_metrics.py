@@ -36,6 +36,9 @@ def targets(rng, n, outputs, ties):
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_matches_sklearn(rng, name, outputs, ties, weighted):
+    if name == "median_absolute_error" and weighted:
+        pytest.skip("scikit-learn 1.9's weighted median differs from 1.2's: "
+                    "test_sklearn_newest.py::test_weighted_median_absolute_error")
     for n in (2, 7, 200):
         y, p = targets(rng, n, outputs, ties)
         w = rng.integers(0, 5, size=n).astype(float) + (rng.random(n) if not ties else 0)

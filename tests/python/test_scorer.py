@@ -123,9 +123,12 @@ def test_response_method():
     with pytest.raises(ValueError, match="response_method"):
         am.make_scorer(am.accuracy_score, response_method="transform")
     X, y = REGRESSION
+    regressor = LinearRegression().fit(X, y)
+    with pytest.raises(AttributeError, match="none of the following attributes"):
+        am.make_scorer(am.r2_score, response_method="predict_proba")(regressor, X, y)
+    regressor.predict_proba = regressor.predict  # a regressor that has the method
     with pytest.raises(ValueError, match="should either be a classifier"):
-        am.make_scorer(am.r2_score, response_method="predict_proba")(
-            LinearRegression().fit(X, y), X, y)
+        am.make_scorer(am.r2_score, response_method="predict_proba")(regressor, X, y)
 
 
 def test_routed_sample_weight():

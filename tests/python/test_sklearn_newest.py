@@ -2,6 +2,8 @@
 release), each checked against its definition on random inputs: scikit-learn 1.2's own
 functions where they compute a part (mean_squared_error, log_loss, brier_score_loss), numpy or a
 brute-force loop otherwise. Each test names the formula and the release that introduced it."""
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -100,6 +102,23 @@ def test_d2_pinball_uses_the_averaged_inverted_cdf(seed, alpha):
           am.d2_pinball_score(np.repeat(y, counts), np.repeat(p, counts), alpha=alpha))
     if alpha == 0.5:
         close(am.d2_absolute_error_score(y, p), expected)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_weighted_median_absolute_error(seed):
+    """Weighted median_absolute_error (scikit-learn 1.9): the averaged inverted CDF median of
+    |y - ŷ|, so unit weights give the unweighted median and integer weights repeat samples."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 30))
+    y, p = rng.random((n, 2)), rng.random((n, 2))
+    counts = rng.integers(0, 4, n)
+    counts[0] = 1
+    close(am.median_absolute_error(y, p, sample_weight=np.ones(n), multioutput="raw_values"),
+          np.median(np.abs(y - p), axis=0))
+    close(am.median_absolute_error(y, p, sample_weight=counts.astype(float),
+                                   multioutput="raw_values"),
+          np.median(np.abs(np.repeat(y, counts, axis=0) - np.repeat(p, counts, axis=0)),
+                    axis=0))
 
 
 def test_d2_pinball_limits():
@@ -328,3 +347,58 @@ def test_zero_division_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert np.isnan(am.precision_score([1, 0], [0, 0], zero_division=np.nan))
+
+
+# ----------------------------------------------------------------------------- a newer suite
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "sklearn_suite"))
+import run_newest  # noqa: E402
+import run_suite  # noqa: E402
+
+NEWEST_TESTS = os.environ.get("ASSAY_SKLEARN_NEWEST_TESTS")
+
+
+def test_newer_suite_rewrite_rules():
+    """run_newest.py's rules on a made-up test module: assay's names substituted (also from
+    scikit-learn's private metric modules), names the installed scikit-learn lacks bound to a
+    placeholder, and the tests using them (directly, through a helper or a parametrize list,
+    or through a config option 1.2 lacks) deselected with the names as the reason."""
+    source = (
+        "import pytest\n"
+        "from sklearn.metrics import log_loss, root_mean_squared_error\n"
+        "from sklearn.metrics._classification import d2_brier_score, _check_targets\n"
+        "from sklearn.utils._array_api import not_in_1_2\n"
+        "from sklearn import config_context\n"
+        "CASES = list(not_in_1_2())\n"
+        "def helper():\n    return not_in_1_2\n"
+        "def test_plain():\n    assert root_mean_squared_error([1], [1]) == 0\n"
+        "def test_direct():\n    not_in_1_2()\n"
+        "def test_helper():\n    helper()\n"
+        "@pytest.mark.parametrize('x', CASES)\ndef test_param(x):\n    pass\n"
+        "@config_context(enable_metadata_routing=True)\ndef test_routing():\n    pass\n")
+    text, substituted, deselected = run_newest.rewrite(source, run_suite.provided_names())
+    assert "from assay.metrics import log_loss, root_mean_squared_error" in text
+    assert "from assay.metrics import d2_brier_score" in text
+    assert "from sklearn.metrics._classification import _check_targets" in text
+    assert "not_in_1_2 = _NewerThanInstalled('sklearn.utils._array_api.not_in_1_2')" in text
+    assert set(deselected) == {"test_direct", "test_helper", "test_param", "test_routing"}
+    assert "sklearn.utils._array_api.not_in_1_2" in deselected["test_helper"]
+    assert "enable_metadata_routing" in deselected["test_routing"]
+    namespace = {}
+    exec(compile(text, "rewritten", "exec"), namespace)  # imports and collects on 1.2.1
+    namespace["test_plain"]()
+
+
+@pytest.mark.skipif(not NEWEST_TESTS, reason=(
+    "set ASSAY_SKLEARN_NEWEST_TESTS to a folder outside the checkout holding a newer scikit-"
+    "learn's sklearn/metrics/tests/test_{regression,classification,ranking,common,"
+    "score_objects}.py (tests/python/sklearn_suite/run_newest.py)"))
+def test_newer_release_suite_fails_only_where_documented(tmp_path):
+    """A newer release's own metric tests with assay substituted: every failure is a
+    documented difference (newest_expected_failures.txt, docs/conventions.md)."""
+    files, deselected = run_newest.prepare(NEWEST_TESTS, str(tmp_path))
+    assert files, f"no scikit-learn test file in {NEWEST_TESTS}"
+    outcomes, log = run_suite.run(str(tmp_path), files=files)
+    assert outcomes, "the newer tests did not run:\n" + log[-5000:]
+    counts, documented, other = run_newest.summarise(outcomes, deselected)
+    assert not other, f"{counts}; undocumented failures:\n" + "\n".join(other)
