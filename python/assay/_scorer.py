@@ -52,6 +52,9 @@ def _is_classifier(estimator):
 
 def _positive_column(y_pred, classes, pos_label, what):
     """The column of pos_label of a binary classifier's (n, 2) predict_proba."""
+    if y_pred.ndim == 2 and y_pred.shape[1] < 2:  # fitted on one class
+        raise AssayError(f"Got predict_proba of shape {y_pred.shape}, but need classifier with "
+                         "two classes.")
     if y_pred.ndim == 2 and y_pred.shape[1] <= 2:
         return y_pred[:, np.flatnonzero(np.asarray(classes) == pos_label)[0]]
     raise AssayError(f"Got predict_proba of shape {y_pred.shape}, but need classifier with two "
@@ -63,7 +66,7 @@ def _classifier_response(estimator, X, method, pos_label, what):
     the positive class's column, binary decision_function negated when the positive class is
     classes_[0], multilabel lists stacked; predict as is."""
     classes = np.asarray(estimator.classes_)
-    binary = classes.ndim == 1 and len(classes) == 2
+    binary = classes.ndim == 1 and len(classes) <= 2  # scikit-learn's type_of_target(classes_)
     if binary:
         if pos_label is None:
             pos_label = classes[-1]
