@@ -746,9 +746,9 @@ def _det_curve_oracle(y_true, y_score, pos_label=None, sample_weight=None):
     fps, tps, thr = np.r_[0.0, fps], np.r_[0.0, tps], np.r_[np.inf, thr]
     first = np.flatnonzero(fps == fps[0])[-1]
     last = np.flatnonzero(tps == tps[-1])[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (fps[first:last + 1][::-1] / fps[-1],
-                (tps[-1] - tps[first:last + 1][::-1]) / tps[-1], thr[first:last + 1][::-1])
+    # A class of zero weight divides by 0 with numpy's RuntimeWarning, as scikit-learn does.
+    return (fps[first:last + 1][::-1] / fps[-1],
+            (tps[-1] - tps[first:last + 1][::-1]) / tps[-1], thr[first:last + 1][::-1])
 
 
 def _log_loss_oracle(y_true, y_pred, **kwargs):
