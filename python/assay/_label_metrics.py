@@ -11,7 +11,8 @@ from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
 from ._classification import accuracy_score, confusion_matrix, float_counts
 from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
                       selected_codes, set_wise_labels, zero_division_name)
-from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
+from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length,
+                          check_sample_weight,
                           check_targets, column_or_1d, float_array, integral_weights,
                           num_samples, target_kind)
 
@@ -40,9 +41,7 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
     sample with samplewise=True, multilabel input only); int64 counts without weights, except
     that, as in scikit-learn 1.2, 1-D labels with no sample predicted right give float64."""
     targets = check_targets(y_true, y_pred, sample_weight)
-    if sample_weight is not None:
-        sample_weight = column_or_1d(sample_weight, "sample_weight")
-    w = check_sample_weight(sample_weight, len(targets.y_true))
+    w = check_sample_weight(sample_weight, len(targets.y_true))  # 1-D (scikit-learn >= 1.6)
     if targets.kind == LABELS:
         if samplewise:
             raise AssayError("Samplewise metrics are not available outside of multilabel "
@@ -144,6 +143,8 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
             isinstance(replace_undefined_by, bool):
         raise AssayError("replace_undefined_by must be a real number or np.nan, got "
                          f"{replace_undefined_by!r}")
+    if labels is not None and not np.isin(as_array(y1), np.asarray(labels)).any():
+        raise AssayError("At least one label in `labels` must be present in `y1`")
     kappa = _cohen_kappa(y1, y2, labels, weights, sample_weight)
     return np.float64(replace_undefined_by) if np.isnan(kappa) else kappa
 

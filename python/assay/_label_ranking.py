@@ -115,9 +115,12 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
 def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
     """scikit-learn's ndcg_score: DCG over the ideal DCG per sample (0 when all gains are 0),
     averaged over samples."""
+    relevance = float_array(y_true.toarray() if is_sparse(y_true) else y_true, "", min_samples=1)
+    # scikit-learn >= 1.4 refuses negative gains (1.2 warned) and a single document
+    if relevance.min() < 0:
+        raise AssayError("ndcg_score should not be used on negative y_true values.")
+    if relevance.ndim > 1 and relevance.shape[1] <= 1:
+        raise AssayError("Computing NDCG is only meaningful when there is more than 1 document. "
+                         f"Got {relevance.shape[1]} instead.")
     y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
-    if y.min() < 0:
-        warnings.warn("ndcg_score should not be used on negative y_true values. ndcg_score will "
-                      "raise a ValueError on negative y_true values starting from version 1.4.",
-                      FutureWarning, stacklevel=2)
     return np.float64(_assay.lm_dcg(y, s, _k(k), 2.0, bool(ignore_ties), True, w))

@@ -139,6 +139,9 @@ def _curve_inputs(y_true, y_score, pos_label, sample_weight):
     finite labels and scores, consistent lengths; pos_label resolved on the samples with
     non-zero weight. Returns (y == pos_label as bytes, float64 scores, weights or None)."""
     kind, y, classes, name = _label_classes(y_true)
+    if y.dtype.kind == "S" or (y.dtype == object and any(isinstance(v, bytes) for v in y[:1])):
+        raise TypeError("Support for labels represented as bytes is not supported. Convert the "
+                        "labels to a string or integer format.")
     if not (name == "binary" or (name == "multiclass" and pos_label is not None)):
         raise AssayError(f"{name} format is not supported")
     check_consistent_length(y_true, y_score, sample_weight)

@@ -60,6 +60,14 @@ def as_array(y):
         return y
     if is_sparse(y):
         return y
+    numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
+    if numpy_dtype is not None and hasattr(y, "to_numpy"):
+        # pandas nullable dtypes (Int64, Float64, boolean) without missing values are their
+        # numpy dtype, as scikit-learn >= 1.3 reads them
+        try:
+            return y.to_numpy(dtype=numpy_dtype)
+        except (TypeError, ValueError):
+            pass
     with warnings.catch_warnings():
         warnings.simplefilter("error", np.VisibleDeprecationWarning)
         try:
