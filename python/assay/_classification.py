@@ -1,7 +1,8 @@
-"""Label-based classification metrics and calibration (scikit-learn 1.2.1 names, arguments,
-defaults and return shapes). Thin wrappers: arguments are converted here, every number is
-computed by the compiled library (src/metrics/{labels,confusion,classification,calibration}.cpp).
-See docs/metrics_classification.md."""
+"""Label-based classification metrics and calibration (scikit-learn 1.9 names, arguments,
+defaults and return shapes). Thin wrappers: arguments are converted here, the counts and sums
+are computed by the compiled library (src/metrics/{labels,confusion,classification,
+calibration}.cpp); the multi-class Brier score, the D² scores and log losses of rows that do
+not sum to one are short numpy formulas here. See docs/metrics_classification.md."""
 import functools
 import warnings
 
@@ -676,8 +677,9 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     """scikit-learn's log_loss as of scikit-learn 1.9: probabilities are clipped to the machine
     epsilon of their dtype (the ``eps`` argument was removed in 1.5) and must lie in [0, 1]
     (ValueError); rows of a 2-D y_proba that do not sum to one warn (UserWarning) and are not
-    renormalised; ``y_pred`` is the deprecated name of ``y_proba`` (FutureWarning). A y_true value that is not among `labels` contributes 0, as in
-    scikit-learn; a multilabel indicator y_true scores each row against its renormalised
+    renormalised; ``y_pred`` is the deprecated name of ``y_proba`` (FutureWarning). A y_true
+    value that is not among `labels` raises, and `labels` out of sorted order warn (scikit-learn
+    >= 1.7); a multilabel indicator y_true scores each row against its renormalised
     probabilities."""
     y_proba = _renamed_proba(y_proba, y_pred, "log_loss")
     raw = as_array(y_proba)

@@ -1,8 +1,9 @@
-"""Regression metrics with scikit-learn 1.2.1's names, arguments, defaults and return shapes:
+"""Regression metrics with scikit-learn 1.9's names, arguments, defaults and return shapes:
 1-D and multi-output (n, m) targets, sample weights, `multioutput` ('raw_values',
 'uniform_average', 'variance_weighted' or output weights) and `force_finite`. Checks and
-conversions here; every number is computed by src/metrics/regression.cpp, which also refuses
-NaN and infinity (scikit-learn's message, with the index)."""
+conversions here; the sums are computed by src/metrics/regression.cpp, which also refuses
+NaN and infinity (scikit-learn's message, with the index); the weighted quantiles of
+scikit-learn 1.9 (D² pinball null model, weighted median) are selected here."""
 import numbers
 import warnings
 
