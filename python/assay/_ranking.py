@@ -234,9 +234,11 @@ def confusion_matrix_at_thresholds(y_true, y_score, *args, pos_label=None, sampl
         True binary labels (or multiclass with an explicit pos_label).
     y_score : array-like of shape (n_samples,)
         Scores: probabilities of pos_label or decision values.
+    *args
+        pos_label and sample_weight passed positionally: deprecated as in scikit-learn 1.9
+        (FutureWarning); pass them by keyword.
     pos_label : int, float, bool or str, default=None
-        The positive class; None means 1 for labels in {0, 1} or {-1, 1}. Passing it (or
-        sample_weight) positionally is deprecated as in scikit-learn 1.9 (FutureWarning).
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1}.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
 
@@ -311,7 +313,8 @@ def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,
     y_score : array-like of shape (n_samples,)
         Scores: probabilities of the positive class or decision values.
     metric_func : callable
-        metric_func(y_true, y_pred, **kwargs) returning a number or a fixed-size collection.
+        The metric, called as metric_func(y_true, y_pred, **kwargs); it returns a number or a
+        collection of fixed size.
     sample_weight : array-like of shape (n_samples,), default=None
         Passed to metric_func when not None.
     metric_params : dict, default=None

@@ -402,3 +402,16 @@ def test_newer_release_suite_fails_only_where_documented(tmp_path):
     assert outcomes, "the newer tests did not run:\n" + log[-5000:]
     counts, documented, other = run_newest.summarise(outcomes, deselected)
     assert not other, f"{counts}; undocumented failures:\n" + "\n".join(other)
+
+
+@pytest.mark.parametrize("name", ["root_mean_squared_error", "root_mean_squared_log_error",
+                                  "d2_log_loss_score", "d2_brier_score",
+                                  "confusion_matrix_at_thresholds", "metric_at_thresholds"])
+def test_docstring_examples_run(name):
+    """The Examples of the functions added for scikit-learn's newer releases run as doctests."""
+    import doctest
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(getattr(am, name), name, globs={}):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0
