@@ -1,7 +1,9 @@
-"""Label-based classification metrics and calibration (scikit-learn 1.2.1 names, arguments,
-defaults and return shapes). Thin wrappers: arguments are converted here, every number is
-computed by the compiled library (src/metrics/{labels,confusion,classification,calibration}.cpp).
-See docs/metrics_classification.md."""
+"""Label-based classification metrics and calibration (scikit-learn 1.9 names, arguments,
+defaults and return shapes). Thin wrappers: arguments are converted here, the counts and sums
+are computed by the compiled library (src/metrics/{labels,confusion,classification,
+calibration}.cpp); the multi-class Brier score, the D² scores and log losses of rows that do
+not sum to one are short numpy formulas here. See docs/metrics_classification.md."""
+import functools
 import warnings
 
 import numpy as np
@@ -13,7 +15,8 @@ from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_c
                       present_labels, selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length, check_finite,
                           check_sample_weight, check_targets, column_or_1d, float_array,
-                          indicator, integral_weights, is_text, target_kind, type_name)
+                          indicator, integral_weights, is_text, num_samples, target_kind,
+                          type_name)
 
 __all__ = [
     "confusion_matrix",
@@ -32,6 +35,8 @@ __all__ = [
     "calibration_error",
     "brier_score_loss",
     "log_loss",
+    "d2_log_loss_score",
+    "d2_brier_score",
 ]
 
 # ----------------------------------------------------------------------------- label handling
@@ -71,7 +76,9 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     whose predicted label is ``labels[j]``, as scikit-learn's ``confusion_matrix``. ``labels``
     selects and orders the rows and columns; samples whose true or predicted label is not listed
     are dropped. Normalising divides by row, column or grand totals, and 0/0 gives 0. The counts are
-    int64 (exact, never wrapping) unless the weights are floats or the matrix is normalised.
+    int64 (exact, never wrapping) unless the weights are floats or the matrix is normalised. A
+    1 x 1 matrix (a single label in both inputs) warns that ``labels`` would give the intended
+    shape, as scikit-learn 1.9 does.
 
     Parameters
     ----------
@@ -139,7 +146,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         listed = np.asarray(labels)
         k = listed.size
         if k == 0:
-            raise AssayError("'labels' should contains at least one label.")
+            raise AssayError("'labels' should contain at least one label.")
         if len(a) == 0:  # scikit-learn returns int zeros here, normalised or weighted alike
             return np.zeros((k, k), dtype=int)
         classes, ct, cp = encode_labels(a, b, labels=listed)
@@ -160,6 +167,24 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     if normalize is None and integral:
         cm = cm.astype(np.int64)
     return cm
+
+
+
+def _warns_of_a_single_label(function):
+    """scikit-learn 1.9 (not 1.2): a 1 x 1 confusion matrix warns that `labels` would give the
+    intended shape (so do the metrics built on it, as in scikit-learn)."""
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        cm = function(*args, **kwargs)
+        if cm.shape == (1, 1):
+            warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                          "matrix to have the correct shape, use the 'labels' parameter to pass "
+                          "all known labels.", AssayWarning, stacklevel=2)
+        return cm
+    return checked
+
+
+confusion_matrix = _warns_of_a_single_label(confusion_matrix)
 
 
 def grouped_confusion_matrix(y_true, y_pred, row_groups=None, col_groups=None, *,
@@ -1115,47 +1140,64 @@ def calibration_error(y_true, y_prob, *, bins=15, strategy="uniform", norm="l1",
             "bins": {key: np.stack([o["bins"][key] for o in out]) for key in out[0]["bins"]}}
 
 
-def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
+def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None,
+                     scale_by_half="auto"):
     """Brier score: the mean squared difference between the probability and the outcome.
 
-    As scikit-learn 1.2.1's ``brier_score_loss``. The positive class is ``pos_label`` when given,
-    else 1 for labels in {0, 1} or {-1, 1}, else the greater of two numeric labels; string labels
-    need ``pos_label``.
+    As scikit-learn's ``brier_score_loss`` of release 1.7 and later (arguments ``y_proba``,
+    ``labels``, ``scale_by_half``). A 1-D ``y_proba`` is the probability of the positive class:
+    the positive class is ``pos_label`` when given, else 1 for labels in {0, 1} or {-1, 1}, else
+    the greater of two numeric labels; string labels need ``pos_label``. A 2-D ``y_proba`` scores
+    every class, its columns being the sorted labels (or ``labels``): the mean over samples of
+    the summed squared differences to the one-hot outcome.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        True binary labels.
-    y_prob : array-like of shape (n_samples,)
-        Predicted probability of the positive class, in [0, 1].
+        True labels (binary for a 1-D ``y_proba``).
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probability of the positive class, or of every class, in [0, 1].
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
     pos_label : int, float, bool or str, default=None
-        The positive class (see above).
+        The positive class of a 1-D ``y_proba`` (see above).
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the columns of a 2-D ``y_proba``. None: the classes of ``y_true``.
+    scale_by_half : bool or 'auto', default='auto'
+        Halve the summed squared differences: 'auto' halves for two classes (the binary score,
+        between 0 and 1) and not for more (between 0 and 2).
 
     Returns
     -------
     float
-        Between 0 (perfect) and 1.
+        The Brier score; 0 is perfect.
 
     Raises
     ------
     AssayError
-        If ``y_true`` is not binary or empty, ``y_prob`` leaves [0, 1], string labels come without
-        ``pos_label``, or the lengths differ.
+        If a 1-D ``y_proba`` comes with labels that are not binary, ``y_true`` is empty,
+        ``y_proba`` leaves [0, 1], string labels come without ``pos_label``, the classes do not
+        match the columns, ``scale_by_half`` is neither a bool nor 'auto', or the lengths differ.
 
     See Also
     --------
     log_loss : The logarithmic scoring rule.
+    d2_brier_score : The Brier score relative to predicting the class frequencies.
 
     Examples
     --------
     >>> from assay.metrics import brier_score_loss
     >>> print(round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4))
     0.0375
+    >>> print(round(brier_score_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1],
+    ...                                          [0.1, 0.2, 0.7]]), 4))
+    0.1267
     """
+    scale = _check_scale_by_half(scale_by_half)
+    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
+        return _multiclass_brier(y_true, y_proba, sample_weight, labels, scale)
     a = column_or_1d(y_true, "y_true")
-    p = column_or_1d(y_prob, "y_prob")
+    p = column_or_1d(y_proba, "y_proba")
     if a.dtype.kind == "f":
         check_finite(a, "")
     p = float_array(p, "", min_samples=0)
@@ -1163,42 +1205,153 @@ def brier_score_loss(y_true, y_prob, *, sample_weight=None, pos_label=None):
     kind, a = target_kind(a, "y_true")
     name = type_name(kind, a)
     if name != "binary":
-        raise AssayError("Only binary classification is supported. The type of the target is "
-                         f"{name}.")
+        raise AssayError(f"The type of the target inferred from y_true is {name} but should be "
+                         "binary according to the shape of y_prob.")
     if len(a) == 0:
         raise AssayError("y_true is empty: need at least one sample")
     if p.max() > 1:
-        raise AssayError("y_prob contains values greater than 1.")
+        raise AssayError(f"y_prob contains values greater than 1: {p.max()}")
     if p.min() < 0:
-        raise AssayError("y_prob contains values less than 0.")
+        raise AssayError(f"y_prob contains values less than 0: {p.min()}")
     w = check_sample_weight(sample_weight, len(a))
     ct, positive = _positive_code(a, pos_label)
-    return np.float64(_assay.cls_brier_score_loss(ct, positive, p, w))
+    loss = np.float64(_assay.cls_brier_score_loss(ct, positive, p, w))
+    # The binary loss is half the sum over the two classes' columns.
+    return loss if scale is not False else np.float64(2 * loss)
 
 
-def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, labels=None):
+def _check_scale_by_half(scale_by_half):
+    if isinstance(scale_by_half, str) and scale_by_half == "auto":
+        return "auto"
+    if isinstance(scale_by_half, (bool, np.bool_)):
+        return bool(scale_by_half)
+    raise AssayError("The 'scale_by_half' parameter of brier_score_loss must be a bool or "
+                     f"'auto'. Got {scale_by_half!r} instead.")
+
+
+def _class_matrix(y_true, y_proba, sample_weight, labels, what):
+    """Checked (one-hot y_true, float64 y_proba, weights) of a probability metric with a 2-D
+    y_proba whose columns are the sorted `labels` (default: the classes of y_true; a 0/1
+    indicator y_true is its own one-hot); values in [0, 1], rows that do not sum to one (within
+    sqrt(eps)) warned about. scikit-learn >= 1.7's checks and messages."""
+    p = float_array(y_proba, "y_proba", min_samples=1)
+    _check_probability_range(p)
+    check_consistent_length(y_true, p, sample_weight)
+    w = check_sample_weight(sample_weight, p.shape[0])
+    onehot, classes = _one_hot(y_true, labels)
+    _check_rows_sum_to_one(p)
+    if len(classes) != p.shape[1]:
+        if labels is None:
+            raise AssayError("y_true and y_prob contain different number of classes: "
+                             f"{len(classes)} vs {p.shape[1]}. Please provide the true labels "
+                             "explicitly through the labels argument. Classes found in y_true: "
+                             f"{classes}")
+        raise AssayError("The number of classes in labels is different from that in y_prob. "
+                         f"Classes found in labels: {classes}")
+    return onehot, p, w
+
+
+def _one_hot(y_true, labels):
+    """(one-hot matrix, sorted classes) of y_true as scikit-learn's LabelBinarizer encodes it
+    for the probability metrics, with scikit-learn's checks of `labels`."""
+    kind, a = target_kind(y_true, "y_true")
+    if kind == MULTILABEL:
+        onehot = np.asarray(indicator(a), dtype=np.float64)
+        return onehot, np.arange(onehot.shape[1])
+    if kind != LABELS:
+        if kind.endswith("multioutput"):
+            raise AssayError("Multioutput target data is not supported with label binarization")
+        raise AssayError(f"Unknown label type: {type_name(kind, a)}")
+    a = column_or_1d(a, "y_true")
+    if labels is None:
+        classes = encode_labels(a)[0]
+    else:
+        classes = encode_labels(np.asarray(labels))[0]
+        if not np.array_equal(classes, np.asarray(labels)):
+            warnings.warn(f"Labels passed were {labels}. But this function assumes labels are "
+                          "ordered lexicographically. Pass the ordered labels="
+                          f"{classes.tolist()} and ensure that the columns of y_prob correspond "
+                          "to this ordering.", AssayWarning, stacklevel=4)
+        undeclared = set(a.tolist()) - set(classes.tolist())
+        if undeclared:
+            raise AssayError(f"y_true contains values {undeclared} not belonging to the passed "
+                             f"labels {labels}.")
+    if len(classes) == 1:
+        if labels is None:
+            raise AssayError(f"y_true contains only one label ({classes[0]}). Please provide the "
+                             "list of all expected class labels explicitly through the labels "
+                             "argument.")
+        raise AssayError("The labels array needs to contain at least two labels, got "
+                         f"{classes}.")
+    return (a[:, None] == classes[None, :]).astype(np.float64), classes
+
+
+def _check_rows_sum_to_one(p):
+    """True when every row of p sums to one within scikit-learn's sqrt(eps) tolerance; else
+    False with scikit-learn's (>= 1.5) UserWarning. The rows are not renormalised."""
+    tolerance = np.sqrt(np.finfo(p.dtype).eps)
+    if np.allclose(p.sum(axis=1), 1.0, rtol=tolerance):
+        return True
+    warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                  AssayWarning, stacklevel=3)
+    return False
+
+
+def _check_probability_range(p):
+    """scikit-learn >= 1.7's range check of probabilities (log_loss clipped them before)."""
+    if p.size and p.max() > 1:
+        raise AssayError(f"y_prob contains values greater than 1: {p.max()}")
+    if p.size and p.min() < 0:
+        raise AssayError(f"y_prob contains values lower than 0: {p.min()}")
+
+
+def _unnormalised_log_loss(ct, p, eps, normalize, w):
+    """Log loss of rows that do not sum to one, as scikit-learn >= 1.5 computes it: clipped to
+    [eps, 1 - eps], not renormalised; a y_true outside the labels (code -1) contributes 0."""
+    rows = np.arange(len(ct))
+    picked = np.clip(p[rows, np.maximum(ct, 0)], eps, 1 - eps)
+    losses = np.where(ct >= 0, -np.log(picked), 0.0)
+    if not normalize:
+        return np.float64(losses.sum() if w is None else np.dot(losses, w))
+    return np.float64(np.average(losses, weights=w))
+
+
+def _multiclass_brier(y_true, y_proba, sample_weight, labels, scale):
+    onehot, p, w = _class_matrix(y_true, y_proba, sample_weight, labels, "brier_score_loss")
+    per_sample = ((p - onehot) ** 2).sum(axis=1)
+    loss = np.average(per_sample, weights=w)
+    if scale is True or (scale == "auto" and p.shape[1] == 2):
+        loss = loss / 2
+    return np.float64(loss)
+
+
+def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None,
+             y_pred="deprecated"):
     """Logarithmic loss (cross-entropy) of predicted probabilities.
 
-    As scikit-learn 1.2.1's ``log_loss``: probabilities are clipped to [eps, 1 - eps]
-    (``eps='auto'`` is the machine epsilon of ``y_pred``'s dtype), rows renormalised, and the loss
-    is the mean of ``-log p[y]``. A 1-D ``y_pred`` is the probability of the positive class. A
-    ``y_true`` value that is not among ``labels`` contributes 0, as in scikit-learn; a multilabel
-    indicator ``y_true`` scores each row against its renormalised probabilities.
+    As scikit-learn's ``log_loss`` of release 1.9: probabilities are clipped to
+    [eps, 1 - eps] with eps the machine epsilon of their dtype (the ``eps`` argument was removed
+    in 1.5) and must lie in [0, 1]; rows of a 2-D ``y_proba`` that do not sum to one warn
+    (UserWarning) and are not renormalised. The loss is the mean of ``-log p[y]``. A 1-D
+    ``y_proba`` is the probability of the positive class. A ``y_true`` value that is not among
+    ``labels`` raises, and ``labels`` out of sorted order warn (scikit-learn 1.7 and later); a
+    multilabel indicator ``y_true`` scores each row against its renormalised probabilities.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
         True labels, or a multilabel indicator matrix.
-    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities, one column per class in sorted order (or in ``labels`` order).
-    eps : float or 'auto', default='auto'
-        Clipping bound of the probabilities.
     normalize : bool, default=True
         True: the mean loss per sample; False: the sum.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
     labels : array-like, default=None
-        The classes of the columns of ``y_pred``. None: the classes of ``y_true``.
+        The classes of the columns of ``y_proba``. None: the classes of ``y_true``.
+    y_pred : array-like, default='deprecated'
+        The older name of ``y_proba`` (scikit-learn before 1.9); passing it warns with a
+        FutureWarning.
 
     Returns
     -------
@@ -1209,12 +1362,14 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
     ------
     AssayError
         If ``y_true`` holds a single class without ``labels``, the number of classes differs from
-        the columns of ``y_pred``, ``labels`` has fewer than two classes, ``eps`` is an unknown
-        string, the target is continuous or multi-output, or the lengths differ.
+        the columns of ``y_proba``, ``labels`` has fewer than two classes or lacks a class of
+        ``y_true``, a probability leaves [0, 1], the target is continuous or multi-output, or the
+        lengths differ.
 
     See Also
     --------
     brier_score_loss : The quadratic scoring rule.
+    d2_log_loss_score : The log loss relative to predicting the class frequencies.
 
     Examples
     --------
@@ -1224,13 +1379,11 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
     >>> print(round(log_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]]), 4))
     0.3122
     """
-    raw = as_array(y_pred)
+    y_proba = _renamed_proba(y_proba, y_pred, "log_loss")
+    raw = as_array(y_proba)
     if raw.dtype.kind not in "f" or raw.dtype.itemsize > 8:
         raw = float_array(raw, "", min_samples=0)
-    if isinstance(eps, str):
-        if eps != "auto":
-            raise AssayError(f"eps must be 'auto' or a number, found {eps!r}")
-        eps = float(np.finfo(raw.dtype).eps)
+    eps = float(np.finfo(raw.dtype).eps)
     p = float_array(raw, "", min_samples=1)
     check_consistent_length(p, y_true, sample_weight)
     kind, a = target_kind(y_true, "y")
@@ -1254,17 +1407,21 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
         classes, ct, _ = encode_labels(a)
         if len(classes) == 1:
             raise AssayError(f"y_true contains only one label ({classes[0]}). Please provide the "
-                             "true labels explicitly through the labels argument.")
+                             "list of all expected class labels explicitly through the labels "
+                             "argument.")
     else:
         if len(listed) < 2:
-            raise AssayError("The labels array needs to contain at least two labels for "
-                             f"log_loss, got {listed}.")
+            raise AssayError("The labels array needs to contain at least two labels, got "
+                             f"{listed}.")
+        _one_hot(a, labels)  # scikit-learn >= 1.7: unsorted labels warn, unknown y_true raise
         classes, ct, _ = encode_labels(a, None, labels=listed)
         position = np.full(len(classes), -1, dtype=np.int32)
         position[codes_of(classes, listed)] = np.arange(len(listed), dtype=np.int32)
         ct = position[ct]
         classes = listed
     columns = 2 if p.ndim == 1 or p.shape[1] == 1 else p.shape[1]
+    _check_probability_range(p)
+    rows_sum_to_one = p.ndim == 1 or p.shape[1] == 1 or _check_rows_sum_to_one(p)
     if len(classes) != columns:
         if labels is None:
             raise AssayError("y_true and y_pred contain different number of classes {0}, {1}. "
@@ -1275,4 +1432,148 @@ def log_loss(y_true, y_pred, *, eps="auto", normalize=True, sample_weight=None, 
                          "Classes found in labels: {0}".format(classes))
     if p.ndim == 2 and p.shape[1] == 1:
         p = np.ascontiguousarray(p[:, 0])
+    if not rows_sum_to_one:
+        return _unnormalised_log_loss(ct, p, eps, normalize, w)
     return np.float64(_assay.cls_log_loss(ct, len(classes), p, float(eps), bool(normalize), w))
+
+
+def _renamed_proba(y_proba, y_pred, function):
+    """scikit-learn 1.9 renamed the probabilities argument y_pred to y_proba: the old keyword
+    still works with a FutureWarning."""
+    if isinstance(y_pred, str) and y_pred == "deprecated":
+        if y_proba is None:
+            raise TypeError(f"{function}() missing required argument: 'y_proba'")
+        return y_proba
+    if y_proba is not None:
+        raise AssayError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated; use "
+                         "`y_proba` only.")
+    warnings.warn(f"`y_pred` was renamed `y_proba` in {function} (scikit-learn 1.9); `y_pred` "
+                  "will be removed.", FutureWarning, stacklevel=3)
+    return y_pred
+
+
+def _fewer_than_two_samples(y_true):
+    if num_samples(y_true) < 2:
+        warnings.warn("D^2 score is not well-defined with less than two samples.",
+                      UndefinedMetricWarning, stacklevel=3)
+        return True
+    return False
+
+
+def _class_proportions(y_true, sample_weight, classes):
+    """Weighted share of each of `classes` in y_true (the null model's probabilities)."""
+    a = _as_labels(y_true, "y_true")
+    w = np.ones(len(a)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    return np.array([w[a == c].sum() for c in classes.tolist()]) / w.sum()
+
+
+def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None,
+                      y_pred="deprecated"):
+    """D² score of the log loss: the fraction of log loss explained (scikit-learn >= 1.5).
+
+    ``1 - log_loss(y_true, y_proba) / log_loss(y_true, null)``, where the null model predicts
+    for every sample the (weighted) share of each class in y_true. 1 is perfect, 0 is no better
+    than the null model, and the score can be arbitrarily negative.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the greater class when 1-D, else one column per class in
+        the sorted order of `labels` (rows summing to one).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    labels : array-like, default=None
+        The classes (default: those of y_true). Needed when y_true lacks a class of y_proba.
+    y_pred : array-like, default="deprecated"
+        Former name of y_proba (scikit-learn 1.9 renamed it); passing it warns with a
+        FutureWarning.
+
+    Returns
+    -------
+    d2 : float
+        The score; NaN with an UndefinedMetricWarning for fewer than two samples.
+
+    Raises
+    ------
+    ValueError
+        The checks of log_loss (class counts, probabilities that do not sum to one).
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_log_loss_score
+    >>> round(float(d2_log_loss_score([0, 1, 1, 0], [[0.8, 0.2], [0.3, 0.7], [0.1, 0.9],
+    ...                                               [0.6, 0.4]])), 6)
+    0.568633
+    """
+    y_proba = _renamed_proba(y_proba, y_pred, "d2_log_loss_score")
+    if _fewer_than_two_samples(y_true):
+        return np.float64(np.nan)
+    numerator = log_loss(y_true, y_proba, normalize=False, sample_weight=sample_weight,
+                         labels=labels)
+    onehot, classes = _one_hot(y_true, labels)
+    null = np.tile(np.average(onehot, axis=0, weights=sample_weight), (len(onehot), 1))
+    denominator = log_loss(y_true, null, normalize=False, sample_weight=sample_weight,
+                           labels=None if np.ndim(y_true) == 2 else classes)
+    return np.float64(1 - numerator / denominator)
+
+
+def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None):
+    """D² score of the Brier score: the fraction of Brier score explained (scikit-learn >= 1.7).
+
+    ``1 - brier_score_loss(y_true, y_proba) / brier_score_loss(y_true, null)``, where the null
+    model predicts the (weighted) share of each class in y_true for every sample (1-D y_proba:
+    the share of pos_label).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Probability of pos_label when 1-D; else one column per class of `labels`, sorted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    pos_label : int, float, bool or str, default=None
+        Positive class of a 1-D y_proba, inferred as in brier_score_loss.
+    labels : array-like, default=None
+        The classes of a 2-D y_proba (default: those of y_true).
+
+    Returns
+    -------
+    d2 : float
+        The score; NaN with an UndefinedMetricWarning for fewer than two samples (and for a
+        y_true with one class, where the null model is perfect).
+
+    Raises
+    ------
+    ValueError
+        The checks of brier_score_loss.
+
+    Examples
+    --------
+    >>> from assay.metrics import d2_brier_score
+    >>> round(float(d2_brier_score([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])), 6)
+    0.7
+    """
+    if _fewer_than_two_samples(y_true):
+        return np.float64(np.nan)
+    numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
+                                 pos_label=pos_label, labels=labels)
+    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
+        onehot, _ = _one_hot(y_true, labels)
+        null = np.average(onehot, axis=0, weights=sample_weight)
+        denominator = np.average(((onehot - null) ** 2).sum(axis=1), weights=sample_weight)
+        numerator = np.average(((onehot - np.asarray(y_proba, dtype=np.float64)) ** 2
+                                ).sum(axis=1), weights=sample_weight)
+    else:
+        a = _as_labels(y_true, "y_true")
+        ct, positive = _positive_code(a, pos_label)
+        share = _class_proportions(ct, sample_weight, np.array([positive]))[0]
+        denominator = brier_score_loss(ct == positive, np.full(len(a), share),
+                                       sample_weight=sample_weight, pos_label=True)
+    if denominator == 0:
+        warnings.warn("D^2 score is not well-defined when the null model is perfect (one class "
+                      "in y_true).", UndefinedMetricWarning, stacklevel=2)
+        return np.float64(np.nan)
+    return np.float64(1 - numerator / denominator)

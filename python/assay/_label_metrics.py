@@ -1,14 +1,18 @@
 """The rest of scikit-learn 1.2.1's label metrics: per-label confusion matrices, Jaccard,
 Hamming and zero-one losses, Cohen's kappa, likelihood ratios and the hinge loss. Thin wrappers
 (checks and conversions here, numbers in src/metrics/classification_losses.cpp)."""
+import numbers
+import warnings
+
 import numpy as np
 
 from . import _assay
-from ._assay import AssayError
+from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
 from ._classification import accuracy_score, confusion_matrix, float_counts
 from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
                       selected_codes, set_wise_labels, zero_division_name)
-from ._validation import (LABELS, MULTILABEL, check_consistent_length, check_sample_weight,
+from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length,
+                          check_sample_weight,
                           check_targets, column_or_1d, float_array, integral_weights,
                           num_samples, target_kind)
 
@@ -79,9 +83,7 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
             [1, 1]]])
     """
     targets = check_targets(y_true, y_pred, sample_weight)
-    if sample_weight is not None:
-        sample_weight = column_or_1d(sample_weight, "sample_weight")
-    w = check_sample_weight(sample_weight, len(targets.y_true))
+    w = check_sample_weight(sample_weight, len(targets.y_true))  # 1-D (scikit-learn >= 1.6)
     if targets.kind == LABELS:
         if samplewise:
             raise AssayError("Samplewise metrics are not available outside of multilabel "
@@ -292,13 +294,14 @@ def _ratio_weights(sample_weight):
     return _assay._scaled_weights(np.ascontiguousarray(w, dtype=np.float64))
 
 
-def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
+                      replace_undefined_by=np.nan):
     """Compute Cohen's kappa: the agreement of two annotators beyond chance.
 
     As scikit-learn's ``cohen_kappa_score``: ``(p_o - p_e) / (1 - p_e)`` from the confusion
     matrix of the two annotators, where ``p_o`` is the observed and ``p_e`` the chance agreement;
     ``weights`` counts disagreements by their distance. With no expected disagreement the score is
-    NaN with an UndefinedMetricWarning.
+    ``replace_undefined_by`` (default NaN) with an UndefinedMetricWarning.
 
     Parameters
     ----------
@@ -313,6 +316,9 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
         'quadratic' as ``(i - j)^2``.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
+    replace_undefined_by : float, default=np.nan
+        The value returned, with an UndefinedMetricWarning, when kappa is undefined (the
+        expected disagreement is 0); scikit-learn 1.9's argument.
 
     Returns
     -------
@@ -322,7 +328,8 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
     Raises
     ------
     AssayError
-        If ``weights`` is unknown, or as ``confusion_matrix``.
+        If ``weights`` is unknown, ``replace_undefined_by`` is not a real number, no label of
+        ``labels`` is in ``y1``, or as ``confusion_matrix``.
 
     See Also
     --------
@@ -334,6 +341,17 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
     >>> print(round(cohen_kappa_score([0, 1, 1, 0, 2], [0, 1, 0, 0, 2]), 4))
     0.6875
     """
+    if not isinstance(replace_undefined_by, numbers.Real) or \
+            isinstance(replace_undefined_by, bool):
+        raise AssayError("replace_undefined_by must be a real number or np.nan, got "
+                         f"{replace_undefined_by!r}")
+    if labels is not None and not np.isin(as_array(y1), np.asarray(labels)).any():
+        raise AssayError("At least one label in `labels` must be present in `y1`")
+    kappa = _cohen_kappa(y1, y2, labels, weights, sample_weight)
+    return np.float64(replace_undefined_by) if np.isnan(kappa) else kappa
+
+
+def _cohen_kappa(y1, y2, labels, weights, sample_weight):
     if weights is not None and weights not in ("linear", "quadratic"):
         raise AssayError("Unknown kappa weighting type.")
     confusion = confusion_matrix(y1, y2, labels=labels,
@@ -342,13 +360,45 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None):
                                             "none" if weights is None else weights))
 
 
+_REPLACE_FORM = ("The dictionary passed as `replace_undefined_by` needs to be in the form "
+                 "`{'LR+': `value_1`, 'LR-': `value_2`}` where the value for `LR+` ranges from "
+                 "`1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from `0.0` to "
+                 "`1.0` or is `np.nan`; got `%s`.")
+
+
+def _is_real(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _undefined_ratio_values(replace_undefined_by):
+    """(LR+ value, LR- value) for undefined ratios: np.nan, 1.0 (both ratios 1, a useless
+    test) or {"LR+": value, "LR-": value}, as scikit-learn >= 1.6 accepts."""
+    if isinstance(replace_undefined_by, dict):
+        pos, neg = replace_undefined_by.get("LR+"), replace_undefined_by.get("LR-")
+        if not (_is_real(pos) and _is_real(neg) and (np.isnan(pos) or pos >= 1)
+                and (np.isnan(neg) or 0 <= neg <= 1)):
+            raise AssayError(_REPLACE_FORM % (replace_undefined_by,))
+        return float(pos), float(neg)
+    if _is_real(replace_undefined_by) and (np.isnan(replace_undefined_by)
+                                           or replace_undefined_by == 1.0):
+        return float(replace_undefined_by), float(replace_undefined_by)
+    raise AssayError("The 'replace_undefined_by' parameter of class_likelihood_ratios must be "
+                     f"np.nan, 1.0 or a dict; got {replace_undefined_by!r}")
+
+
+_HOW_TO_CONTROL = ("Use the `replace_undefined_by` param to control this behavior. To suppress "
+                   "this warning or turn it into an error, see Python's `warnings` module and "
+                   "`warnings.catch_warnings()`.")
+
+
 def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
-                            raise_warning=True):
+                            raise_warning="deprecated", replace_undefined_by=np.nan):
     """Positive and negative likelihood ratios (LR+, LR-) of a binary problem.
 
     As scikit-learn's ``class_likelihood_ratios``: ``LR+ = (tp / (tp + fn)) / (fp / (fp + tn))``
-    and ``LR- = (fn / (tp + fn)) / (tn / (fp + tn))``. Undefined ratios are NaN with
-    scikit-learn's warnings.
+    and ``LR- = (fn / (tp + fn)) / (tn / (fp + tn))``, as of scikit-learn 1.9. LR+ is undefined
+    without false positives, LR- without true negatives: each warns (UndefinedMetricWarning) and
+    is replaced by ``replace_undefined_by``; no positive in ``y_true`` also warns.
 
     Parameters
     ----------
@@ -360,8 +410,12 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
         The negative and the positive class, in this order. None: the sorted classes.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
-    raise_warning : bool, default=True
-        Warn when a ratio is undefined.
+    raise_warning : bool, default='deprecated'
+        Deprecated (FutureWarning when passed); False silences the two ratio warnings, as in
+        scikit-learn.
+    replace_undefined_by : float or dict, default=np.nan
+        The value of an undefined ratio: np.nan, 1.0 (both ratios 1, a useless test), or
+        ``{"LR+": value, "LR-": value}`` with LR+ in [1, inf] or NaN and LR- in [0, 1] or NaN.
 
     Returns
     -------
@@ -373,7 +427,8 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
     Raises
     ------
     AssayError
-        If the labels are multi-class or multilabel, or as ``confusion_matrix``.
+        If the labels are multi-class or multilabel, ``replace_undefined_by`` is not of the
+        forms above, or as ``confusion_matrix``.
 
     See Also
     --------
@@ -386,16 +441,50 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
     >>> print(round(lr_pos, 4), round(lr_neg, 4))
     3.0 0.3333
     """
+    undefined_pos, undefined_neg = _undefined_ratio_values(replace_undefined_by)
+    if not (isinstance(raise_warning, str) and raise_warning == "deprecated"):
+        warnings.warn("`raise_warning` was deprecated in version 1.7 and will be removed in 1.9. "
+                      "An `UndefinedMetricWarning` will always be raised in case of a division "
+                      "by zero and the value set with the `replace_undefined_by` param will be "
+                      "returned.", FutureWarning, stacklevel=2)
+    else:
+        raise_warning = True
+    cm = _binary_confusion(y_true, y_pred, labels, sample_weight)
+    if cm.shape == (1, 1):  # one class seen: no rate of the other (scikit-learn 1.2's NaNs)
+        warnings.warn("samples of only one class were seen during testing", AssayWarning,
+                      stacklevel=2)
+        return float("nan"), float("nan")
+    lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
+                                                 False)
+    tn, fp, fn, tp = cm.ravel()
+    if tp + fn == 0:
+        warnings.warn("No samples of the positive class are present in `y_true`. "
+                      "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both set "
+                      "to `np.nan`. " + _HOW_TO_CONTROL, UndefinedMetricWarning, stacklevel=2)
+    if fp == 0:
+        if raise_warning:
+            start = ("No samples were predicted for the positive class and "
+                     "`positive_likelihood_ratio` is " if tp == 0 else
+                     "`positive_likelihood_ratio` is ill-defined and ")
+            warnings.warn(start + "set to `np.nan`. " + _HOW_TO_CONTROL, UndefinedMetricWarning,
+                          stacklevel=2)
+        lr_pos = undefined_pos
+    if tn == 0:
+        if raise_warning:
+            warnings.warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " +
+                          _HOW_TO_CONTROL, UndefinedMetricWarning, stacklevel=2)
+        lr_neg = undefined_neg
+    return float(lr_pos), float(lr_neg)
+
+
+def _binary_confusion(y_true, y_pred, labels, sample_weight):
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind == MULTILABEL or len(encode_labels(targets.y_true, targets.y_pred)[0]) > 2:
         kind = targets.kind if targets.kind == MULTILABEL else "multiclass"
         raise AssayError("class_likelihood_ratios only supports binary classification "
                          f"problems, got targets of type: {kind}")
-    cm = confusion_matrix(targets.y_true, targets.y_pred,
-                          sample_weight=_ratio_weights(sample_weight), labels=labels)
-    lr_pos, lr_neg = _assay.lm_likelihood_ratios(np.ascontiguousarray(cm, dtype=np.float64),
-                                                 bool(raise_warning))
-    return lr_pos, lr_neg
+    return confusion_matrix(targets.y_true, targets.y_pred,
+                            sample_weight=_ratio_weights(sample_weight), labels=labels)
 
 
 def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):

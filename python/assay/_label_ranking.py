@@ -262,8 +262,8 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     """Normalised discounted cumulative gain (NDCG): DCG over the ideal DCG.
 
     As scikit-learn's ``ndcg_score``: per sample, the DCG of the scores' order over the DCG of the
-    best order (0 when all gains are 0), averaged over samples. Negative relevance warns with a
-    FutureWarning, as scikit-learn 1.2.
+    best order (0 when all gains are 0), averaged over samples. Negative relevance is refused,
+    as scikit-learn 1.4 and later refuse it (1.2 warned), and so is a single document.
 
     Parameters
     ----------
@@ -286,8 +286,8 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     Raises
     ------
     AssayError
-        If ``y_true`` is not 2-D multilabel or multi-output, the shapes differ, ``k`` is
-        negative, or the input holds NaN or infinity.
+        If ``y_true`` is not 2-D multilabel or multi-output, has a negative gain or a single
+        column, the shapes differ, ``k`` is negative, or the input holds NaN or infinity.
 
     See Also
     --------
@@ -299,9 +299,12 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     >>> print(round(ndcg_score([[3, 2, 0, 1]], [[0.1, 0.8, 0.9, 0.5]]), 4))
     0.6413
     """
+    relevance = float_array(y_true.toarray() if is_sparse(y_true) else y_true, "", min_samples=1)
+    # scikit-learn >= 1.4 refuses negative gains (1.2 warned) and a single document
+    if relevance.min() < 0:
+        raise AssayError("ndcg_score should not be used on negative y_true values.")
+    if relevance.ndim > 1 and relevance.shape[1] <= 1:
+        raise AssayError("Computing NDCG is only meaningful when there is more than 1 document. "
+                         f"Got {relevance.shape[1]} instead.")
     y, s, w = _relevance_and_scores(y_true, y_score, sample_weight)
-    if y.min() < 0:
-        warnings.warn("ndcg_score should not be used on negative y_true values. ndcg_score will "
-                      "raise a ValueError on negative y_true values starting from version 1.4.",
-                      FutureWarning, stacklevel=2)
     return np.float64(_assay.lm_dcg(y, s, _k(k), 2.0, bool(ignore_ties), True, w))

@@ -32,6 +32,8 @@ __all__ = [
     "roc_curve",
     "roc_auc_score",
     "det_curve",
+    "confusion_matrix_at_thresholds",
+    "metric_at_thresholds",
     "auc",
     "top_k_accuracy_score",
     "delong_roc_test",
@@ -137,6 +139,9 @@ def _curve_inputs(y_true, y_score, pos_label, sample_weight):
     finite labels and scores, consistent lengths; pos_label resolved on the samples with
     non-zero weight. Returns (y == pos_label as bytes, float64 scores, weights or None)."""
     kind, y, classes, name = _label_classes(y_true)
+    if y.dtype.kind == "S" or (y.dtype == object and any(isinstance(v, bytes) for v in y[:1])):
+        raise TypeError("Support for labels represented as bytes is not supported. Convert the "
+                        "labels to a string or integer format.")
     if not (name == "binary" or (name == "multiclass" and pos_label is not None)):
         raise AssayError(f"{name} format is not supported")
     check_consistent_length(y_true, y_score, sample_weight)
@@ -152,22 +157,22 @@ def _curve_inputs(y_true, y_score, pos_label, sample_weight):
     return labels, s, w
 
 
-def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weight=None,
-                           drop_intermediate=False, probas_pred=None):
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False):
     """Compute precision-recall pairs for every distinct score threshold.
 
     The output is scikit-learn's: ``precision`` and ``recall`` in increasing-threshold order,
     followed by the point (precision 1, recall 0) that has no threshold, so ``thresholds`` is one
     shorter. The curve is not cut at full recall. With no positive, recall is 1 with a warning (as
     scikit-learn). ``drop_intermediate`` keeps the first and last point of each run of equal true
-    positive counts (scikit-learn >= 1.3). ``probas_pred`` is scikit-learn 1.2.1's name of
-    ``y_score``.
+    positive counts (scikit-learn 1.3 and later). ``probas_pred``, scikit-learn 1.2's name of
+    ``y_score``, was removed in 1.6 and is gone here too (a TypeError).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
         True binary labels (or multi-class labels with ``pos_label``).
-    y_score : array-like of shape (n_samples,), default=None
+    y_score : array-like of shape (n_samples,)
         Scores of the positive class (probabilities or any decision values).
     pos_label : int, float, bool or str, default=None
         The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
@@ -175,8 +180,6 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
         Weight of each sample. None: every sample weighs 1.
     drop_intermediate : bool, default=False
         Drop the points that do not change the shape of the curve (see above).
-    probas_pred : array-like of shape (n_samples,), default=None
-        The same as ``y_score`` (give one of the two).
 
     Returns
     -------
@@ -191,7 +194,7 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
     ------
     AssayError
         If ``y_true`` is empty or not binary (without ``pos_label``), ``pos_label`` is needed and
-        missing, both ``y_score`` and ``probas_pred`` are given, the scores are not finite, or the
+        missing, the scores are not finite, or the
         lengths differ.
 
     See Also
@@ -211,10 +214,6 @@ def precision_recall_curve(y_true, y_score=None, *, pos_label=None, sample_weigh
     >>> thresholds
     array([0.1 , 0.35, 0.4 , 0.8 ])
     """
-    if probas_pred is not None:
-        if y_score is not None:
-            raise AssayError("pass y_score or probas_pred, not both")
-        y_score = probas_pred
     y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
     if len(y) == 0:
         raise AssayError("y_true is empty: need at least one sample")
@@ -315,11 +314,14 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     return _assay.ranking_roc_curve(y, s, w, bool(drop_intermediate))
 
 
-def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
+def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
     """Compute the detection error tradeoff (DET) curve: false negative against false positive rate.
 
-    scikit-learn's ``det_curve``: ``(fpr, fnr, thresholds)`` in decreasing-threshold order, from
-    the point with the fewest false positives to the first with every positive found.
+    scikit-learn's ``det_curve`` of release 1.7 and later: ``(fpr, fnr, thresholds)`` from the
+    point with the fewest false positives to the first with every positive found, false positive
+    rates decreasing. A threshold at +inf (nothing predicted positive: fpr 0, fnr 1) starts the
+    curve unless a finite threshold already has no false positive. A class of zero total weight
+    gives NaN rates with an UndefinedMetricWarning.
 
     Parameters
     ----------
@@ -331,6 +333,9 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
         The positive class. None: 1 for labels in {0, 1} or {-1, 1}.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample. None: every sample weighs 1.
+    drop_intermediate : bool, default=False
+        Drop the thresholds whose true positive count equals that of both neighbours (the
+        horizontal runs of the curve).
 
     Returns
     -------
@@ -358,11 +363,168 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None):
     >>> fpr, fnr
     (array([0.5, 0.5, 0. ]), array([0. , 0.5, 0.5]))
     """
-    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if sample_weight is not None:  # rates are scale invariant: keep sums finite and exact
+        weights = np.asarray(sample_weight)
+        if weights.ndim == 1 and weights.dtype.kind == "f":
+            sample_weight = _assay._scaled_weights(np.ascontiguousarray(weights,
+                                                                        dtype=np.float64))
+    fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
     if len(_classes(column_or_1d(y_true, "y_true"))) != 2:
-        raise AssayError("Only one class present in y_true. Detection error tradeoff curve is "
+        raise AssayError("Only one class is present in y_true. Detection error tradeoff curve is "
                          "not defined in that case.")
-    return _assay.lm_det_curve(y, s, w)
+    if not (tps[-1] > 0 and fps[-1] > 0):
+        warnings.warn("det_curve: the {} have zero total weight, so their error rates are "
+                      "NaN".format("negatives" if tps[-1] > 0 else "positives"),
+                      UndefinedMetricWarning, stacklevel=2)
+    tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
+    thresholds = np.r_[np.inf, thresholds]
+    if drop_intermediate and len(fps) > 2:
+        changes = np.diff(tps)
+        keep = np.r_[True, (changes[:-1] != 0) | (changes[1:] != 0), True]
+        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
+    first = np.searchsorted(fps, fps[0], side="right") - 1  # the last point with no false positive
+    last = np.searchsorted(tps, tps[-1]) + 1  # the first point with every positive found
+    keep = slice(first, last)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (fps[keep][::-1] / fps[-1], (tps[-1] - tps[keep][::-1]) / tps[-1],
+                thresholds[keep][::-1])
+
+
+_POSITIONAL_AT_THRESHOLDS = ("pos_label", "sample_weight")
+
+
+def confusion_matrix_at_thresholds(y_true, y_score, *args, pos_label=None, sample_weight=None):
+    """Binary confusion-matrix counts at every distinct score (scikit-learn >= 1.8).
+
+    For each threshold t (the distinct scores, decreasing), the samples with score >= t are
+    predicted positive: tps[i] and fps[i] count (weigh) the positives and negatives at or above
+    thresholds[i], fns[i] and tns[i] those below. Samples of zero weight are dropped first, as
+    scikit-learn's curves do.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multiclass with an explicit pos_label).
+    y_score : array-like of shape (n_samples,)
+        Scores: probabilities of pos_label or decision values.
+    *args
+        pos_label and sample_weight passed positionally: deprecated as in scikit-learn 1.9
+        (FutureWarning); pass them by keyword.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    tns, fps, fns, tps : ndarray of shape (n_thresholds,)
+        Float counts (weighted sums) per threshold; fps and tps increase, tns and fns decrease.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+
+    Raises
+    ------
+    ValueError
+        Non-binary y_true without pos_label, inconsistent lengths, NaN or infinite scores,
+        or no samples.
+
+    Examples
+    --------
+    >>> from assay.metrics import confusion_matrix_at_thresholds
+    >>> tns, fps, fns, tps, thresholds = confusion_matrix_at_thresholds(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> tps, fps, thresholds
+    (array([1., 1., 2., 2.]), array([0., 1., 1., 2.]), array([0.8 , 0.4 , 0.35, 0.1 ]))
+    >>> tns, fns
+    (array([2., 1., 1., 0.]), array([1., 1., 0., 0.]))
+    """
+    if args:
+        if len(args) > len(_POSITIONAL_AT_THRESHOLDS):
+            raise TypeError("confusion_matrix_at_thresholds() takes at most 4 positional "
+                            f"arguments but {2 + len(args)} were given")
+        warnings.warn("Passing pos_label and sample_weight positionally to "
+                      "confusion_matrix_at_thresholds is deprecated (scikit-learn 1.9); pass "
+                      "them as keyword arguments.", FutureWarning, stacklevel=2)
+        pos_label = args[0]
+        sample_weight = args[1] if len(args) > 1 else sample_weight
+    fps, tps, thresholds = _counts_at_thresholds(y_true, y_score, pos_label, sample_weight)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, thresholds
+
+
+def _counts_at_thresholds(y_true, y_score, pos_label, sample_weight):
+    """(fps, tps, thresholds): weighted negatives and positives scored >= each distinct score,
+    scores decreasing; zero-weight samples dropped (scikit-learn's _binary_clf_curve)."""
+    y, s, w = _curve_inputs(y_true, y_score, pos_label, sample_weight)
+    if w is not None:
+        keep = w != 0
+        y, s, w = y[keep], s[keep], w[keep]
+    if len(y) == 0:
+        raise AssayError("y_true is empty: need at least one sample")
+    order = np.argsort(s, kind="mergesort")[::-1]
+    s = s[order]
+    positive = y[order].astype(np.float64)
+    weight = np.ones(len(s)) if w is None else w[order]
+    last_of_each_score = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]
+    tps = np.cumsum(positive * weight)[last_of_each_score]
+    fps = np.cumsum((1 - positive) * weight)[last_of_each_score]
+    return fps, tps, s[last_of_each_score]
+
+
+def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,
+                         metric_params=None):
+    """A classification metric at every distinct score threshold (scikit-learn >= 1.9).
+
+    For each threshold t (the distinct scores, decreasing) the metric is called as
+    ``metric_func(y_true, y_score >= t, **metric_params)`` (with ``sample_weight=`` when
+    given); the boolean predictions take y_true's dtype when y_true is numeric, so 1 is the
+    positive class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores: probabilities of the positive class or decision values.
+    metric_func : callable
+        The metric, called as metric_func(y_true, y_pred, **kwargs); it returns a number or a
+        collection of fixed size.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Passed to metric_func when not None.
+    metric_params : dict, default=None
+        Further keyword arguments of metric_func.
+
+    Returns
+    -------
+    metric_values : ndarray of shape (n_thresholds,) or (n_thresholds, n_outputs)
+        The metric at each threshold.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent lengths, NaN or infinite scores, no samples, or metric_func's own errors.
+
+    Examples
+    --------
+    >>> from assay.metrics import accuracy_score, metric_at_thresholds
+    >>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8],
+    ...                                           accuracy_score)
+    >>> values, thresholds
+    (array([0.75, 0.5 , 0.75, 0.5 ]), array([0.8 , 0.4 , 0.35, 0.1 ]))
+    """
+    if not callable(metric_func):
+        raise AssayError(f"metric_func must be a callable, got {type(metric_func).__name__}")
+    y = column_or_1d(y_true, "y_true")
+    check_consistent_length(y, y_score, sample_weight)
+    s = float_array(column_or_1d(y_score, "y_score"), "", min_samples=1)
+    params = dict(metric_params or {})
+    if sample_weight is not None:
+        params["sample_weight"] = sample_weight
+    thresholds = np.unique(s)[::-1]
+    as_labels = y.dtype if y.dtype.kind in "biuf" else bool
+    values = [metric_func(y, (s >= t).astype(as_labels), **params) for t in thresholds]
+    return np.asarray(values), thresholds
 
 
 def auc(x, y):
@@ -539,6 +701,9 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     score_dims = np.ndim(y_score)
     if kind == LABELS and len(present) > 2 and score_dims == 2:
         # 1-D multiclass labels with a score matrix: one-vs-rest (scikit-learn >= 1.3)
+        if pos_label != 1:
+            raise AssayError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set "
+                             "pos_label or set pos_label to 1.")
         check_consistent_length(y, y_score, sample_weight)
         ind = _one_vs_rest(y, np.unique(y))
         kind = MULTILABEL
@@ -1055,85 +1220,11 @@ class RankedScores:
         return len(self._impl)
 
     def roc_auc(self, sample_weight=None, max_fpr=None):
-        """ROC AUC of the sorted scores under per-sample weights.
-
-        The same number as ``roc_auc_score(y_true, y_score, sample_weight=...)``, without sorting
-        the scores again.
-
-        Parameters
-        ----------
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each sample in the original order. None: every sample weighs 1.
-        max_fpr : float, default=None
-            The standardised partial AUC up to this false positive rate, as in ``roc_auc_score``.
-
-        Returns
-        -------
-        float
-            The AUC (NaN with an UndefinedMetricWarning when one class has no weight).
-
-        Raises
-        ------
-        AssayError
-            If ``sample_weight`` does not have one weight per sample.
-
-        See Also
-        --------
-        roc_auc_score : The same AUC from labels and scores.
-
-        Examples
-        --------
-        >>> from assay.metrics import RankedScores
-        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-        >>> print(round(ranked.roc_auc(max_fpr=0.5), 4))
-        0.6667
-        """
         return self._impl.roc_auc(_weights(sample_weight),
                                   None if max_fpr is None else float(max_fpr))
 
     def average_precision(self, sample_weight=None, *, method="step", grid="exact",
                           tie_mode="group", n_pos=None):
-        """Average precision of the sorted scores under per-sample weights.
-
-        The same number as ``average_precision_score`` of the binary labels and scores with these
-        weights and options, without sorting the scores again.
-
-        Parameters
-        ----------
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each sample in the original order. None: every sample weighs 1.
-        method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
-            The AP convention, as in ``average_precision_score``.
-        grid : {'exact', 'numpy'}, default='exact'
-            Recall grid of 'voc07' and 'coco101'.
-        tie_mode : {'group', 'sequential'}, default='group'
-            Treatment of tied scores.
-        n_pos : float, default=None
-            Recall denominator overriding the (weighted) number of positives.
-
-        Returns
-        -------
-        float
-            The AP.
-
-        Raises
-        ------
-        AssayError
-            If ``sample_weight`` does not have one weight per sample, or an option is unknown.
-
-        See Also
-        --------
-        average_precision_score : The same AP from labels and scores.
-
-        Examples
-        --------
-        >>> from assay.metrics import RankedScores
-        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-        >>> print(round(ranked.average_precision(), 4))
-        0.8333
-        >>> print(round(ranked.average_precision([1, 0, 1, 2]), 4))
-        1.0
-        """
         method, grid, tie_mode = _ap_options(method, grid, tie_mode)
         return self._impl.average_precision(_weights(sample_weight), method, grid, tie_mode,
                                             None if n_pos is None else float(n_pos))

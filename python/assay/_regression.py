@@ -1,8 +1,9 @@
-"""Regression metrics with scikit-learn 1.2.1's names, arguments, defaults and return shapes:
+"""Regression metrics with scikit-learn 1.9's names, arguments, defaults and return shapes:
 1-D and multi-output (n, m) targets, sample weights, `multioutput` ('raw_values',
 'uniform_average', 'variance_weighted' or output weights) and `force_finite`. Checks and
-conversions here; every number is computed by src/metrics/regression.cpp, which also refuses
-NaN and infinity (scikit-learn's message, with the index)."""
+conversions here; the sums are computed by src/metrics/regression.cpp, which also refuses
+NaN and infinity (scikit-learn's message, with the index); the weighted quantiles of
+scikit-learn 1.9 (D² pinball null model, weighted median) are selected here."""
 import numbers
 import warnings
 
@@ -16,6 +17,8 @@ __all__ = [
     "mean_absolute_error",
     "mean_squared_error",
     "mean_squared_log_error",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
     "median_absolute_error",
     "mean_absolute_percentage_error",
     "mean_pinball_loss",
@@ -131,12 +134,12 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     return _error_metric("mae", y_true, y_pred, sample_weight, multioutput)
 
 
-def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-                       squared=True):
-    """Mean squared error (MSE) of regression predictions, or its root.
+def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+    """Mean squared error (MSE) of regression predictions.
 
     As scikit-learn's ``mean_squared_error``: the (weighted) mean of ``(y - y_pred)^2`` per
-    output; ``squared=False`` gives the root (RMSE) of each output.
+    output. Its ``squared`` argument, removed in scikit-learn 1.6, is gone (a TypeError): the
+    root is ``root_mean_squared_error``.
 
     Parameters
     ----------
@@ -149,13 +152,11 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
         How the outputs are combined: 'raw_values' returns one value per output,
         'uniform_average' their mean, an array their weighted mean.
-    squared : bool, default=True
-        True: the MSE; False: the RMSE.
 
     Returns
     -------
     float or ndarray of shape (n_outputs,)
-        The MSE (or RMSE), per output for ``multioutput='raw_values'``.
+        The MSE, per output for ``multioutput='raw_values'``.
 
     Raises
     ------
@@ -167,6 +168,7 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     See Also
     --------
     mean_absolute_error : The mean absolute error.
+    root_mean_squared_error : The root of each output's MSE.
     r2_score : The MSE relative to the variance of the target.
 
     Examples
@@ -175,19 +177,29 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     >>> y_true, y_pred = [3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]
     >>> print(round(mean_squared_error(y_true, y_pred), 4))
     0.375
-    >>> print(round(mean_squared_error(y_true, y_pred, squared=False), 4))
-    0.6124
     """
-    return _error_metric("mse" if squared else "rmse", y_true, y_pred, sample_weight,
-                         multioutput)
+    return _error_metric("mse", y_true, y_pred, sample_weight, multioutput)
+
+
+def _log1p_targets(y_true, y_pred, what):
+    """log1p of both targets after scikit-learn's (>= 1.6) domain check of log(1 + y): every value
+    must be greater than -1."""
+    y, p = _check_reg_targets(y_true, y_pred, None, None)[:2]
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    if (y <= -1).any() or (p <= -1).any():
+        raise AssayError(f"{what} cannot be used when targets contain values less than or equal "
+                         "to -1.")
+    return np.log1p(y), np.log1p(p)
 
 
 def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
-                           multioutput="uniform_average", squared=True):
+                           multioutput="uniform_average"):
     """Mean squared logarithmic error (MSLE): the MSE of ``log1p`` of the targets.
 
-    As scikit-learn's ``mean_squared_log_error``; negative targets are refused. ``squared=False``
-    gives the root of each output.
+    As scikit-learn's ``mean_squared_log_error`` of release 1.6 and later: every target must be
+    greater than -1. Its ``squared`` argument is gone (a TypeError): the root is
+    ``root_mean_squared_log_error``.
 
     Parameters
     ----------
@@ -200,19 +212,17 @@ def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
     multioutput : str or array-like of shape (n_outputs,), default='uniform_average'
         How the outputs are combined: 'raw_values' returns one value per output,
         'uniform_average' their mean, an array their weighted mean.
-    squared : bool, default=True
-        True: the MSLE; False: its root.
 
     Returns
     -------
     float or ndarray of shape (n_outputs,)
-        The MSLE (or its root), per output for ``multioutput='raw_values'``.
+        The MSLE, per output for ``multioutput='raw_values'``.
 
     Raises
     ------
     AssayError
         If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
-        'variance_weighted'), a target is negative, or the
+        'variance_weighted'), a target is -1 or less, or the
         targets hold NaN or infinity.
 
     See Also
@@ -225,15 +235,100 @@ def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
     >>> print(round(mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8]), 4))
     0.0397
     """
-    return _error_metric("msle" if squared else "rmsle", y_true, y_pred, sample_weight,
-                         multioutput)
+    y, p = _log1p_targets(y_true, y_pred, "Mean Squared Logarithmic Error")
+    return _error_metric("mse", y, p, sample_weight, multioutput)
+
+
+def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
+                            multioutput="uniform_average"):
+    """Root mean squared error regression loss (scikit-learn >= 1.4).
+
+    The square root of the (weighted) mean squared error of each output; `multioutput` then
+    averages the per-output roots, so the multi-output value is not the root of the averaged
+    MSE.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Ground truth target values.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Estimated target values.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    multioutput : {'raw_values', 'uniform_average'} or array-like of shape (n_outputs,), \
+            default='uniform_average'
+        'raw_values' returns one root per output, 'uniform_average' their mean, an array
+        their weighted mean.
+
+    Returns
+    -------
+    loss : float or ndarray of shape (n_outputs,)
+        Non-negative; 0 for perfect predictions.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent lengths or output counts, NaN or infinite values, or
+        multioutput='variance_weighted'.
+
+    Examples
+    --------
+    >>> from assay.metrics import root_mean_squared_error
+    >>> float(root_mean_squared_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]))
+    0.6123724356957945
+    >>> root_mean_squared_error([[0.5, 1], [-1, 1], [7, -6]], [[0, 2], [-1, 2], [8, -5]],
+    ...                         multioutput="raw_values")
+    array([0.64549722, 1.        ])
+    """
+    return _error_metric("rmse", y_true, y_pred, sample_weight, multioutput)
+
+
+def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
+                                multioutput="uniform_average"):
+    """Root mean squared logarithmic error regression loss (scikit-learn >= 1.4).
+
+    root_mean_squared_error of log1p(y_true) and log1p(y_pred): the root is taken per output,
+    then `multioutput` averages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Ground truth target values, each greater than -1.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Estimated target values, each greater than -1.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    multioutput : {'raw_values', 'uniform_average'} or array-like of shape (n_outputs,), \
+            default='uniform_average'
+        How the per-output roots are combined.
+
+    Returns
+    -------
+    loss : float or ndarray of shape (n_outputs,)
+        Non-negative; 0 for perfect predictions.
+
+    Raises
+    ------
+    ValueError
+        A value less than or equal to -1 in either target (scikit-learn's message), or the
+        checks of root_mean_squared_error.
+
+    Examples
+    --------
+    >>> from assay.metrics import root_mean_squared_log_error
+    >>> round(float(root_mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8])), 6)
+    0.199324
+    """
+    y, p = _log1p_targets(y_true, y_pred, "Root Mean Squared Logarithmic Error")
+    return _error_metric("rmse", y, p, sample_weight, multioutput)
 
 
 def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
     """Median absolute error of regression predictions.
 
     As scikit-learn's ``median_absolute_error``: the median of ``|y - y_pred|`` per output; with
-    ``sample_weight``, scikit-learn's weighted percentile.
+    ``sample_weight``, the median is the averaged inverted CDF, as in scikit-learn 1.9 (so unit
+    weights give the unweighted median; 1.2 took the lower one).
 
     Parameters
     ----------
@@ -269,7 +364,18 @@ def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", samp
     >>> print(round(median_absolute_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4))
     0.5
     """
-    return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
+    if sample_weight is None:
+        return _error_metric("median_ae", y_true, y_pred, sample_weight, multioutput)
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    errors = np.abs(y - p).reshape(len(y), -1)
+    medians = np.array([_averaged_inverted_cdf(errors[:, j], w, 0.5)
+                        for j in range(errors.shape[1])])
+    return _average(medians, multioutput)
 
 
 def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
@@ -521,7 +627,9 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     """D^2 score of the pinball loss: the fraction of pinball loss explained.
 
     As scikit-learn's ``d2_pinball_score``: ``1 - pinball(y, y_pred) / pinball(y, q)`` with ``q``
-    the alpha-quantile of ``y``. Fewer than two samples give NaN with an UndefinedMetricWarning.
+    the alpha-quantile of ``y``, taken as the (weighted) averaged inverted CDF with and without
+    weights (scikit-learn 1.9; 1.2 took numpy's linear interpolation without weights). Fewer
+    than two samples give NaN with an UndefinedMetricWarning.
 
     Parameters
     ----------
@@ -560,7 +668,50 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     >>> print(round(d2_pinball_score([1, 2, 3], [1, 3, 3]), 4))
     0.5
     """
-    return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
+    y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
+    if y.shape[0] < 2:
+        return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
+                         "got 'variance_weighted' instead.")
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
+    columns = y.reshape(len(y), -1)
+    quantiles = [_averaged_inverted_cdf(columns[:, j], w, alpha) for j in range(columns.shape[1])]
+    null = np.ascontiguousarray(np.broadcast_to(np.array(quantiles).reshape(
+        (1,) + y.shape[1:]), y.shape))
+    numerator = _assay.reg_per_output("pinball", y, p, w, float(alpha))
+    denominator = _assay.reg_per_output("pinball", y, null, w, float(alpha))
+    # scikit-learn's conventions: a perfect prediction scores 1, a perfect null model 0.
+    scores = np.ones(len(quantiles))
+    valid = (numerator != 0) & (denominator != 0)
+    scores[valid] = 1 - numerator[valid] / denominator[valid]
+    scores[(numerator != 0) & (denominator == 0)] = 0.0
+    return _average(scores, multioutput)
+
+
+def _inverted_cdf(values, weights, alpha):
+    """The smallest value whose cumulative weight reaches alpha of the total (zero weights
+    dropped)."""
+    keep = weights > 0
+    if not keep.any():
+        raise AssayError("Weights sum to zero, can't be normalized")
+    values, weights = values[keep], weights[keep]
+    order = np.argsort(values, kind="mergesort")
+    cumulative = np.cumsum(weights[order])
+    index = np.searchsorted(cumulative, alpha * cumulative[-1], side="left")
+    return values[order][min(index, len(values) - 1)]
+
+
+def _averaged_inverted_cdf(values, sample_weight, alpha):
+    """Mean of the inverted CDF from below and from above: numpy's 'averaged_inverted_cdf'
+    quantile without weights, its weighted generalisation with them (integer weights act as
+    repeated samples)."""
+    # Weights rescaled exactly by a power of two: sums of weights near 1e308 stay finite.
+    weights = np.ones(len(values)) if sample_weight is None else _assay._scaled_weights(
+        np.ascontiguousarray(sample_weight, dtype=np.float64))
+    return 0.5 * (_inverted_cdf(values, weights, alpha) -
+                  _inverted_cdf(-values, weights, 1 - alpha))
 
 
 def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,

@@ -60,6 +60,14 @@ def as_array(y):
         return y
     if is_sparse(y):
         return y
+    numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
+    if numpy_dtype is not None and hasattr(y, "to_numpy"):
+        # pandas nullable dtypes (Int64, Float64, boolean) without missing values are their
+        # numpy dtype, as scikit-learn >= 1.3 reads them
+        try:
+            return y.to_numpy(dtype=numpy_dtype)
+        except (TypeError, ValueError):
+            pass
     with warnings.catch_warnings():
         warnings.simplefilter("error", np.VisibleDeprecationWarning)
         try:
@@ -335,6 +343,8 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
         w = np.full(n, float(sample_weight))
     else:
         w = np.asarray(sample_weight)
+        if w.dtype.kind == "c":
+            raise AssayError("Complex data not supported: sample_weight")
         if w.dtype.kind not in "biuf":
             try:
                 w = w.astype(np.float64)
@@ -346,6 +356,8 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
             raise AssayError("Found input variables with inconsistent numbers of samples: "
                              f"[{n}, {n}, {w.shape[0]}]")
         w = np.ascontiguousarray(w, dtype=np.float64)
+    # scikit-learn >= 1.6 refuses NaN and infinite weights with these words (assay: the index)
+    check_finite(w, "sample_weight")
     return w
 
 

@@ -76,7 +76,7 @@ def test_confusion_matrix_labels_not_in_data_and_empty():
     assert am.confusion_matrix([], [], labels=[1, 2]).tolist() == [[0, 0], [0, 0]]
     with pytest.raises(assay.AssayError, match="At least one label specified must be in y_true"):
         am.confusion_matrix(yt, yp, labels=[5, 6])
-    with pytest.raises(assay.AssayError, match="'labels' should contains at least one label"):
+    with pytest.raises(assay.AssayError, match="'labels' should contain at least one label"):
         am.confusion_matrix(yt, yp, labels=[])
 
 

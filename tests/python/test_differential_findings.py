@@ -120,13 +120,14 @@ def test_lrap_with_zero_total_weight_is_nan():
 
 
 def test_det_curve_with_a_class_of_zero_weight_follows_scikit_learn():
+    # scikit-learn >= 1.7 (docs/conventions.md, row 14): zero-weight samples dropped, the curve
+    # starts at threshold +inf, and the positives' 0/0 rates are NaN.
     args = ([1, 0, 1], [0.8, -0.9, 0.3])
     with pytest.warns(am.UndefinedMetricWarning, match="positives have zero total weight"):
         ours = am.det_curve(*args, sample_weight=[0.0, 0.5, 0.0])
-    theirs = _quiet(skm.det_curve, *args, sample_weight=[0.0, 0.5, 0.0])
-    for a, b in zip(ours, theirs):
+    for a, b in zip(ours, ([0.0], [np.nan], [np.inf])):
         np.testing.assert_array_equal(a, b)
-    with pytest.raises(ValueError, match="Only one class present"):
+    with pytest.raises(ValueError, match="Only one class is present"):
         am.det_curve([1, 1], [0.8, 0.3])
 
 

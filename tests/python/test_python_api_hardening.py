@@ -312,6 +312,7 @@ Y8 = np.array([0, 1, 2, 0, 1, 2, 0, 1])
 YR8 = np.abs(RNG.normal(size=8)) + 0.1
 POSITIONAL = {
     "bootstrap": (m.accuracy_score, Y, (S > .5) * 1), "evaluate": (Y, S),
+    "metric_at_thresholds": (Y, S, m.accuracy_score),
     "summarize_runs": ([.1, .2, .3],), "delong_roc_test": (Y, S, S[::-1]),
     "compare_pr_curves": (Y, S, S[::-1]), "interpolated_precision": (S, S),
     "auc": (np.sort(S), S), "top_k_accuracy_score": (Y8, P8), "mean_average_precision": (Y8, P8),
