@@ -1191,7 +1191,7 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     0.0375
     >>> print(round(brier_score_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1],
     ...                                          [0.1, 0.2, 0.7]]), 4))
-    0.1267
+    0.1133
     """
     scale = _check_scale_by_half(scale_by_half)
     if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 1:
@@ -1492,7 +1492,7 @@ def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None,
 
     Returns
     -------
-    d2 : float
+    float
         The score; NaN with an UndefinedMetricWarning for fewer than two samples.
 
     Raises
@@ -1541,7 +1541,7 @@ def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, label
 
     Returns
     -------
-    d2 : float
+    float
         The score; NaN with an UndefinedMetricWarning for fewer than two samples (and for a
         y_true with one class, where the null model is perfect).
 

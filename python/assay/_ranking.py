@@ -408,8 +408,8 @@ def confusion_matrix_at_thresholds(y_true, y_score, *args, pos_label=None, sampl
     y_score : array-like of shape (n_samples,)
         Scores: probabilities of pos_label or decision values.
     *args
-        pos_label and sample_weight passed positionally: deprecated as in scikit-learn 1.9
-        (FutureWarning); pass them by keyword.
+        The ``pos_label`` and ``sample_weight`` passed positionally: deprecated as in
+        scikit-learn 1.9 (FutureWarning); pass them by keyword.
     pos_label : int, float, bool or str, default=None
         The positive class; None means 1 for labels in {0, 1} or {-1, 1}.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -486,7 +486,7 @@ def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,
     y_score : array-like of shape (n_samples,)
         Scores: probabilities of the positive class or decision values.
     metric_func : callable
-        The metric, called as metric_func(y_true, y_pred, **kwargs); it returns a number or a
+        The metric, called as ``metric_func(y_true, y_pred, **kwargs)``; it returns a number or a
         collection of fixed size.
     sample_weight : array-like of shape (n_samples,), default=None
         Passed to metric_func when not None.
@@ -1220,11 +1220,85 @@ class RankedScores:
         return len(self._impl)
 
     def roc_auc(self, sample_weight=None, max_fpr=None):
+        """ROC AUC of the sorted scores under per-sample weights.
+
+        The same number as ``roc_auc_score(y_true, y_score, sample_weight=...)``, without sorting
+        the scores again.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the original order. None: every sample weighs 1.
+        max_fpr : float, default=None
+            The standardised partial AUC up to this false positive rate, as in ``roc_auc_score``.
+
+        Returns
+        -------
+        float
+            The AUC (NaN with an UndefinedMetricWarning when one class has no weight).
+
+        Raises
+        ------
+        AssayError
+            If ``sample_weight`` does not have one weight per sample.
+
+        See Also
+        --------
+        roc_auc_score : The same AUC from labels and scores.
+
+        Examples
+        --------
+        >>> from assay.metrics import RankedScores
+        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> print(round(ranked.roc_auc(max_fpr=0.5), 4))
+        0.6667
+        """
         return self._impl.roc_auc(_weights(sample_weight),
                                   None if max_fpr is None else float(max_fpr))
 
     def average_precision(self, sample_weight=None, *, method="step", grid="exact",
                           tie_mode="group", n_pos=None):
+        """Average precision of the sorted scores under per-sample weights.
+
+        The same number as ``average_precision_score`` of the binary labels and scores with these
+        weights and options, without sorting the scores again.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the original order. None: every sample weighs 1.
+        method : {'step', 'voc07', 'voc_allpoint', 'coco101', 'trapezoid'}, default='step'
+            The AP convention, as in ``average_precision_score``.
+        grid : {'exact', 'numpy'}, default='exact'
+            Recall grid of 'voc07' and 'coco101'.
+        tie_mode : {'group', 'sequential'}, default='group'
+            Treatment of tied scores.
+        n_pos : float, default=None
+            Recall denominator overriding the (weighted) number of positives.
+
+        Returns
+        -------
+        float
+            The AP.
+
+        Raises
+        ------
+        AssayError
+            If ``sample_weight`` does not have one weight per sample, or an option is unknown.
+
+        See Also
+        --------
+        average_precision_score : The same AP from labels and scores.
+
+        Examples
+        --------
+        >>> from assay.metrics import RankedScores
+        >>> ranked = RankedScores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> print(round(ranked.average_precision(), 4))
+        0.8333
+        >>> print(round(ranked.average_precision([1, 0, 1, 2]), 4))
+        1.0
+        """
         method, grid, tie_mode = _ap_options(method, grid, tie_mode)
         return self._impl.average_precision(_weights(sample_weight), method, grid, tie_mode,
                                             None if n_pos is None else float(n_pos))

@@ -262,7 +262,7 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
 
     Returns
     -------
-    loss : float or ndarray of shape (n_outputs,)
+    float or ndarray of shape (n_outputs,)
         Non-negative; 0 for perfect predictions.
 
     Raises
@@ -304,7 +304,7 @@ def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
 
     Returns
     -------
-    loss : float or ndarray of shape (n_outputs,)
+    float or ndarray of shape (n_outputs,)
         Non-negative; 0 for perfect predictions.
 
     Raises

@@ -333,9 +333,9 @@ def get_scorer(scoring):
     --------
     >>> from assay.metrics import get_scorer
     >>> get_scorer("roc_auc")
-    make_scorer(roc_auc_score, needs_threshold=True)
+    make_scorer(roc_auc_score, response_method=('decision_function', 'predict_proba'))
     >>> get_scorer("neg_log_loss")
-    make_scorer(log_loss, greater_is_better=False, needs_proba=True)
+    make_scorer(log_loss, greater_is_better=False, response_method='predict_proba')
     """
     if isinstance(scoring, str):
         try:

@@ -64,3 +64,12 @@ def test_compiled_exemptions_are_still_public():
 def test_every_public_docstring_validates():
     found = offenders()
     assert not found, f"{len(found)} numpydoc problems:\n" + "\n".join(found)
+
+
+def test_metrics_module_docstring_names_every_public_function():
+    """assay.metrics' docstring lists its functions by group: a new one must join the list."""
+    import assay.metrics
+    names = [name.rsplit(".", 1)[1] for name, _ in everything()
+             if name.startswith("assay.metrics.") and name.count(".") == 2]
+    missing = [n for n in names if f"``{n}``" not in assay.metrics.__doc__]
+    assert not missing, f"not named in assay.metrics' docstring: {missing}"
