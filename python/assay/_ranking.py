@@ -460,14 +460,12 @@ def _counts_at_thresholds(y_true, y_score, pos_label, sample_weight):
         y, s, w = y[keep], s[keep], w[keep]
     if len(y) == 0:
         raise AssayError("y_true is empty: need at least one sample")
-    order = np.argsort(s, kind="mergesort")[::-1]
-    s = s[order]
-    positive = y[order].astype(np.float64)
-    weight = np.ones(len(s)) if w is None else w[order]
-    last_of_each_score = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]
-    tps = np.cumsum(positive * weight)[last_of_each_score]
-    fps = np.cumsum((1 - positive) * weight)[last_of_each_score]
-    return fps, tps, s[last_of_each_score]
+    fps, tps, thresholds, exponent = _assay.ranking_operating_points(
+        np.ascontiguousarray(y), np.ascontiguousarray(s),
+        None if w is None else np.ascontiguousarray(w, dtype=np.float64))
+    if exponent:  # weights near the ends of the double range are summed rescaled by 2^exponent
+        fps, tps = np.ldexp(fps, -exponent), np.ldexp(tps, -exponent)
+    return fps, tps, thresholds
 
 
 def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,

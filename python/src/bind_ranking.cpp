@@ -79,6 +79,26 @@ void register_curves(py::module_& m) {
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"),
       py::arg("drop_intermediate"));
+
+  // The counts behind every binary curve (scikit-learn's _binary_clf_curve), for the curves
+  // Python assembles itself (det_curve, confusion_matrix_at_thresholds): (fps, tps, thresholds,
+  // scale exponent), scores decreasing; the counts are the true sums times 2^exponent.
+  m.def(
+      "ranking_operating_points",
+      [](const Array<std::uint8_t>& y, const Array<double>& s,
+         const std::optional<Array<double>>& w) {
+        auto yv = view_1d(y, "y_true");
+        auto sv = view_1d(s, "y_score");
+        auto wv = optional_view(w, "sample_weight");
+        metrics::OperatingPoints points;
+        {
+          const WithoutGil without_gil;
+          points = metrics::operating_points(yv, sv, wv);
+        }
+        return py::make_tuple(vec(std::move(points.fp)), vec(std::move(points.tp)),
+                              vec(std::move(points.threshold)), points.scale_exponent);
+      },
+      py::arg("y_true"), py::arg("y_score"), py::arg("sample_weight"));
 }
 
 /// Average precision (every convention), binary and multilabel.
