@@ -690,29 +690,45 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     return _average(scores, multioutput)
 
 
-def _inverted_cdf(values, weights, alpha):
-    """The smallest value whose cumulative weight reaches alpha of the total (zero weights
-    dropped)."""
-    keep = weights > 0
-    if not keep.any():
-        raise AssayError("Weights sum to zero, can't be normalized")
-    values, weights = values[keep], weights[keep]
-    order = np.argsort(values, kind="mergesort")
-    cumulative = np.cumsum(weights[order])
+def _first_reaching(ranked, weights, alpha):
+    """The first of the ascending ``ranked`` values whose cumulative weight reaches alpha of
+    the total: the inverted CDF."""
+    cumulative = np.cumsum(weights)
     index = np.searchsorted(cumulative, alpha * cumulative[-1], side="left")
-    return values[order][min(index, len(values) - 1)]
+    return ranked[min(index, len(ranked) - 1)]
 
 
 def _averaged_inverted_cdf(values, sample_weight, alpha):
     """Mean of the inverted CDF from below and from above: numpy's 'averaged_inverted_cdf'
     quantile without weights, its weighted generalisation with them (integer weights act as
-    repeated samples)."""
+    repeated samples). Zero weights are dropped."""
     if sample_weight is None:
         return _averaged_order_statistic(values, alpha)
     # Weights rescaled exactly by a power of two: sums of weights near 1e308 stay finite.
     weights = _assay._scaled_weights(np.ascontiguousarray(sample_weight, dtype=np.float64))
-    return 0.5 * (_inverted_cdf(values, weights, alpha) -
-                  _inverted_cdf(-values, weights, 1 - alpha))
+    keep = weights > 0
+    if not keep.any():
+        raise AssayError("Weights sum to zero, can't be normalized")
+    values, weights = values[keep], weights[keep]
+    order = _assay._stable_argsort(np.ascontiguousarray(values, dtype=np.float64))
+    below = _first_reaching(values[order], weights[order], alpha)
+    # From above, one sort serves too: a stable sort of -values is this order with its runs of
+    # equal values reversed, each run keeping its own order (so the sums are the same ones).
+    descending = _runs_reversed(order, values[order])
+    above = -_first_reaching(-values[descending], weights[descending], 1 - alpha)
+    return 0.5 * (below + above)
+
+
+def _runs_reversed(order, ranked):
+    """``order`` with its runs of equal ``ranked`` values in reverse sequence, each run kept."""
+    n = len(ranked)
+    starts = np.r_[0, np.flatnonzero(ranked[1:] != ranked[:-1]) + 1]
+    if len(starts) == n:  # no ties: every run is one value
+        return order[::-1]
+    ends = np.r_[starts[1:], n]
+    reversed_order = np.empty(n, dtype=order.dtype)
+    reversed_order[np.arange(n) + np.repeat(n - ends - starts, ends - starts)] = order
+    return reversed_order
 
 
 def _averaged_order_statistic(values, alpha):

@@ -1,8 +1,12 @@
 // Bindings for the regression metrics (assay.metrics wraps them in python/assay/_regression.py).
 // y_true / y_pred arrive as C-order float64 (n,) or (n, m) arrays; the GIL is released while
 // computing. Functions return per-output numpy arrays; averaging is one more call.
+#include <cstdint>
+#include <numeric>
 #include <optional>
+#include <vector>
 
+#include "assay/core/radix_sort.hpp"
 #include "assay/metrics/regression.hpp"
 #include "bindings.hpp"
 
@@ -42,6 +46,23 @@ py::tuple parts_to_python(metrics::ScoreParts&& parts) {
 }  // namespace
 
 void bind_regression(py::module_& m) {
+  // Stable ascending argsort of doubles (-0.0 equal to +0.0, as numpy's stable sort), by the
+  // radix sort the ranking metrics use: the one sort of the weighted quantiles.
+  m.def(
+      "_stable_argsort",
+      [](const Array<double>& values) {
+        auto v = view_1d(values, "values");
+        std::vector<std::int64_t> order(v.size()), buffer(v.size());
+        {
+          const WithoutGil without_gil;
+          std::iota(order.begin(), order.end(), std::int64_t{0});
+          detail::radix_sort(order.data(), buffer.data(), order.size(),
+                             [&](std::int64_t i) { return detail::ascending_key(v[i]); });
+        }
+        return to_numpy(std::move(order));
+      },
+      py::arg("values"));
+
   // name: mse, rmse, mae, mape, msle, rmsle, median_ae, pinball
   m.def("reg_per_output", [](const std::string& name, const Array<double>& y,
                              const Array<double>& p, const Weights& w, double alpha) {
