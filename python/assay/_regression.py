@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _assay
 from ._assay import AssayError, UndefinedMetricWarning
+from ._options import InvalidParameterError
 from ._validation import check_consistent_length, check_finite, check_sample_weight, float_array
 
 __all__ = [
@@ -86,6 +87,15 @@ def _error_metric(name, y_true, y_pred, sample_weight, multioutput, alpha=0.5):
         raise AssayError("multioutput is expected to be 'raw_values' or 'uniform_average' but we "
                          "got 'variance_weighted' instead.")
     return _average(_assay.reg_per_output(name, y, p, w, float(alpha)), multioutput)
+
+
+def _check_alpha(alpha, function):
+    """scikit-learn's check of a pinball quantile: a real number in [0, 1]."""
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real) \
+            or not 0 <= alpha <= 1:
+        raise InvalidParameterError(f"The 'alpha' parameter of {function} must be a float in the "
+                                    f"range [0.0, 1.0]. Got {alpha!r} instead.")
+    return float(alpha)
 
 
 def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
@@ -452,8 +462,10 @@ def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     ------
     AssayError
         If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
-        'variance_weighted'), or the
-        targets hold NaN or infinity.
+        'variance_weighted'), or the targets hold NaN or infinity.
+    InvalidParameterError
+        If ``alpha`` is not a number in [0, 1] (an AssayError and a TypeError, as
+        scikit-learn's).
 
     See Also
     --------
@@ -465,6 +477,7 @@ def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     >>> print(round(mean_pinball_loss([1, 2, 3], [0, 2, 3], alpha=0.9), 4))
     0.3
     """
+    alpha = _check_alpha(alpha, "mean_pinball_loss")
     return _error_metric("pinball", y_true, y_pred, sample_weight, multioutput, alpha)
 
 
@@ -654,8 +667,10 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     ------
     AssayError
         If the numbers of samples or outputs differ, ``multioutput`` is not valid (or is
-        'variance_weighted'), or the
-        targets hold NaN or infinity.
+        'variance_weighted'), or the targets hold NaN or infinity.
+    InvalidParameterError
+        If ``alpha`` is not a number in [0, 1] (an AssayError and a TypeError, as
+        scikit-learn's).
 
     See Also
     --------
@@ -668,6 +683,7 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5,
     >>> print(round(d2_pinball_score([1, 2, 3], [1, 3, 3]), 4))
     0.5
     """
+    alpha = _check_alpha(alpha, "d2_pinball_score")
     y, p, _, multioutput, w = _check_reg_targets(y_true, y_pred, multioutput, sample_weight)
     if y.shape[0] < 2:
         return _score("d2_pinball", y_true, y_pred, sample_weight, multioutput, True, alpha)

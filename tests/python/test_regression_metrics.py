@@ -168,3 +168,13 @@ def test_bad_input(call, error, message):
 def test_shift_functions_are_the_metrics():
     assert assay.shift.mean_squared_error is am.mean_squared_error
     assert assay.shift.r2_score is am.r2_score
+
+
+@pytest.mark.parametrize("name", ["mean_pinball_loss", "d2_pinball_score"])
+@pytest.mark.parametrize("alpha", [-0.1, 1.5, float("inf"), float("nan"), "0.5", None, True])
+def test_pinball_alpha_outside_zero_one_is_refused(name, alpha):
+    # scikit-learn validates alpha as a real in [0, 1] (InvalidParameterError: a ValueError and
+    # a TypeError); assay once computed a loss for alpha = 1.5 and overflowed on infinity.
+    with pytest.raises(ValueError, match=r"'alpha' parameter of .* range \[0.0, 1.0\]") as info:
+        getattr(assay.metrics, name)([1.0, 2.0, 3.0], [1.0, 2.0, 4.0], alpha=alpha)
+    assert isinstance(info.value, TypeError)
