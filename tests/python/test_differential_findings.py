@@ -265,3 +265,14 @@ def test_average_precision_of_no_samples_raises():
         skm.average_precision_score(*args, **kwargs)
     with pytest.raises(ValueError, match="y_true is empty: need at least one sample"):
         am.average_precision_score(*args, **kwargs)
+
+
+# Seed 20261207, case 2094: no sample and labels none of y1 has. scikit-learn 1.9 refuses such
+# labels (docs/conventions.md row 20); 1.2.1 divides 0 by 0 (NaN with numpy's RuntimeWarning).
+# The fuzzer classes the case as that documented difference.
+def test_cohen_kappa_with_labels_absent_from_y1_raises_as_scikit_learn_1_9():
+    empty = np.array([], dtype=np.int64)
+    kwargs = {"sample_weight": np.array([]), "weights": "quadratic", "labels": [1, 2, 3, 4, 99]}
+    with pytest.raises(ValueError, match="At least one label in `labels` must be present in `y1`"):
+        am.cohen_kappa_score(empty, empty, **kwargs)
+    assert np.isnan(_quiet(skm.cohen_kappa_score, empty, empty, **kwargs))
