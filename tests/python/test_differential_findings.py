@@ -276,3 +276,18 @@ def test_cohen_kappa_with_labels_absent_from_y1_raises_as_scikit_learn_1_9():
     with pytest.raises(ValueError, match="At least one label in `labels` must be present in `y1`"):
         am.cohen_kappa_score(empty, empty, **kwargs)
     assert np.isnan(_quiet(skm.cohen_kappa_score, empty, empty, **kwargs))
+
+
+# Seed 20261207, case 248808: a weighted multilabel count of an all-zero column. assay gives
+# float64 as scikit-learn does for every weighted count; scikit-learn 1.2.1's is int64 here only
+# because numpy's bincount of no entries with weights is int64. The fuzzer classes it as not
+# comparable; the values are equal.
+def test_weighted_multilabel_count_of_an_all_zero_column_is_float():
+    args = (np.array([[0, 0, 1, 1]]), np.array([[0, 0, 0, 1]]))
+    kwargs = {"sample_weight": np.array([0]), "labels": [1]}
+    ours = am.multilabel_confusion_matrix(*args, **kwargs)
+    theirs = skm.multilabel_confusion_matrix(*args, **kwargs)
+    assert ours.dtype == np.float64 and theirs.dtype == np.int64
+    np.testing.assert_array_equal(ours, theirs)
+    assert np.bincount(np.array([], dtype=np.int32), weights=np.array([], dtype=np.int64),
+                       minlength=1).dtype == np.int64
