@@ -291,3 +291,11 @@ def test_weighted_multilabel_count_of_an_all_zero_column_is_float():
     np.testing.assert_array_equal(ours, theirs)
     assert np.bincount(np.array([], dtype=np.int32), weights=np.array([], dtype=np.int64),
                        minlength=1).dtype == np.int64
+    # Case 298338: the same count as the report's support, "0.0" (assay) against "0".
+    report_args = (np.array([[1, 0]]), np.array([[1, 0]]))
+    report_kwargs = {"sample_weight": np.array([2]), "digits": 0, "zero_division": 1,
+                     "labels": [1]}
+    ours = _quiet(am.classification_report, *report_args, **report_kwargs)
+    theirs = _quiet(skm.classification_report, *report_args, **report_kwargs)
+    assert ours.splitlines()[2].split() == ["1", "1", "1", "1", "0.0"]
+    assert theirs.splitlines()[2].split() == ["1", "1", "1", "1", "0"]
