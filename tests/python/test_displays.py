@@ -553,3 +553,12 @@ def test_docs_block_runs(index, tmp_path, monkeypatch):
 def test_docstring_examples_run(module):
     result = doctest.testmod(importlib.import_module(f"assay._plot.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_band_resample_count_has_the_library_limit():
+    # An unbounded count looped in Python for hours; the limit is assay.metrics.bootstrap's.
+    y, s = binary(50)
+    with pytest.raises(assay.AssayError, match="n_bootstrap"):
+        am.RocCurveDisplay.from_predictions(y, s, n_bootstrap=10**9)
+    with pytest.raises(assay.AssayError, match="seed"):
+        am.RocCurveDisplay.from_predictions(y, s, n_bootstrap=10, seed=-1)

@@ -3,6 +3,7 @@ names, an estimator's scores for the positive class, and pointwise percentile bo
 import numpy as np
 
 from .._assay import AssayError
+from .._options import check_probability, check_resamples, check_unsigned
 
 
 def pyplot(caller):
@@ -95,18 +96,14 @@ def estimator_name(estimator):
 
 
 def check_bootstrap(n_bootstrap, confidence, seed):
-    """The band options: n_bootstrap a positive int (or None: no band), confidence in (0, 1),
-    seed an int."""
+    """The band options, checked as every bootstrap option of assay is: n_bootstrap 1..1000000
+    (or None: no band), confidence in (0, 1), seed in 0..2**64-1."""
     if n_bootstrap is None:
         return
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or \
-            n_bootstrap < 1:
-        raise AssayError(f"n_bootstrap must be a positive integer or None, found {n_bootstrap!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or \
-            not 0 < confidence < 1:
-        raise AssayError(f"confidence must be a number in (0, 1), found {confidence!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise AssayError(f"seed must be an integer, found {seed!r}")
+    if check_resamples(n_bootstrap, "n_bootstrap") == 0:  # the library's limit, one place
+        raise AssayError("n_bootstrap: expected a positive number of resamples or None, found 0")
+    check_probability(confidence, "confidence")
+    check_unsigned(seed, "seed")
 
 
 def percentile_band(curve_on_grid, y_true, y_score, sample_weight, n_bootstrap, confidence, seed):
