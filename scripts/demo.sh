@@ -6,25 +6,26 @@
 set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
-out="$here/out"
+case $build in /*) ;; *) build="$here/$build" ;; esac
+out="${ASSAY_DEMO_OUT:-$here/out}"  # tests/python/test_docs_run.py: a temporary folder
 mkdir -p "$out"
 /usr/bin/python3 "$here/examples/make_demo_data.py" "$out"
 echo
 echo "== binary classifier (positive class: fraud), 1000 bootstrap resamples =="
-"$here/$build/assay" metrics "$out/binary.csv" --label label --score score --weight weight \
+"$build/assay" metrics "$out/binary.csv" --label label --score score --weight weight \
   --pos-label fraud --bootstrap 1000 --seed 1 --html "$out/binary.html" --json-out "$out/binary.json"
 echo
 echo "== 4-class classifier =="
-"$here/$build/assay" metrics "$out/multiclass.csv" --label animal \
+"$build/assay" metrics "$out/multiclass.csv" --label animal \
   --score p_bird,p_cat,p_dog,p_fish --html "$out/multiclass.html"
 echo
 echo "== SOAK: can a model trained on some regions predict another region? =="
 /usr/bin/python3 "$here/examples/make_soak_demo.py" "$out"
-"$here/$build/assay" soak "$out/soak_regions.csv" --label y --subset region --group polygon \
+"$build/assay" soak "$out/soak_regions.csv" --label y --subset region --group polygon \
   --folds 5 --seed 1 --learners featureless,glmnet --out "$out/soak"
 echo
 echo "== cv: the five learners of the SOAK paper, plain 5-fold CV on the same data =="
-"$here/$build/assay" cv "$out/soak_regions.csv" --label y --drop region --group polygon \
+"$build/assay" cv "$out/soak_regions.csv" --label y --drop region --group polygon \
   --folds 5 --seed 1 --learners featureless,glmnet,cart,knn,xgboost --out "$out/cv"
 echo
 "$here/scripts/demo_shift.sh" "$build"
@@ -33,15 +34,15 @@ echo
 echo
 echo "== Segmentation: 8 generated subjects, a 3-member ensemble, in-domain vs shifted =="
 /usr/bin/python3 "$here/examples/segment/make_demo.py" "$out/segment"
-"$here/$build/assay" segment --pred "$out/segment/member0" --pred "$out/segment/member1" \
+"$build/assay" segment --pred "$out/segment/member0" --pred "$out/segment/member1" \
   --pred "$out/segment/member2" --truth "$out/segment/truth" --brain-mask "$out/segment/brain" \
   --partition "$out/segment/partition.csv" --html "$out/segment.html" \
   --json-out "$out/segment.json"
 echo
 echo "== The tour: every analysis above on one page (assay report, examples/report/tour.toml) =="
-PYTHONPATH="$here/$build/python" /usr/bin/python3 "$here/examples/report/make_report_demo.py" "$out"
+PYTHONPATH="$build/python" /usr/bin/python3 "$here/examples/report/make_report_demo.py" "$out"
 cp "$here/examples/report/tour.toml" "$out/tour.toml"
-"$here/$build/assay" report "$out/tour.toml"
+"$build/assay" report "$out/tour.toml"
 echo
 echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"

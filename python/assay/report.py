@@ -51,8 +51,10 @@ def build(config, out=None, *, check=False):
     -------
     dict
         The JSON document (the dict ``<stem>.json`` holds: "title", "summary", "claims" (the
-        summary as data: kind, subjects, facts, text) and one entry per analysis, each as its
-        subcommand's ``--json`` prints it) with "page" and "files" added. With
+        summary as data: kind, subjects, facts, text), one entry per analysis, each as its
+        subcommand's ``--json`` prints it, and "tables": every table of the page, by its CSV
+        name, as a list of rows ``{column: value}``) with "page" (the page's path) and "files"
+        (every file written) added. With
         ``check=True``, ``{"checked": True, "page": ...}``.
 
     Raises
@@ -76,7 +78,9 @@ def build(config, out=None, *, check=False):
     True
     >>> document = report.build(config, out="a.html")
     >>> sorted(document)
-    ['claims', 'files', 'metrics', 'page', 'summary', 'title']
+    ['claims', 'files', 'metrics', 'page', 'summary', 'tables', 'title']
+    >>> document["tables"]["metrics-summary"][0]["metric"]
+    'accuracy'
     >>> document["page"]
     'a.html'
     """

@@ -203,6 +203,50 @@ detail::Results run_all(const PreparedOverview& p) {
 
 // --- the JSON document ---------------------------------------------------------------------
 
+// The paired comparisons of [metrics] (DeLong's test, the PR curves' relation and crossings), from
+// the summary's pair claims: the numbers of the sentences and of the comparisons table.
+Json metrics_comparisons_json(const std::vector<Claim>& summary) {
+  Json out = Json::array();
+  for (const auto& s : summary) {
+    if (s.kind != "metrics.pair") continue;
+    const Json& f = s.facts;
+    out.push_back({{"model_a", s.subjects[0]},
+                   {"model_b", s.subjects[1]},
+                   {"roc_auc_a", f.at("auc_a")},
+                   {"roc_auc_b", f.at("auc_b")},
+                   {"delong", {{"z", f.at("z")}, {"p", f.at("p")}, {"level", f.at("level")}}},
+                   {"pr",
+                    {{"relation", f.at("relation")},
+                     {"crossings", f.at("crossings")},
+                     {"n_crossings", f.at("crossings").size()},
+                     {"ap_a", f.at("ap_a")},
+                     {"ap_b", f.at("ap_b")}}},
+                   {"weighted", f.at("weighted")}});
+  }
+  return out;
+}
+
+// Every table the page offers, as the CSV it offers (full precision, read back): one object per
+// row, keyed by column, numbers as numbers (NaN as null), text as text.
+Json tables_json(const HtmlReport& page) {
+  Json tables = Json::object();
+  CsvParams csv;
+  csv.allow_missing = true;
+  csv.threads = 1;
+  for (const auto& file : page.csv_files()) {
+    const Table t = parse_csv(file.text, file.file_name, csv);
+    Json rows = Json::array();
+    for (std::size_t i = 0; i < t.n_rows(); ++i) {
+      Json row = Json::object();
+      for (const auto& col : t.columns())
+        row[col.name] = col.is_numeric() ? Json(col.values[i]) : Json(col.categories[col.codes[i]]);
+      rows.push_back(std::move(row));
+    }
+    tables[fs::path(file.file_name).stem().string()] = std::move(rows);
+  }
+  return tables;
+}
+
 Json document_of(const ReportConfig& c, const detail::Results& r,
                  const std::vector<Claim>& summary) {
   Json doc;
@@ -218,7 +262,7 @@ Json document_of(const ReportConfig& c, const detail::Results& r,
     Json models = Json::object();
     for (std::size_t i = 0; i < r.metrics.size(); ++i)
       models[c.metrics->models[i].name] = evaluation_json(r.metrics[i]);
-    doc["metrics"] = {{"models", models}};
+    doc["metrics"] = {{"models", models}, {"comparisons", metrics_comparisons_json(summary)}};
   }
   if (r.soak) doc["soak"] = soak::statistics_json(r.soak->statistics);
   if (r.cv) doc["cv"] = soak::cv_json(*r.cv);
@@ -324,6 +368,7 @@ Overview run_overview(const PreparedOverview& p) {
   if (c.count) add(detail::summarize_count(*c.count, r.count));
   if (r.compare) add(detail::summarize_compare(*r.compare));
   Overview o{render_page(p, r, summary), document_of(c, r, summary), {}, summary};
+  o.document["tables"] = tables_json(o.page);
   for (const auto& s : summary) o.summary.push_back(s.text);
   return o;
 }

@@ -179,7 +179,7 @@ def test_python_twin_builds_any_subset(tour, tmp_path, monkeypatch):
                         "count": {"spec": "graph4.spec", "property": "Transitive",
                                   "models": {"tree": "count_tree.json"}}},
                        out=tmp_path / "count.html")
-    assert set(doc) == {"title", "summary", "claims", "count", "page", "files"}
+    assert set(doc) == {"title", "summary", "claims", "count", "page", "files", "tables"}
     assert doc["page"] == str(tmp_path / "count.html")
     assert os.path.exists(tmp_path / "count_tables" / "count-labels.csv")
     assert doc["count"]["models"]["tree"]["labels"] == tour["document"]["count"]["models"]["tree"]["labels"]

@@ -89,11 +89,13 @@ struct Overview {
   /// The page (write it with write_overview, which also writes its tables).
   HtmlReport page{""};
   /// {"title", "summary": [sentences], "claims": [claim_json of each sentence],
-  ///  "metrics": {"models": {name: evaluation_json}},
+  ///  "metrics": {"models": {name: evaluation_json}, "comparisons": [each pair's DeLong test
+  ///  and PR relation with every crossing's recall]},
   ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
   ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}},
-  ///  "compare": compare_json (with the gates)};
-  ///  only the analyses that ran.
+  ///  "compare": compare_json (with the gates),
+  ///  "tables": {csv name: [{column: value} per row]} (every table of the page, as its CSV)};
+  ///  only the analyses that ran. Every number the page's summary and tables show is in it.
   Json document;
   /// The summary sentences, in page order (the claims' texts).
   std::vector<std::string> summary;
