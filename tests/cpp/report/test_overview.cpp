@@ -200,6 +200,16 @@ TEST(OverviewClaims, CrossingsAreCountedOnceForTextAndTable) {
     EXPECT_EQ(table.numeric("PR crossings")[0], double(crossings.size()));
     EXPECT_EQ(table.column("PR dominant").label(0), "none (curves cross)");
   }
+  // And the JSON document: the pair's crossings under metrics.comparisons, the table's row
+  // under tables.
+  const Json& compared = o.document["metrics"]["comparisons"][0];
+  EXPECT_EQ(compared["pr"]["crossings"].get<std::vector<double>>(), crossings);
+  EXPECT_EQ(compared["pr"]["n_crossings"], crossings.size());
+  EXPECT_EQ(compared["delong"]["p"], pair->facts["p"]);
+  const Json& row = o.document["tables"]["metrics-comparisons"][0];
+  EXPECT_EQ(row["PR crossings"], double(crossings.size()));
+  EXPECT_EQ(row["model A"], "a");
+  EXPECT_EQ(o.document["tables"].size(), o.page.csv_files().size());
 }
 
 TEST(OverviewClaims, ValuesEqualAsPrintedTieEvenWhenTheyDifferBeyond) {
