@@ -7,7 +7,9 @@ set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) ;; *) build="$here/$build" ;; esac
-out="${ASSAY_DEMO_OUT:-$here/out}"  # tests/python/test_docs_run.py: a temporary folder
+# ASSAY_DEMO_OUT: another output folder (tests/python/test_report_json.py), beside a link to
+# examples/ (the tour names ../examples/count/graph4.spec).
+out="${ASSAY_DEMO_OUT:-$here/out}"
 mkdir -p "$out"
 /usr/bin/python3 "$here/examples/make_demo_data.py" "$out"
 echo

@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 [[ $build = /* ]] || build="$here/$build"
-out="${ASSAY_DEMO_OUT:-$here/out}"  # tests/python/test_docs_run.py: a temporary folder
+out="${ASSAY_DEMO_OUT:-$here/out}"  # as in demo.sh
 mkdir -p "$out"
 echo "== count: exact counts over all 2^16 four-node graphs (property Transitive) =="
 PYTHONPATH="$build/python" /usr/bin/python3 "$here/examples/count/make_count_demo.py" "$out"

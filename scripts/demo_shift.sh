@@ -7,7 +7,7 @@ set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) cli="$build/assay" ;; *) cli="$here/$build/assay" ;; esac
-out="${ASSAY_DEMO_OUT:-$here/out}"  # tests/python/test_docs_run.py: a temporary folder
+out="${ASSAY_DEMO_OUT:-$here/out}"  # as in demo.sh
 mkdir -p "$out"
 /usr/bin/python3 "$here/examples/make_shift_demo.py" "$out/shift_demo.csv" --n 6000 --seed 1
 echo "== shift: a single model and a 5-member ensemble on in-domain and shifted partitions =="
