@@ -58,7 +58,8 @@ COMMAND_LANGUAGES = {"sh", "python"}
 OUTPUT_LANGUAGES = {"", "text"}
 
 FENCE = re.compile(r"^([ \t]*)```(\w*)[^\n]*\n(.*?)^\1```[ \t]*$", re.M | re.S)
-DIRECTIVE = re.compile(r"<!--\s*doc-test:\s*(.*?)\s*-->\s*\Z", re.S)
+# The last comment before a block, when it is a directive and only blank lines follow it.
+DIRECTIVE = re.compile(r"<!--\s*doc-test:\s*((?:(?!<!--).)*?)\s*-->\s*\Z", re.S)
 
 
 def blocks(page):
@@ -119,9 +120,9 @@ def check_sample(sample, output, where):
         f"{where}: the sample output\n{sample}\ndoes not match the real output\n{output}"
 
 
-def is_sample_output(language, directive, gap, previous):
+def is_sample_output(language, directive, previous):
     return (language in OUTPUT_LANGUAGES and directive is None and previous is not None
-            and previous[0] in COMMAND_LANGUAGES and "```" not in gap)
+            and previous[0] in COMMAND_LANGUAGES)
 
 
 def run_page(page, folder):
@@ -129,7 +130,7 @@ def run_page(page, folder):
     env = environment(folder)
     ran = skipped = checked = 0
     previous, last_output = None, None
-    for language, text, directive, gap in blocks(page):
+    for language, text, directive, _ in blocks(page):
         where = f"{page}, block {text.splitlines()[0] if text.strip() else ''!r}"
         if language == "toml" and re.fullmatch(r"# [\w.-]+\.toml", text.splitlines()[0]):
             (folder / text.splitlines()[0][2:]).write_text(text, encoding="utf-8")
@@ -152,7 +153,7 @@ def run_page(page, folder):
                 assert status == expected, f"{where}: exit {status}, not {expected}:\n{last_output}"
                 assert "internal error" not in last_output, f"{where}:\n{last_output}"
                 ran += 1
-        elif is_sample_output(language, directive, gap, previous):
+        elif is_sample_output(language, directive, previous):
             assert last_output is not None, f"{where}: the sample output of a skipped block"
             check_sample(text, last_output, where)
             checked += 1
