@@ -30,7 +30,8 @@ def main(path):
         data.data, data.target, test_size=0.5, random_state=0, stratify=data.target)
     logistic = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     boosted = GradientBoostingClassifier(random_state=0)
-    scores = [probability_of_malignant(m.fit(X_train, y_train), X_test) for m in (logistic, boosted)]
+    scores = [probability_of_malignant(model.fit(X_train, y_train), X_test)
+              for model in (logistic, boosted)]
     with open(path, "w") as f:
         f.write("label,p_logistic,p_boosted\n")
         for label, a, b in zip(y_test, *scores):
