@@ -8,7 +8,8 @@
 //   write_overview(overview, config.out);                  // page, CSV tables, JSON
 //
 // One computation path: each section calls what its subcommand calls — metrics::evaluate per
-// model (`assay metrics`), soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
+// model (`assay metrics`), metrics::evaluate_regression (`assay metrics --task regression`),
+// soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
 // cv`), shift::evaluate_table (`assay shift`), shift::evaluate_segmentation_files per model
 // (`assay segment`), count::count per model (`assay count`) and compare::compare with its gates
 // (`assay compare`) — with the parameters the configuration gives, and the JSON document holds
@@ -41,6 +42,7 @@
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 #include "assay/report/config.hpp"
 #include "assay/report/html.hpp"
 
@@ -60,6 +62,8 @@ struct PreparedOverview {
   count::Spec count_spec;
   /// [compare]: the input, as `assay compare` builds it.
   compare::CompareInput compare_input;
+  /// [regression]: the input, as `assay metrics --task regression` builds it.
+  metrics::RegressionInput regression_input;
 };
 
 /// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
@@ -89,7 +93,7 @@ struct Overview {
   /// The page (write it with write_overview, which also writes its tables).
   HtmlReport page{""};
   /// {"title", "summary": [sentences], "claims": [claim_json of each sentence],
-  ///  "metrics": {"models": {name: evaluation_json}},
+  ///  "metrics": {"models": {name: evaluation_json}}, "regression": regression_json,
   ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
   ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}},
   ///  "compare": compare_json (with the gates)};
