@@ -32,7 +32,6 @@ struct MetricsOptions {
 
 // --task regression: every model's metrics side by side, from --pred COL or --models.
 void evaluate_regressors(const MetricsOptions& o) {
-  if (!o.columns.scores.empty()) fail("--task regression takes --pred or --models, not --score");
   if (!o.columns.pred.empty() && !o.models.empty()) fail("give --pred or --models, not both");
   metrics::RegressionColumns columns{o.columns.label, {}, o.columns.weight};
   if (o.models.empty()) {
@@ -138,6 +137,8 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     auto& o = *options;
     const auto task = metrics::parse_metrics_task(o.task);
     if (task == metrics::MetricsTask::regression) {
+      if (!o.columns.scores.empty())
+        fail("--task regression takes --pred or --models, not --score");
       if (o.columns.pred.empty() && o.models.empty()) fail("give --pred COL or --models A,B");
       o.out.check({{o.file, "the data"}});
       return evaluate_regressors(o);

@@ -205,16 +205,39 @@ MetricsTask parse_metrics_task(std::string_view name, std::string_view what) {
   fail("{}: expected auto, classification or regression, found {}", what, quote_found(name));
 }
 
-void classification_target_check(const Table& table, const std::string& label) {
-  const Column& c = table.column(label);
-  if (!c.is_numeric()) return;
+namespace {
+
+// The number of distinct values of a numeric column of whole numbers; 0 when a value is NaN or
+// not whole (or the column holds text).
+std::size_t distinct_whole_numbers(const Column& c) {
+  if (!c.is_numeric()) return 0;
   std::set<double> distinct;
   for (double v : c.values) {
-    if (std::isnan(v) || v != std::floor(v)) return;  // evaluation_input says what is wrong
+    if (std::isnan(v) || v != std::floor(v)) return 0;
     distinct.insert(v);
   }
-  const std::size_t k = distinct.size(), n = c.values.size();
-  if (k <= kMaxAutoClasses || k * kMinSamplesPerClass <= n) return;
+  return distinct.size();
+}
+
+bool many_values(std::size_t k, std::size_t n) {
+  return k > kMaxAutoClasses && k * kMinSamplesPerClass > n;
+}
+
+}  // namespace
+
+bool looks_like_regression_target(const Column& label) {
+  if (!label.is_numeric()) return false;
+  for (double v : label.values) {
+    if (std::isfinite(v) && v != std::floor(v)) return true;
+  }
+  return many_values(distinct_whole_numbers(label), label.values.size());
+}
+
+void classification_target_check(const Table& table, const std::string& label) {
+  const Column& c = table.column(label);
+  // Values that are not whole: evaluation_input refuses them at their cell.
+  const std::size_t k = distinct_whole_numbers(c), n = c.values.size();
+  if (!many_values(k, n)) return;
   fail_in(table,
           fmt::format("column \"{}\" holds {} distinct numbers in {} rows ({:.1f} rows each): a "
                       "regression target, not classes; give --task regression (Python: "

@@ -111,7 +111,7 @@ void render_regression(HtmlReport& page, const RegressionSection& s,
   for (const auto& c : claims) {
     if (c.section == kRegressionAnchor) page.add_paragraph(c.text);
   }
-  add_regression_blocks(page, ev, "regression_metrics");
+  add_regression_blocks(page, ev, "regression-metrics");
 }
 
 }  // namespace assay::report::detail

@@ -162,7 +162,7 @@ void add_regression_blocks(HtmlReport& page, const RegressionEvaluation& ev,
 
 HtmlReport regression_html(const RegressionEvaluation& ev, const std::string& title) {
   HtmlReport page(title);
-  add_regression_blocks(page, ev, "regression_metrics");
+  add_regression_blocks(page, ev, "regression-metrics");
   page.add_json("All numbers (JSON)", regression_json(ev));
   return page;
 }

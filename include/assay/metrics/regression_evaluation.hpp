@@ -53,6 +53,10 @@ MetricsTask parse_metrics_task(std::string_view name, std::string_view what = "-
 inline constexpr std::size_t kMaxAutoClasses = 50;
 inline constexpr std::size_t kMinSamplesPerClass = 10;
 
+/// Whether `label` is a regression target by the rule above (also true when a value is not a
+/// whole number). `assay compare --task auto` reads such a label as a regression target.
+bool looks_like_regression_target(const Column& label);
+
 /// `--task auto` before a classification: throws assay::Error (at the file) when the label column
 /// `label` looks like a regression target by the rule above, naming `--task regression` (and
 /// `--task classification` to evaluate the values as classes anyway).
