@@ -81,9 +81,8 @@ std::string render_regression_claim(const Claim& c) {
                             c.subjects[k], interval_text(models[k]));
     }
     if (f.at("tied").get<bool>()) {
-      return fmt::format("{} and {} have the same MAE as printed, {} ({}).", c.subjects[0],
-                         c.subjects[1], fixed_or_undefined(fact(models[0], "value"), kDecimals),
-                         level);
+      return fmt::format("{} and {} have the same MAE as printed, {}.", c.subjects[0],
+                         c.subjects[1], fixed_or_undefined(fact(models[0], "value"), kDecimals));
     }
     std::string text = fmt::format("{} has the lowest MAE, {}, against {} ({}", c.subjects[0],
                                    interval_text(models[0]), others, level);

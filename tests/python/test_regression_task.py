@@ -381,3 +381,60 @@ def test_documented_python_runs(capsys):
     exec(compile(block, "metrics_regression.md", "exec"), {})
     printed = capsys.readouterr().out
     assert printed.startswith("{'label': 'MAE', 'value': ")
+
+
+def shown4(v):
+    return float(f"{v:.4f}")
+
+
+@pytest.mark.parametrize("scenario", ["tie", "apart", "close", "mixed"])
+def test_lowest_error_claim_in_every_scenario(run_cli, tmp_path, scenario):
+    """The claim's decisions (best, tie, overlaps) from the numbers of report.json, by the rule
+    of report-config.md, in data made to tie, to differ clearly, to be close, and a mix."""
+    rng = np.random.default_rng(7)
+    n = 150
+    y = rng.normal(50, 10, n)
+    good = y + rng.normal(0, 2, n)
+    models = {"tie": {"a": good, "b": good.copy()},
+              "apart": {"a": good, "b": y + rng.normal(0, 20, n)},
+              "close": {"a": good, "b": good + rng.normal(0, 0.3, n)},
+              "mixed": {"a": good, "b": good + rng.normal(0, 0.3, n),
+                        "c": y + rng.normal(0, 25, n)}}[scenario]
+    names = list(models)
+    with open(tmp_path / "p.csv", "w") as f:
+        f.write(",".join(["y", *names]) + "\n")
+        for i in range(n):
+            f.write(",".join(repr(float(v)) for v in [y[i], *(models[m][i] for m in names)])
+                    + "\n")
+    (tmp_path / "r.toml").write_text(
+        'out = "r.html"\n[regression]\nfile = "p.csv"\nlabel = "y"\nbootstrap = 200\n'
+        "[regression.models]\n" + "".join(f'{m} = "{m}"\n' for m in names))
+    r = run_cli("report", tmp_path / "r.toml", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    (claim,) = [c for c in doc["claims"] if c["section"] == "regression"]
+    mae = {m: doc["regression"]["models"][m]["summary"]["mae"] for m in names}
+    best_value = min(shown4(mae[m]["value"]) for m in names)
+    best = claim["subjects"][0]
+    assert shown4(mae[best]["value"]) == best_value
+    tied = sum(shown4(mae[m]["value"]) == best_value for m in names) > 1
+    assert claim["facts"]["tied"] == tied
+    if tied:
+        assert claim["text"].startswith(f"{best} and {claim['subjects'][1]} have the same MAE as "
+                                        f"printed, {best_value:.4f}")
+        return
+    overlaps = [shown4(mae[best]["low"]) <= shown4(mae[m]["high"])
+                and shown4(mae[m]["low"]) <= shown4(mae[best]["high"])
+                for m in claim["subjects"][1:]]
+    assert [f["overlaps_best"] for f in claim["facts"]["models"][1:]] == overlaps
+    text = claim["text"]
+    if not any(overlaps):
+        assert text.endswith("its interval overlaps no other model's.")
+    elif all(overlaps):
+        assert text.endswith("the intervals overlap, so these intervals alone do not single it "
+                             "out.")
+    else:
+        assert text.endswith(f"its interval overlaps {sum(overlaps)} of the {len(overlaps)} "
+                             "others'.")
+    for m in claim["subjects"]:
+        assert f"{mae[m]['value']:.4f} [{mae[m]['low']:.4f}, {mae[m]['high']:.4f}]" in text
