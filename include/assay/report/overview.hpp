@@ -17,8 +17,8 @@
 // shift_json, segment_json, count_json, compare_json).
 //
 // The page, in order: a summary in plain words (one or more sentences per analysis, each linking
-// to its section), a table of contents, then one section per analysis (metrics, soak, cv, shift,
-// segment, count, compare, in that order) with its tables and charts. Models are compared side
+// to its section), a table of contents, then one section per analysis (metrics, regression,
+// soak, cv, shift, segment, count, compare, in that order) with its tables and charts. Models are compared side
 // by side in every section (one chart with all models, tables with one row per model). Every
 // table can be downloaded from the page as CSV; write_overview also writes each one next to the
 // page.
