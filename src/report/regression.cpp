@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "assay/report/regression_charts.hpp"
+#include "overview_detail.hpp"
 #include "report_util.hpp"
 
 namespace assay::report {
@@ -162,6 +163,8 @@ void add_regression_blocks(HtmlReport& page, const RegressionEvaluation& ev,
 
 HtmlReport regression_html(const RegressionEvaluation& ev, const std::string& title) {
   HtmlReport page(title);
+  // The sentence `assay report` puts in its summary (which model errs least), as its claim.
+  for (const auto& claim : detail::summarize_regression(ev)) page.add_paragraph(claim.text);
   add_regression_blocks(page, ev, "regression-metrics");
   page.add_json("All numbers (JSON)", regression_json(ev));
   return page;

@@ -3,6 +3,7 @@ evaluate(task="regression"), the [regression] report section and the auto-detect
 a regression target as classes. Numbers against scikit-learn 1.2.1; bootstrap intervals against
 scikit-learn's metrics on the same resamples (assay.metrics.bootstrap hands them the draw
 counts) and numpy's percentile."""
+import html
 import json
 import os
 import re
@@ -328,6 +329,12 @@ def test_report_section_claim_is_true_of_its_numbers(run_cli, csv_file, tmp_path
     assert ("the intervals overlap" in text) == overlap
     assert text in doc["summary"]
     assert render_page(tmp_path / "out.html") == "ok:3"
+    # The subcommand's page says the same sentence.
+    page = tmp_path / "cli.html"
+    assert run_cli("metrics", csv_file, "--task", "regression", "--label", "y", "--models",
+                   "ridge", "forest", "--bootstrap", 300, "--seed", 1, "--html", page
+                   ).returncode == 0
+    assert html.escape(text).replace("&#x27;", "&#39;") in page.read_text()
 
 
 def test_report_section_of_one_model_and_config_errors(run_cli, csv_file, tmp_path):

@@ -32,7 +32,8 @@ std::string regression_text(const metrics::RegressionEvaluation& evaluation);
 ///  "params": {"n_bootstrap", "confidence", "seed"}, "notes": [...]}.
 Json regression_json(const metrics::RegressionEvaluation& evaluation);
 
-/// The HTML page: the data, the metrics table, the charts, the notes and the JSON.
+/// The HTML page: the summary sentence of `assay report`'s [regression] section (which model
+/// has the lowest MAE), the data, the metrics table, the charts, the notes and the JSON.
 HtmlReport regression_html(const metrics::RegressionEvaluation& evaluation,
                            const std::string& title);
 /// The same blocks added to an existing page (the [regression] section of `assay report`).
