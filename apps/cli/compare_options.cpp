@@ -9,8 +9,9 @@ namespace assay::cli {
 
 void add_compare_options(CLI::App* cmd, CompareOptions& o) {
   cmd->add_option("--task", o.task,
-                  "auto, binary, multiclass or regression (auto: regression "
-                  "when the labels have fractions, else by the class count)")
+                  "auto, binary, multiclass or regression (auto: regression when the labels "
+                  "have fractions or more than 50 distinct whole values with under 10 rows "
+                  "each, else by the class count)")
       ->capture_default_str();
   cmd->add_option("--baseline", o.params.baseline,
                   "the model the others are compared with (default: the first)")

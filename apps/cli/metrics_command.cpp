@@ -1,4 +1,5 @@
 // `assay metrics FILE --label COL (--score COL[,COL...] | --pred COL) ...`
+// `assay metrics FILE --task regression --label COL (--pred COL | --models A=COL,B=COL) ...`
 #include <cstdio>
 #include <iostream>
 
@@ -7,8 +8,10 @@
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 #include "assay/report/compare.hpp"
 #include "assay/report/evaluation.hpp"
+#include "assay/report/regression.hpp"
 #include "commands.hpp"
 #include "compare_options.hpp"
 
@@ -23,8 +26,37 @@ struct MetricsOptions {
   std::string ap_grid = "exact";
   std::string calibration_strategy = "uniform";
   std::vector<std::string> models;
+  std::string task = "auto";
   ReportOutputs out;
 };
+
+// --task regression: every model's metrics side by side, from --pred COL or --models.
+void evaluate_regressors(const MetricsOptions& o) {
+  if (!o.columns.pred.empty() && !o.models.empty()) fail("give --pred or --models, not both");
+  metrics::RegressionColumns columns{o.columns.label, {}, o.columns.weight};
+  if (o.models.empty()) {
+    columns.models.push_back({o.columns.pred, o.columns.pred});
+  } else {
+    for (const auto& [name, cols] : compare_columns(o.columns.label, o.models, {}, {}).models) {
+      if (cols.size() != 1)
+        fail("--models: a regressor has one prediction column, {} has {}", quote_found(name),
+             cols.size());
+      columns.models.push_back({name, cols.front()});
+    }
+  }
+  CsvParams csv;
+  csv.numeric = {o.columns.label};
+  for (const auto& model : columns.models) csv.numeric.push_back(model.second);
+  if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
+  const Table table = read_csv(o.file, csv);
+  metrics::RegressionParams params;
+  params.bootstrap = o.params.bootstrap;
+  const auto evaluation =
+      metrics::evaluate_regression(metrics::regression_input(table, columns), params);
+  o.out.write(
+      report::regression_json(evaluation), [&] { return report::regression_text(evaluation); },
+      [&] { return report::regression_html(evaluation, "assay metrics: " + o.file); });
+}
 
 // `--models a,b`: the headline comparison of `assay compare` with this command's options.
 void compare_models(const MetricsOptions& o, bool bootstrap_given) {
@@ -51,7 +83,9 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto* cmd = app.add_subcommand(
       "metrics",
       "Classification metrics of predictions in a CSV file: confusion matrix, P/R/F, ROC AUC, AP,\n"
-      "calibration, curves; bootstrap intervals; table, JSON or an HTML page with charts.");
+      "calibration, curves; bootstrap intervals; table, JSON or an HTML page with charts.\n"
+      "--task regression: MAE, RMSE, R², ... of one or several regressors side by side, with\n"
+      "predicted-vs-actual and residual charts.");
   cmd->add_option("file", options->file, "CSV file with a header row")->required();
   cmd->add_option("--label", options->columns.label, "column of true labels")->required();
   cmd->add_option("--score", options->columns.scores,
@@ -62,8 +96,15 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--pred", options->columns.pred, "column of predicted labels");
   cmd->add_option("--models", options->models,
                   "two or more models' score columns (COLUMN or NAME=COLUMN): their headline "
-                  "comparison as `assay compare` gives it (1000 resamples unless --bootstrap)")
+                  "comparison as `assay compare` gives it (1000 resamples unless --bootstrap); "
+                  "--task regression: one or more prediction columns, evaluated side by side")
       ->delimiter(',');
+  cmd->add_option("--task", options->task,
+                  "classification, regression, or auto: classification, refusing a numeric "
+                  "label with more than 50 distinct whole values and under 10 rows per value "
+                  "(a regression target; labels that are not whole numbers are always refused "
+                  "as classes)")
+      ->capture_default_str();
   cmd->add_option("--weight", options->columns.weight, "column of sample weights (>= 0)");
   cmd->add_option("--threshold", options->params.threshold,
                   "binary: positive when score >= threshold")
@@ -94,6 +135,14 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   return [cmd, options] {
     if (!cmd->parsed()) return;
     auto& o = *options;
+    const auto task = metrics::parse_metrics_task(o.task);
+    if (task == metrics::MetricsTask::regression) {
+      if (!o.columns.scores.empty())
+        fail("--task regression takes --pred or --models, not --score");
+      if (o.columns.pred.empty() && o.models.empty()) fail("give --pred COL or --models A,B");
+      o.out.check({{o.file, "the data"}});
+      return evaluate_regressors(o);
+    }
     if (!o.models.empty() && (!o.columns.scores.empty() || !o.columns.pred.empty())) {
       fail("give --models or --score/--pred, not both");
     }
@@ -110,6 +159,9 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     csv.numeric = o.columns.scores;
     if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
     const Table table = read_csv(o.file, csv);
+    if (task == metrics::MetricsTask::automatic) {
+      metrics::classification_target_check(table, o.columns.label);
+    }
     auto input = metrics::evaluation_input(table, o.columns);
     const auto evaluation = metrics::evaluate(std::move(input), o.params);
 

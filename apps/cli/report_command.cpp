@@ -20,10 +20,10 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
       "report",
-      "One self-contained HTML page over every analysis a configuration names (metrics, soak,\n"
-      "cv, shift, segment, count, compare: any subset; schema in docs/report-config.md): a\n"
-      "summary in plain words, a section per analysis, models side by side. Writes PAGE.html,\n"
-      "PAGE_tables/*.csv and PAGE.json.");
+      "One self-contained HTML page over every analysis a configuration names (metrics,\n"
+      "regression, soak, cv, shift, segment, count, compare: any subset; schema in\n"
+      "docs/report-config.md): a summary in plain words, a section per analysis, models side by\n"
+      "side. Writes PAGE.html, PAGE_tables/*.csv and PAGE.json.");
   cmd->add_option("config", o->config, "configuration file (TOML)")->required();
   cmd->add_option("--out", o->out, "the page to write (default: the configuration's `out`)");
   cmd->add_flag("--check", o->check,

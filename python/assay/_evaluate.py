@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _assay
 from ._progress import reporting
-from ._results import evaluation_result
+from ._results import evaluation_result, regression_evaluation_result
 from ._options import (check_finite_number, check_probability, check_resamples, check_threads,
                        check_unsigned)
 
@@ -17,8 +17,8 @@ __all__ = ["evaluate"]
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
-             bin_strategy="uniform", progress=True):
-    """Evaluate a classifier's predictions as ``assay metrics`` does.
+             bin_strategy="uniform", progress=True, task="auto"):
+    """Evaluate a classifier's or regressors' predictions as ``assay metrics`` does.
 
     The same entry point and options as the CLI, and the same label encoding: numeric labels are
     named as the CLI names them (1.0 as "1") and a NaN label is refused; other labels go by their
@@ -34,6 +34,18 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     numbers (a regression target) are refused, as scikit-learn's "continuous" targets are. Scores
     that rank a class below chance beyond doubt (ROC AUC's 95% DeLong upper bound below 0.5) warn
     that they may be inverted (the ``notes`` say so too).
+
+    ``task="regression"`` evaluates regressors as ``assay metrics --task regression`` does:
+    ``y_pred`` holds one model's predictions, or a dict ``{name: predictions}`` of several models
+    evaluated side by side on the same bootstrap resamples; the result is a
+    ``RegressionEvaluationResult`` with MAE, RMSE, MSE, median absolute error, max error, MAPE,
+    R², explained variance, D² absolute error, and MSLE, RMSLE and the Poisson and Gamma
+    deviances where the values are in their domain, each with its interval. The options of
+    classification (``y_score``, ``threshold``, ``pos_label``, ``ap_method``, ``ap_grid``,
+    ``bins``, ``bin_strategy``, ``max_classes``) do not apply to it. With ``task="auto"`` (the
+    default) numeric labels with more than 50 distinct whole values and fewer than 10 samples per
+    value are refused as classes, naming ``task="regression"``; ``task="classification"``
+    evaluates them as classes.
 
     Parameters
     ----------
@@ -72,14 +84,19 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
         Bins of equal width or equal counts (the CLI's ``--bin-strategy``).
     progress : bool, default=True
         A progress bar while the bootstrap runs (on a terminal's stderr, or in Jupyter).
+    task : {'auto', 'classification', 'regression'}, default='auto'
+        What the predictions are (the CLI's ``--task``): 'auto' is classification that refuses a
+        regression target, 'regression' evaluates ``y_pred`` as numeric predictions.
 
     Returns
     -------
-    EvaluationResult
+    EvaluationResult or RegressionEvaluationResult
         A dict holding the CLI's JSON document (keys such as ``n_samples``, ``classes``,
         ``summary``, ``per_class``, ``confusion_matrix``, ``calibration``, ``curves``, ``params``,
         ``notes``), ``summary`` keyed by the stable names; ``to_document()`` gives the CLI's
-        document.
+        document. With ``task="regression"``: the document of ``assay metrics --task regression
+        --json`` (``target``, ``n_samples``, ``models`` ``{name: {"summary": {id: {"label",
+        "value", "low", "high"}}}}``, ``params``, ``notes``).
 
     Raises
     ------
@@ -100,11 +117,19 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     (['0', '1'], 'score >= 0.5')
     >>> print(round(result["summary"]["roc_auc"]["value"], 4))
     0.8889
+    >>> reg = evaluate([3, -0.5, 2, 7], y_pred={"ridge": [2.5, 0.0, 2, 8]}, task="regression")
+    >>> reg["models"]["ridge"]["summary"]["mae"]["value"]
+    0.5
     """
-    if y_score is None and y_pred is None:
-        raise _assay.AssayError("give y_score or y_pred")
     if isinstance(html, (bool, numbers.Number)):
         raise _assay.AssayError(f"html: expected a file name, found {html!r}")
+    if _assay._metrics_task(str(task), np.asarray(y_true)) == "regression":
+        if y_score is not None:
+            raise _assay.AssayError('task="regression" takes y_pred, not y_score')
+        return _evaluate_regression(y_true, y_pred, sample_weight, n_bootstrap, confidence, seed,
+                                    threads, html, progress)
+    if y_score is None and y_pred is None:
+        raise _assay.AssayError("give y_score or y_pred")
     # The options by the CLI's names, turned into the library's parameters in one place (C++).
     options = {
         "threshold": check_finite_number(threshold, "threshold"),
@@ -146,3 +171,29 @@ def _bins(bins):
             or not -2**31 <= bins < 2**31:
         raise _assay.AssayError(f"bins: expected an integer, found {bins!r}")
     return int(bins)
+
+
+def _evaluate_regression(y_true, y_pred, sample_weight, n_bootstrap, confidence, seed, threads,
+                         html, progress):
+    """evaluate(task="regression"): the models' predictions by name, then the library."""
+    if y_pred is None:
+        raise _assay.AssayError('task="regression" needs y_pred (an array or {name: array})')
+    if isinstance(y_pred, dict):
+        models = [(str(name), pred) for name, pred in y_pred.items()]
+    else:
+        models = [(str(getattr(y_pred, "name", None) or "predictions"), y_pred)]
+    options = {
+        "n_bootstrap": check_resamples(n_bootstrap, "n_bootstrap"),
+        "confidence": check_probability(confidence, "confidence"),
+        "seed": check_unsigned(seed, "seed"),
+        "threads": check_threads(threads),
+    }
+    weights = (np.empty(0) if sample_weight is None
+               else np.asarray(sample_weight, dtype=np.float64))
+    target = str(getattr(y_true, "name", None) or "y")
+    with reporting(progress):
+        out = _assay._evaluate_regression(
+            np.asarray(y_true, dtype=np.float64), [name for name, _ in models],
+            [np.asarray(pred, dtype=np.float64) for _, pred in models], weights, target,
+            options, os.fspath(html) if html else "")
+    return regression_evaluation_result(json.loads(out))

@@ -9,7 +9,8 @@ import numbers
 import numpy as np
 
 __all__ = ["Result", "BootstrapResult", "RunSummary", "EvaluationResult", "MetricSummary",
-           "RegressionMetricsResult", "PartitionResult", "CountResult"]
+           "RegressionMetricsResult", "RegressionEvaluationResult", "PartitionResult",
+           "CountResult"]
 
 
 def _text(value):
@@ -381,6 +382,68 @@ def evaluation_result(document):
     for label, entry in document["summary"].items():
         summary[entry.get("id", label)] = {**entry, "label": label}
     return EvaluationResult({**document, "summary": summary})
+
+
+class RegressionEvaluationResult(Result):
+    """The result of :func:`assay.metrics.evaluate` with ``task="regression"``: the document of
+    ``assay metrics --task regression --json`` as a dict (``target``, ``n_samples``, ``models``
+    ``{name: {"summary": {id: {"label", "value", "low", "high"}}}}``, ``params``, ``notes``).
+    ``repr`` shows one row per model and metric; the HTML draws each model's MAE with its
+    interval.
+
+    Examples
+    --------
+    >>> from assay.metrics import evaluate
+    >>> r = evaluate([3, -0.5, 2, 7], y_pred={"ridge": [2.5, 0.0, 2, 8]}, task="regression")
+    >>> repr(r).splitlines()[:3]
+    ['regression evaluation: 4 samples, target y, 1 model', '  ridge  mae   0.5', '  ridge  rmse  0.6124']
+    """
+
+    title = "regression evaluation"
+    header = ("model", "metric", "value", "interval", "label")
+
+    def headline(self):
+        return [(name, key, _text(m["value"]), _interval(m["low"], m["high"]), m["label"])
+                for name, model in self["models"].items()
+                for key, m in model["summary"].items()]
+
+    def __repr__(self):
+        n_models = len(self["models"])
+        about = (f"{self['n_samples']} samples, target {self['target']}, {n_models} model"
+                 + ("" if n_models == 1 else "s"))
+        rows = [r[:4] for r in self.headline()]
+        widths = [max((len(r[i]) for r in rows), default=0) for i in range(2)]
+        return "\n".join([f"{self.title}: {about}"] +
+                         [f"  {m.ljust(widths[0])}  {k.ljust(widths[1])}  {v} {i}".rstrip()
+                          for m, k, v, i in rows])
+
+    def to_document(self):
+        """The document as ``assay metrics --task regression --json`` prints it.
+
+        Returns
+        -------
+        dict
+            A plain dict with the same keys and values.
+        """
+        return self.to_dict()
+
+    def _draw(self, ax):
+        names = list(self["models"])
+        values = [self["models"][k]["summary"].get("mae", {}).get("value") for k in names]
+        if not names or any(v is None for v in values):
+            return False
+        ax.barh(names, values, color="#9ab")
+        for i, k in enumerate(names):
+            mae = self["models"][k]["summary"]["mae"]
+            if mae["low"] is not None and mae["high"] is not None:
+                ax.plot([mae["low"], mae["high"]], [i, i], color="#234")
+        ax.set_xlabel("MAE (interval)")
+        return True
+
+
+def regression_evaluation_result(document):
+    """evaluate(task="regression")'s document as a RegressionEvaluationResult."""
+    return RegressionEvaluationResult(document)
 
 
 class RegressionMetricsResult(Result):

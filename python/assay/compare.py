@@ -186,7 +186,8 @@ def compare(y_true, models, *, by=None, bins=None, metrics=None, sample_weight=N
     pairs : {"baseline", "all"}, default="baseline"
         Compare every model with the baseline, or every pair.
     task : {"auto", "binary", "multiclass", "regression"}, default="auto"
-        "auto": regression when the labels have fractions, else by the class count.
+        "auto": regression when the labels have fractions or more than 50 distinct whole values
+        with fewer than 10 samples per value, else by the class count.
     pos_label : int, float, bool or str, default=None
         The positive class of binary scores. None: the greater label.
     threshold : float, default=0.5

@@ -30,8 +30,8 @@ _NAN = float("nan")
 def build(config, out=None, *, check=False):
     """Build the report of ``assay report`` from a configuration.
 
-    One offline HTML page over every analysis the configuration names (metrics, soak, cv,
-    shift, segment, count, compare; any subset), its tables as CSV in ``<page stem>_tables/``
+    One offline HTML page over every analysis the configuration names (metrics, regression,
+    soak, cv, shift, segment, count, compare; any subset), its tables as CSV in ``<page stem>_tables/``
     and every number in ``<page stem>.json``.
 
     Parameters

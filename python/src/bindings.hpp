@@ -103,6 +103,7 @@ void bind_regression(py::module_& m);
 void bind_uncertainty(py::module_& m);
 void bind_report(py::module_& m);
 void bind_evaluate(py::module_& m);
+void bind_regression_evaluation(py::module_& m);
 void bind_soak_splits(py::module_& m);
 void bind_soak_run(py::module_& m);
 void bind_shift(py::module_& m);

@@ -52,6 +52,7 @@ PYBIND11_MODULE(_assay, m) {
   bind_uncertainty(m);
   bind_report(m);
   bind_evaluate(m);
+  bind_regression_evaluation(m);
   bind_soak_splits(m);
   bind_soak_run(m);
   bind_shift(m);

@@ -12,6 +12,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 
 namespace assay::compare {
 namespace {
@@ -184,7 +185,10 @@ CompareInput compare_input(const Table& table, const CompareColumns& columns, Ta
     fail("compare needs two or more models, found {}", columns.models.size());
   }
   const Column& label = table.column(columns.label);
-  if (task == Task::automatic && has_fractions(label)) task = Task::regression;
+  // The rule of `assay metrics --task auto`: fractions, or many whole values with few rows each.
+  if (task == Task::automatic && metrics::looks_like_regression_target(label)) {
+    task = Task::regression;
+  }
   CompareInput in;
   in.task = task;
   metrics::EvaluateColumns base;

@@ -91,16 +91,15 @@ void check_whole_numbers(const Table& table, const Column& c, bool predictions) 
       fail_at_cell(table, i, c.name,
                    fmt::format("expected a predicted class label, found {}: the predictions are "
                                "continuous (scores or regression predictions?), not classes; "
-                               "give scores with --score (Python: y_score)",
+                               "give scores with --score (Python: y_score), or --task regression "
+                               "(Python: task=\"regression\") for regression metrics",
                                v));
     }
     fail_at_cell(table, i, c.name,
                  fmt::format("expected a class label, found {}: the labels are continuous (a "
-                             "regression target?), not classes, and assay metrics evaluates "
-                             "classifiers; for regression metrics use assay shift FILE --target "
-                             "{} --pred COL --uncertainty COL (Python: "
-                             "assay.shift.regression_metrics)",
-                             v, c.name));
+                             "regression target?), not classes; for regression metrics give "
+                             "--task regression (Python: task=\"regression\")",
+                             v));
   }
 }
 

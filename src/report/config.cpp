@@ -26,7 +26,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const std::map<std::string, std::vector<std::string>> kKeys = {
     {"",
      {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count",
-      "compare"}},
+      "compare", "regression"}},
+    {"regression", {"file", "label", "models", "weight", "bootstrap", "confidence", "seed"}},
     {"metrics",
      {"file", "label", "models", "weight", "threshold", "pos_label", "ap_method", "ap_grid", "bins",
       "bin_strategy", "bootstrap", "confidence", "seed"}},
@@ -367,6 +368,29 @@ MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
   return m;
 }
 
+RegressionSection read_regression(const KeyReader& r, const ReportConfig& c) {
+  RegressionSection s;
+  s.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  s.columns.label = r.required_text("label");
+  s.columns.weight = r.text("weight");
+  auto& b = s.params.bootstrap;
+  b.n_resamples = static_cast<std::size_t>(r.integer("bootstrap", 1000, 0, 1000000));
+  b.confidence = r.number("confidence", b.confidence, 0, 1, true);
+  if (b.confidence >= 1)
+    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  b.seed = r.seed("seed", c.seed);
+  b.threads = c.threads;
+  r.require("models");
+  const KeyReader models = r.table("models");
+  for (const auto& name : written_order(models)) {
+    if (!models.value(name).is_string())
+      models.fail_value(name, "expected the model's prediction column", models.value(name));
+    s.columns.models.emplace_back(name, models.text(name));
+  }
+  if (s.columns.models.empty()) r.fail_key("models", "expected at least one model");
+  return s;
+}
+
 SoakSection read_soak(const KeyReader& r, const ReportConfig& c) {
   SoakSection s;
   s.files = data_files(r, c.base_dir);
@@ -624,6 +648,7 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
     return KeyReader(c.source, name, top.value(name), kKeys.at(name));
   };
   if (auto r = section("metrics")) c.metrics = read_metrics(*r, c);
+  if (auto r = section("regression")) c.regression = read_regression(*r, c);
   if (auto r = section("soak")) c.soak = read_soak(*r, c);
   if (auto r = section("cv")) c.cv = read_cv(*r, c);
   if (auto r = section("shift")) c.shift = read_shift(*r, c);
@@ -632,8 +657,8 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   if (auto r = section("compare")) c.compare = read_compare(*r, c);
   if (!any)
     throw Error(Location{c.source.name()},
-                "no analysis to run: add at least one of [metrics], [soak], [cv], [shift], "
-                "[segment], [count], [compare]");
+                "no analysis to run: add at least one of [metrics], [regression], [soak], [cv], "
+                "[shift], [segment], [count], [compare]");
   return c;
 }
 

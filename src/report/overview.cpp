@@ -17,6 +17,7 @@
 #include "assay/report/compare.hpp"
 #include "assay/report/count.hpp"
 #include "assay/report/evaluation.hpp"
+#include "assay/report/regression.hpp"
 #include "assay/report/segmentation.hpp"
 #include "assay/report/shift.hpp"
 #include "assay/soak/statistics.hpp"
@@ -156,6 +157,11 @@ detail::Results run_all(const PreparedOverview& p) {
       return 0;
     });
   }
+  if (c.regression) {
+    r.regression = in_section(c, "regression", [&] {
+      return metrics::evaluate_regression(p.regression_input, c.regression->params);
+    });
+  }
   if (c.soak) {
     r.soak = in_section(c, "soak", [&] {
       return soak::soak_experiment(p.soak_tables, c.soak->spec, c.soak->params);
@@ -264,6 +270,7 @@ Json document_of(const ReportConfig& c, const detail::Results& r,
       models[c.metrics->models[i].name] = evaluation_json(r.metrics[i]);
     doc["metrics"] = {{"models", models}, {"comparisons", metrics_comparisons_json(summary)}};
   }
+  if (r.regression) doc["regression"] = regression_json(*r.regression);
   if (r.soak) doc["soak"] = soak::statistics_json(r.soak->statistics);
   if (r.cv) doc["cv"] = soak::cv_json(*r.cv);
   if (r.shift) doc["shift"] = shift_json(*r.shift);
@@ -301,6 +308,8 @@ void render_top(HtmlReport& page, const ReportConfig& c, const std::vector<Claim
     if (present) toc.push_back({detail::section_link(title, anchor)});
   };
   entry(c.metrics.has_value(), "Metrics: what the predictions say", detail::kMetricsAnchor);
+  entry(c.regression.has_value(), "Regression: how far off are the predictions?",
+        detail::kRegressionAnchor);
   entry(c.soak.has_value(), "Same/Other/All: can the data's subsets be pooled?",
         detail::kSoakAnchor);
   entry(c.cv.has_value(), "Cross-validation: which learner?", detail::kCvAnchor);
@@ -320,6 +329,7 @@ HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
   HtmlReport page(c.title);
   render_top(page, c, summary);
   if (c.metrics) detail::render_metrics(page, *c.metrics, r.metrics, summary);
+  if (r.regression) detail::render_regression(page, *c.regression, *r.regression, summary);
   if (r.soak) detail::render_soak(page, *c.soak, *r.soak);
   if (r.cv) detail::render_cv(page, *c.cv, *r.cv);
   if (r.shift) detail::render_shift(page, *c.shift, *r.shift);
@@ -337,8 +347,14 @@ HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
 }  // namespace
 
 PreparedOverview prepare_overview(const ReportConfig& config) {
-  PreparedOverview p{config, {}, {}, {}, {}, {}, {}, {}};
+  PreparedOverview p{config, {}, {}, {}, {}, {}, {}, {}, {}};
   if (config.metrics) in_section(config, "metrics", [&] { prepare_metrics(*config.metrics, p); });
+  if (config.regression) {
+    in_section(config, "regression", [&] {
+      require_file(config.regression->file, "predictions file");
+      p.regression_input = detail::prepare_regression(*config.regression);
+    });
+  }
   if (config.soak) in_section(config, "soak", [&] { prepare_soak(*config.soak, p); });
   if (config.cv) in_section(config, "cv", [&] { prepare_cv(*config.cv, p); });
   if (config.shift) in_section(config, "shift", [&] { prepare_shift(*config.shift, p); });
@@ -361,6 +377,7 @@ Overview run_overview(const PreparedOverview& p) {
     summary.insert(summary.end(), more.begin(), more.end());
   };
   if (c.metrics) add(detail::summarize_metrics(*c.metrics, r.metrics, p.metrics_inputs));
+  if (r.regression) add(detail::summarize_regression(*r.regression));
   if (r.soak) add(detail::summarize_soak(*r.soak));
   if (r.cv) add(detail::summarize_cv(*r.cv));
   if (r.shift) add(detail::summarize_shift(*r.shift));
@@ -430,6 +447,7 @@ std::vector<std::string> write_overview(const Overview& overview, const std::str
 std::string render_claim(const Claim& claim) {
   const std::string prefix = claim.kind.substr(0, claim.kind.find('.'));
   if (prefix == "metrics") return detail::render_metrics_claim(claim);
+  if (prefix == "regression") return detail::render_regression_claim(claim);
   if (prefix == "soak" || prefix == "cv") return detail::render_learning_claim(claim);
   if (prefix == "shift" || prefix == "segment") return detail::render_shift_claim(claim);
   if (prefix == "count") return detail::render_count_claim(claim);

@@ -12,6 +12,7 @@
 #include "assay/compare/gates.hpp"
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 #include "assay/report/config.hpp"
 #include "assay/report/html.hpp"
 #include "assay/report/overview.hpp"
@@ -24,6 +25,7 @@ namespace assay::report::detail {
 
 /// Section anchors (the ids of their headings), for cross-links.
 inline constexpr const char* kMetricsAnchor = "metrics";
+inline constexpr const char* kRegressionAnchor = "regression";
 inline constexpr const char* kSoakAnchor = "soak";
 inline constexpr const char* kCvAnchor = "cv";
 inline constexpr const char* kShiftAnchor = "shift";
@@ -36,11 +38,12 @@ Claim make_claim(std::string kind, std::string section, std::vector<std::string>
                  Json facts);
 
 /// The renderers behind render_claim, one per file, by the kind's prefix.
-std::string render_metrics_claim(const Claim& claim);   // metrics.*
-std::string render_learning_claim(const Claim& claim);  // soak.*, cv.*
-std::string render_shift_claim(const Claim& claim);     // shift.*, segment.*
-std::string render_count_claim(const Claim& claim);     // count.*
-std::string render_compare_claim(const Claim& claim);   // compare.*
+std::string render_metrics_claim(const Claim& claim);     // metrics.*
+std::string render_regression_claim(const Claim& claim);  // regression.*
+std::string render_learning_claim(const Claim& claim);    // soak.*, cv.*
+std::string render_shift_claim(const Claim& claim);       // shift.*, segment.*
+std::string render_count_claim(const Claim& claim);       // count.*
+std::string render_compare_claim(const Claim& claim);     // compare.*
 
 /// A comparison and its gates.
 struct CompareOutcome {
@@ -51,6 +54,7 @@ struct CompareOutcome {
 /// Everything that ran, in the configuration's model order.
 struct Results {
   std::vector<metrics::Evaluation> metrics;
+  std::optional<metrics::RegressionEvaluation> regression;
   std::optional<soak::SoakOutcome> soak;
   std::optional<soak::CvOutcome> cv;
   std::optional<shift::ShiftEvaluation> shift;
@@ -67,6 +71,15 @@ std::vector<Claim> summarize_metrics(const MetricsSection& config,
 void render_metrics(HtmlReport& page, const MetricsSection& config,
                     const std::vector<metrics::Evaluation>& results,
                     const std::vector<Claim>& claims);
+
+// regression (overview_regression.cpp)
+/// Reads the file and builds the input as `assay metrics --task regression` does.
+metrics::RegressionInput prepare_regression(const RegressionSection& config);
+std::vector<Claim> summarize_regression(const metrics::RegressionEvaluation& evaluation);
+/// `claims`: the summary's (the section repeats its own sentences).
+void render_regression(HtmlReport& page, const RegressionSection& config,
+                       const metrics::RegressionEvaluation& evaluation,
+                       const std::vector<Claim>& claims);
 
 // soak and cv (overview_learning.cpp)
 std::vector<Claim> summarize_soak(const soak::SoakOutcome& outcome);

@@ -297,7 +297,8 @@ def test_python_twins_apply_the_same_rules():
     with pytest.warns(assay.AssayWarning, match="1 resample gives a zero-width interval"):
         assay.metrics.evaluate(y, s, n_bootstrap=1)
     with pytest.raises(ValueError, match="raise the limit"):
-        assay.metrics.evaluate(list(range(1500)), y_pred=list(range(1, 1501)))
+        assay.metrics.evaluate(list(range(1500)), y_pred=list(range(1, 1501)),
+                               task="classification")
     assert assay.metrics.evaluate([0, 1, 2], y_pred=[1, 2, 0], max_classes=3)["classes"]
     # scikit-learn's n_jobs keeps its meaning (-1 = all cores) and is capped at the cores too.
     from assay.learners import _threads

@@ -196,13 +196,12 @@ def test_continuous_target_is_refused_pointing_at_the_regression_route(run_cli, 
     first = next(i for i, v in enumerate(t) if v != np.floor(v))
     assert r.stderr == (
         f'assay: {path}:{first + 2}:1: column "t": expected a class label, found {t[first]:g}: '
-        "the labels are continuous (a regression target?), not classes, and assay metrics "
-        "evaluates classifiers; for regression metrics use assay shift FILE --target t --pred "
-        "COL --uncertainty COL (Python: assay.shift.regression_metrics)\n")
+        "the labels are continuous (a regression target?), not classes; for regression "
+        'metrics give --task regression (Python: task="regression")\n')
     # The route it points at works on that file.
-    u = write_csv(tmp_path / "u.csv", ["t", "pred", "u"], zip(t, np.round(t + 0.5, 4), abs(t)))
-    assert run_cli("shift", u, "--target", "t", "--pred", "pred", "--uncertainty", "u"
-                   ).returncode == 0
+    ok = run_cli("metrics", path, "--label", "t", "--pred", "pred", "--task", "regression")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.splitlines()[3].split() == ["MAE", "0.5000"]
     # Probabilities given as --pred are refused too, pointing at --score.
     path = write_csv(tmp_path / "p.csv", ["y", "p"], [(0, 0.2), (1, 0.7)])
     r = run_cli("metrics", path, "--label", "y", "--pred", "p")

@@ -3,7 +3,8 @@
 //
 // A configuration is a TOML file (docs/report-config.md has the whole schema) or, from Python, a
 // dict of the same shape. Top-level keys: title, out, seed, threads; one table per analysis —
-// [metrics], [soak], [cv], [shift], [segment], [count], [compare] — any subset, at least one.
+// [metrics], [regression], [soak], [cv], [shift], [segment], [count], [compare] — any subset,
+// at least one.
 // Inside an analysis the keys are the options of the subcommand of the same name, with '_' for
 // '-' (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis
 // compares several models side by side:
@@ -39,6 +40,7 @@
 #include "assay/core/json.hpp"
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 #include "assay/shift/partition.hpp"
 #include "assay/shift/segment_experiment.hpp"
 #include "assay/soak/cv.hpp"
@@ -77,6 +79,16 @@ struct MetricsSection {
   std::vector<MetricsModel> models;
   /// threshold, pos_label, ap, calibration, bootstrap (report default: 1000 resamples).
   metrics::EvaluateParams params;
+};
+
+/// [regression]: regressors' predictions of one target, side by side (`assay metrics --task
+/// regression`).
+struct RegressionSection {
+  std::string file;
+  /// label, models (name = prediction column, in the configuration's order), weight.
+  metrics::RegressionColumns columns;
+  /// bootstrap (report default: 1000 resamples), confidence, seed.
+  metrics::RegressionParams params;
 };
 
 struct SoakSection {
@@ -152,6 +164,7 @@ struct ReportConfig {
   /// Worker threads of every analysis (0 = all cores; results do not depend on it).
   int threads = 0;
   std::optional<MetricsSection> metrics;
+  std::optional<RegressionSection> regression;
   std::optional<SoakSection> soak;
   std::optional<CvSection> cv;
   std::optional<ShiftSection> shift;
@@ -174,7 +187,7 @@ ReportConfig report_config_from_json(const Json& config, const std::string& base
                                      const std::string& name = "config");
 
 /// The keys allowed in each table of the schema, for documentation and tests: {"" (top level),
-/// "metrics", "soak", "cv", "shift", "segment", "count", "compare"} -> key names.
+/// "metrics", "regression", "soak", "cv", "shift", "segment", "count", "compare"} -> key names.
 const std::map<std::string, std::vector<std::string>>& report_config_keys();
 
 }  // namespace assay::report

@@ -8,7 +8,8 @@
 //   write_overview(overview, config.out);                  // page, CSV tables, JSON
 //
 // One computation path: each section calls what its subcommand calls — metrics::evaluate per
-// model (`assay metrics`), soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
+// model (`assay metrics`), metrics::evaluate_regression (`assay metrics --task regression`),
+// soak::soak_experiment (`assay soak`), soak::cv_experiment (`assay
 // cv`), shift::evaluate_table (`assay shift`), shift::evaluate_segmentation_files per model
 // (`assay segment`), count::count per model (`assay count`) and compare::compare with its gates
 // (`assay compare`) — with the parameters the configuration gives, and the JSON document holds
@@ -16,8 +17,8 @@
 // shift_json, segment_json, count_json, compare_json).
 //
 // The page, in order: a summary in plain words (one or more sentences per analysis, each linking
-// to its section), a table of contents, then one section per analysis (metrics, soak, cv, shift,
-// segment, count, compare, in that order) with its tables and charts. Models are compared side
+// to its section), a table of contents, then one section per analysis (metrics, regression,
+// soak, cv, shift, segment, count, compare, in that order) with its tables and charts. Models are compared side
 // by side in every section (one chart with all models, tables with one row per model). Every
 // table can be downloaded from the page as CSV; write_overview also writes each one next to the
 // page.
@@ -41,6 +42,7 @@
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/metrics/regression_evaluation.hpp"
 #include "assay/report/config.hpp"
 #include "assay/report/html.hpp"
 
@@ -60,6 +62,8 @@ struct PreparedOverview {
   count::Spec count_spec;
   /// [compare]: the input, as `assay compare` builds it.
   compare::CompareInput compare_input;
+  /// [regression]: the input, as `assay metrics --task regression` builds it.
+  metrics::RegressionInput regression_input;
 };
 
 /// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
@@ -90,7 +94,7 @@ struct Overview {
   HtmlReport page{""};
   /// {"title", "summary": [sentences], "claims": [claim_json of each sentence],
   ///  "metrics": {"models": {name: evaluation_json}, "comparisons": [each pair's DeLong test
-  ///  and PR relation with every crossing's recall]},
+  ///  and PR relation with every crossing's recall]}, "regression": regression_json,
   ///  "soak": statistics_json, "cv": cv_json, "shift": shift_json,
   ///  "segment": {"models": {name: segment_json}}, "count": {"models": {name: count_json}},
   ///  "compare": compare_json (with the gates),

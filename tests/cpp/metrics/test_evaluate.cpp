@@ -129,14 +129,14 @@ TEST(Evaluate, ContinuousLabelsAreRefusedPointingAtTheRegressionRoute) {
   EXPECT_THROW_MSG(
       evaluation_input(table, {"t", {}, "pred", ""}), Error,
       "r.csv:3: column \"t\": expected a class label, found 2.5: the labels are continuous (a "
-      "regression target?), not classes, and assay metrics evaluates classifiers; for regression "
-      "metrics use assay shift FILE --target t --pred COL --uncertainty COL (Python: "
-      "assay.shift.regression_metrics)");
+      "regression target?), not classes; for regression metrics give --task regression "
+      "(Python: task=\"regression\")");
   const Table preds = parse_csv("y,p\n0,0.35\n1,1\n", "q.csv");
   EXPECT_THROW_MSG(evaluation_input(preds, {"y", {}, "p", ""}), Error,
                    "q.csv:2: column \"p\": expected a predicted class label, found 0.35: the "
                    "predictions are continuous (scores or regression predictions?), not classes; "
-                   "give scores with --score (Python: y_score)");
+                   "give scores with --score (Python: y_score), or --task regression (Python: "
+                   "task=\"regression\") for regression metrics");
   // Whole numbers written as floats are classes.
   const Table whole = parse_csv("y,p\n0.0,1\n1.0,1\n2,0\n", "w.csv");
   EXPECT_EQ(evaluation_input(whole, {"y", {}, "p", ""}).classes,

@@ -120,11 +120,12 @@ TEST(ReportConfig, LocatedErrors) {
                    "r.toml:4:13: [metrics] ap_method: method must be one of \"step\", \"voc07\", "
                    "\"voc_allpoint\", \"coco101\", \"trapezoid\", found \"voc\"");
   EXPECT_THROW_MSG(parse("title = \"x\"\n"), Error,
-                   "r.toml: no analysis to run: add at least one of [metrics], [soak], [cv], "
-                   "[shift], [segment], [count], [compare]");
+                   "r.toml: no analysis to run: add at least one of [metrics], [regression], "
+                   "[soak], [cv], [shift], [segment], [count], [compare]");
   EXPECT_THROW_MSG(parse("[metric]\nfile = 1\n"), Error,
                    "r.toml:1:2: unknown key \"metric\" (did you mean \"metrics\"? allowed: title, "
-                   "out, seed, threads, metrics, soak, cv, shift, segment, count, compare)");
+                   "out, seed, threads, metrics, soak, cv, shift, segment, count, compare, "
+                   "regression)");
   EXPECT_THROW_MSG(parse("[soak]\nfile = \"a.csv\"\nfiles = [\"b.csv\"]\n"), Error,
                    "r.toml:3:9: [soak] files: give \"file\" or \"files\", not both");
   EXPECT_THROW_MSG(parse("[shift]\nfile = \"s.csv\"\ntarget = \"t\"\npred = [\"a\", \"b\"]\n"
