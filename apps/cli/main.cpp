@@ -154,12 +154,11 @@ int main(int argc, char** argv) {
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
   const std::vector<assay::cli::Action> actions{
       assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
-      assay::cli::add_compare_command(app, global),
-      assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
-      assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
-      assay::cli::add_model_command(app, global),   assay::cli::add_cv_command(app, global),
-      assay::cli::add_segment_command(app, global), assay::cli::add_job_command(app, global),
-      assay::cli::add_report_command(app, global),
+      assay::cli::add_compare_command(app, global), assay::cli::add_soak_command(app, global),
+      assay::cli::add_shift_command(app, global),   assay::cli::add_count_command(app, global),
+      assay::cli::add_encode_command(app, global),  assay::cli::add_model_command(app, global),
+      assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
+      assay::cli::add_job_command(app, global),     assay::cli::add_report_command(app, global),
   };
 
   assay::cli::refuse_empty_numbers(app);
@@ -175,7 +174,8 @@ int main(int argc, char** argv) {
   }
 
   assay::set_warning_handler([](const std::string& message) {
-    std::fprintf(stderr, "assay: warning: %s\n", message.c_str());
+    const bool note = assay::current_warning_kind() == assay::WarningKind::note;
+    std::fprintf(stderr, "assay: %s: %s\n", note ? "note" : "warning", message.c_str());
   });
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
   const assay::InputFilesScope inputs;  // no output of the command may replace one of them

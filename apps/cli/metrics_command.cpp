@@ -24,6 +24,7 @@ struct MetricsOptions {
   std::string calibration_strategy = "uniform";
   std::vector<std::string> models;
   ReportOutputs out;
+  CsvDialectOptions csv_dialect;
 };
 
 // `--models a,b`: the headline comparison of `assay compare` with this command's options.
@@ -34,7 +35,7 @@ void compare_models(const MetricsOptions& o, bool bootstrap_given) {
   params.ap = o.params.ap;
   params.bootstrap = o.params.bootstrap;
   if (!bootstrap_given) params.bootstrap.n_resamples = 1000;
-  const Table table = read_csv(o.file, CsvParams{});
+  const Table table = read_csv(o.file, o.csv_dialect.applied_to({}));
   auto input = compare::compare_input(
       table, compare_columns(o.columns.label, o.models, {}, o.columns.weight),
       compare::Task::automatic);
@@ -90,6 +91,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   add_threads_option(cmd, options->params.bootstrap.threads,
                      "worker threads (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd);
+  options->csv_dialect.add_to(cmd);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -106,7 +108,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);
     if (!o.models.empty()) return compare_models(o, cmd->count("--bootstrap") > 0);
 
-    CsvParams csv;
+    CsvParams csv = o.csv_dialect.applied_to({});
     csv.numeric = o.columns.scores;
     if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
     const Table table = read_csv(o.file, csv);
