@@ -154,11 +154,12 @@ int main(int argc, char** argv) {
   app.fallthrough();  // global flags such as --quiet work after the subcommand too
   const std::vector<assay::cli::Action> actions{
       assay::cli::add_metrics_command(app, global), assay::cli::add_runs_command(app, global),
-      assay::cli::add_compare_command(app, global), assay::cli::add_soak_command(app, global),
-      assay::cli::add_shift_command(app, global),   assay::cli::add_count_command(app, global),
-      assay::cli::add_encode_command(app, global),  assay::cli::add_model_command(app, global),
-      assay::cli::add_cv_command(app, global),      assay::cli::add_segment_command(app, global),
-      assay::cli::add_job_command(app, global),     assay::cli::add_report_command(app, global),
+      assay::cli::add_compare_command(app, global),
+      assay::cli::add_soak_command(app, global),    assay::cli::add_shift_command(app, global),
+      assay::cli::add_count_command(app, global),   assay::cli::add_encode_command(app, global),
+      assay::cli::add_model_command(app, global),   assay::cli::add_cv_command(app, global),
+      assay::cli::add_segment_command(app, global), assay::cli::add_job_command(app, global),
+      assay::cli::add_report_command(app, global),
   };
 
   assay::cli::refuse_empty_numbers(app);

@@ -95,44 +95,46 @@ const char* to_string(ExperimentKind kind) {
   return kind == ExperimentKind::soak ? "soak" : "cv";
 }
 
-// A CSV delimiter or decimal mark as parse_delimiter / parse_decimal read it back.
-std::string dialect_text(std::optional<char> c) {
-  if (!c) return "auto";
-  return *c == '\t' ? "tab" : std::string(1, *c);
+namespace {
+// The files' delimiter and decimal mark as parse_delimiter / parse_decimal read them back.
+Json dialect_json(const ExperimentDefinition& def) {
+  auto text = [](std::optional<char> c) {
+    return !c ? std::string("auto") : *c == '\t' ? std::string("tab") : std::string(1, *c);
+  };
+  return {{"delimiter", text(def.delimiter)}, {"decimal", text(def.decimal)}};
 }
+}  // namespace
 
 Json definition_json(const ExperimentDefinition& def) {
   const auto& c = def.spec;
   const auto& s = def.params.splits;
   const auto& r = def.params.run;
-  return Json{
-      {"kind", to_string(def.kind)},
-      {"files", def.files},
-      {"title", def.title},
-      {"columns",
-       {{"label", c.data.label},
-        {"features", c.data.features},
-        {"drop", c.data.drop},
-        {"weight", c.data.weight},
-        {"subset", c.design.subset},
-        {"group", c.design.group},
-        {"fold", c.design.fold},
-        {"strata", c.design.strata},
-        {"max_levels", c.data.max_levels}}},
-      {"task", std::string(to_string(c.task))},
-      {"splits",
-       {{"folds", s.folds},
-        {"subsets", s.subsets},
-        {"sizes", s.sizes},
-        {"ratio", s.ratio},
-        {"seeds", s.seeds},
-        {"seed", s.seed}}},
-      {"learners", r.learners},
-      {"learner_params", r.learner_params},
-      {"seed", r.seed},
-      {"measure", def.params.statistics.measure},
-      {"csv",
-       {{"delimiter", dialect_text(def.delimiter)}, {"decimal", dialect_text(def.decimal)}}}};
+  return Json{{"kind", to_string(def.kind)},
+              {"files", def.files},
+              {"title", def.title},
+              {"columns",
+               {{"label", c.data.label},
+                {"features", c.data.features},
+                {"drop", c.data.drop},
+                {"weight", c.data.weight},
+                {"subset", c.design.subset},
+                {"group", c.design.group},
+                {"fold", c.design.fold},
+                {"strata", c.design.strata},
+                {"max_levels", c.data.max_levels}}},
+              {"task", std::string(to_string(c.task))},
+              {"splits",
+               {{"folds", s.folds},
+                {"subsets", s.subsets},
+                {"sizes", s.sizes},
+                {"ratio", s.ratio},
+                {"seeds", s.seeds},
+                {"seed", s.seed}}},
+              {"learners", r.learners},
+              {"learner_params", r.learner_params},
+              {"seed", r.seed},
+              {"measure", def.params.statistics.measure},
+              {"csv", dialect_json(def)}};
 }
 
 ExperimentDefinition definition_from_json(const Json& json, const std::string& where) {
