@@ -110,3 +110,15 @@ def test_quiet_or_no_terminal_draws_nothing(data, command):
                            timeout=300)
     assert piped.returncode == 0, piped.stderr
     assert not re.search(r"\] +\d+% \(|/s, ETA", piped.stderr) and "\r" not in piped.stderr
+
+
+def test_job_run_shows_rate_and_eta(data):
+    plan = data / "plan"
+    planned = subprocess.run([cli_path(), "cv", data / "soak.csv", "--label", "y", "--drop",
+                              "subset", "--learners", "glmnet,featureless", "--plan", plan,
+                              "--out", data / "job_out"], capture_output=True, text=True,
+                             timeout=300)
+    assert planned.returncode == 0, planned.stderr
+    status, drawn = run_under_pty(["job", "run", plan, "--all", "--threads", "1"])
+    assert status == 0, drawn
+    assert any(RATE_AND_ETA.search(f) for f in drawn.split("\r")), drawn[-2000:]
