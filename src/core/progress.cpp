@@ -105,7 +105,7 @@ Progress::Progress(std::string task, std::uint64_t total, Nested nested)
   sink_ = installed_sink();
   // The bar shows (and its clock starts) now, not when the first step is done: a slow first
   // step would otherwise leave the screen blank and inflate the rate.
-  if (sink_) {
+  if (sink_ && total_ > 0) {  // nothing to do (0 resamples): no bar
     last_update_ = std::chrono::steady_clock::now();
     sink_->update(task_, 0, total_);
   }
