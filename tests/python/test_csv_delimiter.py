@@ -211,3 +211,25 @@ def test_decimal_commas_in_a_tab_file_name_the_decimal_option(tmp_path, run_cli)
             "mark, --decimal ',' or Python decimal=\",\")") in out.stderr
     got, _ = metrics_json(run_cli, path, "--decimal", ",")
     assert got["n_samples"] == 2
+
+
+def test_a_planned_run_keeps_the_delimiter(tmp_path, run_cli):
+    # `--plan` writes the delimiter into the registry: `assay job run` reads the files with it.
+    semi = excel_semicolon_file(tmp_path)
+    common = ["cv", semi, "--label", "y", "--drop", "site", "--learners", "featureless",
+              "--folds", "2", "--delimiter", ";", "--decimal", ","]
+    direct = run_cli(*common, "--out", tmp_path / "direct")
+    assert direct.returncode == 0, direct.stderr
+    assert run_cli(*common, "--plan", tmp_path / "plan", "--out", tmp_path / "planned")\
+        .returncode == 0
+    registry = json.loads((tmp_path / "plan" / "registry.json").read_text())
+    assert '"csv": {"decimal": ",", "delimiter": ";"}' in json.dumps(registry, sort_keys=True)
+    ran = run_cli("job", "run", tmp_path / "plan", "--all")
+    assert ran.returncode == 0, ran.stderr
+    assert "note" not in ran.stderr
+    assert run_cli("job", "collect", tmp_path / "plan").returncode == 0
+
+    def errors(folder):
+        rows = (folder / "results.csv").read_text().splitlines()
+        return [r.split(",")[:6] for r in rows]
+    assert errors(tmp_path / "planned") == errors(tmp_path / "direct")

@@ -114,8 +114,8 @@ std::string format_csv(const Table& table);
 /// Same, for CSV text in memory; `name` stands for the file name in messages.
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params = {});
 
-/// A delimiter as a person writes it (--delimiter, Python's delimiter=, a report config's
-/// `delimiter`): one character such as ",", ";" or "|"; "tab" or "\\t" (backslash, t) for a tab;
+/// A delimiter as a person writes it (--delimiter, Python's delimiter=, a batch registry's
+/// definition): one character such as ",", ";" or "|"; "tab" or "\\t" (backslash, t) for a tab;
 /// "auto" for none given (detected from the header). Anything else, and characters that could be
 /// part of a number or a quote, throw assay::Error: "<what>: expected one character such as ','
 /// ';' '|', tab or auto, found \"ab\"" (no "<what>: " when `what` is empty).
