@@ -233,3 +233,31 @@ def test_a_planned_run_keeps_the_delimiter(tmp_path, run_cli):
         rows = (folder / "results.csv").read_text().splitlines()
         return [r.split(",")[:6] for r in rows]
     assert errors(tmp_path / "planned") == errors(tmp_path / "direct")
+
+
+def report_numbers(run_cli, folder, extra=""):
+    config = folder / "report.toml"
+    config.write_text('[metrics]\nfile = "data.csv"\nlabel = "y"\nbootstrap = 20\n'
+                      f'models = {{ p = "p", q = "q" }}\n{extra}')
+    done = run_cli("report", config, "--json", "--out", folder / "page.html")
+    return done, (json.loads(done.stdout) if done.returncode == 0 else None)
+
+
+def test_report_sections_take_delimiter_and_decimal(tmp_path, run_cli):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "s").mkdir()
+    comma_file(tmp_path).rename(tmp_path / "c" / "data.csv")
+    excel_semicolon_file(tmp_path).rename(tmp_path / "s" / "data.csv")
+    peer_run, peer = report_numbers(run_cli, tmp_path / "c")
+    assert peer_run.returncode == 0, peer_run.stderr
+    given_run, given = report_numbers(run_cli, tmp_path / "s", 'delimiter = ";"\ndecimal = ","\n')
+    assert given_run.returncode == 0, given_run.stderr
+    assert "note" not in given_run.stderr
+    assert given["metrics"] == peer["metrics"]
+    detected_run, detected = report_numbers(run_cli, tmp_path / "s")
+    assert "columns separated by ';' (detected from the header)" in detected_run.stderr
+    assert detected["metrics"] == peer["metrics"]
+    bad, _ = report_numbers(run_cli, tmp_path / "s", 'delimiter = "ab"\n')
+    assert bad.returncode == 2
+    assert ("report.toml:6:13: [metrics] delimiter: expected one character such as ',' ';' "
+            "'|', tab or auto, found \"ab\"") in bad.stderr
