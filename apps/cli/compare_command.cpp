@@ -47,6 +47,7 @@ Action add_compare_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_option("--junit", o->junit, "write the gates as JUnit XML to this file")
       ->check(output_file_name());
   o->out.add_options(cmd);
+  o->csv_dialect.add_to(cmd);
 
   return [cmd, o] {
     if (!cmd->parsed()) return;
@@ -56,8 +57,7 @@ Action add_compare_command(CLI::App& app, const GlobalOptions& /*global*/) {
     const auto on = compare::parse_gate_on(o->gate_on);
     finish_compare_params(*o);
     compare::CompareColumns columns = compare_columns(o->label, o->models, o->by, o->weight);
-    CsvParams csv;
-    const Table table = read_csv(o->file, csv);
+    const Table table = read_csv(o->file, o->csv_dialect.applied_to({}));
     auto input = compare::compare_input(table, columns, compare::parse_task(o->task));
     compare::check_gates_before_work(o->gates, input, o->params);
     const auto result = compare::compare(std::move(input), o->params);

@@ -14,6 +14,7 @@ namespace assay::cli {
 
 struct CompareOptions {
   std::string file;
+  CsvDialectOptions csv_dialect;
   std::string label;
   std::vector<std::string> models;
   std::vector<std::string> by;

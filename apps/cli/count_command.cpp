@@ -37,6 +37,7 @@ struct CountOptions {
   std::string projection;
   count::CountParams params;
   ReportOutputs out;
+  CsvDialectOptions csv_dialect;  // of --test
   std::string test;
   std::string label;
   std::string vnnlib;
@@ -284,6 +285,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
   add_threads_option(cmd, options->params.threads,
                      "worker threads for enumeration (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd, "print JSON (exact counts as decimal strings)");
+  options->csv_dialect.add_to(cmd);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -308,7 +310,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
     const count::Spec spec = count::load_spec(o.spec);
     if (!o.test.empty()) {
       if (o.label.empty()) fail("--test needs --label COL (the column of true class names)");
-      CsvParams csv;
+      CsvParams csv = o.csv_dialect.applied_to({});
       csv.categorical = {o.label};
       count::set_test_set(o.params, model, read_csv(o.test, csv), o.label);
     }

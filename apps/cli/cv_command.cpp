@@ -40,6 +40,8 @@ Action add_cv_command(CLI::App& app, const GlobalOptions& global) {
     batch::ExperimentDefinition def;
     def.kind = batch::ExperimentKind::cv;
     def.files = o->files;
+    def.delimiter = o->csv_dialect.delimiter;
+    def.decimal = o->csv_dialect.decimal;
     def.spec.data = o->columns();
     def.spec.design.group = o->group;
     def.spec.design.fold = o->fold;

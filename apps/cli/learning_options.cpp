@@ -19,6 +19,7 @@ void LearningOptions::add_data_options(CLI::App* cmd) {
   cmd->add_option("files", files, "CSV data set(s); every file gets the same column roles")
       ->required();
   cmd->add_option("--label", label, "label (target) column")->required();
+  csv_dialect.add_to(cmd);
 }
 
 void LearningOptions::add_learner_options(CLI::App* cmd) {
@@ -61,7 +62,8 @@ learners::DatasetColumns LearningOptions::columns() const {
 }
 
 std::vector<std::pair<std::string, Table>> LearningOptions::read_tables() const {
-  return batch::read_experiment_tables(files, label, task_kind());
+  return batch::read_experiment_tables(files, label, task_kind(), csv_dialect.delimiter,
+                                       csv_dialect.decimal);
 }
 
 void LearningOptions::add_run_options(CLI::App* cmd) {

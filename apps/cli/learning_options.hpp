@@ -24,6 +24,8 @@ struct LearningOptions {
   /// --out, --plan, --threads and --json (registered by each command, with its own help).
   std::string out, plan;
   int threads = 0;
+  /// --delimiter and --decimal of the data files (registered with the data options).
+  CsvDialectOptions csv_dialect;
   bool json = false;
 
   /// The positional files and --label.

@@ -175,7 +175,8 @@ int main(int argc, char** argv) {
   }
 
   assay::set_warning_handler([](const std::string& message) {
-    std::fprintf(stderr, "assay: warning: %s\n", message.c_str());
+    const bool note = assay::current_warning_kind() == assay::WarningKind::note;
+    std::fprintf(stderr, "assay: %s: %s\n", note ? "note" : "warning", message.c_str());
   });
   assay::set_progress_sink(assay::make_terminal_progress_sink(global.quiet));
   const assay::InputFilesScope inputs;  // no output of the command may replace one of them

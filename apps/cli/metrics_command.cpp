@@ -28,6 +28,7 @@ struct MetricsOptions {
   std::vector<std::string> models;
   std::string task = "auto";
   ReportOutputs out;
+  CsvDialectOptions csv_dialect;
 };
 
 // --task regression: every model's metrics side by side, from --pred COL or --models.
@@ -66,7 +67,7 @@ void compare_models(const MetricsOptions& o, bool bootstrap_given) {
   params.ap = o.params.ap;
   params.bootstrap = o.params.bootstrap;
   if (!bootstrap_given) params.bootstrap.n_resamples = 1000;
-  const Table table = read_csv(o.file, CsvParams{});
+  const Table table = read_csv(o.file, o.csv_dialect.applied_to({}));
   auto input = compare::compare_input(
       table, compare_columns(o.columns.label, o.models, {}, o.columns.weight),
       compare::Task::automatic);
@@ -131,6 +132,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
   add_threads_option(cmd, options->params.bootstrap.threads,
                      "worker threads (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd);
+  options->csv_dialect.add_to(cmd);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -155,7 +157,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
     o.params.calibration.strategy = metrics::parse_bin_strategy(o.calibration_strategy);
     if (!o.models.empty()) return compare_models(o, cmd->count("--bootstrap") > 0);
 
-    CsvParams csv;
+    CsvParams csv = o.csv_dialect.applied_to({});
     csv.numeric = o.columns.scores;
     if (!o.columns.weight.empty()) csv.numeric.push_back(o.columns.weight);
     const Table table = read_csv(o.file, csv);

@@ -140,6 +140,29 @@ const CLI::Validator& output_file_name() {
   return validator;
 }
 
+void CsvDialectOptions::add_to(CLI::App* cmd) {
+  static const CLI::Validator delimiter_rule =
+      core_rule([](const std::string& text) { parse_delimiter(text, ""); }, "CHAR");
+  static const CLI::Validator decimal_rule =
+      core_rule([](const std::string& text) { parse_decimal(text, ""); }, "'.'|','");
+  cmd->add_option_function<std::string>(
+         "--delimiter", [this](const std::string& text) { delimiter = parse_delimiter(text, ""); },
+         "CSV field separator: ',', ';', tab (or '\\t'), '|', ... (default: ',', or ';' / tab "
+         "when the header is separated by one of them, with a note)")
+      ->check(delimiter_rule);
+  cmd->add_option_function<std::string>(
+         "--decimal", [this](const std::string& text) { decimal = parse_decimal(text, ""); },
+         "decimal mark of numbers in the CSV: '.' or ',' (default: ',' with a detected ';', "
+         "else '.')")
+      ->check(decimal_rule);
+}
+
+CsvParams CsvDialectOptions::applied_to(CsvParams params) const {
+  if (delimiter) params.delimiter = delimiter;
+  if (decimal) params.decimal = decimal;
+  return params;
+}
+
 CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& help) {
   return cmd->add_option("--seed", seed, help + " (0..2^64-1)")
       ->capture_default_str()

@@ -8,9 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "assay/core/csv.hpp"
 
 namespace assay::cli {
 
@@ -45,6 +48,18 @@ const CLI::Validator& non_empty_text();
 
 /// Output file names: an empty one is refused (--json-out '' would silently write nothing).
 const CLI::Validator& output_file_name();
+
+/// --delimiter and --decimal of a command that reads CSV, turned into values by the library's
+/// parse_delimiter / parse_decimal (so Python's delimiter= and decimal= accept the same words).
+/// Unset: detected from the header (csv.hpp, "Separators").
+struct CsvDialectOptions {
+  std::optional<char> delimiter, decimal;
+
+  /// Registers --delimiter and --decimal on `cmd`.
+  void add_to(CLI::App* cmd);
+  /// `params` with the delimiter and decimal given (unset ones left to detection).
+  CsvParams applied_to(CsvParams params) const;
+};
 
 /// --seed (0..2^64-1) filling `seed`.
 CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& help);

@@ -19,6 +19,7 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
   struct Options {
     std::string file, value, by, html;
     bool json = false, log_x = false;
+    CsvDialectOptions csv_dialect;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -32,11 +33,12 @@ Action add_runs_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_flag("--json", o->json, "print JSON instead of the table");
   cmd->add_option("--html", o->html, "also write an HTML page with the trend chart")
       ->check(output_file_name());
+  o->csv_dialect.add_to(cmd);
   return [cmd, o] {
     if (!cmd->parsed()) return;
     note_input(o->file, "the data");
     if (!o->html.empty()) check_writable(o->html, "--html");
-    CsvParams csv;
+    CsvParams csv = o->csv_dialect.applied_to({});
     csv.numeric = {o->value};
     if (!o->by.empty()) csv.numeric.push_back(o->by);
     const auto runs = metrics::summarize_runs_in_table(read_csv(o->file, csv), o->value, o->by);

@@ -21,6 +21,7 @@ struct ShiftOptions {
   std::string error = "squared";
   double acceptable = 0;
   ReportOutputs out;
+  CsvDialectOptions csv_dialect;
 };
 
 }  // namespace
@@ -67,6 +68,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->capture_default_str();
   add_bootstrap_options(cmd, options->params.bootstrap, "RMSE/MAE/MAPE/R2");
   options->out.add_options(cmd);
+  options->csv_dialect.add_to(cmd);
 
   return [cmd, options, acceptable] {
     if (!cmd->parsed()) return;
@@ -76,7 +78,7 @@ Action add_shift_command(CLI::App& app, const GlobalOptions& /*global*/) {
     o.params.error = shift::parse_error_kind(o.error);
     if (acceptable->count() > 0) o.params.acceptable = o.acceptable;
 
-    CsvParams csv;
+    CsvParams csv = o.csv_dialect.applied_to({});
     csv.numeric = {o.columns.target};
     for (const auto* list :
          {&o.columns.pred, &o.columns.uncertainty, &o.columns.members, &o.columns.member_vars}) {

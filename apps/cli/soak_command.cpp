@@ -54,6 +54,8 @@ Action add_soak_command(CLI::App& app, const GlobalOptions& global) {
     batch::ExperimentDefinition def;
     def.kind = batch::ExperimentKind::soak;
     def.files = o->files;
+    def.delimiter = o->csv_dialect.delimiter;
+    def.decimal = o->csv_dialect.decimal;
     def.spec.data = o->columns();
     def.spec.design = {o->subset, o->group, o->fold, o->strata};
     def.spec.task = o->task_kind();

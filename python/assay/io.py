@@ -32,7 +32,7 @@ def _path(path):
 
 
 def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments=False,
-             delimiter=",", threads=0, decimal=".", max_stream_bytes=None):
+             delimiter=None, threads=0, decimal=None, max_stream_bytes=None):
     """Read a CSV file with a header row into a dict of numpy arrays.
 
     The result maps each column name to its values, in file order. A column is numeric (a
@@ -51,13 +51,17 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
         Read missing values in numeric columns as NaN instead of raising an error.
     comments : bool, default=False
         Skip lines starting with ``#``.
-    delimiter : str, default=","
-        The field separator. ``delimiter=";", decimal=","`` reads the CSV that Excel writes
+    delimiter : str, default=None
+        The field separator: one character such as ``","``, ``";"``, ``"|"``, or ``"\\t"``
+        (also ``"tab"``). None (or ``"auto"``): ``","``, unless the header is separated by
+        ``";"`` or tabs (and not both): then the file is read with that separator and an
+        ``AssayWarning`` notes it. ``delimiter=";", decimal=","`` reads the CSV that Excel writes
         where the decimal mark is a comma.
     threads : int, default=0
         Threads used to parse; 0 = all cores. The result does not depend on it.
-    decimal : str, default="."
-        The decimal mark of numbers.
+    decimal : str, default=None
+        The decimal mark of numbers, ``"."`` or ``","`` (then ``0,5`` and ``0.5`` both read as
+        0.5). None (or ``"auto"``): ``","`` when ``";"`` was detected, else ``"."``.
     max_stream_bytes : int, default=None
         The most bytes read from a pipe or FIFO. None: the environment variable
         ``ASSAY_MAX_STREAM_BYTES``, else a third of the memory the process can allocate.
@@ -90,7 +94,9 @@ def read_csv(path, categorical=None, numeric=None, allow_missing=False, comments
             "max_stream_bytes must be >= 1, found 0 (None = the default limit)")
     columns = _assay.read_csv(_path(path), _names(categorical, "categorical"),
                               _names(numeric, "numeric"), bool(allow_missing), bool(comments),
-                              str(delimiter), check_threads(threads), str(decimal), limit)
+                              "auto" if delimiter is None else str(delimiter),
+                              check_threads(threads),
+                              "auto" if decimal is None else str(decimal), limit)
     out = {}
     for name, is_numeric, payload in columns:
         if is_numeric:

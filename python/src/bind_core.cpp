@@ -17,17 +17,13 @@ py::list read_csv_columns(const std::string& path, std::vector<std::string> cate
                           std::vector<std::string> numeric, bool allow_missing, bool comments,
                           const std::string& delimiter, int threads, const std::string& decimal,
                           std::size_t max_stream_bytes) {
-  if (delimiter.size() != 1) {
-    fail("delimiter must be one character, found {}", quote_found(delimiter));
-  }
-  if (decimal.size() != 1) fail("decimal must be one character, found {}", quote_found(decimal));
   CsvParams params;
   params.categorical = std::move(categorical);
   params.numeric = std::move(numeric);
   params.allow_missing = allow_missing;
   params.comments = comments;
-  params.delimiter = delimiter[0];
-  params.decimal = decimal[0];
+  params.delimiter = parse_delimiter(delimiter, "delimiter");
+  params.decimal = parse_decimal(decimal, "decimal");
   params.max_stream_bytes = max_stream_bytes;
   params.threads = threads;
   Table table;
@@ -65,7 +61,7 @@ void bind_core(py::module_& m) {
         "The thread count that threads = 0 (n_jobs = None) means now.");
   m.def("read_csv", &read_csv_columns, py::arg("path"), py::arg("categorical"), py::arg("numeric"),
         py::arg("allow_missing"), py::arg("comments"), py::arg("delimiter"), py::arg("threads"),
-        py::arg("decimal") = ".", py::arg("max_stream_bytes") = 0,
+        py::arg("decimal") = "auto", py::arg("max_stream_bytes") = 0,
         "Reads a CSV file: list of (name, is_numeric, float64 array | (int32 codes, categories)).");
   m.def(
       "read_npy",

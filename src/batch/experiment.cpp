@@ -95,6 +95,16 @@ const char* to_string(ExperimentKind kind) {
   return kind == ExperimentKind::soak ? "soak" : "cv";
 }
 
+namespace {
+// The files' delimiter and decimal mark as parse_delimiter / parse_decimal read them back.
+Json dialect_json(const ExperimentDefinition& def) {
+  auto text = [](std::optional<char> c) {
+    return !c ? std::string("auto") : *c == '\t' ? std::string("tab") : std::string(1, *c);
+  };
+  return {{"delimiter", text(def.delimiter)}, {"decimal", text(def.decimal)}};
+}
+}  // namespace
+
 Json definition_json(const ExperimentDefinition& def) {
   const auto& c = def.spec;
   const auto& s = def.params.splits;
@@ -123,7 +133,8 @@ Json definition_json(const ExperimentDefinition& def) {
               {"learners", r.learners},
               {"learner_params", r.learner_params},
               {"seed", r.seed},
-              {"measure", def.params.statistics.measure}};
+              {"measure", def.params.statistics.measure},
+              {"csv", dialect_json(def)}};
 }
 
 ExperimentDefinition definition_from_json(const Json& json, const std::string& where) {
@@ -139,6 +150,11 @@ ExperimentDefinition definition_from_json(const Json& json, const std::string& w
   }
   def.files = in.texts("files");
   def.title = in.text("title");
+  if (in.has("csv")) {  // absent from registries planned before --delimiter existed: detected
+    const Reader csv = in.object("csv");
+    def.delimiter = parse_delimiter(csv.text("delimiter"), where + ": field \"csv.delimiter\"");
+    def.decimal = parse_decimal(csv.text("decimal"), where + ": field \"csv.decimal\"");
+  }
   const Reader columns = in.object("columns");
   def.spec.data.label = columns.text("label");
   def.spec.data.features = columns.texts("features");
@@ -182,8 +198,11 @@ soak::CvParams cv_params(const ExperimentDefinition& def, int threads) {
 }
 
 std::vector<std::pair<std::string, Table>> read_experiment_tables(
-    const std::vector<std::string>& files, const std::string& label, learners::TaskKind task) {
+    const std::vector<std::string>& files, const std::string& label, learners::TaskKind task,
+    std::optional<char> delimiter, std::optional<char> decimal) {
   CsvParams csv;
+  csv.delimiter = delimiter;
+  csv.decimal = decimal;
   if (task == learners::TaskKind::classification) csv.categorical = {label};
   std::vector<std::pair<std::string, Table>> tables;
   for (const auto& file : files) {
@@ -193,7 +212,8 @@ std::vector<std::pair<std::string, Table>> read_experiment_tables(
 }
 
 LoadedExperiment load_experiment(const ExperimentDefinition& def) {
-  const auto tables = read_experiment_tables(def.files, def.spec.data.label, def.spec.task);
+  const auto tables = read_experiment_tables(def.files, def.spec.data.label, def.spec.task,
+                                             def.delimiter, def.decimal);
   LoadedExperiment loaded;
   if (tables.empty()) {
     if (def.kind == ExperimentKind::soak)

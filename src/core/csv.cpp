@@ -34,6 +34,7 @@
 #include "assay/core/output_file.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
+#include "assay/core/warning.hpp"
 #include "core/names.hpp"
 
 namespace assay {
@@ -274,7 +275,13 @@ inline bool take_cell(const Context& ctx, std::size_t c, const char* start, std:
       return true;
     case CellKind::text:
       if (ctx.roles[c] == Role::numeric) {
-        problem = {start, fmt::format("expected a number, found {}", quote_found(cell))};
+        double ignored;
+        const bool comma = ctx.decimal == '.' &&
+                           parse_decimal_comma(cell.data(), cell.data() + cell.size(), ignored);
+        problem = {start, fmt::format("expected a number, found {}{}", quote_found(cell),
+                                      comma ? " (a decimal comma: give the decimal mark, "
+                                              "--decimal ',' or Python decimal=\",\")"
+                                            : "")};
         return false;
       }
       scan.first_text = start;
@@ -585,14 +592,17 @@ void fail_if_other_separator(const Text& text, const char* at, char delimiter) {
   const std::string read_it = separator == ';'    ? "delimiter=\";\", decimal=\",\""
                               : separator == '\t' ? "delimiter=\"\\t\""
                                                   : "delimiter=\",\"";
+  const std::string option = separator == ';'    ? "--delimiter ';' --decimal ','"
+                             : separator == '\t' ? "--delimiter tab"
+                                                 : "--delimiter ','";
   text.fail(
       {at, fmt::format("expected '{}' between column names, found {} in the header {}: the "
                        "file is separated by {}{}; save it separated by '{}' (Excel: \"CSV "
-                       "UTF-8 (Comma delimited)\"), or read it in Python with "
-                       "assay.io.read_csv(path, {})",
+                       "UTF-8 (Comma delimited)\"), or say so: {} on the command line, "
+                       "assay.io.read_csv(path, {}) in Python",
                        delimiter, shown, quote_found(header), shown,
                        separator == ';' ? " (Excel's CSV where the decimal mark is a comma)" : "",
-                       delimiter, read_it)});
+                       delimiter, option, read_it)});
 }
 
 /// A header of one unquoted name holding another common separator is refused (it is a file
@@ -621,7 +631,7 @@ std::vector<std::string> read_header(const Text& text, FieldReader& header,
     more = header.next(start, cell, problem);
     if (problem.at) {
       // "y";"p" (R's write.csv2): the quoted names show the separator.
-      if (problem.at < text.end) fail_if_other_separator(text, problem.at, params.delimiter);
+      if (problem.at < text.end) fail_if_other_separator(text, problem.at, *params.delimiter);
       text.fail(problem);
     }
     if (const void* cr = std::memchr(cell.data(), '\r', cell.size()); cr && *start != '"') {
@@ -636,15 +646,15 @@ std::vector<std::string> read_header(const Text& text, FieldReader& header,
     }
     names.emplace_back(cell);
   }
-  check_header_separator(text, first_start, names, params.delimiter);
+  check_header_separator(text, first_start, names, *params.delimiter);
   return names;
 }
 
 /// The scan context: each column's role as the parameters name it (categorical or numeric).
 Context scan_context(const Text& text, const std::vector<std::string>& names,
                      const CsvParams& params) {
-  Context ctx{params.delimiter, params.decimal, params.allow_missing,
-              params.comments,  names.size(),   std::vector<Role>(names.size(), Role::automatic)};
+  Context ctx{*params.delimiter, *params.decimal, params.allow_missing,
+              params.comments,   names.size(),    std::vector<Role>(names.size(), Role::automatic)};
   auto index_of = [&](const std::string& name) {
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
@@ -828,17 +838,67 @@ std::size_t close_gaps(const ChunkLayout& layout, const std::vector<ChunkResult>
   return n_rows;
 }
 
-Table parse(const Text& text, const CsvParams& params) {
-  const char d = params.delimiter;
+/// The header's separators outside quotes: the first record after blank (and comment) lines.
+struct HeaderSeparators {
+  std::size_t commas = 0, semicolons = 0, tabs = 0;
+};
+
+HeaderSeparators header_separators(const char* p, const char* e, bool comments) {
+  HeaderSeparators found;
+  bool quoted = false;
+  for (p = skip_blank_lines(p, e, comments); p < e && (quoted || *p != '\n'); ++p) {
+    if (*p == '"') quoted = !quoted;
+    if (quoted) continue;
+    found.commas += *p == ',';
+    found.semicolons += *p == ';';
+    found.tabs += *p == '\t';
+  }
+  return found;
+}
+
+std::string separator_shown(char separator) {
+  return separator == '\t' ? "a tab" : fmt::format("'{}'", separator);
+}
+
+/// The delimiter and decimal mark to read with. Detection (no delimiter given): a header with no
+/// ',' outside quotes but ';' or tabs (one of them only) is read with that separator, and a note
+/// says so; ';' brings decimal ',' (Excel's and R's write.csv2 dialect) unless a decimal is given.
+/// A header with both ';' and tabs stays ',' and is refused as one column naming the first.
+CsvParams resolve_dialect(const Text& text, const CsvParams& params) {
+  CsvParams resolved = params;
+  char detected = 0;
+  if (!params.delimiter) {
+    const HeaderSeparators h = header_separators(text.begin, text.end, params.comments);
+    if (h.commas == 0 && (h.semicolons > 0) != (h.tabs > 0)) detected = h.semicolons ? ';' : '\t';
+  }
+  resolved.delimiter = detected ? detected : params.delimiter.value_or(',');
+  resolved.decimal = params.decimal.value_or(detected == ';' ? ',' : '.');
+  if (detected) {
+    const bool tab = detected == '\t';
+    warn(WarningKind::note,
+         fmt::format("{}: columns separated by {} (detected from the header){}; give the "
+                     "delimiter to say so (CLI: --delimiter {}; Python: delimiter=\"{}\")",
+                     text.name, separator_shown(detected),
+                     detected == ';' && !params.decimal ? ", numbers with a decimal comma" : "",
+                     tab ? "tab" : "';'", tab ? "\\t" : ";"));
+  }
+  return resolved;
+}
+
+Table parse(const Text& whole, const CsvParams& given) {
+  const CsvParams params = resolve_dialect(whole, given);
+  const Text text{whole.begin, whole.end, whole.name, *params.delimiter};
+  const char d = *params.delimiter;
   if (std::isalnum(static_cast<unsigned char>(d)) || std::strchr(".+-\"\r\n", d) != nullptr ||
       d == '\0') {
     fail("delimiter {} is not allowed (it could be part of a number or a quote)",
          quote_found(std::string_view(&d, 1)));
   }
-  if (params.decimal != '.' && params.decimal != ',') {
-    fail("decimal must be '.' or ',', found {}", quote_found(std::string_view(&params.decimal, 1)));
+  const char decimal = *params.decimal;
+  if (decimal != '.' && decimal != ',') {
+    fail("decimal must be '.' or ',', found {}", quote_found(std::string_view(&decimal, 1)));
   }
-  if (params.decimal == d) {
+  if (decimal == d) {
     fail(
         "decimal ',' needs another delimiter (the CSV dialect with a decimal comma separates "
         "fields by ';')");
@@ -1049,7 +1109,7 @@ class MappedFile {
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params) {
   check_not_utf16(text, name);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  const Text t{text.data(), text.data() + text.size(), name, params.delimiter};
+  const Text t{text.data(), text.data() + text.size(), name, params.delimiter.value_or(',')};
   return parse(t, params);
 }
 
@@ -1058,6 +1118,33 @@ Table read_csv(const std::string& path, const CsvParams& params) {
   note_input(path, "a CSV input");
   const MappedFile file(path, params.max_stream_bytes);
   return parse_csv(file.view(), path, params);
+}
+
+namespace {
+// "what: " before a message about an option's value, nothing when the caller adds the name.
+std::string prefix(std::string_view what) {
+  return what.empty() ? std::string() : std::string(what) + ": ";
+}
+}  // namespace
+
+std::optional<char> parse_delimiter(std::string_view text, std::string_view what) {
+  if (text == "auto") return std::nullopt;
+  if (text == "tab" || text == "\\t" || text == "\t") return '\t';
+  const bool allowed = text.size() == 1 && !std::isalnum(static_cast<unsigned char>(text[0])) &&
+                       std::strchr(".+-\"\r\n", text[0]) == nullptr && text[0] != '\0';
+  if (!allowed) {
+    fail("{}expected one character such as ',' ';' '|', tab or auto, found {}", prefix(what),
+         quote_found(text));
+  }
+  return text[0];
+}
+
+std::optional<char> parse_decimal(std::string_view text, std::string_view what) {
+  if (text == "auto") return std::nullopt;
+  if (text != "." && text != ",") {
+    fail("{}expected '.', ',' or auto, found {}", prefix(what), quote_found(text));
+  }
+  return text[0];
 }
 
 Location cell_location(const Table& table, std::size_t row, std::string_view column) {

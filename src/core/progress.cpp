@@ -16,6 +16,14 @@ std::shared_ptr<ProgressSink>& installed_sink() {
   static std::shared_ptr<ProgressSink> s;
   return s;
 }
+// The outermost live Progress (guarded by sink_mutex()): only it reaches the sink.
+Progress*& outermost() {
+  static Progress* p = nullptr;
+  return p;
+}
+// Rate and ETA are shown once a bar has run this long (earlier rates are noise); Python's bar
+// (assay/_progress.py) waits as long.
+constexpr double kRateAfterSeconds = 0.5;
 
 class SilentSink final : public ProgressSink {
  public:
@@ -54,7 +62,7 @@ class TerminalBar final : public ProgressSink {
     std::string line =
         fmt::format("\r{} [{}] {:3.0f}% ({}/{})", task, bar, 100 * fraction, done, total);
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    if (seconds >= 1 && done > 0) {
+    if (seconds >= kRateAfterSeconds && done > 0) {
       const double rate = static_cast<double>(done) / seconds;
       line += fmt::format(" {}/s, ETA {}", short_count(rate),
                           short_duration(static_cast<double>(total - done) / rate));
@@ -85,9 +93,22 @@ std::shared_ptr<ProgressSink> make_terminal_progress_sink(bool quiet) {
   return std::make_shared<TerminalBar>();
 }
 
-Progress::Progress(std::string task, std::uint64_t total) : task_(std::move(task)), total_(total) {
+Progress::Progress(std::string task, std::uint64_t total, Nested nested)
+    : task_(std::move(task)), total_(total), nested_(nested) {
   std::lock_guard lock(sink_mutex());
+  if (Progress* outer = outermost()) {
+    if (outer->nested_ == Nested::counted) parent_ = outer;
+    return;  // nested: draws nothing
+  }
+  outermost() = this;
+  outermost_ = true;
   sink_ = installed_sink();
+  // The bar shows (and its clock starts) now, not when the first step is done: a slow first
+  // step would otherwise leave the screen blank and inflate the rate.
+  if (sink_ && total_ > 0) {  // nothing to do (0 resamples): no bar
+    last_update_ = std::chrono::steady_clock::now();
+    sink_->update(task_, 0, total_);
+  }
 }
 
 Progress::~Progress() {
@@ -95,11 +116,18 @@ Progress::~Progress() {
 }
 
 void Progress::advance(std::uint64_t n) {
+  if (parent_) parent_->advance(n);
   const std::uint64_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
   if (!sink_) return;
   const auto now = std::chrono::steady_clock::now();
-  std::unique_lock lock(mutex_, std::try_to_lock);
-  if (!lock.owns_lock() || finished_) return;
+  // The last step always draws (waiting for the lock): a dropped one left the bar at 49%.
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (done >= total_) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return;
+  }
+  if (finished_) return;
   if (now - last_update_ < std::chrono::milliseconds(50) && done < total_) return;
   last_update_ = now;
   sink_->update(task_, std::min(done, total_), total_);
@@ -110,6 +138,10 @@ void Progress::finish() {
   if (finished_) return;
   finished_ = true;
   if (sink_) sink_->finish(task_);
+  if (outermost_) {
+    std::lock_guard outer_lock(sink_mutex());
+    outermost() = nullptr;
+  }
 }
 
 }  // namespace assay

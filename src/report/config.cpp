@@ -30,27 +30,29 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
     {"regression", {"file", "label", "models", "weight", "bootstrap", "confidence", "seed"}},
     {"metrics",
      {"file", "label", "models", "weight", "threshold", "pos_label", "ap_method", "ap_grid", "bins",
-      "bin_strategy", "bootstrap", "confidence", "seed"}},
+      "bin_strategy", "bootstrap", "confidence", "seed", "delimiter", "decimal"}},
     {"soak", {"file",     "files",   "label",  "subset", "group",   "fold",     "strata",
               "folds",    "subsets", "seeds",  "sizes",  "ratio",   "learners", "learner_params",
-              "features", "drop",    "weight", "task",   "measure", "seed"}},
+              "features", "drop",    "weight", "task",   "measure", "seed",
+              "delimiter", "decimal"}},
     {"cv",
      {"file", "files", "label", "group", "fold", "folds", "learners", "learner_params", "features",
-      "drop", "weight", "task", "seed"}},
+      "drop", "weight", "task", "seed", "delimiter", "decimal"}},
     {"shift",
      {"file", "target", "pred", "uncertainty", "members", "member_vars", "partition", "shifted",
-      "acceptable", "beta", "convention", "error", "bootstrap", "confidence", "seed"}},
+      "acceptable", "beta", "convention", "error", "bootstrap", "confidence", "seed", "delimiter",
+      "decimal"}},
     {"segment",
      {"models", "pred", "truth", "uncertainty", "brain_mask", "partition", "threshold",
       "connectivity", "iou", "min_size", "r", "voxel_measure"}},
     {"count",
      {"models", "spec", "property", "method", "time_limit", "epsilon", "delta", "ambiguity_limit",
       "fraction_bits", "weight_bits", "activation_bits", "samples", "test", "label", "seed",
-      "confidence"}},
+      "confidence", "delimiter", "decimal"}},
     {"compare",
      {"file", "label", "weight", "task", "by", "metrics", "baseline", "pairs", "pos_label",
       "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction", "gates",
-      "gate_on", "models"}},
+      "gate_on", "models", "delimiter", "decimal"}},
 };
 
 std::string describe(const Json& value) {
@@ -324,9 +326,21 @@ Json learner_params(const KeyReader& r) {
   return r.value("learner_params");
 }
 
+// A section's `delimiter` and `decimal` keys, read by the words of --delimiter and --decimal.
+CsvParams read_csv_dialect(const KeyReader& r) {
+  CsvParams csv;
+  using Mark = std::optional<char>;
+  csv.delimiter = r.parsed<Mark>("delimiter", std::nullopt,
+                                 [](const std::string& t) { return parse_delimiter(t, ""); });
+  csv.decimal = r.parsed<Mark>("decimal", std::nullopt,
+                               [](const std::string& t) { return parse_decimal(t, ""); });
+  return csv;
+}
+
 MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
   MetricsSection m;
   m.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  m.csv = read_csv_dialect(r);
   m.columns.label = r.required_text("label");
   m.columns.weight = r.text("weight");
   auto& p = m.params;
@@ -394,6 +408,7 @@ RegressionSection read_regression(const KeyReader& r, const ReportConfig& c) {
 SoakSection read_soak(const KeyReader& r, const ReportConfig& c) {
   SoakSection s;
   s.files = data_files(r, c.base_dir);
+  s.csv = read_csv_dialect(r);
   s.spec.data.label = r.required_text("label");
   s.spec.data.features = r.texts("features");
   s.spec.data.drop = r.texts("drop");
@@ -423,6 +438,7 @@ SoakSection read_soak(const KeyReader& r, const ReportConfig& c) {
 CvSection read_cv(const KeyReader& r, const ReportConfig& c) {
   CvSection s;
   s.files = data_files(r, c.base_dir);
+  s.csv = read_csv_dialect(r);
   auto& p = s.params;
   p.data.label = r.required_text("label");
   p.data.features = r.texts("features");
@@ -444,6 +460,7 @@ CvSection read_cv(const KeyReader& r, const ReportConfig& c) {
 ShiftSection read_shift(const KeyReader& r, const ReportConfig& c) {
   ShiftSection s;
   s.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  s.csv = read_csv_dialect(r);
   auto& col = s.columns;
   col.target = r.required_text("target");
   col.pred = r.texts("pred");
@@ -517,6 +534,7 @@ SegmentSection read_segment(const KeyReader& r, const ReportConfig& c) {
 CountSection read_count(const KeyReader& r, const ReportConfig& c) {
   CountSection s;
   s.spec = KeyReader::resolve(r.required_text("spec"), c.base_dir);
+  s.csv = read_csv_dialect(r);
   r.require("models");
   const KeyReader models = r.table("models");
   for (const auto& name : written_order(models))
@@ -593,6 +611,7 @@ void read_compare_models(const KeyReader& r, compare::CompareColumns& columns) {
 CompareSection read_compare(const KeyReader& r, const ReportConfig& c) {
   CompareSection s;
   s.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  s.csv = read_csv_dialect(r);
   s.columns.label = r.required_text("label");
   s.columns.weight = r.text("weight");
   s.columns.by = r.texts("by");

@@ -46,9 +46,9 @@ void require_file(const std::string& path, const char* what) {
 }
 
 std::vector<std::pair<std::string, Table>> read_tables(const std::vector<std::string>& files,
-                                                       const std::string& label, bool categorical) {
+                                                       const std::string& label, bool categorical,
+                                                       CsvParams csv) {
   std::vector<std::pair<std::string, Table>> tables;
-  CsvParams csv;
   if (categorical) csv.categorical = {label};
   for (const auto& file : files) {
     require_file(file, "data file");
@@ -66,7 +66,7 @@ void check_learners(const std::vector<std::string>& names) {
 
 void prepare_metrics(const MetricsSection& m, PreparedOverview& out) {
   require_file(m.file, "predictions file");
-  CsvParams csv;
+  CsvParams csv = m.csv;
   for (const auto& model : m.models) {
     csv.numeric.insert(csv.numeric.end(), model.scores.begin(), model.scores.end());
   }
@@ -89,7 +89,8 @@ void prepare_metrics(const MetricsSection& m, PreparedOverview& out) {
 void prepare_soak(const SoakSection& s, PreparedOverview& out) {
   check_learners(s.params.run.learners);
   out.soak_tables =
-      read_tables(s.files, s.spec.data.label, s.spec.task == learners::TaskKind::classification);
+      read_tables(s.files, s.spec.data.label, s.spec.task == learners::TaskKind::classification,
+                  s.csv);
   for (const auto& [name, table] : out.soak_tables) {
     const soak::SoakTask task = soak::soak_task_from_table(table, s.spec, s.params.splits, name);
     if (task.splits.design().subset_names.size() < 2)
@@ -101,14 +102,14 @@ void prepare_soak(const SoakSection& s, PreparedOverview& out) {
 void prepare_cv(const CvSection& s, PreparedOverview& out) {
   check_learners(s.params.learners);
   out.cv_tables = read_tables(s.files, s.params.data.label,
-                              s.params.task == learners::TaskKind::classification);
+                              s.params.task == learners::TaskKind::classification, s.csv);
   for (const auto& [name, table] : out.cv_tables) soak::cv_task_from_table(table, s.params, name);
 }
 
 void prepare_shift(const ShiftSection& s, PreparedOverview& out) {
   require_file(s.file, "data file");
   const auto& c = s.columns;
-  CsvParams csv;
+  CsvParams csv = s.csv;
   csv.numeric = {c.target};
   for (const auto* list : {&c.pred, &c.uncertainty, &c.members, &c.member_vars})
     csv.numeric.insert(csv.numeric.end(), list->begin(), list->end());
@@ -194,7 +195,7 @@ detail::Results run_all(const PreparedOverview& p) {
       for (std::size_t i = 0; i < p.count_models.size(); ++i) {
         count::CountParams params = c.count->params;
         if (!c.count->test.empty()) {
-          CsvParams csv;
+          CsvParams csv = c.count->csv;
           csv.categorical = {c.count->test_label};
           count::set_test_set(params, p.count_models[i], read_csv(c.count->test, csv),
                               c.count->test_label);

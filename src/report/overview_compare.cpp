@@ -10,7 +10,7 @@
 namespace assay::report::detail {
 
 compare::CompareInput prepare_compare(const CompareSection& s) {
-  const Table table = read_csv(s.file, CsvParams{});  // as `assay compare` reads it
+  const Table table = read_csv(s.file, s.csv);  // as `assay compare` reads it
   compare::CompareInput input = compare::compare_input(table, s.columns, s.task);
   compare::check_gates_before_work(s.gates, input, s.params);
   return input;

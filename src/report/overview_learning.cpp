@@ -232,6 +232,7 @@ void render_soak(HtmlReport& page, const SoakSection& config, const soak::SoakOu
                                "labelled with the paired p-value.",
                                measure_name(s.measure), learner));
   }
+  add_soak_downsample_charts(page, s, 600);
   page.add_data_table(
       soak::pvalues_table(s),
       {"soak-pvalues",

@@ -333,6 +333,190 @@ Json soak_difference_chart(const SoakStatistics& s, TrainSubsets compared,
   return spec;
 }
 
+// --- Down-sampled comparisons (mlr3resampling's pvalue_downsample plot) ---------------------
+
+namespace {
+
+// "full" or "12 train groups": the facet column of a train size.
+std::string size_label(std::int64_t n_train_groups) {
+  return n_train_groups == 0 ? std::string("full") : fmt::format("{} train groups", n_train_groups);
+}
+
+// The train sizes compared for (data, learner): full (0) first, then N ascending.
+std::vector<std::int64_t> compared_sizes(const SoakStatistics& s, const std::string& data,
+                                         const std::string& learner) {
+  std::set<std::int64_t> sizes;
+  for (const auto& c : s.comparisons) {
+    if (c.data == data && c.learner == learner) sizes.insert(c.n_train_groups);
+  }
+  return {sizes.begin(), sizes.end()};
+}
+
+const char* const kStatLegend = "mean \u00b1 SD of the train set";
+const char* const kPLegend = "Same vs Other/All at this size (paired t-test)";
+
+// Chart rows: summaries (mean ± SD per train set) and comparisons (pvalues.csv's rows), each
+// tagged with its test subset and size.
+Json downsample_values(const SoakStatistics& s, const std::string& data, const std::string& learner,
+                       const std::vector<std::int64_t>& sizes) {
+  auto shown = [&](std::int64_t n) {
+    return std::find(sizes.begin(), sizes.end(), n) != sizes.end();
+  };
+  Json values = Json::array();
+  for (const auto& t : s.summaries) {
+    if (t.data != data || t.learner != learner || !shown(t.n_train_groups)) continue;
+    values.push_back({{"kind", "stat"},
+                      {"legend", kStatLegend},
+                      {"test_subset", t.test_subset},
+                      {"size", size_label(t.n_train_groups)},
+                      {"n_train_groups", t.n_train_groups},
+                      {"train", soak::to_string(t.train_subsets)},
+                      {"mean", detail::json_number(t.mean)},
+                      {"sd", detail::json_number(t.sd)},
+                      {"low", detail::json_number(t.mean - t.sd)},
+                      {"high", detail::json_number(t.mean + t.sd)},
+                      {"n", t.n},
+                      {"label", mean_sd(t.mean, t.sd)}});
+  }
+  for (const auto& c : s.comparisons) {
+    if (c.data != data || c.learner != learner) continue;
+    values.push_back({{"kind", "p"},
+                      {"legend", kPLegend},
+                      {"test_subset", c.test_subset},
+                      {"size", size_label(c.n_train_groups)},
+                      {"n_train_groups", c.n_train_groups},
+                      {"train", comparison_name(c.compared)},
+                      {"same_mean", detail::json_number(c.same_mean)},
+                      {"compared_mean", detail::json_number(c.compared_mean)},
+                      {"low", detail::json_number(std::min(c.same_mean, c.compared_mean))},
+                      {"high", detail::json_number(std::max(c.same_mean, c.compared_mean))},
+                      {"mean", detail::json_number((c.same_mean + c.compared_mean) / 2)},
+                      {"diff", detail::json_number(c.paired.mean_difference)},
+                      {"p", detail::json_number(c.paired.p_value)},
+                      {"label", p_label(c.paired.p_value)}});
+  }
+  return values;
+}
+
+}  // namespace
+
+bool has_downsampled_comparisons(const SoakStatistics& s, const std::string& data,
+                                 const std::string& learner) {
+  return std::any_of(s.comparisons.begin(), s.comparisons.end(), [&](const Comparison& c) {
+    return c.data == data && c.learner == learner && c.n_train_groups != 0;
+  });
+}
+
+Json soak_downsample_chart(const SoakStatistics& s, const std::string& data,
+                           const std::string& learner, const ChartParams& params) {
+  if (!has_downsampled_comparisons(s, data, learner)) {
+    fail(
+        "no down-sampled SOAK comparisons for data set {} and learner {} (run with --sizes 0 "
+        "or more)",
+        quote_found(data), quote_found(learner));
+  }
+  const std::vector<std::int64_t> sizes = compared_sizes(s, data, learner);
+  std::vector<std::string> size_labels;
+  for (std::int64_t n : sizes) size_labels.push_back(size_label(n));
+  const std::string x_title = measure_title(s.measure) + " (mean \u00b1 SD over folds)";
+  Json y = {{"field", "train"},
+            {"type", "nominal"},
+            {"title", "train subsets"},
+            {"sort", detail::string_array(kTrainRows)},
+            {"scale", {{"domain", detail::string_array(kTrainRows)}}}};
+  // Room for the labels at the ends of the axis (they are centred on their point).
+  Json x = {{"field", "low"},
+            {"type", "quantitative"},
+            {"title", x_title},
+            {"scale", {{"zero", false}, {"padding", 36}}}};
+  Json color = {
+      {"field", "legend"},
+      {"type", "nominal"},
+      {"title", "drawn"},
+      {"scale", {{"domain", {kStatLegend, kPLegend}}, {"range", {"#1f77b4", detail::kGuideGrey}}}},
+      {"legend", {{"orient", "bottom"}, {"direction", "vertical"}}}};
+  auto kind = [](const char* k) { return Json{{"filter", fmt::format("datum.kind == '{}'", k)}}; };
+  const std::string both_ends = detail::finite("low") + " && " + detail::finite("high");
+  Json stat_tips = {detail::tooltip("test_subset", "test subset"),
+                    detail::tooltip("size", "train size"), detail::tooltip("train", "train"),
+                    detail::tooltip("label", "mean \u00b1 SD"), detail::tooltip("n", "folds")};
+  Json p_tips = {detail::tooltip("test_subset", "test subset"),
+                 detail::tooltip("size", "train size"),
+                 detail::tooltip("train", "comparison"),
+                 detail::tooltip("same_mean", "Same mean", ".3f"),
+                 detail::tooltip("compared_mean", "compared mean", ".3f"),
+                 detail::tooltip("diff", "mean difference", ".3f"),
+                 detail::tooltip("p", "p (paired)", ".3g")};
+  auto at_mean = [&](Json encoding) {
+    encoding["x"] = {{"field", "mean"}, {"type", "quantitative"}};
+    encoding["y"] = y;
+    return encoding;
+  };
+  Json layers = Json::array();
+  layers.push_back({{"transform", {kind("stat"), {{"filter", both_ends}}}},
+                    {"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
+                    {"encoding",
+                     {{"x", x},
+                      {"x2", {{"field", "high"}}},
+                      {"y", y},
+                      {"color", color},
+                      {"tooltip", stat_tips}}}});
+  layers.push_back(
+      {{"transform", {kind("stat"), {{"filter", detail::finite("mean")}}}},
+       {"mark", {{"type", "point"}, {"filled", false}, {"size", 60}, {"color", "#1f77b4"}}},
+       {"encoding", at_mean({{"tooltip", stat_tips}})}});
+  layers.push_back({{"transform", {kind("stat"), {{"filter", detail::finite("mean")}}}},
+                    {"mark", {{"type", "text"}, {"dy", -10}, {"fontSize", 10}}},
+                    {"encoding", at_mean({{"text", {{"field", "label"}}}})}});
+  layers.push_back({{"transform", {kind("p"), {{"filter", both_ends}}}},
+                    {"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
+                    {"encoding",
+                     {{"x", {{"field", "low"}, {"type", "quantitative"}}},
+                      {"x2", {{"field", "high"}}},
+                      {"y", y},
+                      {"color", color},
+                      {"tooltip", p_tips}}}});
+  layers.push_back(
+      {{"transform", {kind("p"), {{"filter", detail::finite("mean")}}}},
+       {"mark", {{"type", "text"}, {"dy", -10}, {"fontSize", 10}, {"color", "#595959"}}},
+       {"encoding", at_mean({{"text", {{"field", "label"}}}})}});
+
+  Json spec = detail::base_spec(
+      params, fmt::format("{}: {} by train size ({})", data, measure_title(s.measure), learner),
+      "mlr3resampling's pvalue_downsample: per test subset (rows) and train size (columns: "
+      "full, then every train set down-sampled to N groups), the mean \u00b1 SD of Same, Other "
+      "and All, and grey segments joining Same to Other/All labelled with the paired p-value.");
+  const int columns = static_cast<int>(std::min<std::size_t>(sizes.size(), 4));
+  const int panel_width = std::max(200, params.width / columns);
+  spec.erase("width");
+  spec.erase("height");
+  spec["data"] = {{"values", downsample_values(s, data, learner, sizes)}};
+  spec["facet"] = {{"row",
+                    {{"field", "test_subset"},
+                     {"type", "nominal"},
+                     {"title", "test subset"},
+                     {"sort", detail::string_array(test_subsets_of(s, data, learner))}}},
+                   {"column",
+                    {{"field", "size"},
+                     {"type", "nominal"},
+                     {"title", "train size"},
+                     {"sort", detail::string_array(size_labels)}}}};
+  spec["spec"] = {{"width", panel_width}, {"height", 130}, {"layer", std::move(layers)}};
+  spec["resolve"] = {{"scale", {{"x", "independent"}}}};
+  return spec;
+}
+
+std::string soak_downsample_explanation(const std::string& measure) {
+  return fmt::format(
+      "Is a gap between train sets due to the subsets or only to the amount of data? Each "
+      "column compares the train sets at one size: \"full\" trains Same, Other and All on all "
+      "their groups (so they differ in size); \"N train groups\" trains each of them on N "
+      "groups drawn at random. A gap that remains at equal size (grey segment, small p) comes "
+      "from which subsets the model learned from; one that closes there came from the train "
+      "set's size. Rows: test subsets; {}, dot = mean over folds, line = mean \u00b1 SD.",
+      measure_title(measure));
+}
+
 std::string soak_text(const SoakStatistics& s) {
   std::vector<std::vector<std::string>> rows;
   std::string conclusions;
@@ -386,6 +570,17 @@ std::string soak_text(const SoakStatistics& s) {
   return out;
 }
 
+void add_soak_downsample_charts(HtmlReport& page, const SoakStatistics& s, int width) {
+  for (const auto& [data, learner] : data_learner_pairs(s)) {
+    if (!has_downsampled_comparisons(s, data, learner)) continue;
+    ChartParams cp;
+    cp.width = width;
+    page.add_chart(fmt::format("{} / {}: Same, Other and All at equal train sizes", data, learner),
+                   soak_downsample_chart(s, data, learner, cp),
+                   soak_downsample_explanation(s.measure));
+  }
+}
+
 HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
                      const std::string& title, const std::string& description) {
   HtmlReport page(title);
@@ -424,6 +619,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
     has_all |= c.compared == TrainSubsets::all;
     has_other |= c.compared == TrainSubsets::other;
   }
+  add_soak_downsample_charts(page, s, 600);
   if (has_all)
     page.add_chart("All\u2212Same across data sets (SOAK paper, Figure 4)",
                    soak_difference_chart(s, TrainSubsets::all));

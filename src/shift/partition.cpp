@@ -9,6 +9,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
+#include "assay/core/progress.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
@@ -281,6 +282,11 @@ void add_rows(const PartitionInput& input, const PartitionParams& params,
               ShiftEvaluation& ev) {
   RegressionParams reg;
   reg.bootstrap = params.bootstrap;
+  // One bar for the whole table, counting the rows' bootstrap resamples (each row's bootstrap
+  // advances it); without a bootstrap it counts rows.
+  const std::uint64_t steps_per_row = std::max<std::uint64_t>(params.bootstrap.n_resamples, 1);
+  Progress progress("shift", sets.size() * input.models.size() * steps_per_row,
+                    Progress::Nested::counted);
   for (const auto& set : sets) {
     const std::size_t k = set.index.size();
     std::vector<double> y(k), p(k), u(k), e(k);
@@ -305,6 +311,7 @@ void add_rows(const PartitionInput& input, const PartitionParams& params,
       row.n = k;
       row.n_shifted = n_shifted;
       fill_row(row, y, p, u, e, sh, params, reg, undefined);
+      if (params.bootstrap.n_resamples == 0) progress.advance();
       ev.rows.push_back(std::move(row));
     }
   }

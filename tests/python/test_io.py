@@ -116,7 +116,8 @@ def test_csv_file_errors(tmp_path):
         assay.io.read_csv(missing)
     with pytest.raises(ValueError):  # AssayError is a ValueError
         assay.io.read_csv(missing)
-    with pytest.raises(assay.AssayError, match="delimiter must be one character, found \";;\""):
+    with pytest.raises(assay.AssayError, match="delimiter: expected one character such as ',' "
+                                               "';' '\\|', tab or auto, found \";;\""):
         assay.io.read_csv(missing, delimiter=";;")
 
 

@@ -102,7 +102,13 @@ def test_r_write_csv2_the_european_dialect(tmp_path, run_cli):
              'row.names = FALSE)', tmp_path)
     path = tmp_path / "eu.csv"
     assert path.read_text().splitlines() == ['"y";"p"', "1;0,75", "0;0,25", "1;0,0015"]
-    out = run_cli("metrics", path, "--label", "y", "--score", "p")
+    # Read as it is: the header shows ';', which brings the decimal comma; a note says so.
+    out = run_cli("metrics", path, "--label", "y", "--score", "p", "--json")
+    assert out.returncode == 0, out.stderr
+    assert (f"assay: note: {path}: columns separated by ';' (detected from the header), numbers "
+            "with a decimal comma" in out.stderr)
+    # Said otherwise (--delimiter ','), the header is one column and refused, naming ';'.
+    out = run_cli("metrics", path, "--label", "y", "--score", "p", "--delimiter", ",")
     assert out.returncode == 2
     assert (f"{path}:1:4: expected ',' between column names, found ';' in the header "
             + r'"\"y\";\"p\"": the file is separated by' in out.stderr)
@@ -118,7 +124,10 @@ def test_excel_european_csv_written_by_pandas(tmp_path):
               lineterminator="\r\n")
     with pytest.raises(AssayError, match=r"eu.csv:1:2: expected ',' between column names, "
                                          r"found ';' in the header \"y;p\""):
-        assay.io.read_csv(tmp_path / "eu.csv")
+        assay.io.read_csv(tmp_path / "eu.csv", delimiter=",")
+    with pytest.warns(assay.AssayWarning, match="columns separated by ';' .detected"):
+        detected = assay.io.read_csv(tmp_path / "eu.csv")
+    np.testing.assert_array_equal(detected["p"], df["p"].to_numpy())
     table = assay.io.read_csv(tmp_path / "eu.csv", delimiter=";", decimal=",")
     np.testing.assert_array_equal(table["p"], df["p"].to_numpy())
 

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,9 @@ struct ExperimentDefinition {
   soak::SoakExperimentParams params;
   /// Title of the report page ("assay soak: vowel.csv").
   std::string title;
+  /// The files' field separator and decimal mark (--delimiter, --decimal); unset: detected
+  /// from each file's header (core/csv.hpp, "Separators").
+  std::optional<char> delimiter, decimal;
 };
 
 /// The definition as JSON (every field but run.threads), keys in a fixed order.
@@ -63,7 +67,8 @@ soak::CvParams cv_params(const ExperimentDefinition& def, int threads);
 /// Every file read as CSV, named by its stem. Classification labels stay categorical so that
 /// "1".."11" are class names, not numbers. Throws assay::Error for unreadable files.
 std::vector<std::pair<std::string, Table>> read_experiment_tables(
-    const std::vector<std::string>& files, const std::string& label, learners::TaskKind task);
+    const std::vector<std::string>& files, const std::string& label, learners::TaskKind task,
+    std::optional<char> delimiter = {}, std::optional<char> decimal = {});
 
 /// The data sets with their splits, and the learners: what every process of a batch run loads
 /// once.

@@ -29,10 +29,15 @@
 // byte order mark (Excel's "Unicode Text"). Pipes, FIFOs, /dev/stdin and /proc files are read to
 // their end (a regular file is mapped), up to a limit (max_stream_bytes) checked as they are read.
 //
-// Separators: a header row that is one unquoted field holding ',', ';' or a tab other than the
-// delimiter is refused, naming the separator ("expected ',' between column names, found ';'"): a
-// ';'-separated file (Excel's CSV where the decimal mark is a comma) would otherwise read as one
-// column. Read such a file with delimiter ';' and decimal ',' (then "0,5" is 0.5).
+// Separators: `delimiter` and `decimal` say how the file separates fields and writes decimals.
+// When no delimiter is given, the header decides: a header with no ',' outside quotes but ';' or
+// tabs (one of the two only) is read with that separator, and a note (warn, WarningKind::note)
+// says so; a detected ';' brings the decimal comma too ("0,5" is 0.5; Excel's CSV where the
+// decimal mark is a comma, R's write.csv2) unless a decimal is given. Otherwise ',' is used, and
+// a header row that is one unquoted field holding ',', ';' or a tab other than the delimiter is
+// refused, naming the separator ("expected ',' between column names, found ';'"): a file with
+// both ';' and tabs in its header, or a ';'-separated file read with an explicit ',', would
+// otherwise read as one column.
 //
 // Errors: every problem in the file throws assay::Error with file:line:column of the offending
 // cell (1-based; columns count bytes; a wrong field count points at column 1 of the record).
@@ -52,6 +57,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,11 +76,13 @@ struct CsvParams {
   bool allow_missing = false;
   /// Lines whose first byte is `#` are skipped. Default false: `#` is ordinary data.
   bool comments = false;
-  /// Field separator. Default ','.
-  char delimiter = ',';
-  /// Decimal mark of numbers: '.' (default) or ',' (then "0,5" reads as 0.5; the delimiter must
-  /// be another character, e.g. ';' as European Excel writes).
-  char decimal = '.';
+  /// Field separator (',', ';', '\t', '|', ...). Unset (default): ',' unless the header is
+  /// separated by ';' or tabs (see Separators above: detected, with a note).
+  std::optional<char> delimiter;
+  /// Decimal mark of numbers: '.' or ',' (then "0,5" reads as 0.5 and "0.5" still as 0.5; the
+  /// delimiter must be another character, e.g. ';' as European Excel writes). Unset (default):
+  /// ',' when ';' was detected, else '.'.
+  std::optional<char> decimal;
   /// The most bytes read from a stream (pipe, FIFO, /dev/stdin; a regular file is mapped, not
   /// copied). 0 (default): the environment variable ASSAY_MAX_STREAM_BYTES if set, else a third
   /// of the memory this process can allocate when reading starts (the table parsed from the text
@@ -105,6 +113,17 @@ std::string format_csv(const Table& table);
 
 /// Same, for CSV text in memory; `name` stands for the file name in messages.
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params = {});
+
+/// A delimiter as a person writes it (--delimiter, Python's delimiter=, a batch registry's
+/// definition): one character such as ",", ";" or "|"; "tab" or "\\t" (backslash, t) for a tab;
+/// "auto" for none given (detected from the header). Anything else, and characters that could be
+/// part of a number or a quote, throw assay::Error: "<what>: expected one character such as ','
+/// ';' '|', tab or auto, found \"ab\"" (no "<what>: " when `what` is empty).
+std::optional<char> parse_delimiter(std::string_view text, std::string_view what);
+
+/// A decimal mark as a person writes it: "." or ","; "auto" for none given ('.' unless ';' was
+/// detected). Else assay::Error: "<what>: expected '.', ',' or auto, found \"x\"".
+std::optional<char> parse_decimal(std::string_view text, std::string_view what);
 
 /// Where the cell of `row` (0-based data row) in `column` of a table read by read_csv is:
 /// "data.csv:7:12" (the file is read again to find the byte column), "data.csv:7" when the file

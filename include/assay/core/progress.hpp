@@ -5,8 +5,20 @@
 //   p.finish();
 //
 // The CLI installs `make_terminal_progress_sink(quiet)`: a bar on stderr when stderr is a TTY,
-// nothing otherwise or with --quiet. Progress::advance is thread-safe and cheap (an atomic add;
-// the sink is called at most ~20 times a second).
+// nothing otherwise or with --quiet; the bar shows its rate and ETA once it has run 0.5 s.
+// Progress::advance is thread-safe and cheap (an atomic add; the sink is called at most ~20
+// times a second).
+//
+// Nesting: only the outermost live Progress of the process reaches the sink (its clock starts
+// when it is made). One made while another lives (a bootstrap inside a `shift` row, a learner
+// inside a SOAK unit) draws nothing: its bar would replace the outer one and restart the clock,
+// so that no bar ever ran long enough to show an ETA. An outer Progress made with
+// Nested::counted has for total the steps of the Progress objects nested in it, which advance
+// it:
+//
+//   Progress rows("shift", n_rows * n_resamples, Progress::Nested::counted);
+//   for (row : rows_to_do) bootstrap(...);   // its Progress("bootstrap", n_resamples) advances
+//                                            // `rows`, drawing nothing itself
 #pragma once
 
 #include <atomic>
@@ -34,7 +46,11 @@ std::shared_ptr<ProgressSink> make_terminal_progress_sink(bool quiet);
 
 class Progress {
  public:
-  Progress(std::string task, std::uint64_t total);
+  /// What the Progress objects made while this one lives do: draw nothing (ignored), or also
+  /// advance this one (counted; `total` then counts their steps).
+  enum class Nested { ignored, counted };
+
+  Progress(std::string task, std::uint64_t total, Nested nested = Nested::ignored);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -47,6 +63,9 @@ class Progress {
   std::uint64_t total_;
   std::atomic<std::uint64_t> done_{0};
   std::shared_ptr<ProgressSink> sink_;
+  bool outermost_ = false;
+  Nested nested_ = Nested::ignored;
+  Progress* parent_ = nullptr;  // the outermost Progress when it counts this one's steps
   std::mutex mutex_;
   std::chrono::steady_clock::time_point last_update_;
   bool finished_ = false;

@@ -27,8 +27,9 @@ void warn(const std::string& message);
 
 /// What a warning is about. Python maps undefined_metric (a metric ill-defined on this input,
 /// scikit-learn's UndefinedMetricWarning) to assay.metrics.UndefinedMetricWarning, a subclass of
-/// assay.AssayWarning; general warnings are AssayWarning.
-enum class WarningKind { general, undefined_metric };
+/// assay.AssayWarning; general warnings and notes are AssayWarning. A note says how an input was
+/// read when it was not said (a detected CSV separator); the CLI prints "assay: note: ...".
+enum class WarningKind { general, undefined_metric, note };
 
 /// Reports a warning of the given kind to the installed handler.
 void warn(WarningKind kind, const std::string& message);

@@ -36,6 +36,7 @@
 
 #include "assay/compare/compare.hpp"
 #include "assay/compare/gates.hpp"
+#include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
 #include "assay/count/counting.hpp"
@@ -74,6 +75,8 @@ struct MetricsModel {
 
 struct MetricsSection {
   std::string file;
+  /// `delimiter` and `decimal` of its CSV file(s), as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   /// label, weight; scores and pred come from each model.
   metrics::EvaluateColumns columns;
   std::vector<MetricsModel> models;
@@ -93,17 +96,23 @@ struct RegressionSection {
 
 struct SoakSection {
   std::vector<std::string> files;
+  /// `delimiter` and `decimal` of its CSV file(s), as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   soak::SoakTableSpec spec;
   soak::SoakExperimentParams params;
 };
 
 struct CvSection {
   std::vector<std::string> files;
+  /// `delimiter` and `decimal` of its CSV file(s), as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   soak::CvParams params;
 };
 
 struct ShiftSection {
   std::string file;
+  /// `delimiter` and `decimal` of its CSV file(s), as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   shift::ShiftColumns columns;
   shift::PartitionParams params;
 };
@@ -132,12 +141,16 @@ struct CountSection {
   /// Optional test set (CSV) and its label column: the statistical view on it.
   std::string test;
   std::string test_label;
+  /// `delimiter` and `decimal` of the test set, as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   count::CountParams params;
 };
 
 /// [compare]: models scored on the same examples, compared as `assay compare` does.
 struct CompareSection {
   std::string file;
+  /// `delimiter` and `decimal` of its CSV file(s), as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   /// label, weight, by and the models (name -> score column or columns), in written order.
   compare::CompareColumns columns;
   compare::Task task = compare::Task::automatic;

@@ -11,7 +11,9 @@
 //   error difference (compared − Same) over test subsets (segment min..max, point at the mean),
 //   right log10 of the paired p-value (min..max, mean); a dotted rule at difference 0 and at
 //   log10(0.05).
-// Only full-size comparisons (n_train_groups = 0) are drawn; down-sampled ones are in the tables.
+// - soak_downsample_chart (mlr3resampling's pvalue_downsample): per (data set, learner), test
+//   subsets by train size (full and each down-sampled N): Figure 3's marks at equal train sizes.
+// Figures 3 to 5 draw full-size comparisons (n_train_groups = 0); soak_downsample_chart the rest.
 //
 //   soak::SoakOutcome out = soak::soak_experiment(tables, spec, params);   // soak/tables.hpp
 //   std::cout << soak_text(out.statistics);
@@ -39,6 +41,30 @@ Json soak_error_chart(const soak::SoakStatistics& statistics, const std::string&
 /// assay::Error if there is no full-size comparison of that kind (e.g. one subset only).
 Json soak_difference_chart(const soak::SoakStatistics& statistics, soak::TrainSubsets compared,
                            const ChartParams& params = {});
+
+/// mlr3resampling's pvalue_downsample plot for one (data set, learner): a row of panels per test
+/// subset, a column per train size ("full", then each down-sampled number of train groups N,
+/// ascending); each panel draws, as Figure 3, the mean ± SD of Same, Other and All at that size
+/// (summaries.csv's rows) and grey segments from the Same mean to the Other/All mean labelled
+/// with the paired p-value (pvalues.csv's rows). Its data rows carry those numbers (kind "stat":
+/// mean, sd; kind "p": same_mean, compared_mean, diff, p) with test_subset, n_train_groups
+/// (0 = full) and train. Throws assay::Error when the pair has no down-sampled comparison
+/// (run without down-sampling, --sizes -1).
+Json soak_downsample_chart(const soak::SoakStatistics& statistics, const std::string& data,
+                           const std::string& learner, const ChartParams& params = {});
+
+/// True when `statistics` compare train sets at a down-sampled size for (data, learner).
+bool has_downsampled_comparisons(const soak::SoakStatistics& statistics, const std::string& data,
+                                 const std::string& learner);
+
+/// How to read soak_downsample_chart, one paragraph (`measure` as SoakStatistics::measure).
+std::string soak_downsample_explanation(const std::string& measure);
+
+/// Adds soak_downsample_chart (with its explanation) for every (data set, learner) that has
+/// down-sampled comparisons, `width` pixels wide: the `assay soak` page and `assay report`'s
+/// [soak] section.
+void add_soak_downsample_charts(HtmlReport& page, const soak::SoakStatistics& statistics,
+                                int width);
 
 /// What a comparison says, in words, from its paired test at level 0.05: for other-same
 /// "other subsets predict as well" / "other subsets predict worse" / "other subsets predict

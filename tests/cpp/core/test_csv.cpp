@@ -21,6 +21,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/table.hpp"
+#include "assay/core/warning.hpp"
 #include "test_util.hpp"
 
 namespace assay {
@@ -703,20 +704,27 @@ TEST(Csv, TheTableIsSizedOnlyAfterAMemoryCheck) {
 }
 
 TEST(Csv, TheHeaderNamesAnotherSeparator) {
-  EXPECT_EQ(error_all_ways("y;p\r\n1;0,5\r\n"),
+  // With ',' given, a header separated by ';' or tabs is one column: refused, naming it.
+  CsvParams comma;
+  comma.delimiter = ',';
+  EXPECT_EQ(error_all_ways("y;p\r\n1;0,5\r\n", comma),
             "data.csv:1:2: expected ',' between column names, found ';' in the header \"y;p\": the "
             "file is separated by ';' (Excel's CSV where the decimal mark is a comma); save it "
-            "separated by ',' (Excel: \"CSV UTF-8 (Comma delimited)\"), or read it in Python with "
-            "assay.io.read_csv(path, delimiter=\";\", decimal=\",\")");
+            "separated by ',' (Excel: \"CSV UTF-8 (Comma delimited)\"), or say so: --delimiter "
+            "';' --decimal ',' on the command line, assay.io.read_csv(path, delimiter=\";\", "
+            "decimal=\",\") in Python");
   // R's write.csv2 quotes the names: the quote is followed by the separator.
-  EXPECT_EQ(error_all_ways("\"y\";\"p\"\n1;0,5\n").substr(0, 116),
+  EXPECT_EQ(error_all_ways("\"y\";\"p\"\n1;0,5\n", comma).substr(0, 116),
             "data.csv:1:4: expected ',' between column names, found ';' in the header "
             "\"\\\"y\\\";\\\"p\\\"\": the file is separated by ';'");
-  EXPECT_EQ(error_all_ways("\xEF\xBB\xBFid\ty\tp\n1\t0\t0.5\n"),
+  EXPECT_EQ(error_all_ways("\xEF\xBB\xBFid\ty\tp\n1\t0\t0.5\n", comma),
             "data.csv:1:3: expected ',' between column names, found a tab in the header "
             "\"id\\ty\\tp\": the file is separated by a tab; save it separated by ',' (Excel: "
-            "\"CSV UTF-8 (Comma delimited)\"), or read it in Python with "
-            "assay.io.read_csv(path, delimiter=\"\\t\")");
+            "\"CSV UTF-8 (Comma delimited)\"), or say so: --delimiter tab on the command line, "
+            "assay.io.read_csv(path, delimiter=\"\\t\") in Python");
+  // Not given: both ';' and a tab in the header is no clear separator, refused the same way.
+  EXPECT_EQ(error_all_ways("y;p\tq\n1;0,5\t1\n").substr(0, 58),
+            "data.csv:1:2: expected ',' between column names, found ';'");
   CsvParams semicolon;
   semicolon.comments = true;
   semicolon.delimiter = ';';
@@ -725,6 +733,65 @@ TEST(Csv, TheHeaderNamesAnotherSeparator) {
   // A quoted name may hold any separator; one column without one is fine.
   EXPECT_EQ(parse_all_ways("\"y;p\"\n1\n").names(), (std::vector<std::string>{"y;p"}));
   EXPECT_EQ(parse_all_ways("y\n1\n").names(), (std::vector<std::string>{"y"}));
+}
+
+TEST(Csv, DetectsSemicolonsAndTabsWithANote) {
+  std::vector<std::string> notes;
+  const ScopedWarningHandler capture([&](const std::string& m) {
+    EXPECT_EQ(current_warning_kind(), WarningKind::note);
+    notes.push_back(m);
+  });
+  // Excel where the decimal mark is a comma: ';' and decimal commas (detected together).
+  const Table t = parse_csv("\"y\";p\r\n1;0,5\r\n0;-1,25\r\n", "data.csv");
+  EXPECT_EQ(t.names(), (std::vector<std::string>{"y", "p"}));
+  EXPECT_EQ(nums(t, "p"), (std::vector<double>{0.5, -1.25}));
+  EXPECT_EQ(t.delimiter(), ';');
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "data.csv: columns separated by ';' (detected from the header), numbers with a "
+            "decimal comma; give the delimiter to say so (CLI: --delimiter ';'; Python: "
+            "delimiter=\";\")");
+  // A decimal given stays: '.' makes "0,5" text.
+  CsvParams point;
+  point.decimal = '.';
+  EXPECT_EQ(parse_csv("a;b\n0,5;1\n", "data.csv", point).column("a").strings(),
+            (std::vector<std::string>{"0,5"}));
+  // Tabs (after comment lines when comments are on); the decimal stays '.'.
+  CsvParams comments;
+  comments.comments = true;
+  const Table u = parse_csv("# a;b,c\nid\ty\n1\t0.5\n", "data.csv", comments);
+  EXPECT_EQ(nums(u, "y"), (std::vector<double>{0.5}));
+  EXPECT_EQ(notes.back(),
+            "data.csv: columns separated by a tab (detected from the header); give the delimiter "
+            "to say so (CLI: --delimiter tab; Python: delimiter=\"\\t\")");
+  // Commas in the header (outside quotes) are the separator: nothing is detected.
+  notes.clear();
+  EXPECT_EQ(parse_csv("a;b,c\n1,2\n", "data.csv").names(), (std::vector<std::string>{"a;b", "c"}));
+  EXPECT_EQ(parse_csv("\"a,b\";c\n1;2\n", "data.csv").names(),
+            (std::vector<std::string>{"a,b", "c"}));
+  EXPECT_EQ(notes.size(), 1u);  // the second: ';' outside the quotes
+}
+
+TEST(Csv, DelimiterAndDecimalWords) {
+  EXPECT_EQ(parse_delimiter(";", "x"), ';');
+  EXPECT_EQ(parse_delimiter("tab", "x"), '\t');
+  EXPECT_EQ(parse_delimiter("\\t", "x"), '\t');
+  EXPECT_EQ(parse_delimiter("|", "x"), '|');
+  EXPECT_EQ(parse_delimiter("auto", "x"), std::nullopt);
+  EXPECT_EQ(parse_decimal(",", "x"), ',');
+  EXPECT_EQ(parse_decimal("auto", "x"), std::nullopt);
+  for (const char* bad : {"", "ab", "a", "1", ".", "-", "\""}) {
+    try {
+      parse_delimiter(bad, "--delimiter");
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--delimiter: expected one character such as ',' "
+                                            "';' '|', tab or auto, found ",
+                                            0),
+                0u);
+    }
+  }
+  EXPECT_THROW(parse_decimal(";", "--decimal"), Error);
 }
 
 TEST(Csv, DecimalComma) {

@@ -1,6 +1,8 @@
-// core/progress: Progress reports to the sink installed when it was made (none: nothing), its
-// first and last updates are always shown, counts are clamped to the total, finish() reaches the
-// sink exactly once; make_terminal_progress_sink is silent when quiet or off a terminal.
+// core/progress: Progress reports to the sink installed when it was made (none: nothing), it
+// shows 0 done when made and its last update always, only the outermost live Progress reaches
+// the sink (nested ones advance it when it counts them), counts are clamped to the total, finish()
+// reaches the sink exactly once; make_terminal_progress_sink is silent when quiet or off a
+// terminal.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -55,8 +57,8 @@ TEST_F(ProgressTest, FirstAndLastUpdatesAreShownAndFinishOnce) {
     p.finish();
   }  // the destructor does not finish again
   ASSERT_GE(sink_->updates.size(), 2u);
-  EXPECT_LE(sink_->updates.size(), 3u);
-  EXPECT_EQ(sink_->updates.front(), (Update{"bootstrap", 1, 3}));
+  EXPECT_LE(sink_->updates.size(), 4u);
+  EXPECT_EQ(sink_->updates.front(), (Update{"bootstrap", 0, 3}));  // shown when made
   EXPECT_EQ(sink_->updates.back(), (Update{"bootstrap", 3, 3}));
   EXPECT_EQ(sink_->finished, (std::vector<std::string>{"bootstrap"}));
 }
@@ -89,7 +91,7 @@ TEST_F(ProgressTest, SinkIsTheOneInstalledWhenProgressWasMade) {
   p.advance();
   p.finish();
   set_progress_sink(mine);
-  EXPECT_EQ(sink_->updates, (std::vector<Update>{{"early", 1, 1}}));
+  EXPECT_EQ(sink_->updates, (std::vector<Update>{{"early", 0, 1}, {"early", 1, 1}}));
   EXPECT_TRUE(later->updates.empty());
   EXPECT_TRUE(later->finished.empty());
 }
@@ -102,6 +104,35 @@ TEST_F(ProgressTest, AdvanceFromWorkersEndsAtTheTotal) {
   ASSERT_FALSE(sink_->updates.empty());
   for (const Update& u : sink_->updates) EXPECT_LE(u.done, 500u);
   EXPECT_EQ(sink_->finished.size(), 1u);
+}
+
+TEST_F(ProgressTest, NestedProgressDrawsNothing) {
+  {
+    Progress outer("soak", 2);
+    {
+      Progress inner("learner", 5);
+      inner.advance(5);
+    }
+    outer.advance(2);
+  }
+  EXPECT_EQ(sink_->updates, (std::vector<Update>{{"soak", 0, 2}, {"soak", 2, 2}}));
+  EXPECT_EQ(sink_->finished, (std::vector<std::string>{"soak"}));
+  // Once the outer one is finished, the next Progress draws again.
+  Progress next("next", 1);
+  EXPECT_EQ(sink_->updates.back(), (Update{"next", 0, 1}));
+}
+
+TEST_F(ProgressTest, CountedNestedStepsAdvanceTheOuterBar) {
+  {
+    Progress rows("shift", 6, Progress::Nested::counted);
+    for (int row = 0; row < 2; ++row) {
+      Progress bootstrap("bootstrap", 3);
+      bootstrap.advance(3);
+    }
+  }
+  ASSERT_FALSE(sink_->updates.empty());
+  for (const Update& u : sink_->updates) EXPECT_EQ(u.task, "shift");
+  EXPECT_EQ(sink_->updates.back(), (Update{"shift", 6, 6}));
 }
 
 TEST(Progress, NoSinkReportsNothing) {

@@ -98,7 +98,7 @@ TEST(ReportConfig, LocatedErrors) {
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\ntreshold = 0.3\n"), Error,
                    "r.toml:3:1: [metrics] unknown key \"treshold\" (did you mean \"threshold\"? "
                    "allowed: file, label, models, weight, threshold, pos_label, ap_method, "
-                   "ap_grid, bins, bin_strategy, bootstrap, confidence, seed)");
+                   "ap_grid, bins, bin_strategy, bootstrap, confidence, seed, delimiter, decimal)");
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nthreshold = \"high\"\n"
                          "models = { a = \"p\" }\n"),
                    Error, "r.toml:4:13: [metrics] threshold: expected a number, found \"high\"");
@@ -174,7 +174,7 @@ TEST(ReportConfig, CompareErrorsAreLocated) {
                    "r.toml:4:1: [compare] unknown key \"resample\" (did you mean \"resamples\"? "
                    "allowed: file, label, weight, task, by, metrics, baseline, pairs, pos_label, "
                    "threshold, resamples, confidence, seed, test, permutations, correction, gates, "
-                   "gate_on, models)");
+                   "gate_on, models, delimiter, decimal)");
   EXPECT_THROW_MSG(parse(head + "resamples = \"many\"\n" + models), Error,
                    "r.toml:4:13: [compare] resamples: expected an integer, found \"many\"");
   EXPECT_THROW_MSG(parse(head + "by = 3\n" + models), Error,
@@ -251,7 +251,7 @@ TEST(ReportConfig, JsonErrorsNameTheKeyPath) {
                    "config: [count] unknown key \"spek\" (did you mean \"spec\"? allowed: models, "
                    "spec, property, method, time_limit, epsilon, delta, ambiguity_limit, "
                    "fraction_bits, weight_bits, activation_bits, samples, test, label, seed, "
-                   "confidence)");
+                   "confidence, delimiter, decimal)");
   const ReportConfig c = report_config_from_json(
       Json{
           {"metrics", {{"file", "p.csv"}, {"label", "y"}, {"models", {{"b", "pb"}, {"a", "pa"}}}}}},
