@@ -130,14 +130,21 @@ void Progress::advance(std::uint64_t n) {
   if (finished_) return;
   if (now - last_update_ < std::chrono::milliseconds(50) && done < total_) return;
   last_update_ = now;
-  sink_->update(task_, std::min(done, total_), total_);
+  drawn_ = std::min(done, total_);
+  sink_->update(task_, drawn_, total_);
 }
 
 void Progress::finish() {
   std::lock_guard lock(mutex_);
   if (finished_) return;
   finished_ = true;
-  if (sink_) sink_->finish(task_);
+  if (sink_) {
+    // The steps done since the last redraw are shown once before the bar goes: a task that
+    // ends early (fewer steps than estimated) or within 50 ms still reports what it did.
+    const std::uint64_t done = done_.load(std::memory_order_relaxed);
+    if (std::min(done, total_) != drawn_) sink_->update(task_, std::min(done, total_), total_);
+    sink_->finish(task_);
+  }
   if (outermost_) {
     std::lock_guard outer_lock(sink_mutex());
     outermost() = nullptr;

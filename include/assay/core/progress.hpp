@@ -68,6 +68,7 @@ class Progress {
   Progress* parent_ = nullptr;  // the outermost Progress when it counts this one's steps
   std::mutex mutex_;
   std::chrono::steady_clock::time_point last_update_;
+  std::uint64_t drawn_ = 0;  // the `done` the sink last showed
   bool finished_ = false;
 };
 
