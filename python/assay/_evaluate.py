@@ -17,7 +17,7 @@ __all__ = ["evaluate"]
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
-             bin_strategy="uniform", progress=True):
+             bin_strategy="uniform", progress=True, name=None, title=None):
     """Evaluate a classifier's predictions as ``assay metrics`` does.
 
     The same entry point and options as the CLI, and the same label encoding: numeric labels are
@@ -72,6 +72,11 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
         Bins of equal width or equal counts (the CLI's ``--bin-strategy``).
     progress : bool, default=True
         A progress bar while the bootstrap runs (on a terminal's stderr, or in Jupyter).
+    name : str, default=None
+        The model's name on the HTML page (binary curves carry it). None: the name of the
+        ``y_score`` (else ``y_pred``) pandas Series, else "scores" (else "predictions").
+    title : str, default=None
+        The HTML page's title. None: "assay evaluation: " and the model's name.
 
     Returns
     -------
@@ -123,11 +128,31 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
               else np.ascontiguousarray(y_score, dtype=np.float64))
     weights = (np.empty(0) if sample_weight is None
                else np.asarray(sample_weight, dtype=np.float64))
+    name = _model_name(name, y_score, y_pred)
+    title = f"assay evaluation: {name}" if title is None else _text(title, "title")
     with reporting(progress):
         out = _assay._evaluate(np.asarray(y_true), scores,
                                None if y_pred is None else np.asarray(y_pred), weights, options,
-                               os.fspath(html) if html else "")
+                               os.fspath(html) if html else "", title, name)
     return evaluation_result(json.loads(out))
+
+
+def _text(value, what):
+    """A non-empty string option (the page's title or the model's name)."""
+    if not isinstance(value, str) or not value:
+        raise _assay.AssayError(f"{what}: expected a non-empty string, found {value!r}")
+    return value
+
+
+def _model_name(name, y_score, y_pred):
+    """The model's name: given, else the scores' (or predictions') pandas Series name."""
+    if name is not None:
+        return _text(name, "name")
+    source = y_score if y_score is not None else y_pred
+    series_name = getattr(source, "name", None)
+    if isinstance(series_name, str) and series_name:
+        return series_name
+    return "scores" if y_score is not None else "predictions"
 
 
 def _label_name(label):

@@ -386,6 +386,9 @@ std::string soak_text(const SoakStatistics& s) {
   return out;
 }
 
+// The train sets the tables name (glossary.hpp defines them).
+const std::vector<std::string> kSoakTerms{"Same", "Other", "All"};
+
 HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
                      const std::string& title, const std::string& description) {
   HtmlReport page(title);
@@ -412,7 +415,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   } else {
     page.add_table({"data", "learner", "test subset", "comparison", "same mean", "compared mean",
                     "mean difference", "p (paired)", "p (Welch)", "verdict"},
-                   rows);
+                   rows, kSoakTerms);
   }
   for (const auto& [data, learner] : data_learner_pairs(s)) {
     page.add_chart(fmt::format("{} / {}: test error per train set and test subset", data, learner),
@@ -440,7 +443,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   }
   page.add_table(
       {"data", "learner", "test subset", "train subsets", "train groups", "mean", "sd", "n"},
-      summary_rows);
+      summary_rows, kSoakTerms);
   page.add_heading("t-tests");
   std::vector<std::vector<std::string>> p_rows;
   for (const auto& c : s.comparisons) {
@@ -453,7 +456,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   }
   page.add_table({"data", "learner", "test subset", "comparison", "train groups", "mean diff", "t",
                   "df", "p (paired)", "t (Welch)", "p (Welch)", "note"},
-                 p_rows);
+                 p_rows, kSoakTerms);
   page.add_json("Statistics (JSON)", soak::statistics_json(s));
   return page;
 }
