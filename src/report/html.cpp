@@ -375,7 +375,9 @@ NumberFormat column_format(std::span<const double> values) {
     any = true;
     const double a = std::abs(v);
     integers &= v == std::floor(v) && a < 1e15;
-    scientific |= a != 0 && (a < 1e-3 || a >= 1e6);
+    // Under 0.001, 4 decimals would show too few digits, unless they show the value exactly.
+    const bool exact4 = std::abs(v - std::round(v * 1e4) / 1e4) <= 1e-12;
+    scientific |= a != 0 && ((a < 1e-3 && !exact4) || a >= 1e6);
   }
   if (!any || integers) return {NumberFormat::Style::integer, 0};
   if (scientific) return {NumberFormat::Style::scientific, 2};

@@ -22,11 +22,12 @@
 //
 // Tables (add_table, add_data_table): one number format per column (format_column: integers
 // as integers, else 4 decimals, scientific notation with 3 significant digits where a value is
-// under 0.001 or from 10^6 on), missing values as "NaN" (kMissingText) — in the CLI's text tables
-// too. Numbers and intervals ("0.912 [0.887, 0.934]") stay on one line; long free text wraps,
-// and a very long cell is folded (a <details> with its start as the summary). Under a table
-// that uses abbreviations from the glossary (glossary.hpp) the page lists their definitions:
-// each term in full the first time the page uses it, later as a link to that first definition.
+// under 0.001 that 4 decimals would not show exactly, or from 10^6 on), missing values as "NaN"
+// (kMissingText) — in the CLI's text tables too. Numbers and intervals ("0.912 [0.887, 0.934]")
+// stay on one line; long free text wraps, and a very long cell is folded (a <details> with its
+// start as the summary). Under a table that uses abbreviations from the glossary (glossary.hpp) the
+// page lists their definitions: each term in full the first time the page uses it, later as a link
+// to that first definition.
 //
 // Data tables (add_data_table): the page shows the cells rounded for reading and offers
 // the full-precision CSV (core/csv.hpp's format_csv, the bytes write_csv writes) as a download
@@ -102,8 +103,9 @@ struct NumberFormat {
 };
 
 /// The format of a column: integer when every finite value is a whole number under 10^15;
-/// else scientific (2 mantissa decimals) when a value other than 0 is under 0.001 or from 10^6
-/// on in magnitude; else fixed with 4 decimals. No finite value: integer.
+/// else scientific (2 mantissa decimals) when a value other than 0 is from 10^6 on in magnitude
+/// or under 0.001 and not exact at 4 decimals (0.0005 is); else fixed with 4 decimals. No finite
+/// value: integer.
 NumberFormat column_format(std::span<const double> values);
 
 /// `value` in `format`; NaN as kMissingText, infinities as "inf" / "-inf", -0 as 0.
