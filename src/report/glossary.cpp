@@ -192,14 +192,15 @@ const GlossaryEntry* glossary_entry(std::string_view term) {
 }
 
 std::vector<std::string> glossary_terms_in(std::span<const std::string> texts) {
-  std::vector<bool> found(kEntries.size(), false);
+  std::vector<std::size_t> order;  // entries in order of first appearance
   for (const auto& text : texts) {
     const auto w = words(text);
     for (std::size_t at = 0; at < w.size();) {
       std::size_t step = 1;
       for (const auto& p : patterns()) {
         if (matches_at(w, at, p)) {
-          found[p.entry] = true;
+          if (std::find(order.begin(), order.end(), p.entry) == order.end())
+            order.push_back(p.entry);
           step = p.words.size();
           break;
         }
@@ -208,9 +209,7 @@ std::vector<std::string> glossary_terms_in(std::span<const std::string> texts) {
     }
   }
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < kEntries.size(); ++i) {
-    if (found[i]) out.emplace_back(kEntries[i].term);
-  }
+  for (std::size_t i : order) out.emplace_back(kEntries[i].term);
   return out;
 }
 

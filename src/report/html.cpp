@@ -32,6 +32,7 @@ p { margin: 8px 0; max-width: 80ch; }
 table { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
 th, td { padding: 4px 14px; border-bottom: 1px solid #e3e5e8; text-align: left; }
 th { background: #f3f4f6; font-weight: 600; }
+th.word { white-space: nowrap; }  /* "R-AUC", "F1@95": one word, never split at its hyphen */
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td .cell-long { min-width: 24ch; max-width: 60ch; overflow-wrap: anywhere; }
 td details.cell-fold summary { font-weight: normal; }
@@ -310,6 +311,12 @@ std::string text_cell_html(const std::string& cell) {
 std::string cell_html(const std::string& cell) {
   if (is_numeric_text(cell)) return "<td class=\"num\">" + html_escape(cell) + "</td>";
   return "<td>" + text_cell_html(cell) + "</td>";
+}
+
+// A header of one word (no space) is not broken at its hyphen ("R-AUC"); longer ones wrap.
+std::string header_html(const std::string& name) {
+  const bool word = name.find(' ') == std::string::npos && name.size() <= 20;
+  return (word ? "<th class=\"word\">" : "<th>") + html_escape(name) + "</th>";
 }
 
 std::string glossary_id(std::string_view term) {
@@ -604,7 +611,7 @@ void HtmlReport::add_data_table(const Table& table, const TableOptions& options)
   const auto shown = shown_columns(table, options.join_intervals);
   std::vector<std::string> texts;  // where the glossary looks for terms
   for (const auto& c : shown) {
-    html += "<th>" + html_escape(c.name) + "</th>";
+    html += header_html(c.name);
     texts.push_back(c.name);
     if (!c.numeric) texts.insert(texts.end(), c.cells.begin(), c.cells.end());
   }
@@ -661,7 +668,7 @@ void HtmlReport::add_table(const std::vector<std::string>& header,
   unify_number_columns(shown, 1);
   std::vector<std::string> texts(header);  // where the glossary looks for terms
   std::string html = "<div class=\"table-block\">\n<table>\n<thead><tr>";
-  for (const auto& h : header) html += "<th>" + html_escape(h) + "</th>";
+  for (const auto& h : header) html += header_html(h);
   html += "</tr></thead>\n<tbody>\n";
   for (const auto& row : shown) {
     html += "<tr>";

@@ -43,7 +43,7 @@ std::span<const GlossaryEntry> glossary();
 /// The entry of `term` (its term or alias, without case), or nullptr.
 const GlossaryEntry* glossary_entry(std::string_view term);
 
-/// The terms (GlossaryEntry::term) that occur in `texts`, each once, in glossary() order.
+/// The terms (GlossaryEntry::term) that occur in `texts`, each once, in order of appearance.
 std::vector<std::string> glossary_terms_in(std::span<const std::string> texts);
 
 }  // namespace assay::report

@@ -86,7 +86,8 @@ TEST(Html, PageStructureAndEscaping) {
   EXPECT_NE(html.find("<h2>Summary &amp; &lt;notes&gt;</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h3>Detail</h3>"), std::string::npos);
   EXPECT_NE(html.find("<p>line one &lt;b&gt;<br>\nline two</p>"), std::string::npos);
-  EXPECT_NE(html.find("<thead><tr><th>metric</th><th>value</th><th>note</th></tr></thead>"),
+  EXPECT_NE(html.find("<thead><tr><th class=\"word\">metric</th><th class=\"word\">value</th>"
+                      "<th class=\"word\">note</th></tr></thead>"),
             std::string::npos);
   // Numeric cells are right-aligned, in one format per column; "1.2.3" is not a number.
   EXPECT_NE(html.find("<tr><td>AP</td><td class=\"num\">0.8730</td><td>ok</td></tr>"),
@@ -252,7 +253,7 @@ TEST(Html, DataTablesJoinIntervals) {
   HtmlReport page("joined");
   page.add_data_table(t, {.csv_name = "t", .join_intervals = true});
   const std::string html = page.render();
-  EXPECT_NE(html.find("<th>model</th><th>rmse</th><th>n</th>"), std::string::npos);
+  EXPECT_NE(html.find("<th class=\"word\">rmse</th><th class=\"word\">n</th>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"num\">1.5000 [1.0000, 2.0000]</td>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"num\">2.0000 [1.2500, 3.0000]</td><td class=\"num\">20</td>"),
             std::string::npos);
@@ -263,9 +264,9 @@ TEST(Html, DataTablesJoinIntervals) {
 TEST(Html, GlossaryBesideTables) {
   using V = std::vector<std::string>;
   EXPECT_EQ(glossary_terms_in(V{"set", "R-AUC", "PRR", "F1@95", "ROC AUC (one-vs-rest, macro)"}),
-            (V{"ROC AUC", "F1@95", "R-AUC", "PRR"}));
+            (V{"R-AUC", "PRR", "F1@95", "ROC AUC"}));
   EXPECT_EQ(glossary_terms_in(V{"ndsc_r_auc_mean", "lesion_f1_sd", "f1_at_95", "r2"}),
-            (V{"F1@95", "lesion F1", "R\u00b2", "nDSC R-AUC"}));
+            (V{"nDSC R-AUC", "lesion F1", "F1@95", "R\u00b2"}));
   EXPECT_EQ(glossary_terms_in(V{"all runs", "same", "mAP (step)", "Apple"}), V{"mAP"});
   ASSERT_NE(glossary_entry("prr"), nullptr);
   EXPECT_EQ(glossary_entry("PRR")->term, "PRR");
