@@ -36,17 +36,17 @@ std::string p_label(double p) {
 }
 
 std::string mean_sd(double mean, double sd) {
-  if (std::isnan(mean)) return "NA";
+  if (std::isnan(mean)) return std::string(kMissingText);
   if (std::isnan(sd)) return fmt::format("{:.2f}", mean);
   return fmt::format("{:.2f}\u00b1{:.2f}", mean, sd);
 }
 
 std::string signed2(double v) {
-  return std::isnan(v) ? "NA" : fmt::format("{:+.2f}", v);
+  return std::isnan(v) ? std::string(kMissingText) : fmt::format("{:+.2f}", v);
 }
 
 std::string p_text(double p) {
-  if (std::isnan(p)) return "NA";
+  if (std::isnan(p)) return std::string(kMissingText);
   if (p < 1e-4) return fmt::format("{:.1e}", p);
   return fmt::format("{:.4f}", p);
 }
