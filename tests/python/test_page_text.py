@@ -192,3 +192,23 @@ def test_glossary_defines_each_term_once_then_links(tmp_path, rng):
     assert len(page.defined) == len(set(page.defined))  # each term defined once
     assert set(page.linked) <= set(page.defined)  # later tables link to the definition
     assert "glossary-roc-auc" in page.linked  # the per-class table uses ROC AUC again
+
+
+def test_soak_page_defines_same_other_all(run_cli, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "make_soak_demo.py"),
+                    str(tmp_path)], check=True, capture_output=True)
+    out = tmp_path / "out"
+    r = run_cli("soak", tmp_path / "soak_regions.csv", "--label", "y", "--subset", "region",
+                "--group", "polygon", "--folds", "3", "--learners", "featureless", "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert not re.search(r"\bnan\b", r.stdout)
+    page = check_page_text(out / "report.html")
+    assert {"same", "other", "all"} <= defined_terms(page)
+    # The definitions are SOAK's train sets (docs/soak.md): Other never trains on the subset.
+    text = (out / "report.html").read_text()
+    assert "trained on the other subsets&#39; rows of the other folds, never on the test" in text

@@ -156,6 +156,15 @@ TEST(SegmentReport, ChartsNeedSomethingToDraw) {
   EXPECT_EQ(report::segment_patient_retention_chart(curves)["data"]["values"].size(), 9u);
 }
 
+// nDSC, DSC, lesion F1 and the retention areas are defined beside the tables that use them.
+TEST(SegmentReport, PageDefinesItsAbbreviations) {
+  const std::string html = report::segment_html(hand_evaluation(), "seg").render();
+  for (const char* id : {"glossary-dsc", "glossary-ndsc", "glossary-lesion-f1",
+                         "glossary-ndsc-r-auc", "glossary-r-auc", "glossary-prr"})
+    EXPECT_NE(html.find(std::string("<dt id=\"") + id + "\">"), std::string::npos) << id;
+  EXPECT_EQ(html.find("<td class=\"num\">nan</td>"), std::string::npos);
+}
+
 TEST(SegmentReport, PageHasRetentionChartsOnlyWithUncertainty) {
   EXPECT_EQ(report::segment_html(hand_evaluation(), "seg").chart_count(), 1u);
   EXPECT_EQ(report::segment_html(with_curves(), "seg").chart_count(), 3u);
