@@ -30,7 +30,7 @@ std::string comparison_name(TrainSubsets compared) {
 }
 
 std::string p_label(double p) {
-  if (std::isnan(p)) return "P=NA";
+  if (std::isnan(p)) return "P=" + std::string(kMissingText);
   if (p < 1e-4) return "P<0.0001";
   return fmt::format("P={:.4f}", p);
 }
