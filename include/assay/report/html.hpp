@@ -169,9 +169,10 @@ class HtmlReport {
   /// A bulleted list, one item per entry; `highlight` draws it as the boxed summary.
   void add_list(const std::vector<std::vector<TextSpan>>& items, bool highlight = false);
 
-  /// A data table: cells shown rounded (display_number) and, with options.csv_name, a link that
-  /// downloads the whole table as CSV at full precision. Throws assay::Error for a csv_name
-  /// already used on this page or with other characters than letters, digits, '-', '_', '.'.
+  /// A data table: numeric columns shown rounded (format_column) and, with options.csv_name, a
+  /// link that downloads the whole table as CSV at full precision; then the glossary of the
+  /// terms it uses and of options.glossary. Throws assay::Error for a csv_name already used on
+  /// this page or with other characters than letters, digits, '-', '_', '.'.
   void add_data_table(const Table& table, const TableOptions& options);
 
   /// Requires: header non-empty and every row with header.size() cells.
