@@ -169,7 +169,13 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
 
     o.out.write(
         report::evaluation_json(evaluation), [&] { return report::evaluation_text(evaluation); },
-        [&] { return report::evaluation_html(evaluation, "assay metrics: " + o.file); });
+        [&] {
+          // The model is its score column (one column) or its prediction column.
+          const std::string model = o.columns.scores.size() == 1 ? o.columns.scores.front()
+                                    : o.columns.scores.empty()   ? o.columns.pred
+                                                                 : "";
+          return report::evaluation_html(evaluation, "assay metrics: " + o.file, model);
+        });
   };
 }
 

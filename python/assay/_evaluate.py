@@ -17,7 +17,8 @@ __all__ = ["evaluate"]
 def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.5,
              pos_label=None, ap_method="step", n_bootstrap=0, confidence=0.95, seed=0,
              threads=0, html=None, max_classes=1000, ap_grid="exact", bins=15,
-             bin_strategy="uniform", progress=True, task="auto"):
+             bin_strategy="uniform", progress=True, task="auto", name=None,
+             title=None):
     """Evaluate a classifier's or regressors' predictions as ``assay metrics`` does.
 
     The same entry point and options as the CLI, and the same label encoding: numeric labels are
@@ -87,6 +88,13 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
     task : {'auto', 'classification', 'regression'}, default='auto'
         What the predictions are (the CLI's ``--task``): 'auto' is classification that refuses a
         regression target, 'regression' evaluates ``y_pred`` as numeric predictions.
+    name : str, default=None
+        The model's name on the HTML page (binary curves carry it) and, for a regressor given as
+        one array, in the result. None: the name of the ``y_score`` (else ``y_pred``) pandas
+        Series, else "scores" (else "predictions").
+    title : str, default=None
+        The HTML page's title. None: "assay evaluation: " and the model's name (regression:
+        "Regression evaluation: " and the target's name).
 
     Returns
     -------
@@ -127,7 +135,7 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
         if y_score is not None:
             raise _assay.AssayError('task="regression" takes y_pred, not y_score')
         return _evaluate_regression(y_true, y_pred, sample_weight, n_bootstrap, confidence, seed,
-                                    threads, html, progress)
+                                    threads, html, progress, name, title)
     if y_score is None and y_pred is None:
         raise _assay.AssayError("give y_score or y_pred")
     # The options by the CLI's names, turned into the library's parameters in one place (C++).
@@ -148,11 +156,31 @@ def evaluate(y_true, y_score=None, y_pred=None, sample_weight=None, threshold=0.
               else np.ascontiguousarray(y_score, dtype=np.float64))
     weights = (np.empty(0) if sample_weight is None
                else np.asarray(sample_weight, dtype=np.float64))
+    name = _model_name(name, y_score, y_pred)
+    title = f"assay evaluation: {name}" if title is None else _text(title, "title")
     with reporting(progress):
         out = _assay._evaluate(np.asarray(y_true), scores,
                                None if y_pred is None else np.asarray(y_pred), weights, options,
-                               os.fspath(html) if html else "")
+                               os.fspath(html) if html else "", title, name)
     return evaluation_result(json.loads(out))
+
+
+def _text(value, what):
+    """A non-empty string option (the page's title or the model's name)."""
+    if not isinstance(value, str) or not value:
+        raise _assay.AssayError(f"{what}: expected a non-empty string, found {value!r}")
+    return value
+
+
+def _model_name(name, y_score, y_pred):
+    """The model's name: given, else the scores' (or predictions') pandas Series name."""
+    if name is not None:
+        return _text(name, "name")
+    source = y_score if y_score is not None else y_pred
+    series_name = getattr(source, "name", None)
+    if isinstance(series_name, str) and series_name:
+        return series_name
+    return "scores" if y_score is not None else "predictions"
 
 
 def _label_name(label):
@@ -174,14 +202,16 @@ def _bins(bins):
 
 
 def _evaluate_regression(y_true, y_pred, sample_weight, n_bootstrap, confidence, seed, threads,
-                         html, progress):
+                         html, progress, name, title):
     """evaluate(task="regression"): the models' predictions by name, then the library."""
     if y_pred is None:
         raise _assay.AssayError('task="regression" needs y_pred (an array or {name: array})')
     if isinstance(y_pred, dict):
-        models = [(str(name), pred) for name, pred in y_pred.items()]
+        if name is not None:
+            raise _assay.AssayError("name: names one model; the dict y_pred names its models")
+        models = [(str(key), pred) for key, pred in y_pred.items()]
     else:
-        models = [(str(getattr(y_pred, "name", None) or "predictions"), y_pred)]
+        models = [(_model_name(name, None, y_pred), y_pred)]
     options = {
         "n_bootstrap": check_resamples(n_bootstrap, "n_bootstrap"),
         "confidence": check_probability(confidence, "confidence"),
@@ -195,5 +225,6 @@ def _evaluate_regression(y_true, y_pred, sample_weight, n_bootstrap, confidence,
         out = _assay._evaluate_regression(
             np.asarray(y_true, dtype=np.float64), [name for name, _ in models],
             [np.asarray(pred, dtype=np.float64) for _, pred in models], weights, target,
-            options, os.fspath(html) if html else "")
+            options, os.fspath(html) if html else "",
+            "" if title is None else _text(title, "title"))
     return regression_evaluation_result(json.loads(out))

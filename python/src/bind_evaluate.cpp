@@ -113,7 +113,8 @@ void bind_evaluate(py::module_& m) {
       "_evaluate",
       [](const py::array& y_true, const Array<double>& y_score,
          const std::optional<py::array>& y_pred, const Array<double>& sample_weight,
-         const py::dict& options, const std::string& html) {
+         const py::dict& options, const std::string& html, const std::string& title,
+         const std::string& model) {
         const auto params = evaluate_params(options);
         auto input = encoded_labels(y_true, y_pred);
         add_scores(input, y_score);
@@ -124,12 +125,12 @@ void bind_evaluate(py::module_& m) {
           const WithoutGil without_gil;
           const auto evaluation = metrics::evaluate(std::move(input), params);
           json = report::evaluation_json(evaluation).dump();
-          if (!html.empty()) report::evaluation_html(evaluation, "assay evaluation").write(html);
+          if (!html.empty()) report::evaluation_html(evaluation, title, model).write(html);
         }
         return json;
       },
       py::arg("y_true"), py::arg("y_score"), py::arg("y_pred"), py::arg("sample_weight"),
-      py::arg("options"), py::arg("html"));
+      py::arg("options"), py::arg("html"), py::arg("title"), py::arg("model"));
 
   m.def(
       "_runs_html",

@@ -57,7 +57,7 @@ void bind_regression_evaluation(py::module_& m) {
       "_evaluate_regression",
       [](const Array<double>& y_true, const std::vector<std::string>& names,
          const std::vector<Array<double>>& predictions, const Array<double>& sample_weight,
-         const std::string& target, const py::dict& options, const std::string& html) {
+         const std::string& target, const py::dict& options, const std::string& html, const std::string& title) {
         const auto params = regression_params(options);
         metrics::RegressionInput input;
         input.target = target;
@@ -72,13 +72,15 @@ void bind_regression_evaluation(py::module_& m) {
           const auto evaluation = metrics::evaluate_regression(std::move(input), params);
           json = report::regression_json(evaluation).dump();
           if (!html.empty()) {
-            report::regression_html(evaluation, "Regression evaluation: " + target).write(html);
+            report::regression_html(evaluation,
+                                  title.empty() ? "Regression evaluation: " + target : title)
+              .write(html);
           }
         }
         return json;
       },
       py::arg("y_true"), py::arg("names"), py::arg("predictions"), py::arg("sample_weight"),
-      py::arg("target"), py::arg("options"), py::arg("html"));
+      py::arg("target"), py::arg("options"), py::arg("html"), py::arg("title") = "");
 }
 
 }  // namespace assay::python

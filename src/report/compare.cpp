@@ -13,7 +13,7 @@ using compare::Difference;
 using compare::GateOutcome;
 
 std::string num(double v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   return fmt::format("{:.4g}", v);
 }
 

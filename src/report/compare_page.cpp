@@ -362,17 +362,23 @@ void add_difference_tables(HtmlReport& page, const CompareBlocks& b) {
        "its percentile and BCa intervals, the test's two-sided p and the adjusted p."});
   if (any_delong(diffs)) {
     const std::string description =
-        std::string("DeLong's test of the two correlated ROC AUCs: the difference, its standard "
-                    "error, the normal interval, z and p") +
+        std::string(
+            "DeLong's test of the two correlated ROC AUCs: the difference, its standard "
+            "error, the normal interval, z and p") +
         (b.result.weighted ? " (from the weighted structural components)." : ".");
-    page.add_data_table(delong_table(diffs), {"compare-delong", description, true});
+    page.add_data_table(delong_table(diffs), {.csv_name = "compare-delong",
+                                              .caption = description,
+                                              .folded = true,
+                                              .glossary = {"DeLong"}});
   }
   if (any_mcnemar(diffs)) {
     page.add_data_table(mcnemar_table(diffs),
                         {"compare-mcnemar",
                          "Exact McNemar test: (weighted) examples only the model gets right and "
                          "only the baseline, the exact two-sided binomial p and the mid-p.",
-                         true});
+                         true,
+                         false,
+                         {"McNemar"}});
   }
 }
 

@@ -86,7 +86,7 @@ std::string interval(double lo, double hi) {
 }
 
 std::string signed4(double v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   return fmt::format("{:+.4f}", v);
 }
 

@@ -31,7 +31,7 @@ Json numbers(const std::vector<double>& v) {
 }
 
 std::string percent(double v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   return fmt::format("{:.6f}%", 100 * v);
 }
 

@@ -25,15 +25,34 @@ double measure_of(const SoakResultRow& r, const std::string& measure) {
 }
 
 std::string mean_sd(double mean, double sd, const char* format = "{:.2f}") {
-  if (std::isnan(mean)) return "NA";
+  if (std::isnan(mean)) return std::string(kMissingText);
   const std::string m = fmt::format(fmt::runtime(format), mean);
   if (std::isnan(sd)) return m;
   return m + "\u00b1" + fmt::format(fmt::runtime(format), sd);
 }
 
+// Train seconds "mean±sd" of every summary, in one number format for the column (seconds range
+// from microseconds to minutes).
+std::vector<std::string> train_seconds_column(const CvOutcome& o) {
+  std::vector<double> all;
+  for (const auto& s : o.summaries) {
+    all.push_back(s.train_seconds_mean);
+    all.push_back(s.train_seconds_sd);
+  }
+  const NumberFormat format = column_format(all);
+  std::vector<std::string> out;
+  for (const auto& s : o.summaries) {
+    std::string cell = format_number(s.train_seconds_mean, format);
+    if (!std::isnan(s.train_seconds_mean) && !std::isnan(s.train_seconds_sd))
+      cell += "\u00b1" + format_number(s.train_seconds_sd, format);
+    out.push_back(std::move(cell));
+  }
+  return out;
+}
+
 // Seconds with 3 significant digits (featureless takes microseconds, xgboost seconds).
 std::string seconds(double s) {
-  if (std::isnan(s)) return "NA";
+  if (std::isnan(s)) return std::string(kMissingText);
   return fmt::format("{:.3g}", s);
 }
 
@@ -200,13 +219,14 @@ std::string cv_text(const CvOutcome& o) {
                                    [](const auto& s) { return !std::isnan(s.auc_mean); });
   std::vector<std::vector<std::string>> rows;
   std::string notes;
+  const auto train_seconds = train_seconds_column(o);
   for (const auto& s : o.summaries) {
     std::vector<std::string> row = {
         s.data, s.learner,
         s.n_failed == 0 ? fmt::format("{}", s.n) : fmt::format("{} ({} NA)", s.n, s.n_failed),
         mean_sd(s.mean, s.sd)};
     if (any_auc) row.push_back(mean_sd(s.auc_mean, s.auc_sd, "{:.4f}"));
-    row.push_back(mean_sd(s.train_seconds_mean, s.train_seconds_sd, "{:.3g}"));
+    row.push_back(train_seconds[rows.size()]);
     rows.push_back(std::move(row));
     if (s.n_failed > 0) {
       notes += fmt::format("{} / {}: {} fold{} NA: {}\n", s.data, s.learner, s.n_failed,
@@ -234,11 +254,11 @@ HtmlReport cv_html(const CvOutcome& o, const std::string& title, const std::stri
 
   page.add_heading("Summary");
   std::vector<std::vector<std::string>> rows;
+  const auto train_seconds = train_seconds_column(o);
   for (const auto& s : o.summaries) {
     rows.push_back({s.data, s.learner, fmt::format("{}", s.n), fmt::format("{}", s.n_failed),
                     mean_sd(s.mean, s.sd), mean_sd(s.auc_mean, s.auc_sd, "{:.4f}"),
-                    mean_sd(s.train_seconds_mean, s.train_seconds_sd, "{:.3g}"),
-                    seconds(s.predict_seconds_mean), s.first_failure});
+                    train_seconds[rows.size()], seconds(s.predict_seconds_mean), s.first_failure});
   }
   page.add_table(
       {"data", "learner", "folds", "NA folds", measure_title(o.measure) + " mean\u00b1SD",

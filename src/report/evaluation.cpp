@@ -15,14 +15,14 @@ namespace assay::report {
 namespace {
 
 std::string number(double v, int decimals = 4) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (v == std::floor(v) && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
   return fmt::format("{:.{}f}", v, decimals);
 }
 
 std::string fixed(double v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   return fmt::format("{:.4f}", v);
 }
 
@@ -94,8 +94,10 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 }
 
 std::string render_columns(const std::vector<std::string>& header,
-                           const std::vector<std::vector<std::string>>& rows,
+                           std::vector<std::vector<std::string>> rows,
                            std::size_t left_aligned = 1) {
+  // One format per column and NaN for missing values, as the pages show them.
+  unify_number_columns(rows, left_aligned);
   std::vector<std::size_t> width(header.size());
   for (std::size_t j = 0; j < header.size(); ++j) width[j] = display_width(header[j]);
   for (const auto& r : rows) {
@@ -267,16 +269,21 @@ Json evaluation_json(const metrics::Evaluation& ev, bool with_curves) {
   return j;
 }
 
-HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& title) {
+HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& title,
+                           const std::string& model) {
   HtmlReport page(title);
-  page.add_paragraph(describe(ev));
+  // Binary curves are the model's (named after it); multi-class curves are the classes'.
+  const bool named = ev.binary && !model.empty();
+  const auto series_name = [&](const std::string& name) { return named ? model : name; };
+  page.add_paragraph((model.empty() ? "" : "Model: " + model + ". ") + describe(ev));
   page.add_heading("Summary");
   page.add_table(summary_header(ev), summary_rows(ev));
   const bool scores = !ev.pr_curves.empty();
 
   if (scores) {
     std::vector<PrSeries> pr;
-    for (const auto& c : ev.pr_curves) pr.push_back({c.name, c.x, c.y, c.y_interpolated, c.area});
+    for (const auto& c : ev.pr_curves)
+      pr.push_back({series_name(c.name), c.x, c.y, c.y_interpolated, c.area});
     ChartParams pr_params;
     pr_params.title =
         fmt::format("Precision-recall (AP: {})", metrics::to_string(ev.params.ap.method));
@@ -284,7 +291,7 @@ HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& tit
                    pr_curve_chart(pr, pr_params));
     if (!ev.roc_curves.empty()) {
       std::vector<RocSeries> roc;
-      for (const auto& c : ev.roc_curves) roc.push_back({c.name, c.x, c.y, c.area});
+      for (const auto& c : ev.roc_curves) roc.push_back({series_name(c.name), c.x, c.y, c.area});
       page.add_chart("ROC curve", roc_curve_chart(roc));
     }
   }

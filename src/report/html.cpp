@@ -1,5 +1,6 @@
 #include "assay/report/html.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -12,6 +13,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/report/glossary.hpp"
 
 namespace assay::report {
 namespace {
@@ -30,7 +32,15 @@ p { margin: 8px 0; max-width: 80ch; }
 table { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
 th, td { padding: 4px 14px; border-bottom: 1px solid #e3e5e8; text-align: left; }
 th { background: #f3f4f6; font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th.word { white-space: nowrap; }  /* "R-AUC", "F1@95": one word, never split at its hyphen */
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td .cell-long { min-width: 24ch; max-width: 60ch; overflow-wrap: anywhere; }
+td details.cell-fold summary { font-weight: normal; }
+dl.glossary { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 1px 10px;
+              margin: 2px 0 14px; font-size: 13px; color: #444c56; max-width: 110ch; }
+dl.glossary dt { font-weight: 600; }
+dl.glossary dd { margin: 0; }
+p.glossary-more { font-size: 13px; color: #444c56; margin: 2px 0 14px; }
 .charts { display: flex; flex-wrap: wrap; gap: 8px 28px; }
 figure.chart { margin: 12px 0; }
 details { margin: 12px 0; }
@@ -228,18 +238,267 @@ std::string spans_html(const std::vector<TextSpan>& spans) {
   return html;
 }
 
-std::string cell_text(const Column& column, std::size_t row) {
-  return column.is_numeric() ? display_number(column.values[row]) : column.label(row);
+bool is_missing(std::string_view cell) {
+  return cell == "nan" || cell == "-nan" || cell == "NaN" || cell == "\u2014";
+}
+
+// The digits after the point and whether there is an exponent: "1.0000" and "1" differ.
+std::pair<std::size_t, bool> written_format(const std::string& cell) {
+  const auto e = cell.find_first_of("eE");
+  const auto dot = cell.find('.');
+  const std::size_t end = e == std::string::npos ? cell.size() : e;
+  return {dot == std::string::npos || dot > end ? 0 : end - dot - 1, e != std::string::npos};
+}
+
+// Writes "nan" words of a numeric cell as kMissingText: "0.5 [nan, nan]" -> "0.5 [NaN, NaN]".
+std::string missing_as_text(const std::string& cell) {
+  std::string out;
+  for (std::size_t i = 0; i < cell.size();) {
+    const bool word_start = i == 0 || !std::isalnum(static_cast<unsigned char>(cell[i - 1]));
+    if (word_start && cell.compare(i, 3, "nan") == 0 &&
+        (i + 3 == cell.size() || !std::isalnum(static_cast<unsigned char>(cell[i + 3])))) {
+      if (!out.empty() && out.back() == '-') out.pop_back();  // "-nan": a NaN has no sign
+      out += kMissingText;
+      i += 3;
+    } else {
+      out += cell[i++];
+    }
+  }
+  return out;
+}
+
+void unify_column(std::vector<std::vector<std::string>>& rows, std::size_t j) {
+  std::vector<double> values;
+  std::vector<std::size_t> at;
+  std::pair<std::size_t, bool> first{0, false};
+  bool mixed = false;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (j >= rows[r].size()) continue;
+    auto& cell = rows[r][j];
+    if (cell.empty()) continue;
+    if (is_missing(cell)) {
+      cell = kMissingText;
+      continue;
+    }
+    if (!is_number(cell)) return;  // text: the caller's format
+    const auto written = written_format(cell);
+    if (values.empty()) first = written;
+    mixed |= written != first;
+    double v = 0;
+    std::from_chars(cell.data() + (cell[0] == '+'), cell.data() + cell.size(), v);
+    values.push_back(v);
+    at.push_back(r);
+  }
+  if (!mixed) return;
+  const NumberFormat format = column_format(values);
+  for (std::size_t k = 0; k < at.size(); ++k) rows[at[k]][j] = format_number(values[k], format);
+}
+
+// A text cell as HTML: short text as is; long text in a box that may break anywhere (a column
+// name or a hyperparameter list without spaces must not push the table past the page edge);
+// very long text folded under its start.
+std::string text_cell_html(const std::string& cell) {
+  constexpr std::size_t kLong = 40, kFold = 160, kSummary = 60;
+  if (cell.size() <= kLong) return html_escape(cell);
+  const std::string box = "<div class=\"cell-long\">" + html_escape(cell) + "</div>";
+  if (cell.size() <= kFold) return box;
+  std::size_t cut = kSummary;
+  while (cut < cell.size() && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80) ++cut;
+  return "<details class=\"cell-fold\"><summary>" + html_escape(cell.substr(0, cut)) +
+         "\u2026</summary>" + box + "</details>";
+}
+
+std::string cell_html(const std::string& cell) {
+  if (is_numeric_text(cell)) return "<td class=\"num\">" + html_escape(cell) + "</td>";
+  return "<td>" + text_cell_html(cell) + "</td>";
+}
+
+// A header of one word (no space) is not broken at its hyphen ("R-AUC"); longer ones wrap.
+std::string header_html(const std::string& name) {
+  const bool word = name.find(' ') == std::string::npos && name.size() <= 20;
+  return (word ? "<th class=\"word\">" : "<th>") + html_escape(name) + "</th>";
+}
+
+std::string glossary_id(std::string_view term) {
+  std::string id = "glossary-";
+  for (unsigned char c : term) {
+    if (std::isalnum(c)) {
+      id += static_cast<char>(std::tolower(c));
+    } else if (id.back() != '-') {
+      id += '-';
+    }
+  }
+  while (id.back() == '-') id.pop_back();
+  return id;
+}
+
+// A column as a data table shows it.
+struct ShownColumn {
+  std::string name;
+  bool numeric = false;
+  std::vector<std::string> cells;
+};
+
+// The bounds of column `j` when columns j + 1 and j + 2 are its low and high (TableOptions::
+// join_intervals), else nullptr.
+std::pair<const Column*, const Column*> interval_bounds(const Table& table, std::size_t j) {
+  const auto& c = table.columns();
+  if (j + 2 >= c.size() || !c[j].is_numeric() || !c[j + 1].is_numeric() || !c[j + 2].is_numeric())
+    return {nullptr, nullptr};
+  const std::string& low = c[j + 1].name;
+  const std::string& high = c[j + 2].name;
+  for (const char* sep : {"_", " "}) {
+    if (low == c[j].name + sep + "low" && high == c[j].name + sep + "high")
+      return {&c[j + 1], &c[j + 2]};
+  }
+  if (low == "low" && high == "high") return {&c[j + 1], &c[j + 2]};
+  return {nullptr, nullptr};
+}
+
+std::vector<ShownColumn> shown_columns(const Table& table, bool join_intervals) {
+  std::vector<ShownColumn> out;
+  const auto& c = table.columns();
+  for (std::size_t j = 0; j < c.size(); ++j) {
+    const auto [low, high] =
+        join_intervals ? interval_bounds(table, j) : std::pair<const Column*, const Column*>{};
+    if (low) {
+      out.push_back({c[j].name, true, format_intervals(c[j].values, low->values, high->values)});
+      j += 2;
+    } else if (c[j].is_numeric()) {
+      out.push_back({c[j].name, true, format_column(c[j].values)});
+    } else {
+      out.push_back({c[j].name, false, c[j].strings()});
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string display_number(double v) {
-  if (std::isnan(v)) return "\u2014";
+NumberFormat column_format(std::span<const double> values) {
+  bool integers = true, scientific = false, any = false;
+  for (double v : values) {
+    if (!std::isfinite(v)) continue;
+    any = true;
+    const double a = std::abs(v);
+    integers &= v == std::floor(v) && a < 1e15;
+    // Under 0.001, 4 decimals would show too few digits, unless they show the value exactly.
+    const bool exact4 = std::abs(v - std::round(v * 1e4) / 1e4) <= 1e-12;
+    scientific |= a != 0 && ((a < 1e-3 && !exact4) || a >= 1e6);
+  }
+  if (!any || integers) return {NumberFormat::Style::integer, 0};
+  if (scientific) return {NumberFormat::Style::scientific, 2};
+  return {NumberFormat::Style::fixed, 4};
+}
+
+std::string format_number(double v, NumberFormat format) {
+  if (std::isnan(v)) return std::string(kMissingText);
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (v == std::floor(v) && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
-  if (std::abs(v) < 1e-3) return fmt::format("{:.2e}", v);
-  return fmt::format("{:.4f}", v);
+  if (v == 0) v = 0;  // no "-0"
+  switch (format.style) {
+    case NumberFormat::Style::integer:
+      return fmt::format("{:.0f}", v);
+    case NumberFormat::Style::scientific:
+      return fmt::format("{:.{}e}", v, format.decimals);
+    case NumberFormat::Style::fixed:
+      break;
+  }
+  std::string text = fmt::format("{:.{}f}", v, format.decimals);
+  // A small negative number rounded to zero is zero: "-0.0000" -> "0.0000".
+  if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
+  return text;
+}
+
+std::vector<std::string> format_column(std::span<const double> values) {
+  const NumberFormat format = column_format(values);
+  std::vector<std::string> out;
+  out.reserve(values.size());
+  for (double v : values) out.push_back(format_number(v, format));
+  return out;
+}
+
+std::vector<std::string> format_intervals(std::span<const double> value,
+                                          std::span<const double> low,
+                                          std::span<const double> high) {
+  if (low.size() != value.size() || high.size() != value.size())
+    fail("interval column: {} values, {} lows and {} highs (expected as many)", value.size(),
+         low.size(), high.size());
+  std::vector<double> all(value.begin(), value.end());
+  all.insert(all.end(), low.begin(), low.end());
+  all.insert(all.end(), high.begin(), high.end());
+  const NumberFormat format = column_format(all);
+  std::vector<std::string> out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    std::string cell = format_number(value[i], format);
+    if (!std::isnan(low[i]) || !std::isnan(high[i]))
+      cell +=
+          fmt::format(" [{}, {}]", format_number(low[i], format), format_number(high[i], format));
+    out.push_back(std::move(cell));
+  }
+  return out;
+}
+
+std::string display_number(double v) {
+  return format_number(v, column_format(std::span<const double>(&v, 1)));
+}
+
+void unify_number_columns(std::vector<std::vector<std::string>>& rows, std::size_t label_columns) {
+  std::size_t columns = 0;
+  for (const auto& row : rows) columns = std::max(columns, row.size());
+  for (std::size_t j = label_columns; j < columns; ++j) unify_column(rows, j);
+  for (auto& row : rows) {
+    for (auto& cell : row) {
+      if (cell.find("nan") != std::string::npos && is_numeric_text(cell))
+        cell = missing_as_text(cell);
+    }
+  }
+}
+
+bool is_numeric_text(std::string_view cell) {
+  bool any = false;
+  std::size_t i = 0;
+  while (i < cell.size()) {
+    const char c = cell[i];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      // A number: digits with at most one point, then an exponent ("1.5e-05"); "1.2.3" is not.
+      std::size_t j = i;
+      bool point = false;
+      while (j < cell.size() &&
+             (std::isdigit(static_cast<unsigned char>(cell[j])) || (cell[j] == '.' && !point))) {
+        point |= cell[j] == '.';
+        ++j;
+      }
+      if (j < cell.size() && (cell[j] == 'e' || cell[j] == 'E')) {
+        std::size_t k = j + 1;
+        if (k < cell.size() && (cell[k] == '-' || cell[k] == '+')) ++k;
+        if (k < cell.size() && std::isdigit(static_cast<unsigned char>(cell[k]))) {
+          while (k < cell.size() && std::isdigit(static_cast<unsigned char>(cell[k]))) ++k;
+          j = k;
+        }
+      }
+      if (j < cell.size() && cell[j] == '.') return false;
+      any = true;
+      i = j;
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      std::size_t j = i;
+      while (j < cell.size() && std::isalpha(static_cast<unsigned char>(cell[j]))) ++j;
+      const std::string_view word = cell.substr(i, j - i);
+      if (word != "nan" && word != "NaN" && word != "inf") return false;
+      any = true;
+      i = j;
+    } else if (std::string_view(" []()-+,;%/").find(c) != std::string_view::npos) {
+      ++i;
+    } else if (cell.compare(i, 2, "\u00b1") == 0 || cell.compare(i, 2, "\u00d7") == 0) {
+      i += 2;  // ± and ×
+    } else if (cell.compare(i, 3, "\u2212") == 0 || cell.compare(i, 3, "\u2013") == 0 ||
+               cell.compare(i, 3, "\u2014") == 0) {
+      i += 3;  // minus sign, en dash, em dash
+    } else {
+      return false;
+    }
+  }
+  return any;
 }
 
 std::string html_escape(std::string_view text) {
@@ -300,6 +559,32 @@ void HtmlReport::add_list(const std::vector<std::vector<TextSpan>>& items, bool 
   body_ += "</ul>\n";
 }
 
+void HtmlReport::add_glossary(const std::vector<std::string>& terms) {
+  std::vector<const GlossaryEntry*> entries;
+  for (const auto& term : terms) {
+    const GlossaryEntry* e = glossary_entry(term);
+    if (!e) fail("glossary has no term {}", quote_found(term));
+    if (std::find(entries.begin(), entries.end(), e) == entries.end()) entries.push_back(e);
+  }
+  std::string defined, earlier;
+  for (const GlossaryEntry* e : entries) {
+    const std::string term(e->term);
+    const std::string id = glossary_id(term);
+    if (std::find(defined_terms_.begin(), defined_terms_.end(), term) == defined_terms_.end()) {
+      defined_terms_.push_back(term);
+      defined += fmt::format("<dt id=\"{}\">{}</dt><dd>{}</dd>\n", id, html_escape(term),
+                             html_escape(e->definition));
+    } else {
+      earlier += fmt::format("{}<a href=\"#{}\">{}</a>", earlier.empty() ? "" : ", ", id,
+                             html_escape(term));
+    }
+  }
+  if (defined.empty() && earlier.empty()) return;
+  last_was_chart_ = false;
+  if (!defined.empty()) body_ += "<dl class=\"glossary\">\n" + defined + "</dl>\n";
+  if (!earlier.empty()) body_ += "<p class=\"glossary-more\">Defined above: " + earlier + "</p>\n";
+}
+
 void HtmlReport::add_data_table(const Table& table, const TableOptions& options) {
   if (table.n_columns() == 0) fail("table has no columns (expected at least one)");
   if (!options.csv_name.empty()) {
@@ -323,13 +608,19 @@ void HtmlReport::add_data_table(const Table& table, const TableOptions& options)
   }
   if (options.folded) html += fmt::format(" ({} rows)</summary>", table.n_rows());
   html += "\n<table>\n<thead><tr>";
-  for (const auto& c : table.columns()) html += "<th>" + html_escape(c.name) + "</th>";
+  const auto shown = shown_columns(table, options.join_intervals);
+  std::vector<std::string> texts;  // where the glossary looks for terms
+  for (const auto& c : shown) {
+    html += header_html(c.name);
+    texts.push_back(c.name);
+    if (!c.numeric) texts.insert(texts.end(), c.cells.begin(), c.cells.end());
+  }
   html += "</tr></thead>\n<tbody>\n";
   for (std::size_t r = 0; r < table.n_rows(); ++r) {
     html += "<tr>";
-    for (const auto& c : table.columns()) {
-      html += c.is_numeric() ? "<td class=\"num\">" : "<td>";
-      html += html_escape(cell_text(c, r)) + "</td>";
+    for (const auto& c : shown) {
+      html += c.numeric ? "<td class=\"num\">" + html_escape(c.cells[r]) + "</td>"
+                        : cell_html(c.cells[r]);
     }
     html += "</tr>\n";
   }
@@ -344,6 +635,9 @@ void HtmlReport::add_data_table(const Table& table, const TableOptions& options)
   }
   html += options.folded ? "</details>\n" : "</div>\n";
   body_ += html;
+  auto terms = glossary_terms_in(texts);
+  terms.insert(terms.end(), options.glossary.begin(), options.glossary.end());
+  add_glossary(terms);
 }
 
 void HtmlReport::add_paragraph(const std::string& text) {
@@ -361,7 +655,8 @@ void HtmlReport::add_paragraph(const std::string& text) {
 }
 
 void HtmlReport::add_table(const std::vector<std::string>& header,
-                           const std::vector<std::vector<std::string>>& rows) {
+                           const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::string>& glossary) {
   if (header.empty()) fail("table header is empty (expected at least one column)");
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() != header.size())
@@ -369,19 +664,25 @@ void HtmlReport::add_table(const std::vector<std::string>& header,
            header.size());
   }
   last_was_chart_ = false;
-  std::string html = "<table>\n<thead><tr>";
-  for (const auto& h : header) html += "<th>" + html_escape(h) + "</th>";
+  auto shown = rows;
+  unify_number_columns(shown, 1);
+  std::vector<std::string> texts(header);  // where the glossary looks for terms
+  std::string html = "<div class=\"table-block\">\n<table>\n<thead><tr>";
+  for (const auto& h : header) html += header_html(h);
   html += "</tr></thead>\n<tbody>\n";
-  for (const auto& row : rows) {
+  for (const auto& row : shown) {
     html += "<tr>";
     for (const auto& cell : row) {
-      html += is_number(cell) ? "<td class=\"num\">" : "<td>";
-      html += html_escape(cell) + "</td>";
+      html += cell_html(cell);
+      if (!is_numeric_text(cell)) texts.push_back(cell);
     }
     html += "</tr>\n";
   }
-  html += "</tbody>\n</table>\n";
+  html += "</tbody>\n</table>\n</div>\n";
   body_ += html;
+  auto terms = glossary_terms_in(texts);
+  terms.insert(terms.end(), glossary.begin(), glossary.end());
+  add_glossary(terms);
 }
 
 void HtmlReport::add_chart(const std::string& title, const Json& spec) {

@@ -233,17 +233,23 @@ void render_soak(HtmlReport& page, const SoakSection& config, const soak::SoakOu
                                measure_name(s.measure), learner));
   }
   add_soak_downsample_charts(page, s, 600);
+  const std::vector<std::string> train_sets{"Same", "Other", "All"};  // glossary terms
   page.add_data_table(
       soak::pvalues_table(s),
-      {"soak-pvalues",
-       "One row per comparison: means of Same and the compared train set, the mean and "
-       "SD of the fold differences, paired and Welch t-tests (train groups 0 = full "
-       "size)."});
+      {.csv_name = "soak-pvalues",
+       .caption = "One row per comparison: means of Same and the compared train set, the mean "
+                  "and SD of the fold differences, paired and Welch t-tests (train groups 0 = "
+                  "full size).",
+       .glossary = train_sets});
   page.add_data_table(soak::summaries_table(s),
-                      {"soak-summaries", "Mean and SD over folds per train set and test subset."});
-  page.add_data_table(
-      soak::results_table(o.results),
-      {"soak-results", "Every train/test split (one row per fold and train set)", true});
+                      {.csv_name = "soak-summaries",
+                       .caption = "Mean and SD over folds per train set and test subset.",
+                       .glossary = train_sets});
+  page.add_data_table(soak::results_table(o.results),
+                      {.csv_name = "soak-results",
+                       .caption = "Every train/test split (one row per fold and train set)",
+                       .folded = true,
+                       .glossary = train_sets});
 }
 
 // The rule of "has the lowest (highest) mean": the best mean as printed (2 decimals) among the

@@ -281,9 +281,10 @@ void render_shift(HtmlReport& page, const ShiftSection& config, const ShiftEvalu
       "uncertainty orders errors like an oracle, 0 = like chance), AURC/AUGRC, F1-AUC and F1@95 "
       "(acceptable-prediction retention), and the OOD AUROC of the uncertainty for shifted against "
       "in-domain samples where a set holds both.");
-  page.add_data_table(shift_table(ev), {"shift-partitions",
-                                        "One row per set (partition, joint in+out "
-                                        "set, all) and model."});
+  page.add_data_table(shift_table(ev),
+                      {.csv_name = "shift-partitions",
+                       .caption = "One row per set (partition, joint in+out set, all) and model.",
+                       .join_intervals = true});
   std::vector<IntervalPoint> points;
   std::string name = "RMSE";
   for (const auto& r : ev.rows) {

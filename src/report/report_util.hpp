@@ -25,10 +25,12 @@ Json string_array(const std::vector<std::string>& values);
 /// Grey used for guides (diagonals, reference rules).
 extern const char* const kGuideGrey;
 
-/// 4 decimals, "nan" for NaN.
+/// 4 decimals, "NaN" (kMissingText) for NaN.
 std::string fixed4(double value);
 /// A column-aligned text table (header line, then rows): the first `left_aligned` columns are
 /// left-aligned (labels), the rest right-aligned (numbers); widths count UTF-8 code points.
+/// Numbers as the pages show them (unify_number_columns, html.hpp): one format per column,
+/// "NaN" for missing values.
 std::string text_table(const std::vector<std::string>& header,
                        const std::vector<std::vector<std::string>>& rows,
                        std::size_t left_aligned = 1);

@@ -11,12 +11,12 @@ namespace assay::report {
 namespace {
 
 std::string percent(const shift::MeanSd& v) {
-  if (std::isnan(v.mean)) return "nan";
+  if (std::isnan(v.mean)) return std::string(kMissingText);
   return fmt::format("{:.2f} ± {:.2f}", v.mean, v.sd);
 }
 
 std::string percent(double v) {
-  return std::isnan(v) ? "nan" : fmt::format("{:.2f}", v);
+  return std::isnan(v) ? std::string(kMissingText) : fmt::format("{:.2f}", v);
 }
 
 Json mean_sd_json(const shift::MeanSd& v) {

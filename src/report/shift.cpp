@@ -12,7 +12,7 @@ namespace assay::report {
 namespace {
 
 std::string fixed(double v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::string(kMissingText);
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   const double a = std::abs(v);
   if (a != 0 && (a >= 1e6 || a < 1e-3)) return fmt::format("{:.4g}", v);
@@ -23,9 +23,24 @@ bool has_interval(const shift::ShiftEvaluation& ev) {
   return ev.params.bootstrap.n_resamples > 0;
 }
 
-std::string with_interval(const shift::ShiftEvaluation& ev, const metrics::BootstrapResult& b) {
-  if (!has_interval(ev)) return fixed(b.estimate);
-  return fmt::format("{} [{}, {}]", fixed(b.estimate), fixed(b.low), fixed(b.high));
+// One column of estimates, with "[low, high]" when bootstrapped, in one number format.
+std::vector<std::string> interval_column(const shift::ShiftEvaluation& ev,
+                                         metrics::BootstrapResult shift::PartitionRow::*field) {
+  std::vector<double> value, low, high;
+  for (const auto& r : ev.rows) {
+    const auto& b = r.*field;
+    value.push_back(b.estimate);
+    low.push_back(has_interval(ev) ? b.low : NAN);
+    high.push_back(has_interval(ev) ? b.high : NAN);
+  }
+  return format_intervals(value, low, high);
+}
+
+std::vector<std::string> number_column(const shift::ShiftEvaluation& ev,
+                                       double shift::PartitionRow::*field) {
+  std::vector<double> values;
+  for (const auto& r : ev.rows) values.push_back(r.*field);
+  return format_column(values);
 }
 
 std::vector<std::string> header(const shift::ShiftEvaluation& ev) {
@@ -39,27 +54,30 @@ std::vector<std::string> header(const shift::ShiftEvaluation& ev) {
   return h;
 }
 
+// The table's cells, built column by column so that each column has one number format.
 std::vector<std::vector<std::string>> rows(const shift::ShiftEvaluation& ev) {
-  std::vector<std::vector<std::string>> out;
+  using Row = shift::PartitionRow;
+  std::vector<std::vector<std::string>> columns;
+  std::vector<std::string> set, model, n, shifted;
   for (const auto& r : ev.rows) {
-    std::vector<std::string> row{r.set,
-                                 r.model,
-                                 std::to_string(r.n),
-                                 std::to_string(r.n_shifted),
-                                 with_interval(ev, r.rmse),
-                                 with_interval(ev, r.mae),
-                                 with_interval(ev, r.mape),
-                                 with_interval(ev, r.r2),
-                                 fixed(r.r_auc),
-                                 fixed(r.prr),
-                                 fixed(r.aurc),
-                                 fixed(r.augrc)};
-    if (ev.params.acceptable) {
-      row.push_back(fixed(r.f1_auc));
-      row.push_back(fixed(r.f1_at_95));
-    }
-    row.push_back(fixed(r.ood_auroc));
-    out.push_back(std::move(row));
+    set.push_back(r.set);
+    model.push_back(r.model);
+    n.push_back(std::to_string(r.n));
+    shifted.push_back(std::to_string(r.n_shifted));
+  }
+  columns = {set, model, n, shifted};
+  for (auto field : {&Row::rmse, &Row::mae, &Row::mape, &Row::r2})
+    columns.push_back(interval_column(ev, field));
+  std::vector<double Row::*> plain{&Row::r_auc, &Row::prr, &Row::aurc, &Row::augrc};
+  if (ev.params.acceptable) {
+    plain.push_back(&Row::f1_auc);
+    plain.push_back(&Row::f1_at_95);
+  }
+  plain.push_back(&Row::ood_auroc);
+  for (auto field : plain) columns.push_back(number_column(ev, field));
+  std::vector<std::vector<std::string>> out(ev.rows.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    for (const auto& c : columns) out[i].push_back(c[i]);
   }
   return out;
 }

@@ -30,23 +30,23 @@ std::string comparison_name(TrainSubsets compared) {
 }
 
 std::string p_label(double p) {
-  if (std::isnan(p)) return "P=NA";
+  if (std::isnan(p)) return "P=" + std::string(kMissingText);
   if (p < 1e-4) return "P<0.0001";
   return fmt::format("P={:.4f}", p);
 }
 
 std::string mean_sd(double mean, double sd) {
-  if (std::isnan(mean)) return "NA";
+  if (std::isnan(mean)) return std::string(kMissingText);
   if (std::isnan(sd)) return fmt::format("{:.2f}", mean);
   return fmt::format("{:.2f}\u00b1{:.2f}", mean, sd);
 }
 
 std::string signed2(double v) {
-  return std::isnan(v) ? "NA" : fmt::format("{:+.2f}", v);
+  return std::isnan(v) ? std::string(kMissingText) : fmt::format("{:+.2f}", v);
 }
 
 std::string p_text(double p) {
-  if (std::isnan(p)) return "NA";
+  if (std::isnan(p)) return std::string(kMissingText);
   if (p < 1e-4) return fmt::format("{:.1e}", p);
   return fmt::format("{:.4f}", p);
 }
@@ -581,6 +581,9 @@ void add_soak_downsample_charts(HtmlReport& page, const SoakStatistics& s, int w
   }
 }
 
+// The train sets the tables name (glossary.hpp defines them).
+const std::vector<std::string> kSoakTerms{"Same", "Other", "All"};
+
 HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
                      const std::string& title, const std::string& description) {
   HtmlReport page(title);
@@ -607,7 +610,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   } else {
     page.add_table({"data", "learner", "test subset", "comparison", "same mean", "compared mean",
                     "mean difference", "p (paired)", "p (Welch)", "verdict"},
-                   rows);
+                   rows, kSoakTerms);
   }
   for (const auto& [data, learner] : data_learner_pairs(s)) {
     page.add_chart(fmt::format("{} / {}: test error per train set and test subset", data, learner),
@@ -636,7 +639,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   }
   page.add_table(
       {"data", "learner", "test subset", "train subsets", "train groups", "mean", "sd", "n"},
-      summary_rows);
+      summary_rows, kSoakTerms);
   page.add_heading("t-tests");
   std::vector<std::vector<std::string>> p_rows;
   for (const auto& c : s.comparisons) {
@@ -649,7 +652,7 @@ HtmlReport soak_html(const SoakStatistics& s, const soak::SoakResults& results,
   }
   page.add_table({"data", "learner", "test subset", "comparison", "train groups", "mean diff", "t",
                   "df", "p (paired)", "t (Welch)", "p (Welch)", "note"},
-                 p_rows);
+                 p_rows, kSoakTerms);
   page.add_json("Statistics (JSON)", soak::statistics_json(s));
   return page;
 }

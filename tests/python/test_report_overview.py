@@ -351,3 +351,13 @@ def test_lost_stdout_leaves_no_page_for_any_command(tour, tmp_path, command):
     ok = subprocess.run([cli_path(), *args], capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
     assert "page.html" in os.listdir(tmp_path)
+
+
+def test_tour_tables_text_and_glossary(tour):
+    """Every section's tables: NaN for missing values, one number format per column, intervals
+    as one-line cells, and the abbreviations of every section defined (issue 41)."""
+    from test_page_text import check_page_text, defined_terms
+    page = check_page_text(tour["page"])
+    for term in ("roc-auc", "ap", "delong", "same", "other", "all", "r-auc", "prr", "aurc",
+                 "augrc", "ndsc", "lesion-f1", "rmse"):
+        assert term in defined_terms(page), term

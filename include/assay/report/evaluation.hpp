@@ -12,7 +12,7 @@
 //                                       // "high" are NaN (null in dump_json) without bootstrap;
 //                                       // "id" is its stable key ("roc_auc"), the same for
 //                                       // binary and multi-class labels
-//   evaluation_html(ev, "predictions.csv").write("report.html");
+//   evaluation_html(ev, "assay metrics: predictions.csv", "p").write("report.html");
 //   // runs_*: mean ± SD of a metric over runs (metrics/uncertainty.hpp summarize_runs_by)
 #pragma once
 
@@ -33,8 +33,11 @@ std::string evaluation_text(const metrics::Evaluation& evaluation);
 /// "params": {...}, "notes": [...]}.
 Json evaluation_json(const metrics::Evaluation& evaluation, bool with_curves = true);
 
-/// The HTML page (title: `title`, e.g. the input file name).
-HtmlReport evaluation_html(const metrics::Evaluation& evaluation, const std::string& title);
+/// The HTML page (title: `title`, e.g. "assay metrics: data.csv"). `model` names the model
+/// (e.g. its score column): the page says so and binary curves carry its name instead of the
+/// positive class's; "" = unnamed (curves named by class).
+HtmlReport evaluation_html(const metrics::Evaluation& evaluation, const std::string& title,
+                           const std::string& model = "");
 
 }  // namespace assay::report
 

@@ -143,6 +143,12 @@ TEST(ComparePage, ForestPlotSlicesWorstSlicesAndGates) {
   EXPECT_TRUE(has(page.csv_files()[1].text, "0.61"));
 }
 
+// The tests and intervals the tables name are defined beside them.
+TEST(ComparePage, TablesHaveTheirGlossary) {
+  const std::string html = compare_html(hand_result(true), hand_gates(), "compare").render();
+  EXPECT_NE(html.find("<dt id=\"glossary-bca\">BCa</dt>"), std::string::npos);
+}
+
 TEST(ComparePage, NoSliceOrGateBlocksWithoutThem) {
   const HtmlReport page = compare_html(hand_result(false), {}, "compare");
   const std::string html = page.render();

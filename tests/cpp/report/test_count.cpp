@@ -63,6 +63,7 @@ TEST(CountReport, TextAndHtml) {
       << text;
   EXPECT_NE(text.find("uniform n=100"), std::string::npos);
   const report::HtmlReport page = report::count_html(r, "count");
+  EXPECT_NE(page.render().find("<dt id=\"glossary-tp\">TP</dt>"), std::string::npos);
   EXPECT_EQ(page.chart_count(), 1u);
   EXPECT_NE(page.render().find("Exact counts per label"), std::string::npos);
   EXPECT_NE(page.render().find("(95% Wilson intervals)"), std::string::npos);

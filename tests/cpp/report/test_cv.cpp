@@ -75,8 +75,8 @@ std::size_t count_kind(const Json& chart, const char* kind) {
 TEST(CvReport, TextTableWithNaFoldsAndNotes) {
   EXPECT_EQ(report::cv_text(hand_outcome()),
             "data  learner         folds  error_percent mean\u00b1sd  train s mean\u00b1sd\n"
-            "d     featureless         3            40.00\u00b110.00     0.001\u00b10.0005\n"
-            "d     glmnet       2 (1 NA)                  12.50      0.002\u00b10.001\n"
+            "d     featureless         3            40.00\u00b110.00    0.0010\u00b10.0005\n"
+            "d     glmnet       2 (1 NA)                  12.50    0.0020\u00b10.0010\n"
             "\n"
             "d / glmnet: 1 fold NA: one class\n");
 }
@@ -91,7 +91,7 @@ TEST(CvReport, TextShowsAucOnlyWhenDefined) {
   o.summaries = {s};
   EXPECT_EQ(report::cv_text(o),
             "data  learner  folds  mse mean\u00b1sd    auc mean\u00b1sd  train s mean\u00b1sd\n"
-            "r     knn          2    0.25\u00b10.05  0.7500\u00b10.1250               NA\n");
+            "r     knn          2    0.25\u00b10.05  0.7500\u00b10.1250              NaN\n");
 }
 
 TEST(CvReport, ErrorChartDrawsDefinedFoldsAndEverySummary) {

@@ -113,7 +113,7 @@ TEST(RunsReport, TextWritesTinyNumbersWithFourSignificantDigits) {
   one.summaries = {{1.234e6, std::numeric_limits<double>::quiet_NaN(), 1.234e6, 1.234e6, 1}};
   EXPECT_EQ(report::runs_text(one, ""),
             "               mean   sd        min        max  n\n"
-            "all runs  1.234e+06  nan  1.234e+06  1.234e+06  1\n");
+            "all runs  1.234e+06  NaN  1.234e+06  1.234e+06  1\n");
 }
 
 TEST(RunsReport, JsonAndPage) {

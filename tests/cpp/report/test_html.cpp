@@ -14,6 +14,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/report/charts.hpp"
+#include "assay/report/glossary.hpp"
 #include "assay/report/html.hpp"
 #include "test_util.hpp"
 
@@ -85,14 +86,15 @@ TEST(Html, PageStructureAndEscaping) {
   EXPECT_NE(html.find("<h2>Summary &amp; &lt;notes&gt;</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h3>Detail</h3>"), std::string::npos);
   EXPECT_NE(html.find("<p>line one &lt;b&gt;<br>\nline two</p>"), std::string::npos);
-  EXPECT_NE(html.find("<thead><tr><th>metric</th><th>value</th><th>note</th></tr></thead>"),
+  EXPECT_NE(html.find("<thead><tr><th class=\"word\">metric</th><th class=\"word\">value</th>"
+                      "<th class=\"word\">note</th></tr></thead>"),
             std::string::npos);
-  // Numeric cells are right-aligned; "1.2.3" is not a number.
-  EXPECT_NE(html.find("<tr><td>AP</td><td class=\"num\">0.873</td><td>ok</td></tr>"),
+  // Numeric cells are right-aligned, in one format per column; "1.2.3" is not a number.
+  EXPECT_NE(html.find("<tr><td>AP</td><td class=\"num\">0.8730</td><td>ok</td></tr>"),
             std::string::npos);
-  EXPECT_NE(html.find("<tr><td>n</td><td class=\"num\">1200</td><td>&lt;i&gt;</td></tr>"),
+  EXPECT_NE(html.find("<tr><td>n</td><td class=\"num\">1200.0000</td><td>&lt;i&gt;</td></tr>"),
             std::string::npos);
-  EXPECT_NE(html.find("<tr><td>x</td><td class=\"num\">-1e-3</td><td>1.2.3</td></tr>"),
+  EXPECT_NE(html.find("<tr><td>x</td><td class=\"num\">-0.0010</td><td>1.2.3</td></tr>"),
             std::string::npos);
   EXPECT_NE(html.find("<details><summary>Metrics</summary><pre>{\n  &quot;ap&quot;: 0.873,\n  "
                       "&quot;s&quot;: &quot;&lt;/script&gt;&quot;\n}</pre></details>"),
@@ -181,11 +183,104 @@ TEST(Html, WriteRoundTrips) {
 }
 
 TEST(Html, DisplayNumbers) {
-  EXPECT_EQ(display_number(std::nan("")), "\u2014");
+  EXPECT_EQ(display_number(std::nan("")), "NaN");
   EXPECT_EQ(display_number(12), "12");
   EXPECT_EQ(display_number(0.87346), "0.8735");
   EXPECT_EQ(display_number(3.1e-6), "3.10e-06");
   EXPECT_EQ(display_number(-1.0 / 0.0), "-inf");
+  EXPECT_EQ(display_number(-0.0), "0");
+}
+
+// One format per column, chosen from all its values: "1" and "1.0000" never share a column.
+TEST(Html, OneNumberFormatPerColumn) {
+  const double nan = std::nan("");
+  using V = std::vector<std::string>;
+  EXPECT_EQ(format_column(std::vector<double>{1, 0.5, nan}), (V{"1.0000", "0.5000", "NaN"}));
+  EXPECT_EQ(format_column(std::vector<double>{3, 12, nan}), (V{"3", "12", "NaN"}));
+  EXPECT_EQ(format_column(std::vector<double>{0.5, 2e-5, 0}),
+            (V{"5.00e-01", "2.00e-05", "0.00e+00"}));
+  EXPECT_EQ(format_column(std::vector<double>{2.5e6 + 0.5, 1.25}), (V{"2.50e+06", "1.25e+00"}));
+  EXPECT_EQ(format_column(std::vector<double>{2.5e6, 1}), (V{"2500000", "1"}));
+  EXPECT_EQ(format_column(std::vector<double>{-0.00001, 0.25}), (V{"-1.00e-05", "2.50e-01"}));
+  EXPECT_EQ(format_column(std::vector<double>{nan, 1.0 / 0.0}), (V{"NaN", "inf"}));
+  EXPECT_EQ(format_intervals(std::vector<double>{0.9, 1}, std::vector<double>{0.85, nan},
+                             std::vector<double>{1, nan}),
+            (V{"0.9000 [0.8500, 1.0000]", "1.0000"}));
+
+  std::vector<std::vector<std::string>> rows{{"0.1", "1", "0.5000", "12 [10, 14]", "a"},
+                                             {"1", "1.0000", "nan", "nan [nan, -nan]", "nan"}};
+  unify_number_columns(rows, 1);
+  EXPECT_EQ(rows[0], (V{"0.1", "1", "0.5000", "12 [10, 14]", "a"}));  // labels as written
+  EXPECT_EQ(rows[1], (V{"1", "1", "NaN", "NaN [NaN, NaN]", "NaN"}));
+  std::vector<std::vector<std::string>> same{{"x", "0.5000"}, {"y", "1.0000"}};
+  unify_number_columns(same);  // one format already: as written
+  EXPECT_EQ(same[1], (V{"y", "1.0000"}));
+  EXPECT_TRUE(is_numeric_text("0.912 [0.887, 0.934]"));
+  EXPECT_TRUE(is_numeric_text("1.20\u00b10.30"));
+  EXPECT_TRUE(is_numeric_text("-1e-3"));
+  EXPECT_FALSE(is_numeric_text("1.2.3"));
+  EXPECT_FALSE(is_numeric_text("C=1"));
+  EXPECT_FALSE(is_numeric_text("[ ]"));
+}
+
+// Intervals stay on one line, long text wraps or folds, and no cell says "nan" or "—".
+TEST(Html, TableCellsIntervalsAndLongText) {
+  HtmlReport page("cells");
+  const std::string long_text(50, 'x');
+  const std::string very_long = "alpha=0.5," + std::string(200, 'y');
+  page.add_table({"model", "RMSE", "note"},
+                 {{"a", "0.912 [0.887, 0.934]", long_text}, {"b", "nan", very_long}});
+  const std::string html = page.render();
+  EXPECT_NE(html.find("<td class=\"num\">0.912 [0.887, 0.934]</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">NaN</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td><div class=\"cell-long\">" + long_text + "</div></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td><details class=\"cell-fold\"><summary>alpha=0.5,"), std::string::npos);
+  EXPECT_NE(html.find("<div class=\"table-block\">\n<table>"), std::string::npos);
+  EXPECT_NE(html.find("td.num { text-align: right; font-variant-numeric: tabular-nums; "
+                      "white-space: nowrap; }"),
+            std::string::npos);
+}
+
+// Data tables can show value, low and high as one interval cell; the CSV keeps the columns.
+TEST(Html, DataTablesJoinIntervals) {
+  assay::Table t;
+  t.add_column(assay::Column::categorical("model", {"a", "b"}));
+  t.add_column(assay::Column::numeric("rmse", {1.5, 2}));
+  t.add_column(assay::Column::numeric("rmse_low", {1, 1.25}));
+  t.add_column(assay::Column::numeric("rmse_high", {2, 3}));
+  t.add_column(assay::Column::numeric("n", {10, 20}));
+  HtmlReport page("joined");
+  page.add_data_table(t, {.csv_name = "t", .join_intervals = true});
+  const std::string html = page.render();
+  EXPECT_NE(html.find("<th class=\"word\">rmse</th><th class=\"word\">n</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">1.5000 [1.0000, 2.0000]</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">2.0000 [1.2500, 3.0000]</td><td class=\"num\">20</td>"),
+            std::string::npos);
+  EXPECT_EQ(page.csv_files()[0].text, assay::format_csv(t));
+}
+
+// Every abbreviation a table uses is defined beside it, once per page, then linked.
+TEST(Html, GlossaryBesideTables) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(glossary_terms_in(V{"set", "R-AUC", "PRR", "F1@95", "ROC AUC (one-vs-rest, macro)"}),
+            (V{"R-AUC", "PRR", "F1@95", "ROC AUC"}));
+  EXPECT_EQ(glossary_terms_in(V{"ndsc_r_auc_mean", "lesion_f1_sd", "f1_at_95", "r2"}),
+            (V{"nDSC R-AUC", "lesion F1", "F1@95", "R\u00b2"}));
+  EXPECT_EQ(glossary_terms_in(V{"all runs", "same", "mAP (step)", "Apple"}), V{"mAP"});
+  ASSERT_NE(glossary_entry("prr"), nullptr);
+  EXPECT_EQ(glossary_entry("PRR")->term, "PRR");
+  EXPECT_EQ(glossary_entry("nonsense"), nullptr);
+
+  HtmlReport page("glossary");
+  page.add_table({"model", "PRR"}, {{"a", "0.5"}});
+  page.add_table({"model", "PRR", "AURC"}, {{"a", "0.5", "0.1"}}, {"Same"});
+  const std::string html = page.render();
+  EXPECT_EQ(count(html, "<dt id=\"glossary-prr\">PRR</dt>"), 1u);
+  EXPECT_NE(html.find("<dt id=\"glossary-aurc\">AURC</dt>"), std::string::npos);
+  EXPECT_NE(html.find("<dt id=\"glossary-same\">Same</dt>"), std::string::npos);
+  EXPECT_NE(html.find("Defined above: <a href=\"#glossary-prr\">PRR</a>"), std::string::npos);
+  EXPECT_THROW_MSG(page.add_glossary({"XYZ"}), assay::Error, "glossary has no term \"XYZ\"");
 }
 
 TEST(Html, DataTablesOfferTheirCsv) {
@@ -208,7 +303,7 @@ TEST(Html, DataTablesOfferTheirCsv) {
   EXPECT_NE(html.find("<ul class=\"summary\">\n<li>one</li>\n<li><a href=\"#x\">two</a></li>"),
             std::string::npos);
   EXPECT_NE(html.find("<td class=\"num\">0.1235</td></tr>"), std::string::npos);  // rounded
-  EXPECT_NE(html.find("<td class=\"num\">\u2014</td>"), std::string::npos);       // NaN
+  EXPECT_NE(html.find("<td class=\"num\">NaN</td>"), std::string::npos);          // NaN
   EXPECT_NE(html.find("Caption &amp; more"), std::string::npos);
   EXPECT_NE(html.find("<details class=\"table-block\"><summary>Table (2 rows)</summary>"),
             std::string::npos);

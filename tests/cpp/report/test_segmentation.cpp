@@ -78,16 +78,16 @@ TEST(SegmentReport, TextHasSettingsSummaryAndSubjects) {
             "across subjects (mean \u00b1 SD, \u00d7100):\n"
             "set  subjects            DSC           nDSC     lesion F1  nDSC R-AUC  lesion TP  "
             "lesion FP  lesion FN  patient R-AUC  patient PRR\n"
-            "all         2  70.00 \u00b1 10.00  65.50 \u00b1 12.25  50.00 \u00b1 0.00         nan"
-            "          3          1          2            nan          nan\n"
+            "all         2  70.00 \u00b1 10.00  65.50 \u00b1 12.25  50.00 \u00b1 0.00         NaN"
+            "          3          1          2            NaN          NaN\n"
             "\n"
             "per subject:\n"
             "subject     DSC    nDSC  lesions  predicted  lesion TP  lesion FP  lesion FN  lesion "
             "F1  nDSC R-AUC  mean uncertainty\n"
             "s01      0.8000  0.7775        3          2          2          0          1     "
-            "0.8000         nan               nan\n"
+            "0.8000         NaN               NaN\n"
             "s02      0.6000  0.5325        2          2          1          1          1     "
-            "0.5000         nan               nan\n"
+            "0.5000         NaN               NaN\n"
             "\n"
             "note: s02: no lesion predicted\n");
 }
@@ -154,6 +154,15 @@ TEST(SegmentReport, ChartsNeedSomethingToDraw) {
   const SegmentEvaluation curves = with_curves();
   EXPECT_EQ(report::segment_ndsc_retention_chart(curves)["data"]["values"].size(), 6u);
   EXPECT_EQ(report::segment_patient_retention_chart(curves)["data"]["values"].size(), 9u);
+}
+
+// nDSC, DSC, lesion F1 and the retention areas are defined beside the tables that use them.
+TEST(SegmentReport, PageDefinesItsAbbreviations) {
+  const std::string html = report::segment_html(hand_evaluation(), "seg").render();
+  for (const char* id : {"glossary-dsc", "glossary-ndsc", "glossary-lesion-f1",
+                         "glossary-ndsc-r-auc", "glossary-r-auc", "glossary-prr"})
+    EXPECT_NE(html.find(std::string("<dt id=\"") + id + "\">"), std::string::npos) << id;
+  EXPECT_EQ(html.find("<td class=\"num\">nan</td>"), std::string::npos);
 }
 
 TEST(SegmentReport, PageHasRetentionChartsOnlyWithUncertainty) {

@@ -86,11 +86,11 @@ TEST(ShiftReport, TextTableWritesEachKindOfNumber) {
   EXPECT_EQ(report::shift_text(ev),
             "6 samples, 1 model(s), 2 set(s); error: squared; retention convention: shifts\n"
             "\n"
-            "set     model  n  shifted    RMSE     MAE       MAPE       R2   R-AUC     PRR    "
+            "set     model  n  shifted    RMSE     MAE      MAPE       R2   R-AUC     PRR    "
             "AURC   AUGRC  OOD AUROC\n"
-            "dev_in  m      4        0  0.5000  0.2500  1.234e+06      nan  0.1000  0.0005  "
-            "2.0000    -inf        nan\n"
-            "all     m      6        2  1.0000  0.7500     0.1250  -0.5000  0.2000  0.5000  "
+            "dev_in  m      4        0  0.5000  0.2500  1.23e+06      NaN  0.1000  0.0005  "
+            "2.0000    -inf        NaN\n"
+            "all     m      6        2  1.0000  0.7500  1.25e-01  -0.5000  0.2000  0.5000  "
             "0.0100  0.0020     0.7500\n"
             "\n"
             "note: 1 row(s) have an undefined PRR\n");
