@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "assay/report/charts.hpp"
+
 namespace assay::cli {
 
 /// Counts and seeds: digits only, at most 2^64-1. CLI11 would wrap "-5" around to 2^64-5 and
@@ -52,6 +54,10 @@ CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::stri
 /// --threads filling `threads`: 0 = all cores, a negative count refused; above the machine's
 /// cores it is capped by cap_thread_options() (after parsing, with a warning).
 CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help);
+
+/// --chart-axis fit|full filling `axis` (report::parse_axis_range; a bad value is refused while
+/// parsing): how the pages draw value axes that have a natural range such as 0..1.
+CLI::Option* add_chart_axis_option(CLI::App* cmd, report::AxisRange& axis);
 
 /// Caps every --threads given on the command line at the machine's cores (with a warning),
 /// unless `force` (--threads-force) or ASSAY_THREADS_FORCE=1. Call once after parsing, with the

@@ -25,8 +25,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const std::map<std::string, std::vector<std::string>> kKeys = {
     {"",
-     {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count",
-      "compare"}},
+     {"title", "out", "seed", "threads", "chart_axis", "metrics", "soak", "cv", "shift", "segment",
+      "count", "compare"}},
     {"metrics",
      {"file", "label", "models", "weight", "threshold", "pos_label", "ap_method", "ap_grid", "bins",
       "bin_strategy", "bootstrap", "confidence", "seed"}},
@@ -617,6 +617,8 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   c.out = KeyReader::resolve(top.text("out", "report.html"), base_dir);
   c.seed = top.seed("seed", c.seed);
   c.threads = static_cast<int>(top.integer("threads", 0, 0, 4096));
+  c.chart_axis = top.parsed<AxisRange>("chart_axis", c.chart_axis,
+                                       [](const std::string& t) { return parse_axis_range(t); });
   bool any = false;
   const auto section = [&](const char* name) -> std::optional<KeyReader> {
     if (!top.has(name)) return std::nullopt;

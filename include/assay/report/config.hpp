@@ -2,8 +2,9 @@
 // predictions to read and which analyses to run, checked completely before any work starts.
 //
 // A configuration is a TOML file (docs/report-config.md has the whole schema) or, from Python, a
-// dict of the same shape. Top-level keys: title, out, seed, threads; one table per analysis —
-// [metrics], [soak], [cv], [shift], [segment], [count], [compare] — any subset, at least one.
+// dict of the same shape. Top-level keys: title, out, seed, threads, chart_axis; one table per
+// analysis — [metrics], [soak], [cv], [shift], [segment], [count], [compare] — any subset, at
+// least one.
 // Inside an analysis the keys are the options of the subcommand of the same name, with '_' for
 // '-' (`pos_label` is `assay metrics --pos-label`), plus a `models` table where the analysis
 // compares several models side by side:
@@ -39,6 +40,7 @@
 #include "assay/core/json.hpp"
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
+#include "assay/report/charts.hpp"
 #include "assay/shift/partition.hpp"
 #include "assay/shift/segment_experiment.hpp"
 #include "assay/soak/cv.hpp"
@@ -151,6 +153,9 @@ struct ReportConfig {
   std::uint64_t seed = 1;
   /// Worker threads of every analysis (0 = all cores; results do not depend on it).
   int threads = 0;
+  /// Value axes of the dot-and-whisker and per-subject charts: fit (default) or full (the
+  /// whole natural range, e.g. 0..1); charts.hpp's AxisRange.
+  AxisRange chart_axis = AxisRange::fit;
   std::optional<MetricsSection> metrics;
   std::optional<SoakSection> soak;
   std::optional<CvSection> cv;
