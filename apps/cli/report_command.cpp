@@ -34,7 +34,8 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
                 "only read the configuration and every input and check them; run nothing");
   cmd->add_flag("--json", o->json, "print every number as JSON instead of the summary");
   // Given, it overrides the configuration's chart_axis.
-  o->chart_axis_option = add_chart_axis_option(cmd, o->chart_axis);
+  o->chart_axis_option =
+      add_chart_axis_option(cmd, o->chart_axis, "the configuration's chart_axis (fit)");
 
   return [cmd, o] {
     if (!cmd->parsed()) return;

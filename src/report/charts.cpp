@@ -242,7 +242,8 @@ void add_operating_layer(Json& spec, const Axes& axes, const std::vector<std::st
 std::pair<double, double> round_outward(double low, double high) {
   const double raw = (high - low) / 10;
   const int exponent = static_cast<int>(std::floor(std::log10(raw)));
-  const double fraction = raw / std::pow(10.0, exponent);
+  // Shaved by a hair so that a raw step of 0.005000000000000001 counts as 5, not above it.
+  const double fraction = raw / std::pow(10.0, exponent) * (1 - 1e-9);
   double mantissa = fraction <= 1     ? 1
                     : fraction <= 2   ? 2
                     : fraction <= 2.5 ? 2.5
@@ -251,7 +252,8 @@ std::pair<double, double> round_outward(double low, double high) {
   const double scale = std::pow(10.0, std::abs(exponent));
   auto at = [&](double k) { return exponent >= 0 ? k * mantissa * scale : k * mantissa / scale; };
   const double step = at(1);
-  return {at(std::floor(low / step)), at(std::ceil(high / step))};
+  // A hair of slack: -0.05 / 0.01 is -5.000000000000001, which must round to -5, not -6.
+  return {at(std::floor(low / step + 1e-9)), at(std::ceil(high / step - 1e-9))};
 }
 
 // Past series_palette()'s colours Vega starts over: the subtitle says so (tooltips name each).

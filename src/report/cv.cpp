@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -199,13 +200,25 @@ Json cv_time_chart(const CvOutcome& o, const ChartParams& params) {
                       {"label", mean_sd(s.train_seconds_mean, s.train_seconds_sd, "{:.3g}")}});
   }
   const Json y = learner_axis(o);
-  // Powers of ten below 0.001 as 1e-6 (0.0000010.00001 ran together), larger ones plainly.
+  // Ticks at the powers of ten that span the times, written 1e-6 below 0.001 (0.0000010.00001
+  // ran together) and plainly above: Vega's own log ticks crowd a span of a few decades.
+  double fastest = std::numeric_limits<double>::infinity(), slowest = 0;
+  for (const auto& v : values) {
+    fastest = std::min(fastest, v["seconds"].get<double>());
+    slowest = std::max(slowest, v["seconds"].get<double>());
+  }
+  Json ticks = Json::array();
+  for (int e = static_cast<int>(std::floor(std::log10(fastest)));
+       e <= static_cast<int>(std::ceil(std::log10(slowest))); ++e)
+    ticks.push_back(std::pow(10.0, e));
+  if (ticks.size() < 2) ticks.push_back(10 * ticks.back().get<double>());  // one power of ten
   Json x = {{"field", "seconds"},
             {"type", "quantitative"},
             {"title", "train seconds (log scale)"},
-            {"scale", {{"type", "log"}}},
+            {"scale", {{"type", "log"}, {"domain", {ticks.front(), ticks.back()}}}},
             {"axis",
-             {{"labelExpr",
+             {{"values", ticks},
+              {"labelExpr",
                "datum.value >= 0.001 ? format(datum.value, '~g') : format(datum.value, '.0e')"},
               {"labelOverlap", "greedy"}}}};
   Json layers = Json::array();
