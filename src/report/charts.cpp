@@ -797,6 +797,9 @@ Json json_number(double value) {
 std::string finite(const std::string& field) {
   return report::finite(field);
 }
+void note_repeated_colours(Json& spec, std::size_t n_series) {
+  report::note_repeated_colours(spec, n_series);
+}
 Json tooltip(const char* field, const char* title, const char* format) {
   return report::tooltip(field, title, format);
 }
