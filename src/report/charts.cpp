@@ -244,11 +244,11 @@ std::pair<double, double> round_outward(double low, double high) {
   const int exponent = static_cast<int>(std::floor(std::log10(raw)));
   // Shaved by a hair so that a raw step of 0.005000000000000001 counts as 5, not above it.
   const double fraction = raw / std::pow(10.0, exponent) * (1 - 1e-9);
-  double mantissa = fraction <= 1     ? 1
-                    : fraction <= 2   ? 2
-                    : fraction <= 2.5 ? 2.5
-                    : fraction <= 5   ? 5
-                                      : 10;
+  const double mantissa = fraction <= 1     ? 1
+                          : fraction <= 2   ? 2
+                          : fraction <= 2.5 ? 2.5
+                          : fraction <= 5   ? 5
+                                            : 10;
   const double scale = std::pow(10.0, std::abs(exponent));
   auto at = [&](double k) { return exponent >= 0 ? k * mantissa * scale : k * mantissa / scale; };
   const double step = at(1);
