@@ -26,6 +26,7 @@
 #include "assay/report/count.hpp"
 #include "assay/report/count_networks.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace assay::cli {
 namespace {
@@ -38,6 +39,7 @@ struct CountOptions {
   count::CountParams params;
   ReportOutputs out;
   CsvDialectOptions csv_dialect;  // of --test
+  report::AxisRange chart_axis = report::AxisRange::fit;
   std::string test;
   std::string label;
   std::string vnnlib;
@@ -286,6 +288,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
                      "worker threads for enumeration (0 = all cores; results do not depend on it)");
   options->out.add_options(cmd, "print JSON (exact counts as decimal strings)");
   options->csv_dialect.add_to(cmd);
+  add_chart_axis_option(cmd, options->chart_axis);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -319,7 +322,10 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
         ctrl_c.run([&] { return count::count(model, spec, o.params); });
     o.out.write(
         report::count_json(result), [&] { return report::count_text(result); },
-        [&] { return report::count_html(result, "assay count: " + o.model + " on " + o.spec); });
+        [&] {
+          return report::count_html(result, "assay count: " + o.model + " on " + o.spec,
+                                    o.chart_axis);
+        });
     ctrl_c.exit_if_interrupted();
   };
 }

@@ -169,6 +169,20 @@ CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::stri
       ->check(non_negative_integer());
 }
 
+CLI::Option* add_chart_axis_option(CLI::App* cmd, report::AxisRange& axis,
+                                   const std::string& default_text) {
+  static const CLI::Validator validator =
+      core_rule([](const std::string& text) { report::parse_axis_range(text); }, "fit|full");
+  return cmd
+      ->add_option_function<std::string>(
+          "--chart-axis",
+          [&axis](const std::string& text) { axis = report::parse_axis_range(text); },
+          "HTML page: the value axis of dot-and-whisker and per-subject charts fits the data "
+          "(fit) or spans the whole range such as 0..1 (full); default: " +
+              default_text)
+      ->check(validator);
+}
+
 CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help) {
   static const CLI::Validator validator = core_rule(
       [](const std::string& text) {

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "assay/core/csv.hpp"
+#include "assay/report/charts.hpp"
 
 namespace assay::cli {
 
@@ -67,6 +68,12 @@ CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::stri
 /// --threads filling `threads`: 0 = all cores, a negative count refused; above the machine's
 /// cores it is capped by cap_thread_options() (after parsing, with a warning).
 CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help);
+
+/// --chart-axis fit|full filling `axis` (report::parse_axis_range; a bad value is refused while
+/// parsing): how the pages draw value axes that have a natural range such as 0..1.
+/// `default_text` names the default in the help ("fit", or where else the value comes from).
+CLI::Option* add_chart_axis_option(CLI::App* cmd, report::AxisRange& axis,
+                                   const std::string& default_text = "fit");
 
 /// Caps every --threads given on the command line at the machine's cores (with a warning),
 /// unless `force` (--threads-force) or ASSAY_THREADS_FORCE=1. Call once after parsing, with the

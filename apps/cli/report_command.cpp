@@ -1,6 +1,7 @@
-// `assay report CONFIG.toml [--out PAGE.html] [--check] [--json]`: every analysis the
-// configuration names on one offline HTML page, its tables as CSV next to it and all numbers as
-// JSON (report/overview.hpp). The configuration and every input are checked before any work.
+// `assay report CONFIG.toml [--out PAGE.html] [--check] [--json] [--chart-axis fit|full]`: every
+// analysis the configuration names on one offline HTML page, its tables as CSV next to it and all
+// numbers as JSON (report/overview.hpp). The configuration and every input are checked before any
+// work.
 #include <cstdio>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "assay/report/config.hpp"
 #include "assay/report/overview.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 #include "stdout_batch.hpp"
 
 namespace assay::cli {
@@ -16,6 +18,8 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
   struct Options {
     std::string config, out;
     bool check = false, json = false;
+    report::AxisRange chart_axis = report::AxisRange::fit;
+    CLI::Option* chart_axis_option = nullptr;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -29,11 +33,15 @@ Action add_report_command(CLI::App& app, const GlobalOptions& /*global*/) {
   cmd->add_flag("--check", o->check,
                 "only read the configuration and every input and check them; run nothing");
   cmd->add_flag("--json", o->json, "print every number as JSON instead of the summary");
+  // Given, it overrides the configuration's chart_axis.
+  o->chart_axis_option =
+      add_chart_axis_option(cmd, o->chart_axis, "the configuration's chart_axis (fit)");
 
   return [cmd, o] {
     if (!cmd->parsed()) return;
     report::ReportConfig config = report::read_report_config(o->config);
     if (!o->out.empty()) config.out = o->out;
+    if (o->chart_axis_option->count() > 0) config.chart_axis = o->chart_axis;
     const char* out_option = o->out.empty() ? "out" : "--out";
     check_writable(config.out, out_option);
     const report::PreparedOverview prepared = report::prepare_overview(config);

@@ -1,11 +1,13 @@
 // `assay segment --pred DIR_OR_GLOB [--pred ...] --truth DIR_OR_GLOB [--uncertainty SRC]
 //  [--brain-mask SRC] [--partition CSV] [--threshold 0.35] [--connectivity 6] [--iou 0.25]
 //  [--min-size 10] [--r 0.001] [--voxel-measure auto] [--write-masks DIR]
-//  [--write-uncertainty DIR] [--threads N] [--csv-out F] [--json|--json-out F] [--html OUT]`
+//  [--write-uncertainty DIR] [--threads N] [--csv-out F] [--json|--json-out F] [--html OUT]
+//  [--chart-axis fit|full]`
 #include "assay/core/csv.hpp"
 #include "assay/report/segmentation.hpp"
 #include "assay/shift/segment_experiment.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace assay::cli {
 namespace {
@@ -13,6 +15,7 @@ namespace {
 struct SegmentOptions {
   shift::SegmentParams params;
   ReportOutputs out;
+  report::AxisRange chart_axis = report::AxisRange::fit;
 };
 
 }  // namespace
@@ -62,6 +65,7 @@ Action add_segment_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->check(output_file_name());
   options->out.extra_name = "--csv-out";
   options->out.add_options(cmd);
+  add_chart_axis_option(cmd, options->chart_axis);
 
   return [cmd, options] {
     if (!cmd->parsed()) return;
@@ -70,7 +74,10 @@ Action add_segment_command(CLI::App& app, const GlobalOptions& /*global*/) {
     const auto evaluation = shift::evaluate_segmentation_files(options->params);
     options->out.write(
         report::segment_json(evaluation), [&] { return report::segment_text(evaluation); },
-        [&] { return report::segment_html(evaluation, "assay segment: " + options->params.truth); },
+        [&] {
+          return report::segment_html(evaluation, "assay segment: " + options->params.truth,
+                                      options->chart_axis);
+        },
         options->out.extra.empty() ? "" : format_csv(shift::subject_table(evaluation)));
   };
 }

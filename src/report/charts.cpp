@@ -113,6 +113,11 @@ Json hover_points(const char* x_field, const char* y_field, Json tooltips) {
             {"tooltip", std::move(tooltips)}}}};
 }
 
+// The colour legend's title: the caller's, else the chart's default.
+std::string legend_title(const ChartParams& params, const char* fallback) {
+  return params.legend_title.empty() ? fallback : params.legend_title;
+}
+
 void check_series_count(std::size_t n, const char* chart) {
   if (n == 0) fail("{} needs at least one series (found 0)", chart);
 }
@@ -199,7 +204,7 @@ struct Axes {
 // Ringed dots at each series' operating point (the threshold in use), coloured like its curve;
 // no layer when no series has a finite operating point.
 void add_operating_layer(Json& spec, const Axes& axes, const std::vector<std::string>& labels,
-                         const std::vector<OperatingPoint>& points) {
+                         const std::vector<OperatingPoint>& points, const std::string& legend) {
   Json values = Json::array();
   for (std::size_t k = 0; k < labels.size(); ++k) {
     const auto& p = points[k];
@@ -210,32 +215,89 @@ void add_operating_layer(Json& spec, const Axes& axes, const std::vector<std::st
                       {"rule", p.rule.empty() ? "operating point" : p.rule}});
   }
   if (values.empty()) return;
-  spec["layer"].push_back({{"data", {{"values", std::move(values)}}},
-                           {"mark",
-                            {{"type", "point"},
-                             {"filled", true},
-                             {"size", 110},
-                             {"stroke", "#000000"},
-                             {"strokeWidth", 1.5},
-                             {"opacity", 1}}},
-                           {"encoding",
-                            {{"x", {{"field", axes.x_field}, {"type", "quantitative"}}},
-                             {"y", {{"field", axes.y_field}, {"type", "quantitative"}}},
-                             // No legend of its own: it shares the curves' colour legend (a
-                             // "legend": null here conflicts with theirs and Vega-Lite warns).
-                             {"color", {{"field", "series"}, {"type", "nominal"}}},
-                             {"tooltip",
-                              {tooltip("series", "Model"), tooltip("rule", "Operating point"),
-                               tooltip(axes.x_field, axes.x_title, ".4f"),
-                               tooltip(axes.y_field, axes.y_title, ".4f")}}}}});
+  spec["layer"].push_back(
+      {{"data", {{"values", std::move(values)}}},
+       {"mark",
+        {{"type", "point"},
+         {"filled", true},
+         {"size", 110},
+         {"stroke", "#000000"},
+         {"strokeWidth", 1.5},
+         {"opacity", 1}}},
+       {"encoding",
+        {{"x", {{"field", axes.x_field}, {"type", "quantitative"}}},
+         {"y", {{"field", axes.y_field}, {"type", "quantitative"}}},
+         // No legend of its own: it shares the curves' colour legend (a
+         // "legend": null here conflicts with theirs and Vega-Lite warns).
+         {"color", {{"field", "series"}, {"type", "nominal"}}},
+         {"tooltip",
+          {tooltip("series", legend.c_str()), tooltip("rule", "Operating point"),
+           tooltip(axes.x_field, axes.x_title, ".4f"),
+           tooltip(axes.y_field, axes.y_title, ".4f")}}}}});
+}
+
+// [low, high] widened to multiples of a round step (1, 2, 2.5 or 5 times a power of ten) near a
+// tenth of the span. Multiples are formed as integer * mantissa, then scaled by the power of ten
+// with one division, so 0.92 comes out as the double nearest 0.92, not 0.9200000000000002.
+std::pair<double, double> round_outward(double low, double high) {
+  const double raw = (high - low) / 10;
+  const int exponent = static_cast<int>(std::floor(std::log10(raw)));
+  // Shaved by a hair so that a raw step of 0.005000000000000001 counts as 5, not above it.
+  const double fraction = raw / std::pow(10.0, exponent) * (1 - 1e-9);
+  const double mantissa = fraction <= 1     ? 1
+                          : fraction <= 2   ? 2
+                          : fraction <= 2.5 ? 2.5
+                          : fraction <= 5   ? 5
+                                            : 10;
+  const double scale = std::pow(10.0, std::abs(exponent));
+  auto at = [&](double k) { return exponent >= 0 ? k * mantissa * scale : k * mantissa / scale; };
+  const double step = at(1);
+  // A hair of slack: -0.05 / 0.01 is -5.000000000000001, which must round to -5, not -6.
+  return {at(std::floor(low / step + 1e-9)), at(std::ceil(high / step - 1e-9))};
+}
+
+// Past series_palette()'s colours Vega starts over: the subtitle says so (tooltips name each).
+void note_repeated_colours(Json& spec, std::size_t n_series) {
+  const std::size_t n_colours = series_palette().size();
+  if (n_series <= n_colours) return;
+  spec["title"] = {{"text", spec["title"]},
+                   {"subtitle", fmt::format("{} series, {} colours: colours repeat (the tooltip "
+                                            "names each series)",
+                                            n_series, n_colours)}};
 }
 
 }  // namespace
 
 const std::vector<std::string>& series_palette() {
-  static const std::vector<std::string> palette = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                                   "#56B4E9", "#D55E00", "#F0E442", "#000000"};
+  static const std::vector<std::string> palette = {
+      "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+      "#000000", "#2A2AB8", "#3CB83C", "#C040C0", "#66600A", "#C8104E", "#8A8A8A",
+      "#D89A7A", "#7A3030", "#6A0A6A", "#0A5A5A", "#A0A000", "#8080FF"};
   return palette;
+}
+
+AxisRange parse_axis_range(std::string_view text) {
+  if (text == "fit") return AxisRange::fit;
+  if (text == "full") return AxisRange::full;
+  fail("chart axis must be fit or full, found {}", quote_found(std::string(text)));
+}
+
+std::string_view to_string(AxisRange axis) {
+  return axis == AxisRange::fit ? "fit" : "full";
+}
+
+std::array<double, 2> fitted_axis(double low, double high, const std::vector<double>& bounds) {
+  if (!std::isfinite(low) || !std::isfinite(high) || low > high)
+    fail("fitted_axis needs finite low <= high (found {} and {})", low, high);
+  if (!bounds.empty() && (bounds.size() != 2 || !(bounds[0] < bounds[1])))
+    fail("fitted_axis bounds must be [min, max] with min < max (found {} values)", bounds.size());
+  const double span = high > low ? high - low : (low != 0 ? std::abs(low) : 1.0);
+  const double pad = 0.05 * span;
+  const auto [lo, hi] = round_outward(low - pad, high + pad);
+  if (bounds.empty()) return {lo, hi};
+  const double a = std::max(lo, bounds[0]), b = std::min(hi, bounds[1]);
+  if (a < b) return {a, b};
+  return {bounds[0], bounds[1]};  // the data lie outside the bounds: show the whole range
 }
 
 Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& params) {
@@ -254,6 +316,7 @@ Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& para
   }
   check_unique(names, "series names");
 
+  const std::string legend = legend_title(params, "Model");
   const char* const raw = "precision";
   const char* const interp = "interpolated precision";
   const double tolerance = half_pixel(params);
@@ -284,7 +347,7 @@ Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& para
   Json encoding = {
       {"x", unit_axis("recall", "Recall")},
       {"y", unit_axis("precision", "Precision")},
-      {"color", series_color("series", "Model", string_array(labels), true)},
+      {"color", series_color("series", legend.c_str(), string_array(labels), true)},
       {"order", {{"field", "order"}, {"type", "quantitative"}}},
   };
   if (any_interpolated) {
@@ -304,12 +367,13 @@ Json pr_curve_chart(const std::vector<PrSeries>& series, const ChartParams& para
   spec["layer"] = {
       std::move(line),
       hover_points("recall", "precision",
-                   {tooltip("series", "Model"), tooltip("curve", "Curve"),
+                   {tooltip("series", legend.c_str()), tooltip("curve", "Curve"),
                     tooltip("recall", "Recall", ".4f"), tooltip("precision", "Precision", ".4f")})};
   std::vector<OperatingPoint> points;
   for (const auto& s : series)
     points.push_back({s.operating_recall, s.operating_precision, s.operating_label});
-  add_operating_layer(spec, {"recall", "precision", "Recall", "Precision"}, labels, points);
+  add_operating_layer(spec, {"recall", "precision", "Recall", "Precision"}, labels, points, legend);
+  note_repeated_colours(spec, labels.size());
   return spec;
 }
 
@@ -323,6 +387,7 @@ Json roc_curve_chart(const std::vector<RocSeries>& series, const ChartParams& pa
   }
   check_unique(names, "series names");
 
+  const std::string legend = legend_title(params, "Model");
   const double tolerance = half_pixel(params);
   Json values = Json::array();
   for (std::size_t k = 0; k < series.size(); ++k) {
@@ -341,10 +406,10 @@ Json roc_curve_chart(const std::vector<RocSeries>& series, const ChartParams& pa
          {"encoding",
           {{"x", unit_axis("fpr", "False positive rate")},
            {"y", unit_axis("tpr", "True positive rate")},
-           {"color", series_color("series", "Model", string_array(labels), true)},
+           {"color", series_color("series", legend.c_str(), string_array(labels), true)},
            {"order", {{"field", "order"}, {"type", "quantitative"}}}}}},
         hover_points("fpr", "tpr",
-                     {tooltip("series", "Model"), tooltip("fpr", "FPR", ".4f"),
+                     {tooltip("series", legend.c_str()), tooltip("fpr", "FPR", ".4f"),
                       tooltip("tpr", "TPR", ".4f")})}},
   };
   Json spec = base_spec(params, "ROC curve",
@@ -354,7 +419,8 @@ Json roc_curve_chart(const std::vector<RocSeries>& series, const ChartParams& pa
   std::vector<OperatingPoint> points;
   for (const auto& s : series)
     points.push_back({s.operating_fpr, s.operating_tpr, s.operating_label});
-  add_operating_layer(spec, {"fpr", "tpr", "FPR", "TPR"}, labels, points);
+  add_operating_layer(spec, {"fpr", "tpr", "FPR", "TPR"}, labels, points, legend);
+  note_repeated_colours(spec, labels.size());
   return spec;
 }
 
@@ -476,15 +542,28 @@ Json reliability_chart(const ReliabilityBins& bins, const ChartParams& params) {
   if (values.empty())
     fail("reliability_chart needs at least one non-empty bin (found {} bins, all empty)", n);
 
-  Json bin_tooltip = {tooltip("bin", "Confidence range"), tooltip("count", "Samples", ",~g"),
-                      tooltip("accuracy", "Accuracy", ".4f"),
-                      tooltip("confidence", "Mean confidence", ".4f")};
+  // Binary: the positive class's observed frequency against its predicted probability;
+  // multi-class: whether the top label is right against its probability.
+  const bool positive = bins.kind == ReliabilityKind::positive_class;
+  const char* const x_title =
+      positive ? "Mean predicted probability" : "Mean top-label probability";
+  const char* const y_title =
+      positive ? "Frequency of the positive class" : "Accuracy of the top label";
+  Json bin_tooltip = {
+      tooltip("bin", positive ? "Predicted probability range" : "Top-label probability range"),
+      tooltip("count", "Samples", ",~g"),
+      tooltip("accuracy",
+              positive ? "Observed frequency of the positive class"
+                       : "Fraction whose top label is true",
+              ".4f"),
+      tooltip("confidence", positive ? "Mean predicted probability" : "Mean top-label probability",
+              ".4f")};
   Json bars = {
       {"mark", {{"type", "rect"}, {"color", "#4c78a8"}, {"opacity", 0.85}, {"stroke", "white"}}},
       {"encoding",
-       {{"x", unit_axis("lower", "Confidence")},
+       {{"x", unit_axis("lower", x_title)},
         {"x2", {{"field", "upper"}}},
-        {"y", unit_axis("accuracy", "Accuracy")},
+        {"y", unit_axis("accuracy", y_title)},
         {"y2", {{"datum", 0}}},
         {"tooltip", bin_tooltip}}},
   };
@@ -511,9 +590,14 @@ Json reliability_chart(const ReliabilityBins& bins, const ChartParams& params) {
   };
   Json data_layers = {{"data", {{"values", std::move(values)}}},
                       {"layer", {std::move(bars), std::move(gaps), std::move(points)}}};
-  Json spec = base_spec(params, "Reliability diagram",
-                        "Per confidence bin: accuracy (bar), gap to the mean confidence (red) and "
-                        "mean confidence (dot, sized by samples); dashed: perfect calibration.");
+  Json spec = base_spec(
+      params, "Reliability diagram",
+      positive ? "Per bin of predicted probability: the observed frequency of the positive class "
+                 "(bar), the gap to the mean predicted probability (red) and the mean predicted "
+                 "probability (dot, sized by samples); dashed: perfect calibration."
+               : "Per bin of top-label probability: the fraction whose top label is true (bar), "
+                 "the gap to the mean top-label probability (red) and that mean (dot, sized by "
+                 "samples); dashed: perfect calibration.");
   spec["layer"] = {std::move(data_layers), diagonal_layer("lower", "accuracy")};
   return spec;
 }
@@ -559,7 +643,8 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
             {"type", "quantitative"},
             {"title", x_title},
             {"scale", log_x ? Json{{"type", "log"}} : Json{{"zero", false}}}};
-  Json color = series_color("series", "Series", string_array(names), false);
+  const std::string legend = legend_title(params, "Series");
+  Json color = series_color("series", legend.c_str(), string_array(names), false);
   Json line = {
       {"transform", {{{"filter", finite("x") + " && " + finite("mean")}}}},
       {"mark", {{"type", "line"}, {"strokeWidth", 2}, {"point", {{"filled", true}, {"size", 40}}}}},
@@ -572,8 +657,8 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
           {"scale", {{"zero", false}}}}},
         {"color", color},
         {"tooltip",
-         {tooltip("series", "Series"), tooltip("x", "x", ",~g"), tooltip("mean", "Mean", ".4g"),
-          tooltip("sd", "SD", ".4g")}}}},
+         {tooltip("series", legend.c_str()), tooltip("x", "x", ",~g"),
+          tooltip("mean", "Mean", ".4g"), tooltip("sd", "SD", ".4g")}}}},
   };
   Json layers = Json::array();
   if (any_band) {
@@ -595,8 +680,37 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
                 "Mean (line) and mean \u00b1 SD (band) at each value of the meta-parameter.");
   spec["data"] = {{"values", std::move(values)}};
   spec["layer"] = std::move(layers);
+  note_repeated_colours(spec, names.size());
   return spec;
 }
+
+namespace {
+
+// The value axis of interval_chart: the natural range (full), or fitted to every finite value,
+// interval end and the reference line (fit, and always without a natural range).
+std::array<double, 2> interval_axis(const std::vector<IntervalPoint>& points,
+                                    const IntervalChartParams& params) {
+  if (params.chart.axis == AxisRange::full && !params.domain.empty())
+    return {params.domain[0], params.domain[1]};
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  auto take = [&](double v) {
+    if (!std::isfinite(v)) return;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  };
+  for (const auto& p : points) {
+    if (!std::isfinite(p.value)) continue;
+    take(p.value);
+    if (std::isfinite(p.low) && std::isfinite(p.high)) {
+      take(p.low);
+      take(p.high);
+    }
+  }
+  take(params.reference);
+  return fitted_axis(low, high, params.domain);
+}
+
+}  // namespace
 
 Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChartParams& params) {
   std::vector<std::string> rows, series;
@@ -620,12 +734,11 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
   ChartParams chart = params.chart;
   chart.height =
       std::max<int>(chart.height, static_cast<int>(rows.size() * (14 * series.size() + 10)));
-  Json x = {{"field", "value"}, {"type", "quantitative"}, {"title", params.x_title}};
-  if (!params.domain.empty())
-    x["scale"] = {
-        {"domain", {params.domain[0], params.domain[1]}}, {"nice", false}, {"zero", false}};
-  else
-    x["scale"] = {{"zero", false}};
+  const auto axis = interval_axis(points, params);
+  Json x = {{"field", "value"},
+            {"type", "quantitative"},
+            {"title", params.x_title},
+            {"scale", {{"domain", {axis[0], axis[1]}}, {"nice", false}, {"zero", false}}}};
   const Json y = {
       {"field", "row"}, {"type", "nominal"}, {"title", nullptr}, {"sort", string_array(rows)}};
   const Json offset = {{"field", "series"}, {"type", "nominal"}, {"sort", string_array(series)}};
@@ -644,7 +757,7 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
                       {"title", params.interval_name + " high"}}};
   Json x2 = {{"field", "high"}};
   Json rule = {{"transform", {{{"filter", finite("low") + " && " + finite("high")}}}},
-               // Clipped to a fixed domain: a mean ± SD can pass a bound the values never do.
+               // Clipped to the natural range: a mean ± SD can pass a bound the values never do.
                {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"clip", !params.domain.empty()}}},
                {"encoding",
                 {{"x", {{"field", "low"}, {"type", "quantitative"}}},
@@ -661,7 +774,6 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
   spec["data"] = {{"values", std::move(values)}};
   spec["layer"] = Json::array();
   if (std::isfinite(params.reference)) {
-    // Same field as the dots: the axis stretches to include the reference.
     spec["layer"].push_back(
         {{"data", {{"values", {{{"value", params.reference}}}}}},
          {"mark", {{"type", "rule"}, {"color", "#555"}, {"strokeDash", {4, 4}}}},
@@ -669,6 +781,7 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
   }
   spec["layer"].push_back(std::move(rule));
   spec["layer"].push_back(std::move(dot));
+  note_repeated_colours(spec, series.size());
   return spec;
 }
 
@@ -683,6 +796,9 @@ Json json_number(double value) {
 }
 std::string finite(const std::string& field) {
   return report::finite(field);
+}
+void note_repeated_colours(Json& spec, std::size_t n_series) {
+  report::note_repeated_colours(spec, n_series);
 }
 Json tooltip(const char* field, const char* title, const char* format) {
   return report::tooltip(field, title, format);

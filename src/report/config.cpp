@@ -25,16 +25,18 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const std::map<std::string, std::vector<std::string>> kKeys = {
     {"",
-     {"title", "out", "seed", "threads", "metrics", "soak", "cv", "shift", "segment", "count",
-      "compare", "regression"}},
-    {"regression", {"file", "label", "models", "weight", "bootstrap", "confidence", "seed"}},
+     {"title", "out", "seed", "threads", "chart_axis", "metrics", "soak", "cv", "shift", "segment",
+      "count", "compare", "regression"}},
+    {"regression",
+     {"file", "label", "models", "weight", "bootstrap", "confidence", "seed", "delimiter",
+      "decimal"}},
     {"metrics",
      {"file", "label", "models", "weight", "threshold", "pos_label", "ap_method", "ap_grid", "bins",
       "bin_strategy", "bootstrap", "confidence", "seed", "delimiter", "decimal"}},
-    {"soak", {"file",     "files",   "label",  "subset", "group",   "fold",     "strata",
-              "folds",    "subsets", "seeds",  "sizes",  "ratio",   "learners", "learner_params",
-              "features", "drop",    "weight", "task",   "measure", "seed",
-              "delimiter", "decimal"}},
+    {"soak",
+     {"file",    "files", "label",   "subset", "group",     "fold",           "strata",   "folds",
+      "subsets", "seeds", "sizes",   "ratio",  "learners",  "learner_params", "features", "drop",
+      "weight",  "task",  "measure", "seed",   "delimiter", "decimal"}},
     {"cv",
      {"file", "files", "label", "group", "fold", "folds", "learners", "learner_params", "features",
       "drop", "weight", "task", "seed", "delimiter", "decimal"}},
@@ -49,10 +51,10 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
      {"models", "spec", "property", "method", "time_limit", "epsilon", "delta", "ambiguity_limit",
       "fraction_bits", "weight_bits", "activation_bits", "samples", "test", "label", "seed",
       "confidence", "delimiter", "decimal"}},
-    {"compare",
-     {"file", "label", "weight", "task", "by", "metrics", "baseline", "pairs", "pos_label",
-      "threshold", "resamples", "confidence", "seed", "test", "permutations", "correction", "gates",
-      "gate_on", "models", "delimiter", "decimal"}},
+    {"compare", {"file",     "label",     "weight",       "task",       "by",        "metrics",
+                 "baseline", "pairs",     "pos_label",    "threshold",  "resamples", "confidence",
+                 "seed",     "test",      "permutations", "correction", "gates",     "gate_on",
+                 "models",   "delimiter", "decimal"}},
 };
 
 std::string describe(const Json& value) {
@@ -385,6 +387,7 @@ MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
 RegressionSection read_regression(const KeyReader& r, const ReportConfig& c) {
   RegressionSection s;
   s.file = KeyReader::resolve(r.required_text("file"), c.base_dir);
+  s.csv = read_csv_dialect(r);
   s.columns.label = r.required_text("label");
   s.columns.weight = r.text("weight");
   auto& b = s.params.bootstrap;
@@ -660,6 +663,8 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   c.out = KeyReader::resolve(top.text("out", "report.html"), base_dir);
   c.seed = top.seed("seed", c.seed);
   c.threads = static_cast<int>(top.integer("threads", 0, 0, 4096));
+  c.chart_axis = top.parsed<AxisRange>("chart_axis", c.chart_axis,
+                                       [](const std::string& t) { return parse_axis_range(t); });
   bool any = false;
   const auto section = [&](const char* name) -> std::optional<KeyReader> {
     if (!top.has(name)) return std::nullopt;

@@ -1,5 +1,6 @@
 #include "assay/report/count.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -397,7 +398,7 @@ std::string encoding_text(const count::Encoding& e, const std::string& file) {
   return out;
 }
 
-HtmlReport count_html(const CountResult& r, const std::string& title) {
+HtmlReport count_html(const CountResult& r, const std::string& title, AxisRange axis) {
   HtmlReport page(title);
   const std::string level = fmt::format("{:g}%", 100 * r.confidence);
   page.add_paragraph(header_line(r) +
@@ -439,60 +440,30 @@ HtmlReport count_html(const CountResult& r, const std::string& title) {
         mrows.push_back(std::move(row));
       }
       page.add_table(header, mrows);
-      // One chart: each estimate with its interval, the exact value as a tick.
-      Json values = Json::array();
+      // One chart: each estimate with its interval beside the exact value (a dot alone).
+      std::vector<IntervalPoint> points;
       for (const auto& m : metrics) {
         if (m.metric == "F1") continue;
         const std::string row = m.label + " " + m.metric;
-        values.push_back({{"row", row},
-                          {"what", "exact"},
-                          {"value", detail::json_number(m.exact)},
-                          {"low", nullptr},
-                          {"high", nullptr}});
-        for (std::size_t i = 0; i < m.estimate.size(); ++i) {
-          values.push_back({{"row", row},
-                            {"what", view_name(r.samples[i])},
-                            {"value", detail::json_number(m.estimate[i])},
-                            {"low", detail::json_number(m.low[i])},
-                            {"high", detail::json_number(m.high[i])}});
-        }
+        points.push_back({row, "exact", m.exact});
+        for (std::size_t i = 0; i < m.estimate.size(); ++i)
+          points.push_back({row, view_name(r.samples[i]), m.estimate[i], m.low[i], m.high[i]});
       }
-      ChartParams cp;
-      cp.height = 40 * static_cast<int>(metrics.size());
-      Json spec = detail::base_spec(cp, "Exact values and estimates",
-                                    fmt::format("Estimates from samples with {} Wilson "
-                                                "intervals, beside the exact value over the "
-                                                "whole domain.",
-                                                level));
-      spec["data"] = {{"values", values}};
-      const Json y = {{"field", "row"}, {"type", "nominal"}, {"title", nullptr}};
-      const Json color = {{"field", "what"}, {"type", "nominal"}, {"title", "source"}};
-      spec["layer"] =
-          Json::array({{{"transform", {{{"filter", detail::finite("low")}}}},
-                        {"mark", {{"type", "rule"}}},
-                        {"encoding",
-                         {{"y", y},
-                          {"yOffset", {{"field", "what"}}},
-                          {"x", {{"field", "low"}, {"type", "quantitative"}}},
-                          {"x2", {{"field", "high"}}},
-                          {"color", color}}}},
-                       {{"transform", {{{"filter", detail::finite("value")}}}},
-                        {"mark", {{"type", "point"}, {"filled", true}, {"size", 60}}},
-                        {"encoding",
-                         {{"y", y},
-                          {"yOffset", {{"field", "what"}}},
-                          {"x",
-                           {{"field", "value"},
-                            {"type", "quantitative"},
-                            {"title", "value"},
-                            {"scale", {{"domain", {0, 1}}}}}},
-                          {"color", color},
-                          {"tooltip", Json::array({detail::tooltip("row", "Metric"),
-                                                   detail::tooltip("what", "Source"),
-                                                   detail::tooltip("value", "Value", ".4f"),
-                                                   detail::tooltip("low", "Low", ".4f"),
-                                                   detail::tooltip("high", "High", ".4f")})}}}}});
-      page.add_chart("Exact values and estimates", spec);
+      const bool any_finite = std::any_of(points.begin(), points.end(),
+                                          [](const auto& p) { return std::isfinite(p.value); });
+      if (any_finite) {
+        IntervalChartParams ip;
+        ip.chart.title = "Exact values and estimates";
+        ip.chart.axis = axis;
+        ip.x_title = "value (fraction)";
+        ip.domain = {0, 1};
+        ip.series_title = "Source";
+        ip.interval_name = level + " Wilson interval";
+        page.add_chart(ip.chart.title, interval_chart(points, ip),
+                       fmt::format("Estimates from samples with {} Wilson intervals, beside the "
+                                   "exact value over the whole domain.",
+                                   level));
+      }
     }
   }
   if (!r.safety.empty()) {

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
 #include "report_util.hpp"
@@ -56,6 +59,37 @@ std::string seconds(double s) {
   return fmt::format("{:.3g}", s);
 }
 
+// A learner's description (JSON) for a table cell: "key=value" pairs joined by ", " (the cell can
+// wrap there), numbers with 3 significant digits, strings unquoted, lists of more than four
+// items shortened to their first three and a count. Text that is not JSON is shown as it is.
+std::string compact_value(const Json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number()) return fmt::format("{:.3g}", v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < v.size() && i < (v.size() > 4 ? 3 : 4); ++i)
+      items.push_back(compact_value(v[i]));
+    if (v.size() > 4) items.push_back(fmt::format("\u2026 {} items", v.size()));
+    return "[" + fmt::format("{}", fmt::join(items, ", ")) + "]";
+  }
+  if (v.is_object()) {
+    std::vector<std::string> pairs;
+    for (const auto& [key, value] : v.items()) pairs.push_back(key + "=" + compact_value(value));
+    return fmt::format("{}", fmt::join(pairs, ", "));
+  }
+  return v.dump();
+}
+
+std::string compact_hyperparameters(const std::string& text) {
+  if (text.empty()) return text;
+  try {
+    return compact_value(Json::parse(text));
+  } catch (const std::exception&) {
+    return text;
+  }
+}
+
 std::vector<std::string> names_in_order(const CvOutcome& o, bool data) {
   std::vector<std::string> out;
   for (const auto& s : o.summaries) {
@@ -79,8 +113,9 @@ Json faceted(Json spec, const CvOutcome& o, Json values, Json layers, const Char
                    {"title", "data set"},
                    {"sort", detail::string_array(data_sets)}};
   spec["columns"] = columns;
-  spec["spec"] = {{"width", std::max(160, params.width / std::max(1, columns))},
-                  {"height", std::max(60, 26 * static_cast<int>(learners.size()))},
+  // 40 px per learner row (at least 160 px): fold points and the mean ± SD segment stay apart.
+  spec["spec"] = {{"width", std::max(220, params.width / std::max(1, columns))},
+                  {"height", std::max(160, 40 * static_cast<int>(learners.size()))},
                   {"layer", std::move(layers)}};
   if (independent_x) spec["resolve"] = {{"scale", {{"x", "independent"}}}};
   return spec;
@@ -184,10 +219,27 @@ Json cv_time_chart(const CvOutcome& o, const ChartParams& params) {
                       {"label", mean_sd(s.train_seconds_mean, s.train_seconds_sd, "{:.3g}")}});
   }
   const Json y = learner_axis(o);
+  // Ticks at the powers of ten that span the times, written 1e-6 below 0.001 (0.0000010.00001
+  // ran together) and plainly above: Vega's own log ticks crowd a span of a few decades.
+  double fastest = std::numeric_limits<double>::infinity(), slowest = 0;
+  for (const auto& v : values) {
+    fastest = std::min(fastest, v["seconds"].get<double>());
+    slowest = std::max(slowest, v["seconds"].get<double>());
+  }
+  Json ticks = Json::array();
+  for (int e = static_cast<int>(std::floor(std::log10(fastest)));
+       e <= static_cast<int>(std::ceil(std::log10(slowest))); ++e)
+    ticks.push_back(std::pow(10.0, e));
+  if (ticks.size() < 2) ticks.push_back(10 * ticks.back().get<double>());  // one power of ten
   Json x = {{"field", "seconds"},
             {"type", "quantitative"},
             {"title", "train seconds (log scale)"},
-            {"scale", {{"type", "log"}}}};
+            {"scale", {{"type", "log"}, {"domain", {ticks.front(), ticks.back()}}}},
+            {"axis",
+             {{"values", ticks},
+              {"labelExpr",
+               "datum.value >= 0.001 ? format(datum.value, '~g') : format(datum.value, '.0e')"},
+              {"labelOverlap", "greedy"}}}};
   Json layers = Json::array();
   layers.push_back(
       {{"transform", {kind_filter("fold")}},
@@ -290,7 +342,8 @@ HtmlReport cv_html(const CvOutcome& o, const std::string& title, const std::stri
     fold_rows.push_back({r.data, r.learner, fmt::format("{}", r.test_fold),
                          fmt::format("{}", r.n_train), fmt::format("{}", r.n_test),
                          detail::fixed4(measure_of(r, o.measure)), detail::fixed4(r.auc),
-                         seconds(r.train_seconds), r.hyperparameters, r.failure});
+                         seconds(r.train_seconds), compact_hyperparameters(r.hyperparameters),
+                         r.failure});
   }
   page.add_table({"data", "learner", "fold", "n train", "n test", o.measure, "auc", "train s",
                   "hyperparameters", "failure"},

@@ -287,12 +287,16 @@ HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& tit
     ChartParams pr_params;
     pr_params.title =
         fmt::format("Precision-recall (AP: {})", metrics::to_string(ev.params.ap.method));
+    // One curve per class; binary: the positive class's, named after the model when it has one.
+    pr_params.legend_title = named ? "Model" : ev.binary ? "Positive class" : "Class";
     page.add_chart("Precision-recall curve: raw (solid) and interpolated (dotted)",
                    pr_curve_chart(pr, pr_params));
     if (!ev.roc_curves.empty()) {
       std::vector<RocSeries> roc;
       for (const auto& c : ev.roc_curves) roc.push_back({series_name(c.name), c.x, c.y, c.area});
-      page.add_chart("ROC curve", roc_curve_chart(roc));
+      ChartParams roc_params;
+      roc_params.legend_title = pr_params.legend_title;
+      page.add_chart("ROC curve", roc_curve_chart(roc, roc_params));
     }
   }
   page.add_chart("Confusion matrix (rows: true class, columns: predicted class)",
@@ -301,9 +305,13 @@ HtmlReport evaluation_html(const metrics::Evaluation& ev, const std::string& tit
     const auto& b = ev.calibration->bins;
     bool any = std::any_of(b.count.begin(), b.count.end(), [](double c) { return c > 0; });
     if (any) {
+      const ReliabilityBins bins{
+          b.lower,      b.upper,
+          b.count,      b.accuracy,
+          b.confidence, ev.binary ? ReliabilityKind::positive_class : ReliabilityKind::top_label};
       page.add_chart(ev.binary ? "Reliability diagram (probability of the positive class)"
                                : "Reliability diagram (top-label confidence)",
-                     reliability_chart({b.lower, b.upper, b.count, b.accuracy, b.confidence}));
+                     reliability_chart(bins));
     }
   }
   page.add_heading("Per class");

@@ -329,16 +329,16 @@ HtmlReport render_page(const PreparedOverview& p, const detail::Results& r,
   const ReportConfig& c = p.config;
   HtmlReport page(c.title);
   render_top(page, c, summary);
-  if (c.metrics) detail::render_metrics(page, *c.metrics, r.metrics, summary);
+  if (c.metrics) detail::render_metrics(page, *c.metrics, r.metrics, summary, c.chart_axis);
   if (r.regression) detail::render_regression(page, *c.regression, *r.regression, summary);
   if (r.soak) detail::render_soak(page, *c.soak, *r.soak);
   if (r.cv) detail::render_cv(page, *c.cv, *r.cv);
   if (r.shift) detail::render_shift(page, *c.shift, *r.shift);
-  if (c.segment) detail::render_segment(page, *c.segment, r.segment);
+  if (c.segment) detail::render_segment(page, *c.segment, r.segment, c.chart_axis);
   if (c.count) {
     std::optional<double> threshold;
     if (c.metrics) threshold = c.metrics->params.threshold;
-    detail::render_count(page, *c.count, r.count, threshold);
+    detail::render_count(page, *c.count, r.count, threshold, c.chart_axis);
   }
   if (r.compare) detail::render_compare(page, *c.compare, *r.compare);
   page.add_json("The configuration, as read", c.document);

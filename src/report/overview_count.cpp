@@ -187,8 +187,8 @@ std::string render_count_claim(const Claim& c) {
 }
 
 void render_count(HtmlReport& page, const CountSection& config,
-                  const std::vector<CountResult>& results,
-                  std::optional<double> metrics_threshold) {
+                  const std::vector<CountResult>& results, std::optional<double> metrics_threshold,
+                  AxisRange axis) {
   page.add_heading("Counting: the whole input space", 2, kCountAnchor);
   if (results.empty()) return;
   const CountResult& first = results.front();
@@ -239,7 +239,8 @@ void render_count(HtmlReport& page, const CountSection& config,
   IntervalChartParams ip;
   ip.chart.title = "Exact values and estimates";
   ip.chart.width = 440;
-  ip.x_title = "value (fraction, 0..1)";
+  ip.chart.axis = axis;
+  ip.x_title = "value (fraction)";
   ip.domain = {0, 1};
   ip.series_title = "Source";
   ip.interval_name = fmt::format("{:g}% Wilson interval", 100 * first.confidence);

@@ -70,7 +70,7 @@ std::vector<Claim> summarize_metrics(const MetricsSection& config,
 /// `claims`: the summary's (its pair claims give the comparisons table).
 void render_metrics(HtmlReport& page, const MetricsSection& config,
                     const std::vector<metrics::Evaluation>& results,
-                    const std::vector<Claim>& claims);
+                    const std::vector<Claim>& claims, AxisRange axis);
 
 // regression (overview_regression.cpp)
 /// Reads the file and builds the input as `assay metrics --task regression` does.
@@ -94,7 +94,7 @@ void render_shift(HtmlReport& page, const ShiftSection& config,
 std::vector<Claim> summarize_segment(const SegmentSection& config,
                                      const std::vector<shift::SegmentEvaluation>& results);
 void render_segment(HtmlReport& page, const SegmentSection& config,
-                    const std::vector<shift::SegmentEvaluation>& results);
+                    const std::vector<shift::SegmentEvaluation>& results, AxisRange axis);
 
 // count (overview_count.cpp)
 std::vector<Claim> summarize_count(const CountSection& config,
@@ -102,7 +102,7 @@ std::vector<Claim> summarize_count(const CountSection& config,
 /// `metrics_threshold`: the [metrics] operating threshold when that section ran (cross-link).
 void render_count(HtmlReport& page, const CountSection& config,
                   const std::vector<count::CountResult>& results,
-                  std::optional<double> metrics_threshold);
+                  std::optional<double> metrics_threshold, AxisRange axis);
 
 // compare (overview_compare.cpp)
 /// Reads the table and builds the input as `assay compare` does; checks the gates against what

@@ -298,13 +298,19 @@ void render_curves(HtmlReport& page, const MetricsSection& m,
   if (pr.empty()) return;
   ChartParams cp;
   cp.title = fmt::format("Precision-recall (AP: {})", metrics::to_string(m.params.ap.method));
+  // Multi-class curves are one per (model, class): "model / class".
+  const bool per_class = std::any_of(results.begin(), results.end(),
+                                     [](const Evaluation& ev) { return ev.pr_curves.size() > 1; });
+  cp.legend_title = per_class ? "Model / class" : "Model";
   page.add_chart("Precision-recall curves of every model", pr_curve_chart(pr, cp),
                  "Precision (fraction of predicted positives that are positive) against recall "
                  "(fraction of positives found), both 0..1, as the threshold falls. Solid: the "
                  "curve; dotted: interpolated precision (best precision at any recall at or "
                  "above). Ringed dots: the operating threshold used by the tables. AP in the "
                  "legend.");
-  page.add_chart("ROC curves of every model", roc_curve_chart(roc),
+  ChartParams roc_params;
+  roc_params.legend_title = cp.legend_title;
+  page.add_chart("ROC curves of every model", roc_curve_chart(roc, roc_params),
                  "True positive rate against false positive rate, 0..1; dashed: chance. Ringed "
                  "dots: the operating threshold. ROC AUC in the legend.");
 }
@@ -331,8 +337,11 @@ void render_matrices(HtmlReport& page, const MetricsSection& m,
     cp.width = 260;
     cp.height = 220;
     cp.title = fmt::format("{}: reliability", m.models[k].name);
-    page.add_chart(cp.title,
-                   reliability_chart({b.lower, b.upper, b.count, b.accuracy, b.confidence}, cp),
+    const ReliabilityBins bins{
+        b.lower,      b.upper,
+        b.count,      b.accuracy,
+        b.confidence, ev.binary ? ReliabilityKind::positive_class : ReliabilityKind::top_label};
+    page.add_chart(cp.title, reliability_chart(bins, cp),
                    fmt::format("Observed frequency against predicted probability ({}), {} bins; "
                                "red: the gap to perfect calibration (dashed). ECE = {:.4f}.",
                                ev.binary ? "positive class" : "top label", b.lower.size(),
@@ -621,7 +630,8 @@ std::string render_metrics_claim(const Claim& c) {
 }
 
 void render_metrics(HtmlReport& page, const MetricsSection& m,
-                    const std::vector<Evaluation>& results, const std::vector<Claim>& claims) {
+                    const std::vector<Evaluation>& results, const std::vector<Claim>& claims,
+                    AxisRange axis) {
   page.add_heading("Metrics: what the predictions say", 2, kMetricsAnchor);
   if (results.empty()) return;
   page.add_paragraph(describe(m, results));
@@ -644,13 +654,16 @@ void render_metrics(HtmlReport& page, const MetricsSection& m,
     IntervalChartParams ip;
     ip.chart.title = "Headline metrics per model";
     ip.chart.width = 440;
-    ip.x_title = "value (fraction, 0..1)";
+    ip.chart.axis = axis;
+    ip.x_title = "value (fraction)";
     ip.domain = {0, 1};
     ip.interval_name = ci;
-    page.add_chart("Headline metrics per model", interval_chart(points, ip),
-                   fmt::format("Each metric per model: dot = value on all samples, line = {}. "
-                               "One axis (0..1) for every row, so differences compare directly.",
-                               ci));
+    page.add_chart(
+        "Headline metrics per model", interval_chart(points, ip),
+        fmt::format(
+            "Each metric per model: dot = value on all samples, line = {}. "
+            "One axis for every row, so differences compare directly{}.",
+            ci, axis == AxisRange::full ? " (0..1)" : "; it spans the values, not all of 0..1"));
   }
   render_curves(page, m, results);
   std::vector<const Claim*> pairs;

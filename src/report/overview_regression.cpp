@@ -26,7 +26,7 @@ std::string interval_text(const Json& f) {
 }  // namespace
 
 metrics::RegressionInput prepare_regression(const RegressionSection& s) {
-  CsvParams csv;
+  CsvParams csv = s.csv;
   csv.numeric = {s.columns.label};
   for (const auto& model : s.columns.models) csv.numeric.push_back(model.second);
   if (!s.columns.weight.empty()) csv.numeric.push_back(s.columns.weight);

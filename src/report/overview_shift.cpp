@@ -341,7 +341,7 @@ std::string render_shift_claim(const Claim& c) {
 }
 
 void render_segment(HtmlReport& page, const SegmentSection& config,
-                    const std::vector<shift::SegmentEvaluation>& results) {
+                    const std::vector<shift::SegmentEvaluation>& results, AxisRange axis) {
   page.add_heading("Segmentation: lesions under shift", 2, kSegmentAnchor);
   if (results.empty()) return;
   const auto& p = results.front().params;
@@ -395,17 +395,23 @@ void render_segment(HtmlReport& page, const SegmentSection& config,
   IntervalChartParams ip;
   ip.chart.title = "nDSC and lesion F1 per set and model";
   ip.chart.width = 440;
+  ip.chart.axis = axis;
   ip.x_title = "\u00d7100 (mean \u00b1 SD over subjects)";
   ip.domain = {0, 100};
   ip.interval_name = "mean \u00b1 SD";
   page.add_chart(ip.chart.title, interval_chart(points, ip),
-                 "Dot: mean over subjects; line: mean \u00b1 SD; one 0..100 axis for all rows.");
+                 axis == AxisRange::full
+                     ? "Dot: mean over subjects; line: mean \u00b1 SD; one 0..100 axis for all "
+                       "rows."
+                     : "Dot: mean over subjects; line: mean \u00b1 SD; one axis for all rows, "
+                       "fitted to the values inside 0..100.");
   for (std::size_t m = 0; m < results.size(); ++m) {
     const auto& ev = results[m];
     const std::string& name = config.models[m].name;
-    Json chart = segment_subject_chart(ev);
+    Json chart = segment_subject_chart(ev, axis);
     page.add_chart(name + ": per subject", chart,
-                   "nDSC and lesion F1 of each subject (fractions), coloured by partition.");
+                   "nDSC and lesion F1 of each subject (fractions); colour: the measure, shape: "
+                   "the partition.");
     if (!ev.patient_curves.model.curve.empty()) {
       page.add_chart(name + ": patient-level retention", segment_patient_retention_chart(ev),
                      "Error 1 \u2212 nDSC (sum / n) against the retained fraction of subjects, the "

@@ -12,7 +12,7 @@
 namespace assay::report::detail {
 
 /// A spec with $schema, title (params.title or `default_title`), description, size and the
-/// house config (fonts, Tableau 10 colours).
+/// house config (fonts, series_palette() colours).
 Json base_spec(const ChartParams& params, const std::string& default_title,
                const std::string& description);
 /// A number for chart data; NaN and infinities become null.
@@ -22,6 +22,9 @@ std::string finite(const std::string& field);
 /// A tooltip entry; quantitative with d3 `format` when given, else nominal.
 Json tooltip(const char* field, const char* title, const char* format = nullptr);
 Json string_array(const std::vector<std::string>& values);
+/// Past series_palette()'s 20 colours: a subtitle saying that colours repeat (tooltips name
+/// each series); fewer series: nothing.
+void note_repeated_colours(Json& spec, std::size_t n_series);
 /// Grey used for guides (diagonals, reference rules).
 extern const char* const kGuideGrey;
 

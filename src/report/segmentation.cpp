@@ -1,6 +1,9 @@
 #include "assay/report/segmentation.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -190,14 +193,19 @@ Json segment_json(const shift::SegmentEvaluation& ev, bool with_curves) {
   return j;
 }
 
-Json segment_subject_chart(const shift::SegmentEvaluation& ev) {
+Json segment_subject_chart(const shift::SegmentEvaluation& ev, AxisRange axis) {
   if (ev.subjects.empty()) fail("segmentation evaluation has no subjects to chart");
   Json values = Json::array();
   std::vector<std::string> order;
+  double low = std::numeric_limits<double>::infinity(), high = -low;
   for (const auto& r : ev.subjects) {
     order.push_back(r.files.id);
     for (const auto& [measure, v] :
          {std::pair{"nDSC", r.scores.ndsc}, std::pair{"lesion F1", r.scores.lesion_f1}}) {
+      if (std::isfinite(v)) {
+        low = std::min(low, v);
+        high = std::max(high, v);
+      }
       values.push_back({{"subject", r.files.id},
                         {"partition", r.files.partition.empty() ? "all" : r.files.partition},
                         {"measure", measure},
@@ -213,14 +221,22 @@ Json segment_subject_chart(const shift::SegmentEvaluation& ev) {
   spec["data"] = {{"values", std::move(values)}};
   spec["transform"] = {{{"filter", detail::finite("value")}}};
   spec["mark"] = {{"type", "point"}, {"filled", true}, {"size", 60}};
+  const auto y_range = axis == AxisRange::full || !(low <= high) ? std::array<double, 2>{0, 1}
+                                                                 : fitted_axis(low, high, {0, 1});
   spec["encoding"] = {
       {"x", {{"field", "subject"}, {"type", "nominal"}, {"sort", order}, {"title", "Subject"}}},
       {"y",
        {{"field", "value"},
         {"type", "quantitative"},
-        {"title", "Value"},
-        {"scale", {{"domain", {0, 1}}, {"nice", false}}}}},
-      {"color", {{"field", "measure"}, {"type", "nominal"}, {"title", "Measure"}}},
+        {"title", "nDSC or lesion F1"},
+        {"scale", {{"domain", {y_range[0], y_range[1]}}, {"nice", false}, {"zero", false}}}}},
+      {"color",
+       {{"field", "measure"},
+        {"type", "nominal"},
+        {"title", "Measure"},
+        {"scale",
+         {{"domain", {"nDSC", "lesion F1"}},
+          {"range", {series_palette()[0], series_palette()[1]}}}}}},
       {"shape", {{"field", "partition"}, {"type", "nominal"}, {"title", "Partition"}}},
       {"tooltip",
        {detail::tooltip("subject", "Subject"), detail::tooltip("partition", "Partition"),
@@ -316,12 +332,13 @@ Json segment_patient_retention_chart(const shift::SegmentEvaluation& ev) {
   return spec;
 }
 
-HtmlReport segment_html(const shift::SegmentEvaluation& ev, const std::string& title) {
+HtmlReport segment_html(const shift::SegmentEvaluation& ev, const std::string& title,
+                        AxisRange axis) {
   HtmlReport page(title);
   page.add_paragraph(describe(ev));
   page.add_heading("Across subjects (mean ± SD, ×100)");
   page.add_table(summary_header(), summary_rows(ev));
-  page.add_chart("nDSC and lesion F1 per subject", segment_subject_chart(ev));
+  page.add_chart("nDSC and lesion F1 per subject", segment_subject_chart(ev, axis));
   bool any_retention = false;
   for (const auto& r : ev.subjects) any_retention |= !r.scores.retention_fraction.empty();
   if (any_retention) {

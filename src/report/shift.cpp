@@ -227,6 +227,7 @@ Json shift_retention_chart(const shift::ShiftEvaluation& ev, bool f1) {
         {{"field", "kind"}, {"type", "nominal"}, {"title", "Ordering"}},
         {{"field", "x"}, {"type", "quantitative"}, {"format", ".3f"}, {"title", "Retained"}},
         {{"field", "y"}, {"type", "quantitative"}, {"format", ".4g"}, {"title", "Value"}}}}};
+  detail::note_repeated_colours(spec, labels.size());
   return spec;
 }
 

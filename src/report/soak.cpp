@@ -167,8 +167,16 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data, const st
             {"title", "train subsets"},
             {"sort", detail::string_array(kTrainRows)},
             {"scale", {{"domain", detail::string_array(kTrainRows)}}}};
-  Json x_low = {
-      {"field", "low"}, {"type", "quantitative"}, {"title", x_title}, {"scale", {{"zero", false}}}};
+  const int panel_width =
+      std::max(160, params.width / static_cast<int>(std::min<std::size_t>(subsets.size(), 4)));
+  // 34 px of padding on both ends: the "mean±SD" labels centred on dots at the ends of an axis
+  // (about 60 px wide) and the whiskers stay inside their panel; about one tick per 45 px so
+  // that the labels of a narrow panel do not run together.
+  Json x_low = {{"field", "low"},
+                {"type", "quantitative"},
+                {"title", x_title},
+                {"scale", {{"zero", false}, {"padding", 34}}},
+                {"axis", {{"tickCount", std::max(3, panel_width / 45)}}}};
   auto kind = [](const char* k) { return Json{{"filter", fmt::format("datum.kind == '{}'", k)}}; };
   Json tips = {detail::tooltip("test_subset", "test subset"), detail::tooltip("train", "train"),
                detail::tooltip("label", "value")};
@@ -216,8 +224,6 @@ Json soak_error_chart(const SoakStatistics& s, const std::string& data, const st
       "SOAK paper, Figure 3: mean (circle) and mean \u00b1 SD (segment) of the test error over "
       "folds for each train set, per test subset; grey segments join Same to Other/All with the "
       "two-sided paired t-test p-value.");
-  const int panel_width =
-      std::max(160, params.width / static_cast<int>(std::min<std::size_t>(subsets.size(), 4)));
   spec.erase("width");
   spec.erase("height");
   spec["data"] = {{"values", std::move(values)}};
@@ -304,7 +310,12 @@ Json soak_difference_chart(const SoakStatistics& s, TrainSubsets compared,
         {{"transform", {{{"filter", detail::finite("min") + " && " + detail::finite("max")}}}},
          {"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
          {"encoding",
-          {{"x", {{"field", "min"}, {"type", "quantitative"}, {"title", title}}},
+          // Padded so that dots and segments at the ends are not cut by the frame.
+          {{"x",
+            {{"field", "min"},
+             {"type", "quantitative"},
+             {"title", title},
+             {"scale", {{"padding", 10}}}}},
            {"x2", {{"field", "max"}}},
            {"y", y},
            {"tooltip", tips}}}});

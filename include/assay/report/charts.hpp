@@ -8,8 +8,14 @@
 //
 // Conventions shared by all charts:
 // - Fixed size (ChartParams::width x height, 400 x 300 by default), tooltips on data marks, one
-//   colour-blind-safe palette for series (Okabe & Ito's eight colours, series_palette()) and
-//   "blues" for the heat map.
+//   palette for series (series_palette(): Okabe & Ito's eight colour-blind-safe colours, then
+//   twelve more, distinct for up to 20 series; past 20 the colours repeat and the chart's subtitle
+//   says so; the tooltip names the series) and "blues" for the heat map. Every colour legend has
+//   a title saying what it lists ("Model", "Class", ...).
+// - Value axes fit the data: a dot-and-whisker chart of values between 0.93 and 1 spans about
+//   0.92..1, not 0..1 (AxisRange::fit, the default; AxisRange::full keeps the whole natural range,
+//   e.g. 0..1, so that charts of different data compare). PR, ROC and reliability charts always
+//   span 0..1: their corners and diagonals are part of the reading.
 // - NaN and infinities are allowed in the data: assay::Json writes them as null and every chart
 //   filters such points out (a curve point with a non-finite coordinate is not drawn, a trend
 //   point with a non-finite SD is drawn without its band).
@@ -27,14 +33,40 @@
 //   write_json_file("pr.vl.json", spec);      // or HtmlReport::add_chart("PR", spec)
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/core/json.hpp"
 
 namespace assay::report {
+
+/// How a value axis whose values have a natural range (fractions 0..1, scores x100) is drawn.
+enum class AxisRange {
+  /// The axis spans the data (points, intervals and any reference line) with a little padding,
+  /// its ends rounded (fitted_axis) and never past the natural range: values between 0.93 and 1
+  /// spread over the chart instead of piling at its edge.
+  fit,
+  /// The axis spans the whole natural range (e.g. 0..1), the same for every data set.
+  full,
+};
+
+/// "fit" or "full" -> AxisRange (the one place where the CLI's --chart-axis and the report
+/// configuration's chart_axis are read); anything else throws assay::Error naming both.
+AxisRange parse_axis_range(std::string_view text);
+
+/// The inverse of parse_axis_range: "fit" or "full".
+std::string_view to_string(AxisRange axis);
+
+/// The axis [low, high] that AxisRange::fit draws for data spanning [low, high] (finite,
+/// low <= high): the span widened by 5% on each side (a single value: by 5% of its size, or
+/// 0.05 for 0), both ends rounded outward to a multiple of a round step (1, 2, 2.5 or 5 times a
+/// power of ten, about a tenth of the span), then clipped to `bounds` = [min, max] when given
+/// (empty = unbounded). Example: data 0.93..1.0 with bounds 0..1 -> 0.92..1.0.
+std::array<double, 2> fitted_axis(double low, double high, const std::vector<double>& bounds = {});
 
 /// Options common to every chart.
 struct ChartParams {
@@ -44,6 +76,13 @@ struct ChartParams {
   int width = 400;
   /// Height of the plot area in pixels; default 300.
   int height = 300;
+  /// Value axis of charts whose values have a natural range (interval_chart with a `domain`,
+  /// and the pages' own per-subject and estimate charts); default fit. PR, ROC and reliability
+  /// charts ignore it (always 0..1).
+  AxisRange axis = AxisRange::fit;
+  /// Title of the colour legend (what the series are); empty = the chart's default: "Model" for
+  /// PR and ROC curves, "Series" for trends.
+  std::string legend_title = {};
 };
 
 /// One precision-recall curve, e.g. from metrics' precision_recall_curve.
@@ -104,6 +143,16 @@ Json confusion_matrix_chart(const std::vector<double>& matrix,
                             const std::vector<std::string>& col_labels, bool normalized = false,
                             const ChartParams& params = {});
 
+/// What a reliability diagram's bins hold, for its axis titles and tooltips.
+enum class ReliabilityKind {
+  /// Multi-class, top label: per bin the mean probability of the predicted (top) label and the
+  /// fraction of samples whose top label is the true class.
+  top_label,
+  /// Binary: per bin the mean predicted probability of the positive class and the observed
+  /// frequency of the positive class.
+  positive_class,
+};
+
 /// Calibration bins for a reliability diagram, one entry per bin in each column.
 struct ReliabilityBins {
   /// Lower edge of each bin's confidence range, in 0..1.
@@ -116,6 +165,8 @@ struct ReliabilityBins {
   std::vector<double> accuracy;
   /// Mean confidence in each bin (NaN allowed for empty bins).
   std::vector<double> confidence;
+  /// What the columns mean (axis titles and tooltips); default top_label.
+  ReliabilityKind kind = ReliabilityKind::top_label;
 };
 
 /// Reliability diagram: per non-empty bin a bar spanning the bin's confidence range up to its
@@ -146,7 +197,10 @@ Json trend_chart(const std::vector<TrendSeries>& series, const std::string& x_ti
                  const std::string& y_title, bool log_x = false, const ChartParams& params = {});
 
 /// The series colours of every chart, in order: Okabe & Ito's colour-blind-safe palette (blue,
-/// orange, bluish green, reddish purple, sky blue, vermillion, yellow, black).
+/// orange, bluish green, reddish purple, sky blue, vermillion, yellow, black), then twelve more
+/// chosen to stay apart from those, from each other and from the white background (CIELAB
+/// distance about 26 or more, as Okabe & Ito's blue and sky blue): indigo, green, magenta,
+/// olive, raspberry, grey, tan, maroon, plum, dark teal, khaki, periwinkle. 20 in all.
 const std::vector<std::string>& series_palette();
 
 /// One estimate with its interval, for interval_chart.
@@ -166,8 +220,9 @@ struct IntervalChartParams {
   ChartParams chart = {};
   /// Title of the value axis (with its unit).
   std::string x_title = "value";
-  /// Fixed value-axis range [low, high] (e.g. 0..1 for fractions, so that panels compare);
-  /// empty = fitted to the data.
+  /// The values' natural range [low, high] (e.g. 0..1 for fractions); empty = unbounded. With
+  /// chart.axis = full the axis spans it; with fit (the default) the axis fits the data and
+  /// stays inside it (intervals reaching past it, e.g. a mean + SD above 1, are clipped).
   std::vector<double> domain = {};
   /// Title of the colour legend.
   std::string series_title = "Model";
@@ -180,6 +235,7 @@ struct IntervalChartParams {
 
 /// Dot-and-whisker chart (a forest plot): per row one dot per series at its value with a line
 /// over [low, high]; rows in first-seen order, series dodged within a row in first-seen order.
+/// The value axis is fitted_axis of the values, interval ends and `reference` (see `domain`).
 /// Non-finite values are left out; `reference`, when given, is drawn under the points.
 /// Requires at least one point with a finite value.
 Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChartParams& params);

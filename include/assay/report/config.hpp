@@ -2,7 +2,8 @@
 // predictions to read and which analyses to run, checked completely before any work starts.
 //
 // A configuration is a TOML file (docs/report-config.md has the whole schema) or, from Python, a
-// dict of the same shape. Top-level keys: title, out, seed, threads; one table per analysis —
+// dict of the same shape. Top-level keys: title, out, seed, threads,
+// chart_axis; one table per analysis —
 // [metrics], [regression], [soak], [cv], [shift], [segment], [count], [compare] — any subset,
 // at least one.
 // Inside an analysis the keys are the options of the subcommand of the same name, with '_' for
@@ -88,6 +89,8 @@ struct MetricsSection {
 /// regression`).
 struct RegressionSection {
   std::string file;
+  /// `delimiter` and `decimal` of its CSV file, as --delimiter/--decimal (unset: detected).
+  CsvParams csv;
   /// label, models (name = prediction column, in the configuration's order), weight.
   metrics::RegressionColumns columns;
   /// bootstrap (report default: 1000 resamples), confidence, seed.
@@ -176,6 +179,9 @@ struct ReportConfig {
   std::uint64_t seed = 1;
   /// Worker threads of every analysis (0 = all cores; results do not depend on it).
   int threads = 0;
+  /// Value axes of the dot-and-whisker and per-subject charts: fit (default) or full (the
+  /// whole natural range, e.g. 0..1); charts.hpp's AxisRange.
+  AxisRange chart_axis = AxisRange::fit;
   std::optional<MetricsSection> metrics;
   std::optional<RegressionSection> regression;
   std::optional<SoakSection> soak;

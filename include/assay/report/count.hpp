@@ -20,6 +20,7 @@
 #include "assay/count/counting.hpp"
 #include "assay/count/encode.hpp"
 #include "assay/count/model.hpp"
+#include "assay/report/charts.hpp"
 #include "assay/report/html.hpp"
 
 namespace assay::report {
@@ -43,8 +44,9 @@ Json count_json(const count::CountResult& result);
 std::string count_text(const count::CountResult& result);
 
 /// The HTML page: the same tables and a chart of each estimate with its interval beside the
-/// exact value.
-HtmlReport count_html(const count::CountResult& result, const std::string& title);
+/// exact value (interval_chart; its value axis fits the values unless `axis` is full, 0..1).
+HtmlReport count_html(const count::CountResult& result, const std::string& title,
+                      AxisRange axis = AxisRange::fit);
 
 /// `assay count --cnf`: {"file", "count", "guarantee": {"method", "exact", "bounded",
 ///  "epsilon", "delta", "seed", "note"}, "bounds": [lower, upper] (bounded only), "variables",

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "assay/core/json.hpp"
+#include "assay/report/charts.hpp"
 #include "assay/report/html.hpp"
 #include "assay/shift/segment_experiment.hpp"
 
@@ -36,12 +37,16 @@ std::string segment_text(const shift::SegmentEvaluation& evaluation);
 /// retention points and the patient-level curve.
 Json segment_json(const shift::SegmentEvaluation& evaluation, bool with_curves = true);
 
-/// Vega-Lite specs of the page's charts.
-Json segment_subject_chart(const shift::SegmentEvaluation& evaluation);
+/// Vega-Lite specs of the page's charts. The per-subject chart's value axis (nDSC and lesion F1,
+/// 0..1) fits the values unless `axis` is AxisRange::full.
+Json segment_subject_chart(const shift::SegmentEvaluation& evaluation,
+                           AxisRange axis = AxisRange::fit);
 Json segment_ndsc_retention_chart(const shift::SegmentEvaluation& evaluation);
 Json segment_patient_retention_chart(const shift::SegmentEvaluation& evaluation);
 
-/// The HTML page (retention charts only when there is voxel uncertainty).
-HtmlReport segment_html(const shift::SegmentEvaluation& evaluation, const std::string& title);
+/// The HTML page (retention charts only when there is voxel uncertainty); `axis` as for
+/// segment_subject_chart.
+HtmlReport segment_html(const shift::SegmentEvaluation& evaluation, const std::string& title,
+                        AxisRange axis = AxisRange::fit);
 
 }  // namespace assay::report

@@ -2,8 +2,11 @@
 // (That the specs render is checked in headless Chromium by test_render.cpp.)
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "assay/core/error.hpp"
 #include "assay/report/charts.hpp"
@@ -49,7 +52,7 @@ TEST(Charts, CommonSpecFields) {
   EXPECT_EQ(spec["width"], 400);
   EXPECT_EQ(spec["height"], 300);
   EXPECT_EQ(spec["config"]["range"]["category"][0], "#0072B2");  // Okabe-Ito blue
-  EXPECT_EQ(spec["config"]["range"]["category"].size(), 8u);
+  EXPECT_EQ(spec["config"]["range"]["category"].size(), 20u);
 
   const Json custom = roc_curve_chart({{"m", {0, 1}, {0, 1}}}, {"My ROC", 250, 200});
   EXPECT_EQ(custom["title"], "My ROC");
@@ -197,7 +200,17 @@ TEST(Charts, ReliabilitySkipsEmptyBins) {
   EXPECT_EQ(spec["layer"][1]["data"]["values"].size(), 2u);  // the diagonal
   const Json* rect = find_layer(spec, "rect");
   EXPECT_EQ((*rect)["encoding"]["x"]["scale"]["domain"], Json({0, 1}));
-  EXPECT_EQ((*rect)["encoding"]["y"]["title"], "Accuracy");
+  // Top label (the default): whether the top label is true against its probability.
+  EXPECT_EQ((*rect)["encoding"]["y"]["title"], "Accuracy of the top label");
+  EXPECT_EQ((*rect)["encoding"]["x"]["title"], "Mean top-label probability");
+  // Binary: the positive class's observed frequency against its mean predicted probability.
+  bins.kind = ReliabilityKind::positive_class;
+  const Json binary = reliability_chart(bins);
+  const Json* bars = find_layer(binary, "rect");
+  EXPECT_EQ((*bars)["encoding"]["y"]["title"], "Frequency of the positive class");
+  EXPECT_EQ((*bars)["encoding"]["x"]["title"], "Mean predicted probability");
+  EXPECT_EQ(binary.dump().find("Accuracy"), std::string::npos);  // (the field is "accuracy")
+  EXPECT_EQ(binary.dump().find("Confidence"), std::string::npos);
 }
 
 TEST(Charts, ReliabilityBadInput) {
@@ -304,7 +317,14 @@ TEST(Charts, IntervalChart) {
   const Json& values = spec["data"]["values"];
   ASSERT_EQ(values.size(), 3u);  // the NaN value is left out
   EXPECT_TRUE(values[1]["low"].is_null());
-  EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["scale"]["domain"], Json({0, 1}));
+  // Fitted to the values and interval ends, 0.5..0.85: widened by 5%, rounded out to 0.05.
+  EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["scale"]["domain"], Json({0.45, 0.9}));
+  EXPECT_EQ(spec["layer"][0]["mark"]["clip"], true);  // a natural range: whiskers stay inside
+  p.chart.axis = AxisRange::full;
+  EXPECT_EQ(interval_chart({{"AP", "a", 0.8, 0.75, 0.85}},
+                           p)["layer"][1]["encoding"]["x"]["scale"]["domain"],
+            Json({0, 1}));
+  p.chart.axis = AxisRange::fit;
   EXPECT_EQ(spec["layer"][1]["encoding"]["y"]["sort"], Json({"AP", "F1"}));
   EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["title"], "value (0..1)");
   EXPECT_THROW_MSG(interval_chart({{"AP", "a", std::nan("")}}, p), assay::Error,
@@ -312,4 +332,72 @@ TEST(Charts, IntervalChart) {
   p.domain = {0};
   EXPECT_THROW_MSG(interval_chart({{"AP", "a", 1}}, p), assay::Error,
                    "interval_chart domain must be [low, high] (found 1 values)");
+}
+
+TEST(Charts, FittedAxisRoundsOutwardInsideTheBounds) {
+  // Values between 0.93 and 1 spread over the chart: 0.92..1, not 0..1.
+  EXPECT_EQ(fitted_axis(0.93, 1.0, {0, 1}), (std::array<double, 2>{0.92, 1.0}));
+  EXPECT_EQ(fitted_axis(0.45, 0.97, {0, 1}), (std::array<double, 2>{0.4, 1.0}));
+  // Unbounded: the padding may pass 1; steps of 0.02, 1 and 2.
+  EXPECT_EQ(fitted_axis(0.93, 1.0), (std::array<double, 2>{0.92, 1.01}));
+  EXPECT_EQ(fitted_axis(2.6, 9.1), (std::array<double, 2>{2.0, 10.0}));
+  EXPECT_EQ(fitted_axis(-0.047, 0.1), (std::array<double, 2>{-0.06, 0.12}));
+  EXPECT_EQ(fitted_axis(120, 135), (std::array<double, 2>{118, 136}));
+  // One value: 5% of its size each side; zero: 0.05.
+  EXPECT_EQ(fitted_axis(0.5, 0.5), (std::array<double, 2>{0.475, 0.525}));
+  EXPECT_EQ(fitted_axis(0, 0), (std::array<double, 2>{-0.05, 0.05}));
+  // Data past the bounds (a mean + SD above 100) keep the bound.
+  EXPECT_EQ(fitted_axis(60, 130, {0, 100}), (std::array<double, 2>{50, 100}));
+  EXPECT_THROW_MSG(fitted_axis(1, 0), assay::Error,
+                   "fitted_axis needs finite low <= high (found 1 and 0)");
+  EXPECT_THROW_MSG(fitted_axis(0, 1, {1, 0}), assay::Error,
+                   "fitted_axis bounds must be [min, max] with min < max (found 2 values)");
+}
+
+TEST(Charts, IntervalChartKeepsTheReferenceInsideTheAxis) {
+  IntervalChartParams p;
+  p.reference = 0;
+  const Json spec = interval_chart({{"AP", "b vs a", 0.05, 0.02, 0.1}}, p);
+  EXPECT_EQ(spec["layer"][2]["encoding"]["x"]["scale"]["domain"], Json({-0.02, 0.12}));
+  EXPECT_EQ(spec["layer"][0]["data"]["values"][0]["value"], 0);  // the dashed rule at 0
+  EXPECT_EQ(spec["layer"][1]["mark"]["clip"], false);            // no natural range
+}
+
+TEST(Charts, AxisRangeIsReadFromText) {
+  EXPECT_EQ(parse_axis_range("fit"), AxisRange::fit);
+  EXPECT_EQ(parse_axis_range("full"), AxisRange::full);
+  EXPECT_EQ(to_string(AxisRange::full), "full");
+  EXPECT_THROW_MSG(parse_axis_range("unit"), assay::Error,
+                   "chart axis must be fit or full, found \"unit\"");
+}
+
+TEST(Charts, LegendTitlesSayWhatTheyList) {
+  const PrSeries s{"cat", {0, 1}, {1, 0.5}};
+  EXPECT_EQ((*find_layer(pr_curve_chart({s}), "line"))["encoding"]["color"]["title"], "Model");
+  ChartParams params;
+  params.legend_title = "Class";
+  const Json pr = pr_curve_chart({s}, params);
+  EXPECT_EQ((*find_layer(pr, "line"))["encoding"]["color"]["title"], "Class");
+  EXPECT_EQ(pr["layer"][1]["encoding"]["tooltip"][0]["title"], "Class");
+  const Json roc = roc_curve_chart({{"cat", {0, 1}, {0, 1}}}, params);
+  EXPECT_EQ(roc["layer"][1]["layer"][0]["encoding"]["color"]["title"],
+            "Class");  // after the diagonal
+  const Json trend = trend_chart({{"a", {1, 2}, {3, 4}}}, "x", "y", false, params);
+  EXPECT_EQ((*find_layer(trend, "line"))["encoding"]["color"]["title"], "Class");
+}
+
+TEST(Charts, TwentyDistinctColoursThenANote) {
+  const auto& palette = series_palette();
+  ASSERT_EQ(palette.size(), 20u);
+  EXPECT_EQ(palette[0], "#0072B2");  // Okabe & Ito's eight first
+  EXPECT_EQ(palette[7], "#000000");
+  EXPECT_EQ(std::set<std::string>(palette.begin(), palette.end()).size(), 20u);
+  std::vector<RocSeries> series;
+  for (int k = 0; k < 20; ++k) series.push_back({"class " + std::to_string(k), {0, 1}, {0, 1}});
+  EXPECT_TRUE(roc_curve_chart(series)["title"].is_string());  // 20: no note
+  series.push_back({"class 20", {0, 1}, {0, 1}});
+  const Json spec = roc_curve_chart(series);
+  EXPECT_EQ(spec["title"]["text"], "ROC curve");
+  EXPECT_EQ(spec["title"]["subtitle"],
+            "21 series, 20 colours: colours repeat (the tooltip names each series)");
 }

@@ -51,6 +51,8 @@ TEST(ReportConfig, ReadsMetricsWithDefaultsAndModelOrder) {
   EXPECT_EQ(m.params.bootstrap.n_resamples, 1000u);  // the report's default: intervals
   EXPECT_EQ(m.params.bootstrap.seed, 1u);
   EXPECT_EQ(m.params.threshold, 0.5);
+  EXPECT_EQ(c.chart_axis, AxisRange::fit);  // value axes fitted to the data
+  EXPECT_EQ(parse("chart_axis = \"full\"\n" + std::string(kMetrics)).chart_axis, AxisRange::full);
 }
 
 TEST(ReportConfig, EverySection) {
@@ -124,8 +126,10 @@ TEST(ReportConfig, LocatedErrors) {
                    "[soak], [cv], [shift], [segment], [count], [compare]");
   EXPECT_THROW_MSG(parse("[metric]\nfile = 1\n"), Error,
                    "r.toml:1:2: unknown key \"metric\" (did you mean \"metrics\"? allowed: title, "
-                   "out, seed, threads, metrics, soak, cv, shift, segment, count, compare, "
-                   "regression)");
+                   "out, seed, threads, chart_axis, metrics, soak, cv, shift, segment, count, "
+                   "compare, regression)");
+  EXPECT_THROW_MSG(parse("chart_axis = \"unit\"\n[metrics]\nfile = \"p.csv\"\n"), Error,
+                   "r.toml:1:14: chart_axis: chart axis must be fit or full, found \"unit\"");
   EXPECT_THROW_MSG(parse("[soak]\nfile = \"a.csv\"\nfiles = [\"b.csv\"]\n"), Error,
                    "r.toml:3:9: [soak] files: give \"file\" or \"files\", not both");
   EXPECT_THROW_MSG(parse("[shift]\nfile = \"s.csv\"\ntarget = \"t\"\npred = [\"a\", \"b\"]\n"

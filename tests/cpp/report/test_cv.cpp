@@ -112,7 +112,7 @@ TEST(CvReport, ErrorChartDrawsDefinedFoldsAndEverySummary) {
   EXPECT_EQ(chart["facet"]["sort"], Json::array({"d"}));
   EXPECT_EQ(chart["columns"], 1);
   EXPECT_EQ(chart["spec"]["width"], 400);
-  EXPECT_EQ(chart["spec"]["height"], 60);  // max(60, 26 per learner)
+  EXPECT_EQ(chart["spec"]["height"], 160);  // max(160, 40 per learner)
   EXPECT_EQ(chart["resolve"]["scale"]["x"], "independent");
   EXPECT_EQ(chart["title"], "test error (%) per learner");
   EXPECT_EQ(chart["spec"]["layer"][0]["encoding"]["y"]["sort"],
