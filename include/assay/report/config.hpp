@@ -43,6 +43,7 @@
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/regression_evaluation.hpp"
+#include "assay/report/charts.hpp"
 #include "assay/shift/partition.hpp"
 #include "assay/shift/segment_experiment.hpp"
 #include "assay/soak/cv.hpp"
