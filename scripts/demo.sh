@@ -32,6 +32,11 @@ echo "== cv: the five learners of the SOAK paper, plain 5-fold CV on the same da
 echo
 "$here/scripts/demo_shift.sh" "$build"
 echo
+echo "== Regression: the shift data's single model against one ensemble member, side by side =="
+"$build/assay" metrics "$out/shift_demo.csv" --task regression --label power \
+  --models single=single member=m0 --bootstrap 1000 --seed 1 --html "$out/regression.html" \
+  --json-out "$out/regression.json"
+echo
 "$here/scripts/demo_count.sh" "$build"
 echo
 echo "== Segmentation: 8 generated subjects, a 3-member ensemble, in-domain vs shifted =="
@@ -50,6 +55,7 @@ echo "Output (open the pages in a browser; they work offline):"
 echo "  metrics: $out/binary.html, $out/multiclass.html"
 echo "  soak:    $out/soak/report.html (Same/Other/All across regions)"
 echo "  cv:      $out/cv/report.html (test error and train time per learner, SOAK paper Figure 2)"
+echo "  regression: $out/regression.html (two regressors side by side, residual charts)"
 echo "  shift:   $out/shift.html (retention curves under distribution shift)"
 echo "  count:   $out/count.html (exact counts over the whole input space)"
 echo "  segment: $out/segment.html (nDSC, lesion F1 and retention per subject)"

@@ -69,7 +69,7 @@ std::string render_regression_claim(const Claim& c) {
       intervals ? fmt::format("{:g}% bootstrap intervals", 100 * fact(f, "confidence"))
                 : std::string("no bootstrap intervals");
   if (c.kind == "regression.model") {
-    return fmt::format("{}: MAE {}, R² {} on {} samples ({}).", c.subjects[0],
+    return fmt::format("Regression: {}: MAE {}, R² {} on {} samples ({}).", c.subjects[0],
                        interval_text(f.at("mae")), interval_text(f.at("r2")),
                        f.at("n_samples").get<std::size_t>(), level);
   }
@@ -81,11 +81,11 @@ std::string render_regression_claim(const Claim& c) {
                             c.subjects[k], interval_text(models[k]));
     }
     if (f.at("tied").get<bool>()) {
-      return fmt::format("{} and {} have the same MAE as printed, {}.", c.subjects[0],
+      return fmt::format("Regression: {} and {} have the same MAE as printed, {}.", c.subjects[0],
                          c.subjects[1], fixed_or_undefined(fact(models[0], "value"), kDecimals));
     }
-    std::string text = fmt::format("{} has the lowest MAE, {}, against {} ({}", c.subjects[0],
-                                   interval_text(models[0]), others, level);
+    std::string text = fmt::format("Regression: {} has the lowest MAE, {}, against {} ({}",
+                                   c.subjects[0], interval_text(models[0]), others, level);
     if (!intervals) return text + ").";
     std::size_t overlapping = 0;
     for (std::size_t k = 1; k < models.size(); ++k)

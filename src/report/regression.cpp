@@ -67,6 +67,29 @@ std::vector<std::vector<std::string>> table_rows(const RegressionEvaluation& ev)
   return rows;
 }
 
+// The side-by-side table as data: per model its value and interval columns ("NAME",
+// "NAME low", "NAME high"), shown joined as "value [low, high]" and downloadable as CSV.
+Table side_by_side_table(const RegressionEvaluation& ev) {
+  std::vector<std::string> labels;
+  for (const auto& e : ev.models.front().summary)
+    labels.push_back(metrics::regression_metric_label(e.id));
+  Table t;
+  t.add_column(Column::categorical("metric", labels));
+  for (const auto& m : ev.models) {
+    std::vector<double> value, low, high;
+    for (const auto& e : ev.models.front().summary) {
+      const auto& own = *m.find(e.id);
+      value.push_back(own.value);
+      low.push_back(own.low);
+      high.push_back(own.high);
+    }
+    t.add_column(Column::numeric(m.name, value));
+    t.add_column(Column::numeric(m.name + " low", low));
+    t.add_column(Column::numeric(m.name + " high", high));
+  }
+  return t;
+}
+
 // The long table (metric, model, value, low, high) offered as CSV.
 Table long_table(const RegressionEvaluation& ev) {
   std::vector<std::string> metric, model;
@@ -133,7 +156,8 @@ Json regression_json(const RegressionEvaluation& ev) {
 void add_regression_blocks(HtmlReport& page, const RegressionEvaluation& ev,
                            const std::string& csv_name) {
   page.add_paragraph(data_sentence(ev) + ".");
-  page.add_table(table_header(ev), table_rows(ev));
+  page.add_data_table(side_by_side_table(ev),
+                      {.csv_name = csv_name + "-by-model", .join_intervals = true});
   page.add_paragraph(
       "MAE: mean absolute error; MSE / RMSE: mean squared error and its square root; median AE: "
       "median absolute error; MAPE: mean absolute percentage error (a fraction); R²: coefficient "

@@ -210,6 +210,14 @@ bootstrap = 100
 logistic = "logistic"
 boosted = "boosted"
 
+[regression]
+file = "shift_demo.csv"
+label = "power"
+bootstrap = 100
+[regression.models]
+single = "single"
+member = "m0"
+
 [soak]
 file = "soak_regions.csv"
 label = "y"
@@ -301,6 +309,9 @@ def pages(tmp_path_factory):
         "count": ["count", "--model", "count_tree.json", "--spec", "graph4.spec", "--property",
                   "Transitive", "--test", "count_test.csv", "--label", "label", "--samples",
                   "1000", "--html", "count.html"],
+        "regression": ["metrics", "shift_demo.csv", "--task", "regression", "--label", "power",
+                       "--models", "single=single", "member=m0", "--bootstrap", "100", "--html",
+                       "regression.html"],
         "compare": ["compare", "report_predictions.csv", "--label", "label", "--models",
                     "logistic", "boosted", "--pos-label", "fraud", "--by", "region",
                     "--resamples", "100", "--html", "compare.html"],
@@ -317,7 +328,7 @@ def pages(tmp_path_factory):
     files = {"metrics-binary": "metrics_binary.html", "metrics-multiclass": "metrics_multi.html",
              "cv": "cv/report.html", "soak": "soak/report.html", "shift": "shift.html",
              "segment": "segment.html", "count": "count.html", "compare": "compare.html",
-             "report": "report.html", "python-evaluate": "evaluate.html"}
+             "regression": "regression.html", "report": "report.html", "python-evaluate": "evaluate.html"}
     return {name: d / path for name, path in files.items()}
 
 
@@ -364,7 +375,7 @@ def rendered(pages, tmp_path_factory):
 
 
 PAGES = ["metrics-binary", "metrics-multiclass", "cv", "soak", "shift", "segment", "count",
-         "compare", "report", "python-evaluate"]
+         "compare", "regression", "report", "python-evaluate"]
 CASES = [(name, width) for name in PAGES for width in WIDTHS]
 
 
@@ -450,7 +461,7 @@ def test_value_axis_fits_the_data_unless_asked_for_the_whole_range(pages, tmp_pa
     assert headline_domain(pages["report"]) == [0.4, 1.0]
     d = pages["report"].parent
     config = tmp_path / "full.toml"
-    text = REPORT_TOML.split("[soak]")[0].replace('out = "report.html"', 'out = "full.html"')
+    text = REPORT_TOML.split("[regression]")[0].replace('out = "report.html"', 'out = "full.html"')
     config.write_text(text.replace('seed = 1', 'seed = 1\nchart_axis = "full"')
                       .replace('"report_predictions.csv"', json.dumps(
                           str(d / "report_predictions.csv"))), encoding="utf-8")

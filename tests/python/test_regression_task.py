@@ -323,7 +323,7 @@ def test_report_section_claim_is_true_of_its_numbers(run_cli, csv_file, tmp_path
                and shown(mae[other]["low"]) <= shown(mae[best]["high"]))
     assert claim["facts"]["models"][1]["overlaps_best"] == overlap
     text = claim["text"]
-    assert text.startswith(f"{best} has the lowest MAE, {mae[best]['value']:.4f} "
+    assert text.startswith(f"Regression: {best} has the lowest MAE, {mae[best]['value']:.4f} "
                            f"[{mae[best]['low']:.4f}, {mae[best]['high']:.4f}], against {other}'s "
                            f"{mae[other]['value']:.4f} ")
     assert ("the intervals overlap" in text) == overlap
@@ -345,7 +345,7 @@ def test_report_section_of_one_model_and_config_errors(run_cli, csv_file, tmp_pa
     doc = json.loads((tmp_path / "one.json").read_text())
     mae = doc["regression"]["models"]["ridge"]["summary"]["mae"]["value"]
     r2 = doc["regression"]["models"]["ridge"]["summary"]["r2"]["value"]
-    assert doc["summary"] == [f"ridge: MAE {mae:.4f}, R² {r2:.4f} on 300 samples (no bootstrap "
+    assert doc["summary"] == [f"Regression: ridge: MAE {mae:.4f}, R² {r2:.4f} on 300 samples (no bootstrap "
                               "intervals)."]
     config.write_text('[regression]\nfile = "x.csv"\nlabel = "y"\nbotstrap = 3\n')
     r = run_cli("report", config)
@@ -427,7 +427,7 @@ def test_lowest_error_claim_in_every_scenario(run_cli, tmp_path, scenario):
     tied = sum(shown4(mae[m]["value"]) == best_value for m in names) > 1
     assert claim["facts"]["tied"] == tied
     if tied:
-        assert claim["text"].startswith(f"{best} and {claim['subjects'][1]} have the same MAE as "
+        assert claim["text"].startswith(f"Regression: {best} and {claim['subjects'][1]} have the same MAE as "
                                         f"printed, {best_value:.4f}")
         return
     overlaps = [shown4(mae[best]["low"]) <= shown4(mae[m]["high"])

@@ -601,6 +601,42 @@ def check_compare_gates_passed(claim, doc, tables):
                              f"Compare: every gate passed ({', '.join(names)}).")
 
 
+def _interval_text(f):
+    return f"{f['value']:.4f} [{f['low']:.4f}, {f['high']:.4f}]"
+
+
+def check_regression_model(claim, doc, tables):
+    """One regressor: its MAE and R² are the section's, as printed."""
+    (name,) = claim["subjects"]
+    summary = doc["regression"]["models"][name]["summary"]
+    f = claim["facts"]
+    for key in ("mae", "r2"):
+        assert same(f[key]["value"], summary[key]["value"])
+    assert claim["text"].startswith(f"Regression: {name}: MAE {printed(f['mae']['value'], 4):.4f}")
+
+
+def check_regression_lowest_error(claim, doc, tables):
+    """Several regressors: the first subject has the lowest MAE as printed (4 decimals), and each
+    overlap flag is what the printed intervals show."""
+    mae = {m: doc["regression"]["models"][m]["summary"]["mae"] for m in claim["subjects"]}
+    best = claim["subjects"][0]
+    shown = {m: printed(mae[m]["value"], 4) for m in mae}
+    assert shown[best] == min(shown.values())
+    assert claim["facts"]["tied"] == (sorted(shown.values())[:2].count(shown[best]) > 1)
+    for facts, name in zip(claim["facts"]["models"], claim["subjects"]):
+        assert same(facts["value"], mae[name]["value"])
+    if claim["facts"]["tied"]:
+        return
+    b = mae[best]
+    for facts, name in zip(claim["facts"]["models"][1:], claim["subjects"][1:]):
+        o = mae[name]
+        overlap = (printed(b["low"], 4) <= printed(o["high"], 4)
+                   and printed(o["low"], 4) <= printed(b["high"], 4))
+        assert facts["overlaps_best"] == overlap
+        assert f"{name}'s {_interval_text(o)}" in claim["text"]
+    assert claim["text"].startswith(f"Regression: {best} has the lowest MAE, {_interval_text(b)}")
+
+
 CHECKS = {
     "metrics.ranking": check_ranking,
     "metrics.inverted": check_inverted,
@@ -608,6 +644,8 @@ CHECKS = {
     "metrics.pair": check_pair,
     "soak.pooling": check_pooling,
     "cv.ranking": check_cv,
+    "regression.model": check_regression_model,
+    "regression.lowest_error": check_regression_lowest_error,
     "shift.model": check_shift,
     "segment.model": check_segment,
     "count.model": check_count,
