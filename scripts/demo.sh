@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job on generated data: metrics of a binary and a 4-class classifier (table, JSON and
-# HTML pages with charts), a SOAK experiment on data with regions and polygons, a shift
+# The main job on generated data: metrics of a binary and a 4-class classifier and of two regressors
+# (table, JSON and HTML pages with charts), a SOAK experiment on data with regions and polygons, a shift
 # evaluation, a counting report and a segmentation evaluation on generated 3-D volumes; then the
 # tour: `assay report` puts all of them on one page (examples/report/tour.toml).
 set -euo pipefail
