@@ -57,6 +57,7 @@ metrics::EvaluateParams evaluate_params(const py::dict& options) {
   metrics::EvaluateParams params;
   for (const auto& [key, value] : options) {
     const auto name = key.cast<std::string>();
+    if (set_bootstrap_option(params.bootstrap, name, value)) continue;
     if (name == "threshold") {
       params.threshold = value.cast<double>();
     } else if (name == "pos_label") {
@@ -69,14 +70,6 @@ metrics::EvaluateParams evaluate_params(const py::dict& options) {
       params.calibration.bins = value.cast<std::int32_t>();
     } else if (name == "bin_strategy") {
       params.calibration.strategy = metrics::parse_bin_strategy(value.cast<std::string>());
-    } else if (name == "n_bootstrap") {
-      params.bootstrap.n_resamples = value.cast<std::size_t>();
-    } else if (name == "confidence") {
-      params.bootstrap.confidence = value.cast<double>();
-    } else if (name == "seed") {
-      params.bootstrap.seed = value.cast<std::uint64_t>();
-    } else if (name == "threads") {
-      params.bootstrap.threads = value.cast<int>();
     } else if (name == "max_classes") {
       params.max_classes = value.cast<std::size_t>();
     } else {
@@ -87,6 +80,22 @@ metrics::EvaluateParams evaluate_params(const py::dict& options) {
 }
 
 }  // namespace
+
+bool set_bootstrap_option(metrics::BootstrapParams& params, const std::string& name,
+                          const py::handle& value) {
+  if (name == "n_bootstrap") {
+    params.n_resamples = value.cast<std::size_t>();
+  } else if (name == "confidence") {
+    params.confidence = value.cast<double>();
+  } else if (name == "seed") {
+    params.seed = value.cast<std::uint64_t>();
+  } else if (name == "threads") {
+    params.threads = value.cast<int>();
+  } else {
+    return false;
+  }
+  return true;
+}
 
 Column array_column(const py::array& values, const std::string& name) {
   if (values.ndim() != 1) {

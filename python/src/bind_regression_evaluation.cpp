@@ -14,17 +14,8 @@ metrics::RegressionParams regression_params(const py::dict& options) {
   metrics::RegressionParams params;
   for (const auto& [key, value] : options) {
     const auto name = key.cast<std::string>();
-    if (name == "n_bootstrap") {
-      params.bootstrap.n_resamples = value.cast<std::size_t>();
-    } else if (name == "confidence") {
-      params.bootstrap.confidence = value.cast<double>();
-    } else if (name == "seed") {
-      params.bootstrap.seed = value.cast<std::uint64_t>();
-    } else if (name == "threads") {
-      params.bootstrap.threads = value.cast<int>();
-    } else {
+    if (!set_bootstrap_option(params.bootstrap, name, value))
       ASSAY_ASSERT(false && "unknown regression option");
-    }
   }
   return params;
 }
@@ -57,7 +48,8 @@ void bind_regression_evaluation(py::module_& m) {
       "_evaluate_regression",
       [](const Array<double>& y_true, const std::vector<std::string>& names,
          const std::vector<Array<double>>& predictions, const Array<double>& sample_weight,
-         const std::string& target, const py::dict& options, const std::string& html, const std::string& title) {
+         const std::string& target, const py::dict& options, const std::string& html,
+         const std::string& title) {
         const auto params = regression_params(options);
         metrics::RegressionInput input;
         input.target = target;
@@ -73,8 +65,8 @@ void bind_regression_evaluation(py::module_& m) {
           json = report::regression_json(evaluation).dump();
           if (!html.empty()) {
             report::regression_html(evaluation,
-                                  title.empty() ? "Regression evaluation: " + target : title)
-              .write(html);
+                                    title.empty() ? "Regression evaluation: " + target : title)
+                .write(html);
           }
         }
         return json;

@@ -18,6 +18,7 @@
 #include "assay/core/progress.hpp"
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
+#include "assay/metrics/uncertainty.hpp"
 #include "assay/soak/splits.hpp"
 
 namespace assay::python {
@@ -94,6 +95,11 @@ py::array_t<T> to_numpy_2d(std::vector<T>&& values, std::size_t rows, std::size_
   py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>({rows, cols}, {cols * sizeof(T), sizeof(T)}, owned->data(), free_when_done);
 }
+
+/// The bootstrap options shared by evaluate's classification and regression twins
+/// (n_bootstrap, confidence, seed, threads) set into `params`; false for any other name.
+bool set_bootstrap_option(metrics::BootstrapParams& params, const std::string& name,
+                          const py::handle& value);
 
 void bind_core(py::module_& m);
 void bind_ranking(py::module_& m);
