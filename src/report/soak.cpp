@@ -429,17 +429,21 @@ Json soak_downsample_chart(const SoakStatistics& s, const std::string& data,
   const std::vector<std::int64_t> sizes = compared_sizes(s, data, learner);
   std::vector<std::string> size_labels;
   for (std::int64_t n : sizes) size_labels.push_back(size_label(n));
-  const std::string x_title = measure_title(s.measure) + " (mean \u00b1 SD over folds)";
+  // Short: a panel may be 100 px wide (the caption says the dot is the mean, the line ± SD).
+  const std::string x_title = measure_title(s.measure);
   Json y = {{"field", "train"},
             {"type", "nominal"},
             {"title", "train subsets"},
             {"sort", detail::string_array(kTrainRows)},
-            {"scale", {{"domain", detail::string_array(kTrainRows)}}}};
-  // Room for the labels at the ends of the axis (they are centred on their point).
+            // Room above the top row for its label (drawn 10 px above the point).
+            {"scale", {{"domain", detail::string_array(kTrainRows)}, {"padding", 1.2}}}};
+  // Room for the labels at the ends of the axis (they are centred on their point); few ticks,
+  // and overlapping tick labels hidden, so that a narrow panel's labels do not run together.
   Json x = {{"field", "low"},
             {"type", "quantitative"},
             {"title", x_title},
-            {"scale", {{"zero", false}, {"padding", 36}}}};
+            {"scale", {{"zero", false}, {"padding", 36}}},
+            {"axis", {{"tickCount", 3}, {"labelOverlap", "greedy"}, {"labelSeparation", 6}}}};
   Json color = {
       {"field", "legend"},
       {"type", "nominal"},
@@ -497,8 +501,10 @@ Json soak_downsample_chart(const SoakStatistics& s, const std::string& data,
       "mlr3resampling's pvalue_downsample: per test subset (rows) and train size (columns: "
       "full, then every train set down-sampled to N groups), the mean \u00b1 SD of Same, Other "
       "and All, and grey segments joining Same to Other/All labelled with the paired p-value.");
-  const int columns = static_cast<int>(std::min<std::size_t>(sizes.size(), 4));
-  const int panel_width = std::max(200, params.width / columns);
+  // Every train size is a column: the panels share the chart's width (axis titles and row
+  // labels take about 160 px), so that the chart fits the page.
+  const int columns = static_cast<int>(sizes.size());
+  const int panel_width = std::max(100, (params.width - 160) / columns);
   spec.erase("width");
   spec.erase("height");
   spec["data"] = {{"values", downsample_values(s, data, learner, sizes)}};

@@ -88,7 +88,7 @@ def check_chart_equals_tables(spec, pvalues, summaries, data, learner):
 def check_spec_reads(spec):
     # Axis titles, a titled legend, both facets titled.
     layer0 = spec["spec"]["layer"][0]["encoding"]
-    assert layer0["x"]["title"] == "test error (%) (mean ± SD over folds)"
+    assert layer0["x"]["title"] == "test error (%)"
     assert layer0["y"]["title"] == "train subsets"
     assert layer0["color"]["title"] == "drawn"
     assert spec["facet"]["row"]["title"] == "test subset"
