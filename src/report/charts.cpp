@@ -91,16 +91,8 @@ Json tooltip(const char* field, const char* title, const char* format = nullptr)
 
 // Dashed grey y = x line from (0, 0) to (1, 1), for ROC chance and perfect calibration.
 Json diagonal_layer(const char* x_field, const char* y_field) {
-  return {{"data", {{"values", {{{x_field, 0}, {y_field, 0}}, {{x_field, 1}, {y_field, 1}}}}}},
-          {"mark",
-           {{"type", "line"},
-            {"color", kGuideGrey},
-            {"strokeDash", {5, 4}},
-            {"strokeWidth", 1},
-            {"tooltip", nullptr}}},
-          {"encoding",
-           {{"x", {{"field", x_field}, {"type", "quantitative"}}},
-            {"y", {{"field", y_field}, {"type", "quantitative"}}}}}};
+  return detail::dashed_guide_line({{{x_field, 0}, {y_field, 0}}, {{x_field, 1}, {y_field, 1}}},
+                                   x_field, y_field);
 }
 
 // Invisible points on a curve's vertices that carry its tooltips (a line mark has one tooltip for
@@ -805,6 +797,18 @@ Json tooltip(const char* field, const char* title, const char* format) {
 }
 Json string_array(const std::vector<std::string>& values) {
   return report::string_array(values);
+}
+Json dashed_guide_line(Json points, const char* x_field, const char* y_field) {
+  return {{"data", {{"values", std::move(points)}}},
+          {"mark",
+           {{"type", "line"},
+            {"color", kGuideGrey},
+            {"strokeDash", {5, 4}},
+            {"strokeWidth", 1},
+            {"tooltip", nullptr}}},
+          {"encoding",
+           {{"x", {{"field", x_field}, {"type", "quantitative"}}},
+            {"y", {{"field", y_field}, {"type", "quantitative"}}}}}};
 }
 
 }  // namespace detail

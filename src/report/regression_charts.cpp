@@ -16,7 +16,6 @@ namespace {
 using detail::base_spec;
 using detail::finite;
 using detail::json_number;
-using detail::kGuideGrey;
 using detail::string_array;
 using detail::tooltip;
 
@@ -82,19 +81,6 @@ Json scatter_values(const std::vector<RegressionSeries>& series) {
   return values;
 }
 
-Json dashed_line(Json points, const char* x, const char* y) {
-  return {{"data", {{"values", std::move(points)}}},
-          {"mark",
-           {{"type", "line"},
-            {"color", kGuideGrey},
-            {"strokeDash", {5, 4}},
-            {"strokeWidth", 1},
-            {"tooltip", nullptr}}},
-          {"encoding",
-           {{"x", {{"field", x}, {"type", "quantitative"}}},
-            {"y", {{"field", y}, {"type", "quantitative"}}}}}};
-}
-
 struct Range {
   double low = std::numeric_limits<double>::infinity();
   double high = -std::numeric_limits<double>::infinity();
@@ -156,9 +142,9 @@ Json predicted_vs_actual_chart(const std::vector<RegressionSeries>& series,
                         "model; dashed: y = x (perfect predictions).");
   // Square, so that y = x is the 45° diagonal.
   spec["height"] = spec["width"];
-  spec["layer"] = {dashed_line({{{"actual", range.low}, {"predicted", range.low}},
-                                {{"actual", range.high}, {"predicted", range.high}}},
-                               "actual", "predicted"),
+  spec["layer"] = {detail::dashed_guide_line({{{"actual", range.low}, {"predicted", range.low}},
+                                              {{"actual", range.high}, {"predicted", range.high}}},
+                                             "actual", "predicted"),
                    scatter_layer(scatter_values(series), "actual", "predicted", "Actual " + target,
                                  "Predicted " + target, scale, scale, series)};
   return spec;
@@ -179,7 +165,7 @@ Json residual_chart(const std::vector<RegressionSeries>& series, const std::stri
                         "Each sample's residual (actual - predicted) against its prediction, one "
                         "colour per model; dashed: residual 0.");
   spec["layer"] = {
-      dashed_line(
+      detail::dashed_guide_line(
           {{{"predicted", x.low}, {"residual", 0}}, {{"predicted", x.high}, {"residual", 0}}},
           "predicted", "residual"),
       scatter_layer(scatter_values(series), "predicted", "residual", "Predicted " + target,

@@ -27,6 +27,9 @@ Json string_array(const std::vector<std::string>& values);
 void note_repeated_colours(Json& spec, std::size_t n_series);
 /// Grey used for guides (diagonals, reference rules).
 extern const char* const kGuideGrey;
+/// A dashed grey line layer through `points` ({x_field: ..., y_field: ...} objects), without
+/// tooltips: the guides under the data (chance diagonal, y = x, zero residual).
+Json dashed_guide_line(Json points, const char* x_field, const char* y_field);
 
 /// 4 decimals, "NaN" (kMissingText) for NaN.
 std::string fixed4(double value);
