@@ -15,8 +15,8 @@
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
 #include "assay/core/validate.hpp"
+#include "assay/core/vector_clones.hpp"
 #include "assay/core/warning.hpp"
-#include "core/vector_clones.hpp"
 #include "metrics/power_scale.hpp"
 
 namespace assay::metrics {
