@@ -1,7 +1,7 @@
 """Ranking metrics: PR / ROC / DET curves, average precision under every convention, ROC AUC,
 mAP, top-k accuracy, the trapezoid area, DeLong's paired test and PR-curve dominance.
 scikit-learn's names, arguments and return shapes; the computation is in C++
-(src/metrics/ranking.cpp). These wrappers check inputs as scikit-learn does and convert them:
+(src/metrics/ranking*.cpp). These wrappers check inputs as scikit-learn does and convert them:
 labels to 0/1 bytes or class codes, scores to float64.
 
 Differences from scikit-learn 1.2.1 (docs/conventions.md):

@@ -1,4 +1,5 @@
-// CSV reader. Two passes over a memory-mapped file:
+// CSV parser (files and streams are read, cells found again and tables written in
+// csv_files.cpp). Two passes over a memory-mapped file:
 //  1. numbers: every column not forced categorical is parsed as doubles straight into the output
 //     vectors, remembering per column the first cell that is not a number and the first empty
 //     cell. Files without quotes are cut at newlines into chunks parsed in parallel (each chunk
@@ -35,19 +36,16 @@
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/validate.hpp"
 #include "assay/core/warning.hpp"
+#include "core/csv_detail.hpp"
 #include "core/names.hpp"
 
 namespace assay {
+
+using namespace csv_detail;  // csv_detail.hpp
+
 namespace {
 
 enum class Role { automatic, numeric, categorical };
-
-/// A problem found at `at` (nullptr = none yet).
-struct Problem {
-  const char* at = nullptr;
-  std::string message;   // for a missing value: what was expected ("expected a number")
-  bool missing = false;  // an empty cell or NA: "found ..." and a hint are added when reported
-};
 
 /// What pass 1 learned about one column in one chunk.
 struct ColumnScan {
@@ -61,54 +59,6 @@ struct ChunkResult {
   std::vector<ColumnScan> columns;
 };
 
-/// The file, with everything needed to turn a pointer into a location.
-struct Text {
-  const char* begin;  // after a byte order mark
-  const char* end;
-  const std::string& name;
-  char delimiter = ',';
-
-  Location locate(const char* at) const {
-    const std::int64_t line = 1 + std::count(begin, at, '\n');
-    const char* line_start = at;
-    while (line_start > begin && line_start[-1] != '\n') --line_start;
-    return Location{name, line, static_cast<std::int64_t>(at - line_start) + 1};
-  }
-  [[noreturn]] void fail(const Problem& p) const {
-    throw Error(locate(p.at), p.missing ? missing_message(p) : p.message);
-  }
-
- private:
-  /// "expected a number, found an empty cell" / "... found a missing value "NA"", and a hint
-  /// when the whole row is separators (spreadsheets write such rows for formatted empty cells).
-  std::string missing_message(const Problem& p) const {
-    const char* line_start = p.at;
-    while (line_start > begin && line_start[-1] != '\n') --line_start;
-    const char* line_end =
-        static_cast<const char*>(std::memchr(p.at, '\n', static_cast<std::size_t>(end - p.at)));
-    if (!line_end) line_end = end;
-    const char* cell_end = p.at;
-    while (cell_end < line_end && *cell_end != delimiter && *cell_end != '\r') ++cell_end;
-    std::string_view cell(p.at, static_cast<std::size_t>(cell_end - p.at));
-    while (!cell.empty() && is_blank_char(cell.front())) cell.remove_prefix(1);
-    while (!cell.empty() && is_blank_char(cell.back())) cell.remove_suffix(1);
-    std::string message =
-        p.message + ", found " +
-        (cell.empty() || cell.front() == '"' ? std::string("an empty cell")
-                                             : "a missing value " + quote_found(cell));
-    const bool separators_only = std::all_of(line_start, line_end, [&](char c) {
-      return c == delimiter || is_blank_char(c) || c == '\r';
-    });
-    if (separators_only) {
-      message +=
-          " (the row holds only separators, as spreadsheets write for rows that are formatted "
-          "but empty; delete such rows)";
-    }
-    return message;
-  }
-  static bool is_blank_char(char c) { return c == ' ' || c == '\t'; }
-};
-
 struct Context {
   char delimiter;
   char decimal;
@@ -120,36 +70,6 @@ struct Context {
 
 inline bool is_blank(char c) {
   return c == ' ' || c == '\t';
-}
-
-/// True if `q` ends a field: a delimiter, LF, CRLF, a final CR, or the end of the text.
-inline bool is_field_end(const char* q, const char* e, char delimiter) {
-  return q == e || *q == delimiter || *q == '\n' || (*q == '\r' && (q + 1 == e || q[1] == '\n'));
-}
-
-/// End of an unquoted field starting at f (before a delimiter, LF or CRLF).
-inline const char* unquoted_end(const char* f, const char* e, char delimiter) {
-  const char* p = f;
-  while (p < e && *p != delimiter && *p != '\n') ++p;
-  if (p > f && p[-1] == '\r' && (p == e || *p == '\n')) --p;
-  return p;
-}
-
-/// Skips blank lines (and comment lines when enabled) at a record start.
-inline const char* skip_blank_lines(const char* p, const char* e, bool comments) {
-  while (p < e) {
-    if (*p == '\n') {
-      ++p;
-    } else if (*p == '\r' && (p + 1 == e || p[1] == '\n')) {
-      p += (p + 1 == e) ? 1 : 2;
-    } else if (comments && *p == '#') {
-      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(e - p));
-      p = nl ? static_cast<const char*>(nl) + 1 : e;
-    } else {
-      break;
-    }
-  }
-  return p;
 }
 
 /// Number of '\n' in [b, e), eight bytes at a time (std::count is not vectorized at -O2).
@@ -353,92 +273,6 @@ void scan_unquoted(const Context& ctx, const char* b, const char* e, double* con
   r.rows = row;
 }
 
-/// RFC 4180 field reader for files that may hold quotes (one thread).
-class FieldReader {
- public:
-  FieldReader(const char* p, const char* e, char delimiter) : p_(p), e_(e), delim_(delimiter) {}
-
-  const char* position() const { return p_; }
-  void seek(const char* p) { p_ = p; }
-
-  /// Reads one field: start (its first byte) and content; returns false at the end of the
-  /// record. Sets `problem` (and returns false) for an unterminated quote or junk after one.
-  bool next(const char*& start, std::string_view& cell, Problem& problem) {
-    start = p_;
-    if (p_ < e_ && *p_ == '"') {
-      const char* run = ++p_;
-      bool escaped = false;
-      scratch_.clear();
-      for (;;) {
-        const void* found = std::memchr(p_, '"', static_cast<std::size_t>(e_ - p_));
-        if (!found) {
-          problem = {start,
-                     "unterminated quoted field (no closing quote before the end of the file)"};
-          return false;
-        }
-        const char* q = static_cast<const char*>(found);
-        if (q + 1 < e_ && q[1] == '"') {
-          scratch_.append(run, q + 1);
-          escaped = true;
-          p_ = run = q + 2;
-          continue;
-        }
-        if (escaped) {
-          scratch_.append(run, q);
-          cell = scratch_;
-        } else {
-          cell = std::string_view(run, static_cast<std::size_t>(q - run));
-        }
-        p_ = q + 1;
-        break;
-      }
-      if (!is_field_end(p_, e_, delim_)) {
-        problem = {p_, fmt::format("expected a delimiter or the end of the line after a closing "
-                                   "quote, found {}",
-                                   quote_found(std::string_view(p_, 1)))};
-        return false;
-      }
-    } else {
-      const char* q = unquoted_end(p_, e_, delim_);
-      cell = std::string_view(p_, static_cast<std::size_t>(q - p_));
-      p_ = q;
-    }
-    if (p_ == e_) return false;
-    if (*p_ == delim_) {
-      ++p_;
-      return true;
-    }
-    if (*p_ == '\r') ++p_;
-    if (p_ < e_) ++p_;  // '\n'
-    return false;
-  }
-
-  /// Skips blank and comment lines; false at the end of the text.
-  bool at_record(bool comments) {
-    p_ = skip_blank_lines(p_, e_, comments);
-    return p_ < e_;
-  }
-
-  /// After the last expected field of `line` was followed by more: counts all fields.
-  std::size_t count_rest(std::size_t so_far) {
-    const char* start;
-    std::string_view cell;
-    Problem ignored;
-    std::size_t found = so_far;
-    for (;;) {
-      ++found;
-      if (!next(start, cell, ignored)) break;
-    }
-    return found;
-  }
-
- private:
-  const char* p_;
-  const char* e_;
-  char delim_;
-  std::string scratch_;
-};
-
 /// Pass 1 over the whole body of a file with quotes.
 void scan_quoted(const Context& ctx, const char* b, const char* e, double* const* out,
                  std::int64_t* lines, std::int64_t first_line, ChunkResult& r) {
@@ -526,11 +360,6 @@ void read_categories(const Context& ctx, const Text& text, const char* b,
     }
   }
 }
-
-/// The message for a NUL byte: never text; what usually puts one in a "CSV".
-constexpr const char* kNulMessage =
-    "expected text, found a NUL byte (0x00): binary data, or UTF-16 text (convert it with iconv "
-    "-f UTF-16 -t UTF-8), or an endless device such as /dev/zero";
 
 /// The first NUL byte or byte that is not UTF-8 in `piece`, or nullptr.
 const char* first_bad_byte(std::string_view piece) {
@@ -945,6 +774,10 @@ Table parse(const Text& whole, const CsvParams& given) {
   return table;
 }
 
+}  // namespace
+
+namespace csv_detail {
+
 /// Refuses UTF-16 text by its byte order mark (Excel's "Unicode Text" writes UTF-16 LE).
 void check_not_utf16(std::string_view bytes, const std::string& name) {
   if (bytes.substr(0, 2) == "\xFF\xFE" || bytes.substr(0, 2) == "\xFE\xFF") {
@@ -956,168 +789,13 @@ void check_not_utf16(std::string_view bytes, const std::string& name) {
   }
 }
 
-/// "1.0 GB", "12.3 MB" or "5000 bytes", for messages.
-std::string byte_count(std::size_t bytes) {
-  if (bytes >= 1'000'000'000) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / 1e9);
-  if (bytes >= 1'000'000) return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6);
-  return fmt::format("{} bytes", bytes);
-}
-
-/// The most bytes read from a stream and where that limit comes from (for the message).
-struct StreamLimit {
-  std::size_t bytes;
-  std::string why;
-};
-
-StreamLimit stream_limit(std::size_t requested) {
-  if (requested > 0) return {requested, fmt::format("the limit max_stream_bytes = {}", requested)};
-  if (const char* env = std::getenv("ASSAY_MAX_STREAM_BYTES"); env && *env) {
-    const std::uint64_t bytes = parse_unsigned("ASSAY_MAX_STREAM_BYTES", env);
-    if (bytes > 0) return {bytes, fmt::format("the limit ASSAY_MAX_STREAM_BYTES={}", bytes)};
-  }
-  const std::size_t allocatable = allocatable_bytes();
-  const std::size_t bytes = std::max<std::size_t>(allocatable / 3, 1);
-  return {bytes,
-          fmt::format("the limit for a stream: a third of the {} this process can allocate, as "
-                      "the table needs up to twice the text's size again; set "
-                      "ASSAY_MAX_STREAM_BYTES to change it",
-                      byte_count(allocatable))};
-}
-
-/// A region of memory obtained with mmap (a file's bytes, or address space reserved for a
-/// stream), unmapped when it goes, also when a constructor throws half-way.
-struct Mapping {
-  void* address = MAP_FAILED;
-  std::size_t length = 0;
-  Mapping() = default;
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  ~Mapping() {
-    if (address != MAP_FAILED) ::munmap(address, length);
-  }
-};
-
-/// Closes a file descriptor when it goes.
-struct FileDescriptor {
-  int fd;
-  ~FileDescriptor() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-/// A whole file, read only: memory-mapped when it is a regular file with a size; read to the end
-/// otherwise (a pipe, a FIFO, /dev/stdin, a /proc file whose size reads as 0).
-class MappedFile {
- public:
-  /// `stream_limit`: CsvParams::max_stream_bytes (0 = the default limit).
-  explicit MappedFile(const std::string& path, std::size_t stream_limit = 0) : path_(path) {
-    const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (file.fd < 0) {
-      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
-    }
-    struct stat st {};
-    if (::fstat(file.fd, &st) != 0) {
-      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(errno)));
-    }
-    if (S_ISDIR(st.st_mode)) {
-      throw Error(Location{path}, fmt::format("cannot open: {}", std::strerror(EISDIR)));
-    }
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-      size_ = static_cast<std::size_t>(st.st_size);
-      mapping_.length = size_;
-      mapping_.address = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd, 0);
-      if (mapping_.address == MAP_FAILED) {
-        throw Error(Location{path}, fmt::format("cannot read: {}", std::strerror(errno)));
-      }
-    } else {
-      read_stream(file.fd, stream_limit);
-    }
-  }
-
-  std::string_view view() const {
-    return size_ ? std::string_view(static_cast<const char*>(mapping_.address), size_)
-                 : std::string_view();
-  }
-
- private:
-  /// Reads until the end of the stream into an anonymous mapping that grows by mremap (pages
-  /// move, bytes are never copied: the memory taken is the bytes read), refusing more than the
-  /// limit as soon as it arrives, and a NUL byte or UTF-16 at once, so that /dev/zero and
-  /// `yes |` end with a message, not an OOM kill.
-  void read_stream(int fd, std::size_t requested_limit) {
-    const StreamLimit limit = stream_limit(requested_limit);
-    const std::size_t most = limit.bytes + 1;  // one byte more: a stream that fills it is too long
-    grow_stream_buffer(std::min(most, std::size_t{16} << 20), limit);
-    ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads from a pipe; fails harmlessly
-    constexpr std::size_t kRead = std::size_t{1} << 20;
-    while (size_ < most) {
-      if (size_ == mapping_.length) grow_stream_buffer(std::min(most, 2 * size_), limit);
-      char* const buffer = static_cast<char*>(mapping_.address);
-      const ssize_t got = ::read(fd, buffer + size_, std::min(kRead, mapping_.length - size_));
-      if (got == 0) break;
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        throw Error(Location{path_}, fmt::format("cannot read: {}", std::strerror(errno)));
-      }
-      const std::size_t before = size_;
-      size_ += static_cast<std::size_t>(got);
-      check_stream_bytes(before);
-    }
-    if (size_ > limit.bytes) {
-      throw Error(Location{path_},
-                  fmt::format("cannot read: the stream holds more than {} ({}); to read more, "
-                              "save the data to a file (a file is mapped, not copied)",
-                              byte_count(limit.bytes), limit.why));
-    }
-  }
-
-  /// The stream's buffer made `length` bytes long (a first mapping, or a larger one).
-  void grow_stream_buffer(std::size_t length, const StreamLimit& limit) {
-    void* p =
-        mapping_.address == MAP_FAILED
-            ? ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            : ::mremap(mapping_.address, mapping_.length, length, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) {
-      throw Error(Location{path_},
-                  fmt::format("cannot read: the stream holds more than {}, and no more memory can "
-                              "be had for it ({}; {})",
-                              byte_count(size_), std::strerror(errno), limit.why));
-    }
-    mapping_.address = p;
-    mapping_.length = length;
-  }
-
-  /// Refuses UTF-16 and NUL bytes among the bytes that arrived from `from` on.
-  void check_stream_bytes(std::size_t from) const {
-    const std::string_view bytes = view();
-    if (from < 4) check_not_utf16(bytes, path_);
-    const void* nul = std::memchr(bytes.data() + from, '\0', bytes.size() - from);
-    if (!nul) return;
-    std::string_view text = bytes;
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    const Text t{text.data(), text.data() + text.size(), path_};
-    t.fail({static_cast<const char*>(nul), kNulMessage});
-  }
-
-  std::string path_;
-  Mapping mapping_;
-  std::size_t size_ = 0;  // bytes of the file or stream at the start of the mapping
-};
-
-}  // namespace
+}  // namespace csv_detail
 
 Table parse_csv(std::string_view text, const std::string& name, const CsvParams& params) {
   check_not_utf16(text, name);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const Text t{text.data(), text.data() + text.size(), name, params.delimiter.value_or(',')};
   return parse(t, params);
-}
-
-Table read_csv(const std::string& path, const CsvParams& params) {
-  check_utf8_name(path);
-  note_input(path, "a CSV input");
-  const MappedFile file(path, params.max_stream_bytes);
-  return parse_csv(file.view(), path, params);
 }
 
 namespace {
@@ -1145,111 +823,6 @@ std::optional<char> parse_decimal(std::string_view text, std::string_view what) 
     fail("{}expected '.', ',' or auto, found {}", prefix(what), quote_found(text));
   }
   return text[0];
-}
-
-Location cell_location(const Table& table, std::size_t row, std::string_view column) {
-  const std::int64_t line = table.row_line(row);
-  Location whole_line{table.source(), line, 0};
-  if (line == 0) return whole_line;
-  const auto& names = table.columns();
-  std::size_t index = names.size();
-  for (std::size_t c = 0; c < names.size() && index == names.size(); ++c) {
-    if (names[c].name == column) index = c;
-  }
-  struct stat st {};
-  if (index == names.size() || ::stat(table.source().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    return whole_line;  // a stream cannot be read twice; a table parsed from memory has no file
-  }
-  try {
-    const MappedFile file(table.source());
-    std::string_view bytes = file.view();
-    if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
-    const Text text{bytes.data(), bytes.data() + bytes.size(), table.source(), table.delimiter()};
-    const char* p = text.begin;
-    for (std::int64_t l = 1; l < line && p < text.end; ++l) {
-      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(text.end - p));
-      p = nl ? static_cast<const char*>(nl) + 1 : text.end;
-    }
-    FieldReader reader(p, text.end, table.delimiter());
-    const char* start = nullptr;
-    std::string_view cell;
-    Problem problem;
-    for (std::size_t c = 0; c <= index; ++c) {
-      const bool more = reader.next(start, cell, problem);
-      if (problem.at || (!more && c < index)) return whole_line;  // the file changed since
-    }
-    return text.locate(start);
-  } catch (const Error&) {
-    return whole_line;
-  }
-}
-
-void fail_at_cell(const Table& table, std::size_t row, std::string_view column,
-                  const std::string& message) {
-  if (table.row_line(row) > 0) {
-    throw Error(cell_location(table, row, column),
-                fmt::format("column {}: {}", quote_found(column), message));
-  }
-  fail_in(table, fmt::format("column {}, data row {}: {}", quote_found(column), row + 1, message));
-}
-
-namespace {
-
-bool needs_quotes(const std::string& cell) {
-  // An empty string is quoted: an empty unquoted cell is a missing value.
-  return cell.empty() || cell.find_first_of(",\"\r\n") != std::string::npos;
-}
-
-void append_cell(std::string& out, const std::string& cell) {
-  if (!needs_quotes(cell)) {
-    out += cell;
-    return;
-  }
-  out += '"';
-  for (char c : cell) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
-
-void append_number(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "NaN";
-  } else if (std::isinf(v)) {
-    out += v > 0 ? "Inf" : "-Inf";
-  } else {
-    out += fmt::format("{}", v);
-  }
-}
-
-}  // namespace
-
-std::string format_csv(const Table& table) {
-  std::string out;
-  const auto& columns = table.columns();
-  for (std::size_t j = 0; j < columns.size(); ++j) {
-    if (j) out += ',';
-    append_cell(out, columns[j].name);
-  }
-  out += '\n';
-  for (std::size_t i = 0; i < table.n_rows(); ++i) {
-    for (std::size_t j = 0; j < columns.size(); ++j) {
-      if (j) out += ',';
-      const Column& c = columns[j];
-      if (c.is_numeric()) {
-        append_number(out, c.values[i]);
-      } else {
-        append_cell(out, c.categories[static_cast<std::size_t>(c.codes[i])]);
-      }
-    }
-    out += '\n';
-  }
-  return out;
-}
-
-void write_csv(const Table& table, const std::string& path) {
-  write_file_atomic(path, format_csv(table));
 }
 
 }  // namespace assay

@@ -1,7 +1,7 @@
-// NIfTI reading and writing. libnifti2 parses the header (NIfTI-1 and NIfTI-2, byte order,
-// qform/sform matrices); everything that can fail on a bad file — existence, the gzip stream, the
-// header's size and magic, the amount of voxel data — is checked here first, because libnifti
-// reports problems on stderr and can exit() on some of them.
+// NIfTI reading (writing is in nifti_write.cpp). libnifti2 parses the header (NIfTI-1 and
+// NIfTI-2, byte order, qform/sform matrices); everything that can fail on a bad file — existence,
+// the gzip stream, the header's size and magic, the amount of voxel data — is checked here first,
+// because libnifti reports problems on stderr and can exit() on some of them.
 #include "assay/core/nifti.hpp"
 
 #include <fcntl.h>
@@ -26,19 +26,16 @@
 #include "assay/core/error.hpp"
 #include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
+#include "core/nifti_detail.hpp"
 
 extern "C" {
 #include <nifti2_io.h>
 }
 
 namespace assay {
-namespace {
 
-constexpr int kNifti1HeaderSize = 348;
-constexpr int kNifti2HeaderSize = 540;
+namespace nifti_detail {
 
-// libnifti keeps global options (debug level) and is not documented as thread-safe: every call
-// into it holds this lock. The calls are header-sized, so the lock costs nothing measurable.
 std::mutex& libnifti_mutex() {
   static std::mutex mutex;
   return mutex;
@@ -49,24 +46,12 @@ void quiet_libnifti() {
   std::call_once(once, [] { nifti_set_debug_level(0); });
 }
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 void check_suffix(const std::string& path) {
-  if (!ends_with(path, ".nii") && !ends_with(path, ".nii.gz")) {
+  if (!path.ends_with(".nii") && !path.ends_with(".nii.gz")) {
     fail("{}: expected a file name ending in .nii or .nii.gz", path);
   }
 }
 
-struct GzCloser {
-  void operator()(gzFile_s* file) const {
-    if (file != nullptr) gzclose(file);
-  }
-};
-using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
-
-// zlib's words for the stream's error, without the file name it puts in front (ours is there).
 std::string gz_message(gzFile file, const std::string& path) {
   int code = Z_OK;
   const char* text = gzerror(file, &code);
@@ -76,6 +61,15 @@ std::string gz_message(gzFile file, const std::string& path) {
   if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
   return std::string(message);
 }
+
+}  // namespace nifti_detail
+
+using namespace nifti_detail;  // nifti_detail.hpp
+
+namespace {
+
+constexpr int kNifti1HeaderSize = 348;
+constexpr int kNifti2HeaderSize = 540;
 
 // Reads up to n bytes; returns the count (< n at the end of the data). Throws for corrupt data.
 std::size_t read_bytes(gzFile file, unsigned char* out, std::size_t n, const std::string& path) {
@@ -811,9 +805,9 @@ OpenedVolume open_volume(const std::string& path, ByteSource& file, std::size_t 
 // SPM wrote) is named with how to convert it: the volumes assay reads are single files.
 void refuse_pair(const std::string& path) {
   for (const char* suffix : {".hdr", ".img", ".hdr.gz", ".img.gz"}) {
-    if (!ends_with(path, suffix)) continue;
+    if (!path.ends_with(suffix)) continue;
     const std::string stem = path.substr(0, path.size() - std::strlen(suffix));
-    const std::string header = stem + (ends_with(path, ".gz") ? ".hdr.gz" : ".hdr");
+    const std::string header = stem + (path.ends_with(".gz") ? ".hdr.gz" : ".hdr");
     fail(
         "{}: expected a single-file NIfTI volume (.nii or .nii.gz), found one file of a .hdr/.img "
         "pair (as FSL writes with FSLOUTPUTTYPE=NIFTI_PAIR, or Analyze 7.5); convert it, e.g. "
@@ -865,185 +859,6 @@ void read_nifti_voxels(const std::string& path, Volume& volume, const VoxelConsu
   read_volume(path, volume, false, [&](ByteSource& file, const OpenedVolume& v) {
     read_voxels_to(file, path, v.header, v.layout, v.scaling, v.swapped, consume, consume_bytes);
   });
-}
-
-NiftiType parse_nifti_type(std::string_view name) {
-  if (name == "uint8") return NiftiType::uint8;
-  if (name == "int16") return NiftiType::int16;
-  if (name == "int32") return NiftiType::int32;
-  if (name == "float32") return NiftiType::float32;
-  if (name == "float64") return NiftiType::float64;
-  fail("NIfTI data type: expected uint8, int16, int32, float32 or float64, found {}",
-       quote_found(name));
-}
-
-std::string_view to_string(NiftiType type) {
-  switch (type) {
-    case NiftiType::uint8:
-      return "uint8";
-    case NiftiType::int16:
-      return "int16";
-    case NiftiType::int32:
-      return "int32";
-    case NiftiType::float32:
-      return "float32";
-    case NiftiType::float64:
-      return "float64";
-  }
-  return "?";
-}
-
-namespace {
-
-template <typename T>
-void store(const Volume& volume, NiftiType type, const std::string& path,
-           std::vector<unsigned char>& out) {
-  const std::size_t n = volume.data.size();
-  out.resize(n * sizeof(T));
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = volume.data[i];
-    T stored;
-    if constexpr (std::is_integral_v<T>) {
-      constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
-      constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-      if (!(v >= lo && v <= hi && v == std::floor(v))) {
-        const std::size_t nx = volume.shape[0], ny = volume.shape[1];
-        fail("{}: voxel ({}, {}, {}) = {} cannot be stored as {}: expected an integer in [{}, {}]",
-             path, i % nx, (i / nx) % ny, i / (nx * ny), v, to_string(type), lo, hi);
-      }
-      stored = static_cast<T>(v);
-    } else {
-      stored = static_cast<T>(v);
-    }
-    std::memcpy(out.data() + i * sizeof(T), &stored, sizeof(T));
-  }
-}
-
-// The header, an empty extension and the voxels through zlib (transparent for .nii) into `fd`
-// (a copy of it is closed here).
-void write_volume_bytes(int fd, bool compress, const nifti_1_header& header,
-                        const std::vector<unsigned char>& bytes, const std::string& path) {
-  const int copy = ::dup(fd);
-  if (copy < 0) fail("{}: cannot write: {}", path, std::strerror(errno));
-  GzFile file(gzdopen(copy, compress ? "wb1" : "wbT"));
-  if (!file) {
-    ::close(copy);
-    fail("{}: cannot write: {}", path, std::strerror(errno));
-  }
-  gzbuffer(file.get(), 1u << 18);
-  const unsigned char extension[4] = {0, 0, 0, 0};
-  bool ok = gzwrite(file.get(), &header, sizeof header) == static_cast<int>(sizeof header) &&
-            gzwrite(file.get(), extension, 4) == 4;
-  for (std::size_t done = 0; ok && done < bytes.size();) {
-    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
-    ok = gzwrite(file.get(), bytes.data() + done, chunk) == static_cast<int>(chunk);
-    done += chunk;
-  }
-  std::string reason = ok ? "" : gz_message(file.get(), path);
-  const int closed = gzclose_w(file.release());
-  if (ok && closed != Z_OK) {
-    ok = false;
-    reason = closed == Z_ERRNO ? std::strerror(errno) : fmt::format("zlib error {}", closed);
-  }
-  if (!ok) fail("{}: cannot write: {}", path, reason);
-}
-
-}  // namespace
-
-void write_nifti(const std::string& path, const Volume& volume, NiftiType type) {
-  check_suffix(path);
-  if (volume.size() != volume.data.size() || volume.size() == 0) {
-    fail("{}: expected {} voxels for shape {}, found {}", path, volume.size(), shape_string(volume),
-         volume.data.size());
-  }
-  for (double v : volume.affine) {
-    if (!std::isfinite(v)) fail("{}: expected a finite affine, found {}", path, v);
-  }
-  int datatype = DT_FLOAT32;
-  std::vector<unsigned char> bytes;
-  switch (type) {
-    case NiftiType::uint8:
-      datatype = DT_UINT8;
-      store<std::uint8_t>(volume, type, path, bytes);
-      break;
-    case NiftiType::int16:
-      datatype = DT_INT16;
-      store<std::int16_t>(volume, type, path, bytes);
-      break;
-    case NiftiType::int32:
-      datatype = DT_INT32;
-      store<std::int32_t>(volume, type, path, bytes);
-      break;
-    case NiftiType::float32:
-      datatype = DT_FLOAT32;
-      store<float>(volume, type, path, bytes);
-      break;
-    case NiftiType::float64:
-      datatype = DT_FLOAT64;
-      store<double>(volume, type, path, bytes);
-      break;
-  }
-
-  nifti_1_header header{};
-  {
-    quiet_libnifti();
-    std::lock_guard lock(libnifti_mutex());
-    const std::int64_t dims[8] = {3,
-                                  static_cast<std::int64_t>(volume.shape[0]),
-                                  static_cast<std::int64_t>(volume.shape[1]),
-                                  static_cast<std::int64_t>(volume.shape[2]),
-                                  1,
-                                  1,
-                                  1,
-                                  1};
-    nifti_image* nim = nifti_make_new_nim(dims, datatype, 0);
-    if (nim == nullptr) fail("{}: libnifti could not make a header", path);
-    nifti_dmat44 m{};
-    for (int r = 0; r < 4; ++r) {
-      for (int c = 0; c < 4; ++c) m.m[r][c] = volume.affine[r * 4 + c];
-    }
-    nim->sto_xyz = m;
-    nim->sform_code = NIFTI_XFORM_SCANNER_ANAT;
-    double qb, qc, qd, qx, qy, qz, dx, dy, dz, qfac;
-    nifti_dmat44_to_quatern(m, &qb, &qc, &qd, &qx, &qy, &qz, &dx, &dy, &dz, &qfac);
-    nim->quatern_b = qb;
-    nim->quatern_c = qc;
-    nim->quatern_d = qd;
-    nim->qoffset_x = qx;
-    nim->qoffset_y = qy;
-    nim->qoffset_z = qz;
-    nim->qfac = qfac;
-    nim->qform_code = NIFTI_XFORM_SCANNER_ANAT;
-    nim->dx = nim->pixdim[1] = dx;
-    nim->dy = nim->pixdim[2] = dy;
-    nim->dz = nim->pixdim[3] = dz;
-    nim->pixdim[0] = qfac;
-    nim->scl_slope = 1;
-    nim->scl_inter = 0;
-    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
-    const int status = nifti_convert_nim2n1hdr(nim, &header);
-    nifti_image_free(nim);
-    if (status != 0) fail("{}: libnifti could not make a header", path);
-  }
-  header.vox_offset = 352;
-  std::memcpy(header.magic, "n+1\0", 4);
-
-  const bool compress = ends_with(path, ".gz");
-  // Into a temporary next to `path`, renamed over it when complete: never a truncated volume.
-  write_file_atomic_with(path,
-                         [&](int fd) { write_volume_bytes(fd, compress, header, bytes, path); });
-}
-
-bool same_grid(const Volume& a, const Volume& b, double tolerance) {
-  if (a.shape != b.shape) return false;
-  for (std::size_t i = 0; i < 16; ++i) {
-    if (!(std::abs(a.affine[i] - b.affine[i]) <= tolerance)) return false;
-  }
-  return true;
-}
-
-std::string shape_string(const Volume& volume) {
-  return fmt::format("{}×{}×{}", volume.shape[0], volume.shape[1], volume.shape[2]);
 }
 
 }  // namespace assay

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <ranges>
 #include <string_view>
 #include <unordered_map>
 
@@ -135,17 +136,15 @@ bool parse_finite(const std::string& text, double* out) {
 }  // namespace
 
 std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ", ";
-    // Names with a comma, a quote, a control character or invalid UTF-8 are quoted and escaped.
+  // Names with a comma, a quote, a control character or invalid UTF-8 are quoted and escaped.
+  const auto shown = [](const std::string& name) {
     bool plain = invalid_utf8_at(name) == std::string_view::npos && !name.empty();
     for (const char c : name) {
       plain = plain && static_cast<unsigned char>(c) >= 0x20 && c != 0x7F && c != ',' && c != '"';
     }
-    out += plain ? name : quote_found(name);
-  }
-  return out;
+    return plain ? name : quote_found(name);
+  };
+  return fmt::format("{}", fmt::join(names | std::views::transform(shown), ", "));
 }
 
 void fail_in(const Table& table, const std::string& message) {

@@ -24,11 +24,8 @@ namespace {
 constexpr std::size_t kMaxCurvePoints = 2000;
 
 std::string join(const std::vector<std::string>& items, std::size_t max_items = 20) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size() && i < max_items; ++i) {
-    if (i) out += ", ";
-    out += items[i];
-  }
+  const std::size_t shown = std::min(items.size(), max_items);
+  std::string out = fmt::format("{}", fmt::join(items.begin(), items.begin() + shown, ", "));
   if (items.size() > max_items) out += fmt::format(", ... ({} in all)", items.size());
   return out;
 }

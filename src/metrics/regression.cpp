@@ -12,8 +12,8 @@
 #include "assay/core/error.hpp"
 #include "assay/core/radix_sort.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/core/vector_clones.hpp"
 #include "assay/metrics/scaled_weights.hpp"
-#include "core/vector_clones.hpp"
 #include "metrics/vector_math.hpp"
 
 namespace assay::metrics {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/vector_clones.hpp"
+#include "assay/core/vector_clones.hpp"
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <immintrin.h>

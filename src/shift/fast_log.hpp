@@ -9,8 +9,8 @@
 #include <bit>
 #include <cstdint>
 
-// Loops that call fast_log get AVX-512 and AVX2 clones (core/vector_clones.hpp).
-#include "core/vector_clones.hpp"
+// Loops that call fast_log get AVX-512 and AVX2 clones (assay/core/vector_clones.hpp).
+#include "assay/core/vector_clones.hpp"
 
 namespace assay::shift::detail {
 

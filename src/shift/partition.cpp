@@ -26,16 +26,11 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // "dev_in" -> "dev", "eval-OUT" -> "eval"; "" when the name has no in/out suffix.
 std::string joint_base(const std::string& name) {
   const std::string l = lower(name);
   for (const char* suffix : {"_in", "-in", "_out", "-out"}) {
-    if (ends_with(l, suffix) && l.size() > std::string(suffix).size()) {
+    if (l.ends_with(suffix) && l.size() > std::string(suffix).size()) {
       return name.substr(0, name.size() - std::string(suffix).size());
     }
   }
@@ -44,7 +39,7 @@ std::string joint_base(const std::string& name) {
 
 bool shifted_by_name(const std::string& name) {
   const std::string l = lower(name);
-  return ends_with(l, "out") || l.find("shift") != std::string::npos;
+  return l.ends_with("out") || l.find("shift") != std::string::npos;
 }
 
 double error_of(ErrorKind kind, double y, double p) {

@@ -13,7 +13,7 @@
 
 #include "assay/core/compensated_sum.hpp"
 #include "assay/core/error.hpp"
-#include "core/vector_clones.hpp"
+#include "assay/core/vector_clones.hpp"
 #include "shift/segmentation_detail.hpp"
 
 namespace assay::shift {
