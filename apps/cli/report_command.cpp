@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "assay/core/output_file.hpp"
-#include "assay/report/config.hpp"
-#include "assay/report/overview.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/overview/overview.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "stdout_batch.hpp"
