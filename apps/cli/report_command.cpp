@@ -1,6 +1,6 @@
 // `assay report CONFIG.toml [--out PAGE.html] [--check] [--json] [--chart-axis fit|full]`: every
 // analysis the configuration names on one offline HTML page, its tables as CSV next to it and all
-// numbers as JSON (report/overview.hpp). The configuration and every input are checked before any
+// numbers as JSON (overview/overview.hpp). The configuration and every input are checked before any
 // work.
 #include <cstdio>
 #include <iostream>

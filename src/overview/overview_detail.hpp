@@ -33,7 +33,7 @@ inline constexpr const char* kSegmentAnchor = "segment";
 inline constexpr const char* kCountAnchor = "count";
 inline constexpr const char* kCompareAnchor = "compare";
 
-/// A claim (overview.hpp) with its text rendered by render_claim: the one way claims are made.
+/// A claim (report/claim.hpp) with its text rendered by render_claim: the one way claims are made.
 Claim make_claim(std::string kind, std::string section, std::vector<std::string> subjects,
                  Json facts);
 
