@@ -4,14 +4,14 @@
 // (overview/overview.hpp); the pages of the report layer that repeat one of its sentences
 // (regression_html) build the same claim here.
 //
+// Example:
 //   Json facts = {{"value", 0.87312}, {"low", 0.851}, {"high", 0.894}};
-//   std::string text = wording::with_interval(wording::fact(facts, "value"),
-//                                             wording::fact(facts, "low"),
-//                                             wording::fact(facts, "high"), 3);
-//   // text == "0.873 [0.851, 0.894]"
+//   wording::with_interval(0.87312, 0.851, 0.894, 3);           // "0.873 [0.851, 0.894]"
+//   wording::fact(facts, "low");                                 // 0.851
+//   wording::fact(facts, "missing");                             // nan
+//   wording::shown(0.87351, 3) == wording::shown(0.87449, 3);   // true: both print 0.874
 //   Claim claim{"regression.model", "regression", {"ridge"}, facts, "Regression: ..."};
-//   Json j = claim_json(claim);   // {"kind", "section", "subjects", "facts", "text"}
-//   bool tie = wording::shown(0.87351, 3) == wording::shown(0.87449, 3);   // true: both 0.874
+//   claim_json(claim).size();   // 5: kind, section, subjects, facts, text
 #pragma once
 
 #include <cstddef>
