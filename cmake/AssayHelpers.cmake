@@ -29,7 +29,7 @@ function(assay_add_test src)
   get_filename_component(layer ${dir} NAME)
   set(target ${layer}_${stem})
   add_executable(${target} ${src})
-  target_link_libraries(${target} PRIVATE assay_batch GTest::gtest_main GTest::gmock)
+  target_link_libraries(${target} PRIVATE assay_overview assay_batch GTest::gtest_main GTest::gmock)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/cpp)
   target_compile_definitions(${target} PRIVATE ASSAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                ASSAY_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -1,13 +1,13 @@
 // `assay report CONFIG.toml [--out PAGE.html] [--check] [--json] [--chart-axis fit|full]`: every
 // analysis the configuration names on one offline HTML page, its tables as CSV next to it and all
-// numbers as JSON (report/overview.hpp). The configuration and every input are checked before any
+// numbers as JSON (overview/overview.hpp). The configuration and every input are checked before any
 // work.
 #include <cstdio>
 #include <iostream>
 
 #include "assay/core/output_file.hpp"
-#include "assay/report/config.hpp"
-#include "assay/report/overview.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/overview/overview.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "stdout_batch.hpp"

@@ -3,10 +3,10 @@
 // (numpy arrays convert); a Python wrapper can json.loads the specs.
 #include "assay/core/input_files.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/overview/overview.hpp"
 #include "assay/report/charts.hpp"
-#include "assay/report/config.hpp"
 #include "assay/report/html.hpp"
-#include "assay/report/overview.hpp"
 #include "bindings.hpp"
 
 namespace assay::python {

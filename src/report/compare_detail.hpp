@@ -1,5 +1,5 @@
-// Private to the report layer: the blocks of a comparison's page (compare.hpp's compare_html),
-// shared with the overview's [compare] section so that both show the same charts and tables.
+// Private to the report layer: the blocks of a comparison's page (compare.hpp's compare_html and
+// add_compare_blocks, which `assay report`'s [compare] section draws with).
 #pragma once
 
 #include <string>
@@ -18,9 +18,6 @@ struct CompareBlocks {
   const std::vector<compare::GateOutcome>& gates;
   int level = 2;
 };
-
-/// Examples, task, baseline, resamples, test and correction in one paragraph.
-std::string compare_description(const compare::CompareResult& result);
 
 /// Forest plot of the differences (NaN-free ones; nothing when there is none).
 void add_forest_plot(HtmlReport& page, const CompareBlocks& blocks);

@@ -296,28 +296,6 @@ Table gates_table(const std::vector<compare::GateOutcome>& gates) {
 
 }  // namespace
 
-std::string compare_description(const CompareResult& r) {
-  const auto& p = r.params;
-  std::string out = fmt::format("{} examples", r.n_examples);
-  if (r.weighted) out += fmt::format(" (total weight {})", display_number(r.total_weight));
-  out += fmt::format(", {} task", compare::to_string(r.task));
-  if (!r.positive_class.empty()) out += fmt::format(", positive class \"{}\"", r.positive_class);
-  out += fmt::format("; baseline {}. ", r.baseline);
-  if (p.bootstrap.n_resamples > 0) {
-    out += fmt::format(
-        "Intervals: {:g}%, from {} paired bootstrap resamples (the same for every model, metric "
-        "and slice), seed {}. ",
-        100 * p.bootstrap.confidence, p.bootstrap.n_resamples, p.bootstrap.seed);
-  } else {
-    out += "No resamples: no intervals. ";
-  }
-  out += p.correction == compare::Correction::none
-             ? "p-values are not corrected for multiple comparisons."
-             : fmt::format("p-values are adjusted by {} over every test of the run.",
-                           compare::to_string(p.correction));
-  return out;
-}
-
 void add_forest_plot(HtmlReport& page, const CompareBlocks& b) {
   std::vector<IntervalPoint> points;
   for (const auto& d : b.result.differences) points.push_back(forest_point(d));
@@ -463,10 +441,37 @@ void add_compare_body(HtmlReport& page, const CompareBlocks& b) {
 
 }  // namespace detail
 
+std::string compare_description(const compare::CompareResult& r) {
+  const auto& p = r.params;
+  std::string out = fmt::format("{} examples", r.n_examples);
+  if (r.weighted) out += fmt::format(" (total weight {})", display_number(r.total_weight));
+  out += fmt::format(", {} task", compare::to_string(r.task));
+  if (!r.positive_class.empty()) out += fmt::format(", positive class \"{}\"", r.positive_class);
+  out += fmt::format("; baseline {}. ", r.baseline);
+  if (p.bootstrap.n_resamples > 0) {
+    out += fmt::format(
+        "Intervals: {:g}%, from {} paired bootstrap resamples (the same for every model, metric "
+        "and slice), seed {}. ",
+        100 * p.bootstrap.confidence, p.bootstrap.n_resamples, p.bootstrap.seed);
+  } else {
+    out += "No resamples: no intervals. ";
+  }
+  out += p.correction == compare::Correction::none
+             ? "p-values are not corrected for multiple comparisons."
+             : fmt::format("p-values are adjusted by {} over every test of the run.",
+                           compare::to_string(p.correction));
+  return out;
+}
+
+void add_compare_blocks(HtmlReport& page, const compare::CompareResult& result,
+                        const std::vector<compare::GateOutcome>& gates, int heading_level) {
+  detail::add_compare_body(page, {result, gates, heading_level});
+}
+
 HtmlReport compare_html(const compare::CompareResult& r,
                         const std::vector<compare::GateOutcome>& gates, const std::string& title) {
   HtmlReport page(title);
-  page.add_paragraph(detail::compare_description(r));
+  page.add_paragraph(compare_description(r));
   page.add_heading("Conclusions", 2, "conclusions");
   std::vector<std::vector<TextSpan>> items;
   for (const auto& c : r.conclusions) items.push_back({TextSpan{c}});
@@ -474,7 +479,7 @@ HtmlReport compare_html(const compare::CompareResult& r,
     if (!g.passed) items.push_back({TextSpan{"Gate failed: " + g.message}});
   }
   if (!items.empty()) page.add_list(items, true);
-  detail::add_compare_body(page, {r, gates, 2});
+  add_compare_blocks(page, r, gates, 2);
   return page;
 }
 

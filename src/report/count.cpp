@@ -14,12 +14,6 @@ namespace {
 using count::CountResult;
 using count::Proportion;
 
-// Counts up to 12 digits in full, larger ones as 3.32e+270.
-std::string show(const mpz_class& v) {
-  const std::string s = count::to_decimal(v);
-  return s.size() <= 12 ? s : count::to_scientific(v, 3);
-}
-
 Json proportion_json(const Proportion& p) {
   return {
       {"k", p.k},
@@ -95,7 +89,7 @@ std::string header_line(const CountResult& r) {
   const bool approx = r.method == "approx";
   std::string s =
       fmt::format("{} counting ({}) over {} points ({} inputs)", approx ? "approximate" : "exact",
-                  r.method, show(r.domain_size), r.n_inputs);
+                  r.method, short_count(r.domain_size), r.n_inputs);
   if (!r.property.empty()) s += ", property " + r.property;
   if (r.method == "structural" || r.method == "enumerate") {
     s += fmt::format(": {:.3f} s, {} {}", r.seconds, r.boxes,
@@ -109,9 +103,9 @@ std::string header_line(const CountResult& r) {
 
 // A count as the tables show it: exact, "~estimate" (approx) or "[lower, upper]" (bounded).
 std::string show_count(const mpz_class& v, const count::CountBounds& b, const count::Guarantee& g) {
-  if (g.bounded) return "[" + show(b.lower) + ", " + show(b.upper) + "]";
-  if (!g.exact) return "~" + show(v);
-  return show(v);
+  if (g.bounded) return "[" + short_count(b.lower) + ", " + short_count(b.upper) + "]";
+  if (!g.exact) return "~" + short_count(v);
+  return short_count(v);
 }
 
 std::string decimal_count(const mpz_class& v, const count::CountBounds& b,
@@ -162,6 +156,11 @@ std::string guarantee_lines(const CountResult& r) {
 }
 
 }  // namespace
+
+std::string short_count(const mpz_class& value) {
+  const std::string s = count::to_decimal(value);
+  return s.size() <= 12 ? s : count::to_scientific(value, 3);
+}
 
 Json count_json(const CountResult& r) {
   Json j;
@@ -273,7 +272,7 @@ std::string count_text(const CountResult& r) {
     out += detail::text_table(
         {"label", "TP", "FP", "TN", "FN", "accuracy", "precision", "recall", "F1"}, rows);
     out += fmt::format("overall accuracy {} ({} of {} points)\n", detail::fixed4(r.accuracy),
-                       show(r.correct), show(r.domain_size));
+                       short_count(r.correct), short_count(r.domain_size));
     if (!r.samples.empty()) {
       std::vector<std::string> header{"label", "metric", "exact"};
       for (const auto& v : r.samples) {
@@ -318,7 +317,7 @@ std::string count_text(const CountResult& r) {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < r.regions.size(); ++i) {
       const auto& g = r.regions[i];
-      std::vector<std::string> row{g.name, std::to_string(g.label), show(g.total),
+      std::vector<std::string> row{g.name, std::to_string(g.label), short_count(g.total),
                                    show_count(g.count, g.count_bounds, g.guarantee),
                                    detail::fixed4(g.robustness)};
       for (const auto& v : r.samples) {
@@ -479,7 +478,7 @@ HtmlReport count_html(const CountResult& r, const std::string& title, AxisRange 
     page.add_heading("Robustness regions");
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : r.regions) {
-      rows.push_back({g.name, std::to_string(g.label), show(g.total), show(g.count),
+      rows.push_back({g.name, std::to_string(g.label), short_count(g.total), short_count(g.count),
                       detail::fixed4(g.robustness)});
     }
     page.add_table({"region", "label", "total", "correct", "robustness"}, rows);

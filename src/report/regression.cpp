@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "assay/core/error.hpp"
 #include "assay/report/regression_charts.hpp"
-#include "overview_detail.hpp"
 #include "report_util.hpp"
 
 namespace assay::report {
@@ -118,6 +118,25 @@ std::vector<RegressionSeries> chart_series(const RegressionEvaluation& ev) {
   return out;
 }
 
+// The claims' facts and wording: MAE decides, intervals as printed (kDecimals).
+constexpr const char* kClaimMetric = "mae";
+
+Json interval_facts(const metrics::RegressionEstimate& e) {
+  return {{"value", e.value}, {"low", e.low}, {"high", e.high}};
+}
+
+std::string interval_text(const Json& f) {
+  using wording::fact;
+  return wording::with_interval(fact(f, "value"), fact(f, "low"), fact(f, "high"), kDecimals);
+}
+
+// A claim of the [regression] section of `assay report` (its anchor), with its text.
+Claim regression_claim(std::string kind, std::vector<std::string> subjects, Json facts) {
+  Claim c{std::move(kind), "regression", std::move(subjects), std::move(facts), ""};
+  c.text = regression_claim_text(c);
+  return c;
+}
+
 }  // namespace
 
 std::string regression_text(const RegressionEvaluation& ev) {
@@ -188,7 +207,7 @@ void add_regression_blocks(HtmlReport& page, const RegressionEvaluation& ev,
 HtmlReport regression_html(const RegressionEvaluation& ev, const std::string& title) {
   HtmlReport page(title);
   // The sentence `assay report` puts in its summary (which model errs least), as its claim.
-  for (const auto& claim : detail::summarize_regression(ev)) page.add_paragraph(claim.text);
+  for (const auto& claim : regression_claims(ev)) page.add_paragraph(claim.text);
   add_regression_blocks(page, ev, "regression-metrics");
   page.add_json("All numbers (JSON)", regression_json(ev));
   return page;
@@ -202,7 +221,7 @@ RegressionRanking rank_regressors(const RegressionEvaluation& ev, const std::str
   for (std::size_t k = 0; k < ev.models.size(); ++k) {
     const auto* e = ev.models[k].find(metric);
     const double v = e ? e->value : NAN;
-    shown[k] = std::isfinite(v) ? std::stod(fmt::format("{:.{}f}", v, kDecimals)) : NAN;
+    shown[k] = std::isfinite(v) ? wording::shown(v, kDecimals) : NAN;
     // Undefined values rank last.
     if (std::isnan(shown[k])) shown[k] = lower ? INFINITY : -INFINITY;
   }
@@ -214,7 +233,7 @@ RegressionRanking rank_regressors(const RegressionEvaluation& ev, const std::str
   r.tied = r.order.size() > 1 && shown[r.order[0]] == shown[r.order[1]];
   r.overlaps.assign(ev.models.size(), false);
   const auto* best = ev.models[r.order[0]].find(metric);
-  auto printed = [](double v) { return std::stod(fmt::format("{:.{}f}", v, kDecimals)); };
+  auto printed = [](double v) { return wording::shown(v, kDecimals); };
   for (std::size_t k = 0; k < ev.models.size(); ++k) {
     const auto* e = ev.models[k].find(metric);
     if (!best || !e || !std::isfinite(best->low) || !std::isfinite(best->high) ||
@@ -224,6 +243,74 @@ RegressionRanking rank_regressors(const RegressionEvaluation& ev, const std::str
         printed(best->low) <= printed(e->high) && printed(e->low) <= printed(best->high);
   }
   return r;
+}
+
+// One model: its MAE and R². Several: the lowest MAE (as printed), the others' MAE, and whether
+// the printed intervals of the best and of each other model overlap (rank_regressors).
+std::vector<Claim> regression_claims(const RegressionEvaluation& ev) {
+  const bool intervals = ev.params.bootstrap.n_resamples > 0;
+  const Json common = {{"metric", kClaimMetric},
+                       {"confidence", intervals ? Json(ev.params.bootstrap.confidence) : Json()},
+                       {"n_samples", ev.n_samples}};
+  if (ev.models.size() == 1) {
+    const auto& m = ev.models.front();
+    Json facts = common;
+    facts["mae"] = interval_facts(*m.find("mae"));
+    facts["r2"] = interval_facts(*m.find("r2"));
+    return {regression_claim("regression.model", {m.name}, facts)};
+  }
+  const RegressionRanking ranking = rank_regressors(ev, kClaimMetric);
+  std::vector<std::string> subjects;
+  Json models = Json::array();
+  for (std::size_t k : ranking.order) {
+    subjects.push_back(ev.models[k].name);
+    Json one = interval_facts(*ev.models[k].find(kClaimMetric));
+    one["overlaps_best"] = ranking.overlaps[k];
+    models.push_back(one);
+  }
+  Json facts = common;
+  facts["tied"] = ranking.tied;
+  facts["models"] = models;  // in the subjects' order, best first
+  return {regression_claim("regression.lowest_error", subjects, facts)};
+}
+
+std::string regression_claim_text(const Claim& c) {
+  using wording::fact;
+  const Json& f = c.facts;
+  const bool intervals = f.at("confidence").is_number();
+  const std::string level =
+      intervals ? fmt::format("{:g}% bootstrap intervals", 100 * fact(f, "confidence"))
+                : std::string("no bootstrap intervals");
+  if (c.kind == "regression.model") {
+    return fmt::format("Regression: {}: MAE {}, R² {} on {} samples ({}).", c.subjects[0],
+                       interval_text(f.at("mae")), interval_text(f.at("r2")),
+                       f.at("n_samples").get<std::size_t>(), level);
+  }
+  if (c.kind == "regression.lowest_error") {
+    const Json& models = f.at("models");
+    std::string others;
+    for (std::size_t k = 1; k < models.size(); ++k) {
+      others += fmt::format("{}{}'s {}", k == 1 ? "" : (k + 1 == models.size() ? " and " : ", "),
+                            c.subjects[k], interval_text(models[k]));
+    }
+    if (f.at("tied").get<bool>()) {
+      return fmt::format("Regression: {} and {} have the same MAE as printed, {}.", c.subjects[0],
+                         c.subjects[1],
+                         wording::fixed_or_undefined(fact(models[0], "value"), kDecimals));
+    }
+    std::string text = fmt::format("Regression: {} has the lowest MAE, {}, against {} ({}",
+                                   c.subjects[0], interval_text(models[0]), others, level);
+    if (!intervals) return text + ").";
+    std::size_t overlapping = 0;
+    for (std::size_t k = 1; k < models.size(); ++k)
+      overlapping += models[k].at("overlaps_best").get<bool>() ? 1 : 0;
+    if (overlapping == 0) return text + "); its interval overlaps no other model's.";
+    if (overlapping + 1 == models.size())
+      return text + "); the intervals overlap, so these intervals alone do not single it out.";
+    return text + fmt::format("); its interval overlaps {} of the {} others'.", overlapping,
+                              models.size() - 1);
+  }
+  fail("unknown kind of claim {}", quote_found(c.kind));
 }
 
 }  // namespace assay::report

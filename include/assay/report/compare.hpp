@@ -10,6 +10,8 @@
 //   std::cout << compare_text(r, {});          // models, differences, slices, conclusions
 //   Json j = compare_json(r, outcomes);        // j["differences"][0]["difference"], ...
 //   compare_html(r, outcomes, "predictions.csv").write("compare.html");
+//   HtmlReport page("All analyses");
+//   add_compare_blocks(page, r, outcomes, 3);  // the same blocks inside another page
 #pragma once
 
 #include <string>
@@ -42,5 +44,14 @@ Json compare_json(const compare::CompareResult& result,
 /// The page: conclusions, the forest plot of differences, per-model metrics, slices, gates.
 HtmlReport compare_html(const compare::CompareResult& result,
                         const std::vector<compare::GateOutcome>& gates, const std::string& title);
+
+/// Examples, task, baseline, resamples, test and correction in one paragraph (the page's first).
+std::string compare_description(const compare::CompareResult& result);
+
+/// The page's blocks after its conclusions (forest plot, gates, models, differences, slices,
+/// notes) added to an existing page, their sub-headings at `heading_level` (2 on compare_html's
+/// page, 3 in the [compare] section of `assay report`); CSV downloads are named "compare-*".
+void add_compare_blocks(HtmlReport& page, const compare::CompareResult& result,
+                        const std::vector<compare::GateOutcome>& gates, int heading_level);
 
 }  // namespace assay::report

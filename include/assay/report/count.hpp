@@ -66,4 +66,8 @@ Json robustness_json(const count::RobustnessResult& result);
 /// parameter count.
 std::string model_info_text(const count::ModelInfo& info);
 
+/// A count as the text and the pages show it: up to 12 digits in full, larger ones with 3
+/// significant digits (short_count(mpz_class(1) << 900) == "8.45e+270").
+std::string short_count(const mpz_class& count);
+
 }  // namespace assay::report

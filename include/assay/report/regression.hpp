@@ -12,6 +12,7 @@
 //   Json j = regression_json(ev);   // j["models"]["ridge"]["summary"]["mae"]["value"] == 0.5
 //   regression_html(ev, "assay metrics: predictions.csv").write("regression.html");
 //   RegressionRanking r = rank_regressors(ev, "mae");   // the lowest MAE, and its rivals
+//   std::string sentence = regression_claims(ev).front().text;   // "Regression: ..."
 #pragma once
 
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "assay/core/json.hpp"
 #include "assay/metrics/regression_evaluation.hpp"
+#include "assay/report/claim.hpp"
 #include "assay/report/html.hpp"
 
 namespace assay::report {
@@ -52,5 +54,14 @@ struct RegressionRanking {
 };
 RegressionRanking rank_regressors(const metrics::RegressionEvaluation& evaluation,
                                   const std::string& metric);
+
+/// The summary sentence about the evaluation as a claim (claim.hpp), section "regression": with
+/// one model, its MAE and R² ("regression.model"); with several, which has the lowest MAE as
+/// printed and whether its interval overlaps the others' ("regression.lowest_error",
+/// rank_regressors). regression_html's first paragraph and `assay report`'s [regression] summary.
+std::vector<Claim> regression_claims(const metrics::RegressionEvaluation& evaluation);
+/// The sentence of a "regression.*" claim, from its subjects and facts only (its `text` is
+/// ignored); throws assay::Error for another kind.
+std::string regression_claim_text(const Claim& claim);
 
 }  // namespace assay::report

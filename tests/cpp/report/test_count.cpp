@@ -91,5 +91,12 @@ TEST(CountReport, RobustnessAndModelInfo) {
   EXPECT_NE(info.find("no, yes"), std::string::npos);
 }
 
+// Up to 12 digits in full, then 3 significant digits (2^900 = 8.4527...e270).
+TEST(CountReport, ShortCount) {
+  EXPECT_EQ(report::short_count(mpz_class("999999999999")), "999999999999");
+  EXPECT_EQ(report::short_count(mpz_class("1000000000000")), "1.00e+12");
+  EXPECT_EQ(report::short_count(mpz_class(1) << 900), "8.45e+270");
+}
+
 }  // namespace
 }  // namespace assay::count

@@ -1,6 +1,6 @@
 // The overview report as named steps: prepare (read and check every input), run (one library
 // entry point per analysis), summarize, render, write.
-#include "assay/report/overview.hpp"
+#include "assay/overview/overview.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,9 +88,8 @@ void prepare_metrics(const MetricsSection& m, PreparedOverview& out) {
 
 void prepare_soak(const SoakSection& s, PreparedOverview& out) {
   check_learners(s.params.run.learners);
-  out.soak_tables =
-      read_tables(s.files, s.spec.data.label, s.spec.task == learners::TaskKind::classification,
-                  s.csv);
+  out.soak_tables = read_tables(s.files, s.spec.data.label,
+                                s.spec.task == learners::TaskKind::classification, s.csv);
   for (const auto& [name, table] : out.soak_tables) {
     const soak::SoakTask task = soak::soak_task_from_table(table, s.spec, s.params.splits, name);
     if (task.splits.design().subset_names.size() < 2)
@@ -378,7 +377,7 @@ Overview run_overview(const PreparedOverview& p) {
     summary.insert(summary.end(), more.begin(), more.end());
   };
   if (c.metrics) add(detail::summarize_metrics(*c.metrics, r.metrics, p.metrics_inputs));
-  if (r.regression) add(detail::summarize_regression(*r.regression));
+  if (r.regression) add(regression_claims(*r.regression));
   if (r.soak) add(detail::summarize_soak(*r.soak));
   if (r.cv) add(detail::summarize_cv(*r.cv));
   if (r.shift) add(detail::summarize_shift(*r.shift));
@@ -389,10 +388,6 @@ Overview run_overview(const PreparedOverview& p) {
   o.document["tables"] = tables_json(o.page);
   for (const auto& s : summary) o.summary.push_back(s.text);
   return o;
-}
-
-Overview build_overview(const ReportConfig& config) {
-  return run_overview(prepare_overview(config));
 }
 
 void check_overview_outputs(const std::string& path, std::string_view what) {
@@ -448,20 +443,12 @@ std::vector<std::string> write_overview(const Overview& overview, const std::str
 std::string render_claim(const Claim& claim) {
   const std::string prefix = claim.kind.substr(0, claim.kind.find('.'));
   if (prefix == "metrics") return detail::render_metrics_claim(claim);
-  if (prefix == "regression") return detail::render_regression_claim(claim);
+  if (prefix == "regression") return regression_claim_text(claim);
   if (prefix == "soak" || prefix == "cv") return detail::render_learning_claim(claim);
   if (prefix == "shift" || prefix == "segment") return detail::render_shift_claim(claim);
   if (prefix == "count") return detail::render_count_claim(claim);
   if (prefix == "compare") return detail::render_compare_claim(claim);
   fail("unknown kind of claim {}", quote_found(claim.kind));
-}
-
-Json claim_json(const Claim& claim) {
-  return {{"kind", claim.kind},
-          {"section", claim.section},
-          {"subjects", claim.subjects},
-          {"facts", claim.facts},
-          {"text", claim.text}};
 }
 
 }  // namespace assay::report
@@ -473,44 +460,6 @@ Claim make_claim(std::string kind, std::string section, std::vector<std::string>
   Claim c{std::move(kind), std::move(section), std::move(subjects), std::move(facts), ""};
   c.text = render_claim(c);
   return c;
-}
-
-double shown(double value, int decimals) {
-  if (!std::isfinite(value)) return value;
-  return std::stod(fmt::format("{:.{}f}", value, decimals));
-}
-
-double fact(const Json& facts, const char* key) {
-  const auto it = facts.find(key);
-  return it == facts.end() || !it->is_number() ? NAN : it->get<double>();
-}
-
-double fact(const Json& facts, std::size_t index) {
-  return index < facts.size() && facts[index].is_number() ? facts[index].get<double>() : NAN;
-}
-
-std::string fixed_or_undefined(double value, int decimals) {
-  return std::isfinite(value) ? fmt::format("{:.{}f}", value, decimals) : "undefined";
-}
-
-std::string percent(double fraction, int decimals) {
-  if (!std::isfinite(fraction)) return "undefined";
-  return fmt::format("{:.{}f} %", 100 * fraction, decimals);
-}
-
-std::string p_value_text(double p) {
-  if (std::isnan(p)) return "p undefined";
-  if (p == 0) return "p < 1e-300";
-  if (p < 1e-3) return fmt::format("p = {:.1e}", p);
-  return fmt::format("p = {:.3f}", p);
-}
-
-std::string with_interval(double value, double low, double high, int decimals) {
-  if (!std::isfinite(value)) return "undefined";
-  std::string out = fmt::format("{:.{}f}", value, decimals);
-  if (std::isfinite(low) && std::isfinite(high))
-    out += fmt::format(" [{:.{}f}, {:.{}f}]", low, decimals, high, decimals);
-  return out;
 }
 
 TextSpan section_link(const std::string& text, const std::string& anchor) {

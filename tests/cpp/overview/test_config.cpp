@@ -7,8 +7,8 @@
 #include <string>
 
 #include "assay/core/error.hpp"
-#include "assay/report/config.hpp"
-#include "assay/report/overview.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/overview/overview.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;

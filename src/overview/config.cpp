@@ -1,7 +1,7 @@
 // The schema of a report configuration, checked key by key (see config.hpp). Each analysis has
 // one reader function that takes its table apart with a KeyReader; every rule about a key lives
 // in the KeyReader method that reads it, so each kind of mistake has one wording.
-#include "assay/report/config.hpp"
+#include "assay/overview/config.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
-#include "assay/report/overview.hpp"
+#include "assay/overview/overview.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -46,7 +46,7 @@ Overview overview_of(const Scored& data, const std::string& name, int bootstrap 
   const Json config = {
       {"metrics",
        {{"file", name + ".csv"}, {"label", "y"}, {"bootstrap", bootstrap}, {"models", models}}}};
-  return build_overview(report_config_from_json(config, dir.string()));
+  return run_overview(prepare_overview(report_config_from_json(config, dir.string())));
 }
 
 const Claim* find_claim(const Overview& o, const std::string& kind, std::size_t skip = 0) {

@@ -206,8 +206,9 @@ ReportConfig parse_report_config(const std::string& text, const std::string& nam
 ReportConfig report_config_from_json(const Json& config, const std::string& base_dir,
                                      const std::string& name = "config");
 
-/// The keys allowed in each table of the schema, for documentation and tests: {"" (top level),
-/// "metrics", "regression", "soak", "cv", "shift", "segment", "count", "compare"} -> key names.
+/// The keys allowed in each table of the schema, the list the readers above check every key
+/// against: {"" (top level), "metrics", "regression", "soak", "cv", "shift", "segment", "count",
+/// "compare"} -> key names.
 const std::map<std::string, std::vector<std::string>>& report_config_keys();
 
 }  // namespace assay::report

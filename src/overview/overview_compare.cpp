@@ -4,7 +4,6 @@
 
 #include "assay/core/csv.hpp"
 #include "assay/report/compare.hpp"
-#include "compare_detail.hpp"
 #include "overview_detail.hpp"
 
 namespace assay::report::detail {
@@ -71,7 +70,7 @@ std::string render_compare_claim(const Claim& c) {
 void render_compare(HtmlReport& page, const CompareSection& config, const CompareOutcome& outcome) {
   page.add_heading("Compare: which model is better, by how much, where", 2, kCompareAnchor);
   page.add_paragraph(fmt::format("{}: {}", config.file, compare_description(outcome.result)));
-  add_compare_body(page, {outcome.result, outcome.gates, 3});
+  add_compare_blocks(page, outcome.result, outcome.gates, 3);
 }
 
 }  // namespace assay::report::detail

@@ -1,4 +1,4 @@
-// Private to the report layer: the sections of the overview report (overview.hpp). Each
+// Private to the overview layer: the sections of the overview report (overview.hpp). Each
 // analysis has three steps — run (the library entry point of its subcommand), summarize (plain
 // sentences for the top of the page) and render (its section) — so that the summary, which comes
 // first on the page, can be written after every analysis has run.
@@ -13,9 +13,9 @@
 #include "assay/count/counting.hpp"
 #include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/regression_evaluation.hpp"
-#include "assay/report/config.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/overview/overview.hpp"
 #include "assay/report/html.hpp"
-#include "assay/report/overview.hpp"
 #include "assay/shift/partition.hpp"
 #include "assay/shift/segment_experiment.hpp"
 #include "assay/soak/cv.hpp"
@@ -33,17 +33,16 @@ inline constexpr const char* kSegmentAnchor = "segment";
 inline constexpr const char* kCountAnchor = "count";
 inline constexpr const char* kCompareAnchor = "compare";
 
-/// A claim (overview.hpp) with its text rendered by render_claim: the one way claims are made.
+/// A claim (report/claim.hpp) with its text rendered by render_claim: the one way claims are made.
 Claim make_claim(std::string kind, std::string section, std::vector<std::string> subjects,
                  Json facts);
 
 /// The renderers behind render_claim, one per file, by the kind's prefix.
-std::string render_metrics_claim(const Claim& claim);     // metrics.*
-std::string render_regression_claim(const Claim& claim);  // regression.*
-std::string render_learning_claim(const Claim& claim);    // soak.*, cv.*
-std::string render_shift_claim(const Claim& claim);       // shift.*, segment.*
-std::string render_count_claim(const Claim& claim);       // count.*
-std::string render_compare_claim(const Claim& claim);     // compare.*
+std::string render_metrics_claim(const Claim& claim);   // metrics.*
+std::string render_learning_claim(const Claim& claim);  // soak.*, cv.*
+std::string render_shift_claim(const Claim& claim);     // shift.*, segment.*
+std::string render_count_claim(const Claim& claim);     // count.*
+std::string render_compare_claim(const Claim& claim);   // compare.*
 
 /// A comparison and its gates.
 struct CompareOutcome {
@@ -75,7 +74,6 @@ void render_metrics(HtmlReport& page, const MetricsSection& config,
 // regression (overview_regression.cpp)
 /// Reads the file and builds the input as `assay metrics --task regression` does.
 metrics::RegressionInput prepare_regression(const RegressionSection& config);
-std::vector<Claim> summarize_regression(const metrics::RegressionEvaluation& evaluation);
 /// `claims`: the summary's (the section repeats its own sentences).
 void render_regression(HtmlReport& page, const RegressionSection& config,
                        const metrics::RegressionEvaluation& evaluation,
@@ -113,22 +111,14 @@ CompareOutcome run_compare(const CompareSection& config, compare::CompareInput i
 std::vector<Claim> summarize_compare(const CompareOutcome& outcome);
 void render_compare(HtmlReport& page, const CompareSection& config, const CompareOutcome& outcome);
 
-// Shared wording and the rules of the claims.
-/// `value` as printed with `decimals` fixed decimals, read back (NaN stays NaN): claims compare
-/// the values they show, so that "A ranks best" is never said beside two equal numbers.
-double shown(double value, int decimals);
-/// A number of a claim's facts (null, as JSON writes NaN, reads as NaN).
-double fact(const Json& facts, const char* key);
-/// The number at `index` of an array of facts (null reads as NaN).
-double fact(const Json& facts, std::size_t index);
-/// "0.873" or "undefined".
-std::string fixed_or_undefined(double value, int decimals);
-/// "12.3 %" style: 100 * fraction with `decimals`.
-std::string percent(double fraction, int decimals = 1);
-/// A p-value: "p = 0.012", "p = 3.1e-06", "p < 1e-300", "p undefined".
-std::string p_value_text(double p);
-/// "0.873 [0.851, 0.894]" (the interval only when both bounds are finite).
-std::string with_interval(double value, double low, double high, int decimals = 3);
+// Shared wording and the rules of the claims (report/claim.hpp).
+using wording::fact;
+using wording::fixed_or_undefined;
+using wording::p_value_text;
+using wording::percent;
+using wording::shown;
+using wording::with_interval;
+
 /// A link span to a section.
 TextSpan section_link(const std::string& text, const std::string& anchor);
 

@@ -6,17 +6,13 @@
 #include <fmt/format.h>
 
 #include "assay/report/charts.hpp"
+#include "assay/report/count.hpp"
 #include "overview_detail.hpp"
 
 namespace assay::report::detail {
 namespace {
 
 using count::CountResult;
-
-std::string show(const mpz_class& v) {
-  const std::string s = count::to_decimal(v);
-  return s.size() <= 12 ? s : count::to_scientific(v, 3);
-}
 
 std::string view_name(const count::SampleView& v) {
   return v.source == "uniform" ? fmt::format("uniform sample n={}", v.n)
@@ -145,7 +141,7 @@ std::vector<Claim> summarize_count(const CountSection& config,
   for (std::size_t m = 0; m < results.size(); ++m) {
     const CountResult& r = results[m];
     Json f{{"domain_size", count::to_decimal(r.domain_size)},
-           {"domain_shown", show(r.domain_size)},
+           {"domain_shown", short_count(r.domain_size)},
            {"accuracy", r.accuracy},
            {"guarantee", weakest_guarantee(r)}};
     const count::SampleView* test = nullptr;
@@ -197,7 +193,7 @@ void render_count(HtmlReport& page, const CountSection& config,
       "spec's ground truth at every point — TP, FP, TN, FN are counts of inputs, not samples — "
       "beside what a test set and uniform samples of the domain would estimate ({:g}% Wilson "
       "intervals).",
-      config.spec, first.n_inputs, show(first.domain_size),
+      config.spec, first.n_inputs, short_count(first.domain_size),
       first.property.empty() ? "" : ", property " + first.property, 100 * first.confidence));
   std::vector<TextSpan> link{
       {"Operating point: a model's label is its most probable class (a tie goes to the first "

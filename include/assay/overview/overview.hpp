@@ -18,10 +18,10 @@
 //
 // The page, in order: a summary in plain words (one or more sentences per analysis, each linking
 // to its section), a table of contents, then one section per analysis (metrics, regression,
-// soak, cv, shift, segment, count, compare, in that order) with its tables and charts. Models are compared side
-// by side in every section (one chart with all models, tables with one row per model). Every
-// table can be downloaded from the page as CSV; write_overview also writes each one next to the
-// page.
+// soak, cv, shift, segment, count, compare, in that order) with its tables and charts. Models are
+// compared side by side in every section (one chart with all models, tables with one row per
+// model). Every table can be downloaded from the page as CSV; write_overview also writes each one
+// next to the page.
 //
 // Failure policy: prepare_overview throws assay::Error before any analysis runs when a file is
 // missing, a column is absent or of the wrong kind, a model does not fit its spec, or the data
@@ -43,7 +43,8 @@
 #include "assay/count/spec.hpp"
 #include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/regression_evaluation.hpp"
-#include "assay/report/config.hpp"
+#include "assay/overview/config.hpp"
+#include "assay/report/claim.hpp"
 #include "assay/report/html.hpp"
 
 namespace assay::report {
@@ -66,27 +67,9 @@ struct PreparedOverview {
   metrics::RegressionInput regression_input;
 };
 
-/// One item of the summary as data: what it claims (`kind`, e.g. "metrics.ranking"), about whom
-/// (`subjects`: model, learner or data names) and every number and decision it states (`facts`,
-/// unrounded, NaN where undefined), with `text` rendered from those alone by render_claim. Each
-/// decision (best, tie, same curve, crossings, significant, rises, ...) is made by one rule on
-/// the values as the page shows them (rounded as printed), so that every sentence is true of the
-/// numbers beside it; docs/report-config.md lists the kinds and their rules.
-struct Claim {
-  std::string kind;
-  /// The anchor of the section the sentence links to ("metrics", "soak", ...).
-  std::string section;
-  std::vector<std::string> subjects;
-  Json facts = Json::object();
-  std::string text;
-};
-
 /// The sentence of `claim`, from its kind, subjects and facts only (its `text` is ignored).
 /// Throws assay::Error for an unknown kind.
 std::string render_claim(const Claim& claim);
-
-/// A claim as JSON: {"kind", "section", "subjects", "facts", "text"}.
-Json claim_json(const Claim& claim);
 
 /// The built report.
 struct Overview {
@@ -113,9 +96,6 @@ PreparedOverview prepare_overview(const ReportConfig& config);
 
 /// Runs the analyses and builds the page and the JSON document.
 Overview run_overview(const PreparedOverview& prepared);
-
-/// prepare_overview, then run_overview.
-Overview build_overview(const ReportConfig& config);
 
 /// Before running: refuses a page `path` (given by `what`, e.g. "--out") or its "<stem>.json" that
 /// is an input read by prepare_overview (or the configuration), a device or a FIFO, and a page

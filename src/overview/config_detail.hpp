@@ -1,10 +1,10 @@
-// Private to the report layer: the TOML reader behind read_report_config.
+// Private to the overview layer: the TOML reader behind read_report_config.
 #pragma once
 
 #include <string>
 
 #include "assay/core/json.hpp"
-#include "assay/report/config.hpp"
+#include "assay/overview/config.hpp"
 
 namespace assay::report::detail {
 
