@@ -673,7 +673,8 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     with reporting(progress):
         out = _assay.cv_run(
             X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
-            list(learners), _common.learner_params_json(learner_params), int(n_jobs), seed, data_name,
-            None if feature_names is None else [str(f) for f in feature_names],
+            list(learners), _common.learner_params_json(learner_params), int(n_jobs), seed,
+            data_name, None if feature_names is None else [str(f) for f in feature_names],
             "" if report is None else os.fspath(report))
-    return CvResult(_common.frame(out["results"]), _common.frame(out["summary"]), out["description"])
+    return CvResult(_common.frame(out["results"]), _common.frame(out["summary"]),
+                    out["description"])
