@@ -9,6 +9,7 @@
 #include "assay/soak/tables.hpp"
 #include "commands.hpp"
 #include "learning_options.hpp"
+#include "run_experiment.hpp"
 
 namespace assay::cli {
 

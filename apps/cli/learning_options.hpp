@@ -2,14 +2,12 @@
 // learners and their parameters, and the output folder.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "assay/batch/experiment.hpp"
 #include "assay/core/table.hpp"
 #include "assay/learners/dataset.hpp"
 #include "commands.hpp"
@@ -45,18 +43,5 @@ struct LearningOptions {
   /// "1".."11" are class names, not numbers.
   std::vector<std::pair<std::string, Table>> read_tables() const;
 };
-
-/// Runs an experiment the way `assay soak` and `assay cv` do: with --plan DIR (and not under
-/// mpirun) it only writes the batch registry and says how to run it; under mpirun the ranks
-/// share the units (with --plan through the registry, so a rerun resumes); otherwise every unit
-/// runs in this process. Writes the outputs to --out and prints the summary (rank 0 only).
-void run_experiment_command(const batch::ExperimentDefinition& def, const LearningOptions& o,
-                            const GlobalOptions& global);
-
-/// Creates `out` (and parents) if missing; throws assay::Error if it cannot.
-std::filesystem::path output_folder(const std::string& out);
-
-/// Writes `text` to `path`; throws assay::Error if it cannot.
-void write_text_file(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace assay::cli

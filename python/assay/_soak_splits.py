@@ -3,11 +3,10 @@
 The splits are computed by the compiled ``_assay.SoakSplits`` (assay/soak/splits.hpp), with the
 semantics of R's mlr3resampling::ResamplingSameOtherSizesCV. This module only converts arguments.
 """
-import numbers
-
 import numpy as np
 
 from . import _assay
+from . import _learning_common as _common
 
 __all__ = ["SOAKFold"]
 
@@ -21,24 +20,6 @@ def _n_rows(X):
     return len(X)
 
 
-def _codes(values, what):
-    """Sorted distinct values and int32 codes of a 1-D array."""
-    values = np.asarray(values)
-    if values.ndim != 1:
-        raise _assay.AssayError(f"{what} must be 1-D, found {values.ndim} dimensions")
-    uniq, inverse = np.unique(values, return_inverse=True)
-    return uniq, inverse.astype(np.int32)
-
-
-def _fold_codes(fold):
-    """Given fold ids as int64: integers as they are (messages name the caller's values), any
-    other values (strings, floats) by their sorted order, 1..K."""
-    f = np.asarray(fold)
-    if f.dtype.kind in "iu" and f.ndim == 1:
-        return f.astype(np.int64)
-    return _codes(f, "fold")[1].astype(np.int64) + 1
-
-
 def _looks_like_classes(y):
     """scikit-learn's type_of_target idea for 1-D y: labels unless floats with fractions."""
     if y.ndim != 1:
@@ -49,22 +30,6 @@ def _looks_like_classes(y):
         finite = np.isfinite(y)
         return bool(finite.all() and np.all(y == np.round(y)))
     return False
-
-
-def _seed(random_state):
-    if random_state is None:
-        return 1
-    if isinstance(random_state, numbers.Integral):
-        if random_state < 0:
-            raise _assay.AssayError(f"random_state must be >= 0, found {random_state}")
-        return int(random_state)
-    if isinstance(random_state, np.random.RandomState):
-        return int(random_state.randint(0, 2**31 - 1))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(0, 2**63 - 1))
-    raise _assay.AssayError(
-        f"random_state must be None, an int, a RandomState or a Generator, found "
-        f"{type(random_state).__name__}")
 
 
 class SOAKFold:
@@ -209,7 +174,7 @@ class SOAKFold:
             raise _assay.AssayError(
                 "SOAKFold needs subset= (one subset value per row): pass it to split(), or bind "
                 "it for scikit-learn: SOAKFold(...).bind(subset=s)")
-        names, subset_codes = _codes(subset, "subset")
+        names, subset_codes = _common.unique_codes(subset, "subset")
         n = len(subset_codes)
         for what, arr in (("X", X), ("y", y), ("groups", groups), ("fold", fold)):
             m = _n_rows(arr)
@@ -223,14 +188,14 @@ class SOAKFold:
                     len(g) == 0 or (g.min() >= 0 and g.max() < 2**31)):
                 group_codes = g.astype(np.int32)
             else:
-                group_codes = _codes(g, "groups")[1]
-        fold_codes = None if fold is None else _fold_codes(fold)
+                group_codes = _common.unique_codes(g, "groups")[1]
+        fold_codes = None if fold is None else _common.fold_codes(fold)
         stratum = None
         if strata is None:
             if y is not None:
                 y_arr = np.asarray(y)
                 if _looks_like_classes(y_arr):
-                    stratum = _codes(y_arr, "y")[1]
+                    stratum = _common.unique_codes(y_arr, "y")[1]
         elif strata is not False:
             s = np.asarray(strata)
             if s.ndim == 2:
@@ -240,12 +205,12 @@ class SOAKFold:
             else:
                 if _n_rows(s) != n:
                     raise _assay.AssayError(f"strata has {_n_rows(s)} rows, subset has {n}")
-                stratum = _codes(s, "strata")[1]
+                stratum = _common.unique_codes(s, "strata")[1]
         splits = _assay.SoakSplits(
             subset_codes, [str(v) for v in names], group=group_codes, stratum=stratum,
             fold=fold_codes, folds=int(self.n_splits), subsets=str(self.subsets),
             sizes=int(self.sizes), ratio=float(self.ratio), seeds=int(self.seeds),
-            seed=_seed(self.random_state))
+            seed=_common.seed(self.random_state))
         return splits
 
     def split(self, X, y=None, groups=None, *, subset=None, fold=None, strata=None):

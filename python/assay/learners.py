@@ -38,10 +38,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from . import _assay
+from . import _learning_common as _common
 from ._progress import reporting
-from ._soak_splits import _codes as _unique_codes
-from ._soak_splits import _fold_codes, _seed
-from .soak import _frame, _learner_params_json, _numeric
 
 __all__ = ["Featureless", "Glmnet", "Cart", "Knn", "Xgboost", "cv", "CvResult", "ESTIMATORS"]
 
@@ -141,7 +139,7 @@ class _AssayClassifier(ClassifierMixin, BaseEstimator):
                 raise _assay.AssayError(
                     f"sample_weight must have one weight per row of X ({X.shape[0]}), found "
                     f"shape {weights.shape}")
-        seed = _seed(getattr(self, "random_state", 0))
+        seed = _common.seed(getattr(self, "random_state", 0))
         threads = _threads(getattr(self, "n_jobs", 1))
         try:
             params = json.dumps(self._learner_params(), default=_plain)
@@ -649,7 +647,7 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     >>> result.summary[["learner", "n"]].values.tolist()
     [['featureless', 3], ['cart', 3]]
     """
-    X = _numeric(X, "X")
+    X = _common.numeric(X, "X")
     if X.ndim != 2:
         raise _assay.AssayError(f"X must be 2-D (n_samples, n_features), found {X.ndim} dimensions")
     n = X.shape[0]
@@ -657,25 +655,26 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     if y.shape != (n,):
         raise _assay.AssayError(f"X and y differ in length ({n} vs {len(y)})")
     if task == "classification":
-        uniques, y_codes = _unique_codes(y, "y")
+        uniques, y_codes = _common.unique_codes(y, "y")
         classes, y_value = [str(u) for u in uniques], None
     elif task == "regression":
-        classes, y_codes, y_value = [], None, _numeric(y, "a regression target y")
+        classes, y_codes, y_value = [], None, _common.numeric(y, "a regression target y")
     else:
         raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
-    group = None if groups is None else _unique_codes(groups, "groups")[1]
-    fold_ids = None if fold is None else _fold_codes(fold)
+    group = None if groups is None else _common.unique_codes(groups, "groups")[1]
+    fold_ids = None if fold is None else _common.fold_codes(fold)
     for name, values in (("groups", group), ("fold", fold_ids)):
         if values is not None and values.shape != (n,):
             raise _assay.AssayError(f"X and {name} differ in length ({n} vs {len(values)})")
     if isinstance(learners, str):
         learners = [learners]
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
-    seed = _seed(random_state)
+    seed = _common.seed(random_state)
     with reporting(progress):
         out = _assay.cv_run(
             X, y_codes, classes, y_value, weights, task, group, fold_ids, int(n_splits),
-            list(learners), _learner_params_json(learner_params), int(n_jobs), seed, data_name,
-            None if feature_names is None else [str(f) for f in feature_names],
+            list(learners), _common.learner_params_json(learner_params), int(n_jobs), seed,
+            data_name, None if feature_names is None else [str(f) for f in feature_names],
             "" if report is None else os.fspath(report))
-    return CvResult(_frame(out["results"]), _frame(out["summary"]), out["description"])
+    return CvResult(_common.frame(out["results"]), _common.frame(out["summary"]),
+                    out["description"])

@@ -12,17 +12,15 @@ learner, test.subset, train.subsets, test.fold, seed, groups, n.train.groups, it
 n_train, n_test, error_percent, auc, mse, mae, train_seconds, predict_seconds,
 hyperparameters, failure.
 """
-import json
 import time
 
 import numpy as np
 
 from . import _assay
+from . import _learning_common as _common
 from ._progress import counting, reporting
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
-from ._soak_splits import _codes as _unique_codes
-from ._soak_splits import _fold_codes, _seed
 from ._plot.soak_error import SoakErrorDisplay  # noqa: F401,E402  (drawn with matplotlib)
 
 __all__ = list(_splits_all) + ["run", "run_estimators", "pvalues", "summaries", "report",
@@ -34,27 +32,10 @@ RESULT_COLUMNS = ["data", "learner", "test.subset", "train.subsets", "test.fold"
                   "failure"]
 
 
-def _frame(columns):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a Debian dependency of the project
-        return columns
-    return pd.DataFrame({k: (list(v) if isinstance(v, list) else v) for k, v in columns.items()})
-
-
 def _codes(values, what):
     """Sorted distinct values (as strings) and the int32 code of each entry."""
-    uniques, codes = _unique_codes(values, what)
+    uniques, codes = _common.unique_codes(values, what)
     return [str(u) for u in uniques], codes
-
-
-def _numeric(values, what):
-    """float64 C-contiguous copy, or AssayError (not numpy's bare ValueError) for text."""
-    try:
-        return np.ascontiguousarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        found = np.asarray(values).dtype
-        raise _assay.AssayError(f"{what} must be numeric, found dtype {found}") from None
 
 
 def _strata_codes(strata, n):
@@ -81,32 +62,8 @@ def _design(n, y_codes, subset, groups, fold, strata, task):
         stratum = y_codes
     else:
         stratum = None
-    fold_ids = None if fold is None else _fold_codes(fold)
+    fold_ids = None if fold is None else _common.fold_codes(fold)
     return subset_codes, subset_names, group, stratum, fold_ids
-
-
-def _learner_params_json(learner_params):
-    """{"glmnet": {"alpha": 0.5}} as JSON text for the compiled code (numpy scalars and arrays
-    become numbers and lists); None = every learner's defaults."""
-    if learner_params is None:
-        return ""
-    if not isinstance(learner_params, dict) or not all(
-            isinstance(v, dict) for v in learner_params.values()):
-        raise _assay.AssayError(
-            "learner_params must be a dict of dicts keyed by learner name "
-            f"({{'glmnet': {{'alpha': 0.5}}}}), found {learner_params!r}")
-
-    def plain(value):
-        if isinstance(value, np.generic):
-            return value.item()
-        if isinstance(value, np.ndarray):
-            return value.tolist()
-        raise TypeError(f"learner parameter value {value!r} is not JSON")
-
-    try:
-        return json.dumps({str(k): v for k, v in learner_params.items()}, default=plain)
-    except (TypeError, ValueError) as e:
-        raise _assay.AssayError(f"learner_params: {e}") from None
 
 
 def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("featureless",),
@@ -199,7 +156,7 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
     1           b           all          1
     2           a           all          2
     """
-    X = _numeric(X, "X")
+    X = _common.numeric(X, "X")
     if X.ndim != 2:
         raise _assay.AssayError(f"X must be 2-D (n_samples, n_features), found {X.ndim} dimensions")
     n = X.shape[0]
@@ -211,40 +168,21 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         y_value = None
     elif task == "regression":
         classes, y_codes = [], None
-        y_value = _numeric(y, "a regression target y")
+        y_value = _common.numeric(y, "a regression target y")
     else:
         raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
-    seed = _seed(random_state)
+    seed = _common.seed(random_state)
     names = None if feature_names is None else [str(f) for f in feature_names]
-    params = _learner_params_json(learner_params)
+    params = _common.learner_params_json(learner_params)
     with reporting(progress):
         columns = _assay.soak_run(
             X, y_codes, classes, y_value, weights, task, subset_codes, subset_names, group,
             stratum, fold_ids, int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed,
             list(learners), int(n_jobs), seed, data_name, names, learner_params=params)
-    return _frame(columns)
-
-
-def _as_columns(results):
-    """Results (DataFrame or dict of columns) as a dict of lists/arrays for the compiled code."""
-    if hasattr(results, "to_dict") and hasattr(results, "columns"):
-        return {str(c): results[c].to_numpy() for c in results.columns}
-    return dict(results)
-
-
-def _to_pyobj(columns):
-    out = {}
-    for k, v in columns.items():
-        arr = np.asarray(v)
-        if arr.dtype.kind in "biuf":
-            out[k] = np.ascontiguousarray(arr, dtype=np.float64)
-        else:
-            out[k] = ["" if x is None or (isinstance(x, float) and np.isnan(x)) else str(x)
-                      for x in arr.tolist()]
-    return out
+    return _common.frame(columns)
 
 
 def pvalues(results, measure=None):
@@ -280,8 +218,8 @@ def pvalues(results, measure=None):
     >>> tests[["test.subset", "comparison"]].values.tolist()
     [['a', 'other-same'], ['a', 'all-same'], ['b', 'other-same'], ['b', 'all-same']]
     """
-    out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
-    return _frame(out["pvalues"])
+    out = _common.soak_statistics(results, measure)
+    return _common.frame(out["pvalues"])
 
 
 def summaries(results, measure=None):
@@ -318,8 +256,8 @@ def summaries(results, measure=None):
     >>> table["n"].tolist()
     [2, 2, 2, 2, 2, 2]
     """
-    out = _assay.soak_statistics(_to_pyobj(_as_columns(results)), measure or "")
-    return _frame(out["summaries"])
+    out = _common.soak_statistics(results, measure)
+    return _common.frame(out["summaries"])
 
 
 def report(results, path, measure=None, title="SOAK", description=""):
@@ -360,25 +298,31 @@ def report(results, path, measure=None, title="SOAK", description=""):
     >>> soak.report(results, "soak.html", title="Two subsets")
     'soak.html'
     """
-    _assay.soak_report(_to_pyobj(_as_columns(results)), measure or "", str(path), title,
-                       description)
+    _assay.soak_report(_common.to_pyobj(_common.as_columns(results)), measure or "", str(path),
+                       title, description)
     return path
 
 
-def _error_measures(y_test, pred, proba, weights, classes, task):
+def _class_codes(labels, classes):
+    """The code of each label among ``classes`` (-1 for a label that is none of them)."""
+    labels = np.asarray(labels)
+    codes = np.full(len(labels), -1, dtype=np.int32)
+    for code, label in enumerate(classes):
+        codes[labels == label] = code
+    return codes
+
+
+def _score_split(y_test, pred, score, weights, classes, task):
+    """One split's measures, computed by the compiled scoring of ``assay soak``
+    (soak::score_classification / score_regression): a dict with error_percent, auc, mse, mae
+    and failure ("the N test rows have total weight 0", else "")."""
     if task == "regression":
-        err = np.asarray(pred, dtype=np.float64) - y_test
-        w = np.ones_like(err) if weights is None else weights
-        return (np.nan, np.nan, float(np.sum(w * err * err) / np.sum(w)),
-                float(np.sum(w * np.abs(err)) / np.sum(w)))
-    w = np.ones(len(y_test)) if weights is None else weights
-    error = float(100.0 * np.sum(w * (np.asarray(pred) != y_test)) / np.sum(w))
-    auc = np.nan
-    if len(classes) == 2 and proba is not None:
-        if len(np.unique(y_test)) == 2:
-            from .metrics import roc_auc_score
-            auc = float(roc_auc_score(y_test == classes[1], proba, sample_weight=weights))
-    return error, auc, np.nan, np.nan
+        return _assay.soak_score("regression", np.asarray(y_test, dtype=np.float64),
+                                 np.asarray(pred, dtype=np.float64), weights=weights)
+    return _assay.soak_score(
+        "classification", _class_codes(y_test, classes), _class_codes(pred, classes),
+        positive_score=None if score is None else np.asarray(score, dtype=np.float64),
+        weights=weights, n_classes=len(classes))
 
 
 def _positive_score(estimator, X_test, classes):
@@ -402,7 +346,9 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     A clone of each estimator is fitted once per distinct train set (splits with the same train
     rows, as in ``run``, share it: each such row reports that fit's train_seconds) and predicts
     each split's test rows. A fit that raises (e.g. one class in a train set) records NA with the
-    exception text in ``failure`` and the run goes on.
+    exception text in ``failure`` and the run goes on. The predictions are scored by the same
+    compiled code as ``run``'s: the AUC needs both classes with positive test weight, and test
+    rows of total weight 0 give NA with the reason in ``failure``.
 
     Parameters
     ----------
@@ -482,7 +428,7 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     if not estimators:
         raise _assay.AssayError("estimators is empty: give a dict name -> estimator")
     if task == "classification":
-        classes, y_codes = _unique_codes(y, "y")
+        classes, y_codes = _common.unique_codes(y, "y")
         classes = list(classes)
     elif task == "regression":
         classes, y_codes = [], None
@@ -490,7 +436,7 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
         raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
-    seed = _seed(random_state)
+    seed = _common.seed(random_state)
     splits = _assay.SoakSplits(subset_codes, subset_names, group, stratum, fold_ids,
                                int(n_splits), subsets, int(sizes), float(ratio), int(seeds), seed)
     weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
@@ -526,6 +472,9 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
                 row["failure"] = f"{type(e).__name__}: {e}"
             return rows
         for row, test in zip(rows, tests):
+            if len(test) == 0:  # as `run`
+                row["failure"] = "empty test set"
+                continue
             try:
                 t1 = time.perf_counter()
                 pred = model.predict(X[test])
@@ -534,8 +483,10 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
             except Exception as e:  # noqa: BLE001 - recorded as for a fit
                 row["failure"] = f"{type(e).__name__}: {e}"
                 continue
-            (row["error_percent"], row["auc"], row["mse"], row["mae"]) = _error_measures(
-                y[test], pred, score, None if weights is None else weights[test], classes, task)
+            scored = _score_split(y[test], pred, score, None if weights is None else weights[test],
+                                  classes, task)
+            for measure in ("error_percent", "auc", "mse", "mae", "failure"):
+                row[measure] = scored[measure]
             row["train_seconds"], row["predict_seconds"] = train_seconds, t2 - t1
             row["hyperparameters"] = repr(estimator.get_params(deep=False))
         return rows
@@ -574,4 +525,4 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
             warnings.warn(f"AUC is NaN in {len(no_auc)} of {len(rows)} splits (a test fold with "
                           "one class, or an estimator without predict_proba/decision_function)",
                           _assay.AssayWarning, stacklevel=2)
-    return _frame({c: [r[c] for r in rows] for c in RESULT_COLUMNS})
+    return _common.frame({c: [r[c] for r in rows] for c in RESULT_COLUMNS})

@@ -1,7 +1,7 @@
-// SOAK experiments and their statistics: _assay.soak_run, _assay.soak_statistics and the two
-// t-tests (assay.soak wraps them). Results travel as dicts of columns, the layout of
-// soak::results_table, so results computed in Python (the user's own estimators) go through the
-// same statistics.
+// SOAK experiments and their statistics: _assay.soak_run, _assay.soak_score (one split's
+// measures), _assay.soak_statistics and the two t-tests (assay.soak wraps them). Results travel as
+// dicts of columns, the layout of soak::results_table, so results computed in Python (the user's
+// own estimators) go through the same statistics.
 #include <optional>
 #include <set>
 
@@ -175,9 +175,49 @@ py::dict cv_run(const Array<double>& x, const std::optional<Array<std::int32_t>>
   return out;
 }
 
+py::dict split_score_to_dict(const soak::SplitScore& s) {
+  py::dict out;
+  out["error_percent"] = s.error_percent;
+  out["auc"] = s.auc;
+  out["mse"] = s.mse;
+  out["mae"] = s.mae;
+  out["failure"] = s.failure;
+  out["auc_one_class"] = s.auc_one_class;
+  return out;
+}
+
+// The scoring of `assay soak` (soak::score_classification / score_regression) for predictions
+// made in Python: assay.soak.run_estimators scores the user's estimators with it.
+py::dict soak_score(const std::string& task, const py::array& y, const py::array& predicted,
+                    const std::optional<Array<double>>& positive_score,
+                    const std::optional<Array<double>>& weights, std::size_t n_classes) {
+  const std::vector<double> w = optional_vector(weights, "weights");
+  if (task == "classification") {
+    const auto y_codes = py::cast<Array<std::int32_t>>(y);
+    const auto predicted_codes = py::cast<Array<std::int32_t>>(predicted);
+    const std::vector<double> score = optional_vector(positive_score, "positive_score");
+    return split_score_to_dict(soak::score_classification(
+        view_1d(y_codes, "y"), view_1d(predicted_codes, "predicted"), score, w, n_classes));
+  }
+  if (task != "regression") {
+    fail("task must be \"classification\" or \"regression\", found \"{}\"", task);
+  }
+  const auto y_values = py::cast<Array<double>>(y);
+  const auto predicted_values = py::cast<Array<double>>(predicted);
+  return split_score_to_dict(
+      soak::score_regression(view_1d(y_values, "y"), view_1d(predicted_values, "predicted"), w));
+}
+
 }  // namespace
 
 void bind_soak_run(py::module_& m) {
+  m.def("soak_score", &soak_score, py::arg("task"), py::arg("y"), py::arg("predicted"),
+        py::arg("positive_score") = py::none(), py::arg("weights") = py::none(),
+        py::arg("n_classes") = 0,
+        "One split's error measures as `assay soak` computes them: dict with error_percent,\n"
+        "auc, mse, mae, failure and auc_one_class. Classification: y and predicted are class\n"
+        "codes (int32; a predicted code outside 0..n_classes-1 is wrong), positive_score the\n"
+        "score of class 1 (AUC when n_classes == 2); regression: values.");
   m.def("cv_run", &cv_run, py::arg("x"), py::arg("y_class"), py::arg("classes"), py::arg("y_value"),
         py::arg("weights"), py::arg("task"), py::arg("group"), py::arg("fold"), py::arg("folds"),
         py::arg("learners"), py::arg("learner_params"), py::arg("threads"), py::arg("seed"),

@@ -12,33 +12,41 @@
 #include "assay/learners/glmnet.hpp"
 #include "assay/learners/knn.hpp"
 #include "assay/learners/xgboost.hpp"
+#include "learners/registry.hpp"
 
 namespace assay::learners {
 namespace {
 
-struct Registered {
-  const char* name;
-  std::unique_ptr<Learner> (*make)(const Json&);
-};
-
-// The learners make_learner knows, in documentation order. New learners add one line here.
+// The learners make_learner knows and load_model rebuilds, in documentation order. A new learner
+// adds one line here.
 constexpr std::array kRegistry{
-    Registered{"featureless", &make_featureless},
-    Registered{"glmnet", &make_glmnet},
-    Registered{"cart", &make_cart},
-    Registered{"knn", &make_knn},
-    Registered{"xgboost", &make_xgboost},
+    RegisteredLearner{"featureless", &make_featureless, &state::load_featureless},
+    RegisteredLearner{"glmnet", &make_glmnet, &state::load_glmnet},
+    RegisteredLearner{"cart", &make_cart, &state::load_cart},
+    RegisteredLearner{"knn", &make_knn, &state::load_knn},
+    RegisteredLearner{"xgboost", &make_xgboost, &state::load_xgboost},
 };
 
 }  // namespace
+
+std::span<const RegisteredLearner> registered_learners() {
+  return kRegistry;
+}
+
+const RegisteredLearner* find_registered(std::string_view name) {
+  for (const auto& entry : kRegistry) {
+    if (name == entry.name) return &entry;
+  }
+  return nullptr;
+}
 
 std::unique_ptr<Learner> make_learner(std::string_view name, const Json& params) {
   if (!params.is_object() && !params.is_null()) {
     fail("parameters of learner {} must be a JSON object, found {}", quote_found(name),
          params.dump());
   }
-  for (const auto& entry : kRegistry) {
-    if (name == entry.name) return entry.make(params.is_null() ? Json::object() : params);
+  if (const RegisteredLearner* entry = find_registered(name)) {
+    return entry->make(params.is_null() ? Json::object() : params);
   }
   fail("unknown learner {}; known learners: {}", quote_found(name),
        fmt::join(learner_names(), ", "));

@@ -1,31 +1,17 @@
 #include "learners/model_state.hpp"
 
-#include <array>
 #include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "assay/core/version.hpp"
+#include "learners/registry.hpp"
 
 namespace assay::learners {
 namespace {
 
 constexpr const char* kFormatName = "assay-learner-model";
-
-struct RegisteredLoader {
-  const char* learner;
-  std::unique_ptr<Model> (*load)(const state::Reader&);
-};
-
-// The learners whose models load_model rebuilds; a new learner adds one line here.
-constexpr std::array kLoaders{
-    RegisteredLoader{"featureless", &state::load_featureless},
-    RegisteredLoader{"glmnet", &state::load_glmnet},
-    RegisteredLoader{"cart", &state::load_cart},
-    RegisteredLoader{"knn", &state::load_knn},
-    RegisteredLoader{"xgboost", &state::load_xgboost},
-};
 
 Json parse_saved(std::span<const std::uint8_t> bytes) {
   try {
@@ -82,13 +68,9 @@ std::unique_ptr<Model> load_model(std::span<const std::uint8_t> bytes) {
          model == saved.end() ? "none" : model->type_name());
   }
   const state::Reader read(*model);
-  for (const auto& entry : kLoaders) {
-    if (read.learner() == entry.learner) return entry.load(read);
-  }
-  std::vector<std::string> known;
-  for (const auto& entry : kLoaders) known.emplace_back(entry.learner);
+  if (const RegisteredLearner* entry = find_registered(read.learner())) return entry->load(read);
   fail("saved assay learner model: unknown learner {}; known learners: {}",
-       quote_found(read.learner()), fmt::join(known, ", "));
+       quote_found(read.learner()), fmt::join(learner_names(), ", "));
 }
 
 namespace state {

@@ -89,7 +89,7 @@ class Reader {
   std::string learner_;
 };
 
-// One loader per learner (each defined next to its Model class).
+// One loader per learner (each defined next to its Model class; listed in registry.hpp's table).
 std::unique_ptr<Model> load_featureless(const Reader& read);
 std::unique_ptr<Model> load_glmnet(const Reader& read);
 std::unique_ptr<Model> load_cart(const Reader& read);

@@ -27,61 +27,45 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Every measure divided by 0: say why instead of leaving a bare NaN.
+void no_test_weight(SplitScore& out, std::size_t n_test) {
+  out.error_percent = out.auc = out.mse = out.mae = kNaN;
+  out.failure = fmt::format("the {} test rows have total weight 0", n_test);
+}
+
 // Error measures of one split's predictions; `out` is rows x n_outputs.
 void score(const learners::Dataset& data, std::span<const std::uint32_t> test,
            const std::vector<double>& out, std::size_t n_outputs, SoakResultRow& row,
            bool& auc_one_class) {
-  const bool weighted = !data.weights.empty();
-  auto weight = [&](std::uint32_t i) { return weighted ? data.weights[i] : 1.0; };
-  double total = 0;
+  std::vector<double> weights;
+  if (!data.weights.empty()) {
+    weights.resize(test.size());
+    for (std::size_t r = 0; r < test.size(); ++r) weights[r] = data.weights[test[r]];
+  }
+  SplitScore scored;
   if (data.task == learners::TaskKind::classification) {
     ASSAY_ASSERT(n_outputs == data.n_classes());
-    double wrong = 0;
+    std::vector<std::int32_t> y(test.size()), predicted(test.size());
+    std::vector<double> positive(n_outputs == 2 ? test.size() : 0);
     for (std::size_t r = 0; r < test.size(); ++r) {
       const double* p = out.data() + r * n_outputs;
-      const auto predicted = std::max_element(p, p + n_outputs) - p;  // first maximum
-      const double w = weight(test[r]);
-      total += w;
-      if (predicted != data.y_class[test[r]]) wrong += w;
+      predicted[r] = static_cast<std::int32_t>(std::max_element(p, p + n_outputs) - p);  // first
+      y[r] = data.y_class[test[r]];
+      if (!positive.empty()) positive[r] = p[1];
     }
-    row.error_percent = 100.0 * wrong / total;
-    if (data.n_classes() == 2) {
-      std::vector<std::uint8_t> y(test.size());
-      std::vector<double> s(test.size()), w;
-      double w_pos = 0, w_neg = 0;
-      for (std::size_t r = 0; r < test.size(); ++r) {
-        y[r] = data.y_class[test[r]] == 1 ? 1 : 0;
-        s[r] = out[r * 2 + 1];
-        (y[r] ? w_pos : w_neg) += weight(test[r]);
-      }
-      if (w_pos > 0 && w_neg > 0) {
-        if (weighted) {
-          w.resize(test.size());
-          for (std::size_t r = 0; r < test.size(); ++r) w[r] = data.weights[test[r]];
-        }
-        row.auc = metrics::roc_auc(y, s, w);
-      } else {
-        auc_one_class = true;  // one class in the test set: AUC undefined
-      }
-    }
+    scored = score_classification(y, predicted, positive, weights, data.n_classes());
   } else {
     ASSAY_ASSERT(n_outputs == 1);
-    double se = 0, ae = 0;
-    for (std::size_t r = 0; r < test.size(); ++r) {
-      const double w = weight(test[r]);
-      const double e = out[r] - data.y_value[test[r]];
-      total += w;
-      se += w * e * e;
-      ae += w * std::fabs(e);
-    }
-    row.mse = se / total;
-    row.mae = ae / total;
+    std::vector<double> y(test.size());
+    for (std::size_t r = 0; r < test.size(); ++r) y[r] = data.y_value[test[r]];
+    scored = score_regression(y, out, weights);
   }
-  if (!(total > 0)) {
-    // Every measure divided by 0: say why instead of leaving a bare NaN.
-    row.error_percent = row.auc = row.mse = row.mae = kNaN;
-    row.failure = fmt::format("the {} test rows have total weight 0", test.size());
-  }
+  row.error_percent = scored.error_percent;
+  row.auc = scored.auc;
+  row.mse = scored.mse;
+  row.mae = scored.mae;
+  if (!scored.failure.empty()) row.failure = std::move(scored.failure);
+  if (scored.auc_one_class) auc_one_class = true;
 }
 
 // The identity columns of split `split`'s row; its measures start as NA.
@@ -176,6 +160,59 @@ std::uint64_t name_hash(const std::string& name) {
 }
 
 }  // namespace
+
+SplitScore score_classification(std::span<const std::int32_t> y,
+                                std::span<const std::int32_t> predicted,
+                                std::span<const double> positive_score,
+                                std::span<const double> weights, std::size_t n_classes) {
+  ASSAY_ASSERT(predicted.size() == y.size());
+  ASSAY_ASSERT(weights.empty() || weights.size() == y.size());
+  ASSAY_ASSERT(positive_score.empty() || positive_score.size() == y.size());
+  const bool weighted = !weights.empty();
+  auto weight = [&](std::size_t r) { return weighted ? weights[r] : 1.0; };
+  SplitScore out;
+  double total = 0, wrong = 0;
+  for (std::size_t r = 0; r < y.size(); ++r) {
+    const double w = weight(r);
+    total += w;
+    if (predicted[r] != y[r]) wrong += w;
+  }
+  out.error_percent = 100.0 * wrong / total;
+  if (n_classes == 2 && !positive_score.empty()) {
+    std::vector<std::uint8_t> positive(y.size());
+    double w_pos = 0, w_neg = 0;
+    for (std::size_t r = 0; r < y.size(); ++r) {
+      positive[r] = y[r] == 1 ? 1 : 0;
+      (positive[r] ? w_pos : w_neg) += weight(r);
+    }
+    if (w_pos > 0 && w_neg > 0) {
+      out.auc = metrics::roc_auc(positive, positive_score, weights);
+    } else {
+      out.auc_one_class = true;  // one class in the test set: AUC undefined
+    }
+  }
+  if (!(total > 0)) no_test_weight(out, y.size());
+  return out;
+}
+
+SplitScore score_regression(std::span<const double> y, std::span<const double> predicted,
+                            std::span<const double> weights) {
+  ASSAY_ASSERT(predicted.size() == y.size());
+  ASSAY_ASSERT(weights.empty() || weights.size() == y.size());
+  SplitScore out;
+  double total = 0, se = 0, ae = 0;
+  for (std::size_t r = 0; r < y.size(); ++r) {
+    const double w = weights.empty() ? 1.0 : weights[r];
+    const double e = predicted[r] - y[r];
+    total += w;
+    se += w * e * e;
+    ae += w * std::fabs(e);
+  }
+  out.mse = se / total;
+  out.mae = ae / total;
+  if (!(total > 0)) no_test_weight(out, y.size());
+  return out;
+}
 
 SoakUnits::SoakUnits(const std::vector<SoakTask>& tasks, std::size_t n_learners)
     : first_(tasks.size() + 1, 0), n_learners_(n_learners), tasks_(&tasks) {

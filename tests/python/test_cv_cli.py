@@ -1,7 +1,6 @@
 """`assay cv` (plain K-fold comparison of learners) end to end, its Python twin
 `assay.learners.cv`, and learner parameters on `assay soak` / `assay.soak.run`: numbers
 recomputed by hand, the report page, reproducibility, real data, and bad input."""
-import functools
 import json
 import re
 
@@ -14,22 +13,8 @@ from conftest import render_page, soak_data
 import assay
 import assay.learners as learners
 import assay.soak as soak
-from assay import _assay
 
 ALL = ["featureless", "glmnet", "cart", "knn", "xgboost"]
-
-
-@functools.lru_cache(maxsize=None)
-def built(name):
-    """Whether learner `name` has landed (the placeholders fail "not built yet")."""
-    X = np.arange(40, dtype=float).reshape(20, 2)
-    y = (np.arange(20) % 2).astype(np.int32)
-    try:
-        _assay.learner_fit(name, "{}", X, y, ["0", "1"], None, None, "classification", 0, 1)
-    except assay.AssayError as e:
-        if "not built yet" in str(e):
-            return False
-    return True
 
 
 def make_data(rng, n=120):
@@ -244,8 +229,6 @@ def test_real_data_vowel(run_cli, tmp_path):
 
 @pytest.mark.parametrize("name", ALL[1:])
 def test_each_learner_in_cv_beats_featureless(run_cli, rng, tmp_path, name):
-    if not built(name):
-        pytest.skip(f"learner {name} is not built yet")
     n = 200
     X = rng.normal(size=(n, 3))
     df = pd.DataFrame(X, columns=["a", "b", "c"])
@@ -294,11 +277,10 @@ def test_soak_learner_param_reaches_the_learner(run_cli, data, tmp_path):
     r = run_cli(*base, "--learner-param", "glmnet")
     assert r.stderr == ('assay: --learner-param expects LEARNER.KEY=VALUE (e.g. '
                         'glmnet.alpha=0.5), found "glmnet"\n')
-    if built("glmnet"):
-        r = run_cli(*base, "--learners", "glmnet", "--learner-param", "glmnet.alpha=0.5",
-                    "--learner-param", "glmnet.rule=lambda.min")
-        assert r.returncode == 0, r.stderr
-        assert 'glmnet (parameters: {"glmnet":{"alpha":0.5,"rule":"lambda.min"}})' in r.stdout
+    r = run_cli(*base, "--learners", "glmnet", "--learner-param", "glmnet.alpha=0.5",
+                "--learner-param", "glmnet.rule=lambda.min")
+    assert r.returncode == 0, r.stderr
+    assert 'glmnet (parameters: {"glmnet":{"alpha":0.5,"rule":"lambda.min"}})' in r.stdout
 
 
 def test_soak_run_learner_params(data):
@@ -316,10 +298,9 @@ def test_soak_run_learner_params(data):
     a = soak.run(X, y, subset=subset, n_splits=3, learner_params={"featureless": {}})
     b = soak.run(X, y, subset=subset, n_splits=3)
     np.testing.assert_array_equal(a["error_percent"], b["error_percent"])
-    if built("glmnet"):
-        res = soak.run(X, y, subset=subset, n_splits=3, learners=["glmnet"],
-                       learner_params={"glmnet": {"alpha": np.float64(0.5), "n_lambda": 20}})
-        assert (res["failure"] == "").all()
+    res = soak.run(X, y, subset=subset, n_splits=3, learners=["glmnet"],
+                   learner_params={"glmnet": {"alpha": np.float64(0.5), "n_lambda": 20}})
+    assert (res["failure"] == "").all()
 
 
 def test_a_learner_does_not_depend_on_the_others(run_cli, data, tmp_path):

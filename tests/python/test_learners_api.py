@@ -1,8 +1,6 @@
 """assay.learners estimators: the scikit-learn contract (get_params/set_params/clone, Pipeline,
 cross_val_score, GridSearchCV), classes_ of any label type, predict_proba, row weights, and bad
-input. Parametrised over the five learners; a learner whose C++ side has not landed yet
-("not built yet") is skipped, so its tests turn on when it lands."""
-import functools
+input. Parametrised over the five learners."""
 import json
 import pickle
 import re
@@ -48,22 +46,8 @@ FAST = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-def _built(name):
-    X = np.arange(40, dtype=float).reshape(20, 2)
-    y = (np.arange(20) % 2).astype(np.int32)
-    try:
-        _assay.learner_fit(name, "{}", X, y, ["0", "1"], None, None, "classification", 0, 1)
-    except assay.AssayError as e:
-        if "not built yet" in str(e):
-            return False
-    return True
-
-
 @pytest.fixture(params=list(L.ESTIMATORS))
 def name(request):
-    if not _built(request.param):
-        pytest.skip(f"learner {request.param} is not built yet")
     return request.param
 
 
@@ -217,8 +201,6 @@ def test_bad_parameters_name_the_learner_and_key(rng):
             (L.Cart(max_depth=31), 'learner "cart" parameter "max_depth"'),
             (L.Xgboost(etas=[0.1, -1]), 'learner "xgboost" parameter "etas"'),
     ]:
-        if not _built(est._learner):
-            continue
         with pytest.raises(assay.AssayError, match=re.escape(message)):
             est.fit(X, y)
     with pytest.raises(assay.AssayError, match="is not a number, string or list"):
@@ -226,8 +208,6 @@ def test_bad_parameters_name_the_learner_and_key(rng):
 
 
 def test_numpy_parameter_values(rng):
-    if not _built("knn"):
-        pytest.skip("learner knn is not built yet")
     X, y = make_data(rng)
     est = L.Knn(k_min=np.int64(3), k_max=np.int64(3), internal_folds=3).fit(X, y)
     assert est.hyperparameters_["k"] == 3

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 
@@ -117,6 +118,55 @@ def test_auc_nan_warns_when_a_test_fold_has_one_class(rng):
         res = soak.run_estimators({"tree": DecisionTreeClassifier(random_state=0)}, X, y,
                                   subset=subset, n_splits=3, random_state=1, strata=False)
     assert res[res["test.subset"] == "A"]["auc"].isna().any()
+
+
+def run_both(X, y, **kw):
+    """`run` with the featureless learner (scored in C++) and `run_estimators` with its
+    scikit-learn twin (DummyClassifier: the train rows' weighted class shares), one row per split
+    in the same order; their warnings are not what these tests check."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = soak.run(X, y, **kw)
+        theirs = soak.run_estimators({"featureless": DummyClassifier(strategy="prior")}, X, y,
+                                     **kw)
+    return ours, theirs
+
+
+def test_test_rows_of_weight_zero_are_na_with_the_reason_as_in_run(rng):
+    # Fold 1 of subset B weighs 0: its test sets have total weight 0, so every measure would
+    # divide by 0; every train set keeps rows of positive weight.
+    X, y, subset = make_data(rng, 150)
+    subset = np.where(subset == "C", "A", subset)
+    fold = np.arange(150) % 3 + 1
+    weight = np.where((subset == "B") & (fold == 1), 0.0, 1.0)
+    ours, theirs = run_both(X, y, subset=subset, fold=fold, n_splits=3, random_state=3,
+                            sample_weight=weight)
+    rows = (ours["test.subset"] == "B") & (ours["test.fold"] == 1)
+    assert rows.sum() == 3  # same, other, all
+    expected = [f"the {n} test rows have total weight 0" for n in ours["n_test"][rows]]
+    assert list(ours["failure"][rows]) == expected
+    assert list(theirs["failure"][rows]) == expected
+    assert (ours["failure"][~rows] == "").all() and (theirs["failure"][~rows] == "").all()
+    for frame in (ours, theirs):
+        assert frame.loc[rows, ["error_percent", "auc", "mse", "mae"]].isna().all().all()
+    np.testing.assert_array_equal(theirs["error_percent"], ours["error_percent"])
+    np.testing.assert_array_equal(theirs["auc"], ours["auc"])
+
+
+def test_auc_is_defined_by_class_weight_as_in_run(rng):
+    # In subset A every "yes" row weighs 0: A's test sets hold both classes, but one has no
+    # weight, so the AUC is undefined (NaN) there; B's is that of a constant score, 0.5.
+    X, y, subset = make_data(rng, 150)
+    subset = np.where(subset == "C", "A", subset)
+    weight = np.where((subset == "A") & (y == "yes"), 0.0, 1.0)
+    ours, theirs = run_both(X, y, subset=subset, n_splits=3, random_state=3,
+                            sample_weight=weight)
+    in_a = ours["test.subset"] == "A"
+    assert all(set(y[test]) == {"yes", "no"} for _, test in
+               soak.SOAKFold(n_splits=3, random_state=3).split(X, y, subset=subset))
+    assert ours["auc"][in_a].isna().all() and (ours["auc"][~in_a] == 0.5).all()
+    np.testing.assert_array_equal(theirs["auc"], ours["auc"])
+    np.testing.assert_array_equal(theirs["error_percent"], ours["error_percent"])
 
 
 def test_joblib_parallel_equals_serial(rng):

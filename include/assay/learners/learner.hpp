@@ -90,7 +90,8 @@ class Learner {
 /// The learner called `name` with its parameters given as a JSON object ({"alpha": 0.5}; empty =
 /// every default). Throws assay::Error listing the known names for an unknown learner, and naming
 /// the learner and key for an unknown parameter or a bad value. New learners register in
-/// src/learners/learner.cpp (one line each).
+/// src/learners/learner.cpp (one line each, naming how to make the learner and how to reload its
+/// saved model).
 std::unique_ptr<Learner> make_learner(std::string_view name, const Json& params = Json::object());
 
 /// Reads one learner's parameters from a JSON object and rejects what it does not know:

@@ -22,15 +22,19 @@
 //
 // Error measures of a row: classification: error_percent = 100·Σ w[i]·(pred_i ≠ y_i) / Σ w[i]
 // over the test rows (pred = argmax of the predicted probabilities, first maximum), and, when the
-// task has two classes, auc = weighted ROC AUC of the probability of the second class (NaN if
-// the test set has one class); regression: mse = Σ w·(ŷ − y)² / Σ w and mae = Σ w·|ŷ − y| / Σ w
-// (error_percent and auc are NaN).
+// task has two classes, auc = weighted ROC AUC of the probability of the second class (NaN
+// unless both classes have positive weight among the test rows); regression:
+// mse = Σ w·(ŷ − y)² / Σ w and mae = Σ w·|ŷ − y| / Σ w (error_percent and auc are NaN). Test rows
+// of total weight 0 give NaN measures and the failure "the N test rows have total weight 0".
+// score_classification and score_regression compute them (assay.soak.run_estimators calls them
+// too, for the predictions of the user's estimators).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -101,6 +105,34 @@ struct SoakUnitResult {
   SoakResultRow row;
   bool auc_one_class = false;
 };
+
+/// The error measures of one split's test rows (see the top of this file); the measures that do
+/// not apply are NaN.
+struct SplitScore {
+  double error_percent = std::numeric_limits<double>::quiet_NaN();
+  double auc = std::numeric_limits<double>::quiet_NaN();
+  double mse = std::numeric_limits<double>::quiet_NaN();
+  double mae = std::numeric_limits<double>::quiet_NaN();
+  /// "the N test rows have total weight 0" (every measure NaN), else empty.
+  std::string failure;
+  /// Two classes and scores given, but a class has no positive test weight: auc is NaN.
+  bool auc_one_class = false;
+};
+
+/// Classification measures of one split: `y` and `predicted` class codes per test row (a code
+/// outside 0..n_classes-1 counts as wrong); `positive_score` the score of class 1 per test row,
+/// for the AUC when n_classes == 2 (empty: no scores, auc NaN); `weights` per test row (empty:
+/// each 1).
+///
+///   SplitScore s = score_classification(y, predicted, p1, {}, 2);  // s.error_percent, s.auc
+SplitScore score_classification(std::span<const std::int32_t> y,
+                                std::span<const std::int32_t> predicted,
+                                std::span<const double> positive_score,
+                                std::span<const double> weights, std::size_t n_classes);
+
+/// Regression measures of one split: `y` and `predicted` values per test row; `weights` as above.
+SplitScore score_regression(std::span<const double> y, std::span<const double> predicted,
+                            std::span<const double> weights);
 
 /// The units of an experiment: unit u (0-based) is (task, learner, split) in that nesting order,
 /// tasks outermost; run_soak's results list the units in this order. Batch runs (one job per

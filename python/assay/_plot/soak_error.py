@@ -4,6 +4,7 @@ import warnings
 import numpy as np
 
 from .._assay import AssayError, AssayWarning
+from .._learning_common import frame, soak_statistics
 from ._base import pyplot
 
 # Rows from top to bottom, as the HTML report's chart.
@@ -193,12 +194,12 @@ class SoakErrorDisplay:
         >>> sorted({learner for learner, _ in d.errorbars_})
         ['featureless']
         """
-        from .. import soak
         with warnings.catch_warnings():
             # An undefined p-value is written as such on the chart; its warning adds nothing.
             warnings.simplefilter("ignore", AssayWarning)
-            summary = soak.summaries(results, measure)
-            tests = soak.pvalues(results, measure) if show_pvalues else None
+            statistics = soak_statistics(results, measure)
+        summary = frame(statistics["summaries"])
+        tests = frame(statistics["pvalues"]) if show_pvalues else None
         measure = measure or ("mse" if _is_regression(results) else "error_percent")
         summary = _select(summary, data, learners)
         if tests is not None:

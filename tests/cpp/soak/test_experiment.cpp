@@ -90,6 +90,45 @@ TEST(RunSoak, TestRowsOfTotalWeightZeroSayWhy) {
       "(all train, test subset A, fold 1): the 2 test rows have total weight 0");
 }
 
+// score_classification by its definition: weighted error; AUC of the class-1 scores, defined
+// only when both classes have positive test weight; total weight 0 is NaN with the reason.
+TEST(SplitScore, ClassificationByDefinition) {
+  const std::vector<std::int32_t> y{0, 1, 1, 0}, predicted{0, 1, 0, -1};
+  const std::vector<double> score{0.2, 0.9, 0.4, 0.6}, w{1, 2, 3, 4};
+  SplitScore s = score_classification(y, predicted, score, w, 2);
+  EXPECT_DOUBLE_EQ(s.error_percent, 100.0 * (3 + 4) / 10);
+  // Positive pairs (i, j) with y_i = 1, y_j = 0, weighted w_i·w_j: 0.9 > 0.2, 0.9 > 0.6,
+  // 0.4 > 0.2, 0.4 < 0.6: (2·1 + 2·4 + 3·1) / ((2 + 3)·(1 + 4)).
+  EXPECT_DOUBLE_EQ(s.auc, (2.0 + 8 + 3) / 25);
+  EXPECT_EQ(s.failure, "");
+  EXPECT_FALSE(s.auc_one_class);
+  EXPECT_TRUE(std::isnan(s.mse) && std::isnan(s.mae));
+  // Class 1 present but of weight 0: AUC undefined, the error still counts the other rows.
+  s = score_classification(y, predicted, score, std::vector<double>{1, 0, 0, 4}, 2);
+  EXPECT_TRUE(std::isnan(s.auc));
+  EXPECT_TRUE(s.auc_one_class);
+  EXPECT_DOUBLE_EQ(s.error_percent, 100.0 * 4 / 5);
+  // No scores: no AUC, and no one-class note.
+  s = score_classification(y, predicted, {}, {}, 2);
+  EXPECT_TRUE(std::isnan(s.auc));
+  EXPECT_FALSE(s.auc_one_class);
+  EXPECT_DOUBLE_EQ(s.error_percent, 50);
+  s = score_classification(y, predicted, score, std::vector<double>{0, 0, 0, 0}, 2);
+  EXPECT_TRUE(std::isnan(s.error_percent) && std::isnan(s.auc));
+  EXPECT_EQ(s.failure, "the 4 test rows have total weight 0");
+}
+
+TEST(SplitScore, RegressionByDefinition) {
+  const std::vector<double> y{1, 2, 4}, predicted{2, 2, 1}, w{1, 1, 2};
+  SplitScore s = score_regression(y, predicted, w);
+  EXPECT_DOUBLE_EQ(s.mse, (1.0 + 0 + 2 * 9) / 4);
+  EXPECT_DOUBLE_EQ(s.mae, (1.0 + 0 + 2 * 3) / 4);
+  EXPECT_TRUE(std::isnan(s.error_percent) && std::isnan(s.auc));
+  s = score_regression(y, predicted, std::vector<double>{0, 0, 0});
+  EXPECT_TRUE(std::isnan(s.mse) && std::isnan(s.mae));
+  EXPECT_EQ(s.failure, "the 3 test rows have total weight 0");
+}
+
 TEST(RunSoak, FeaturelessErrorOfEverySplitByHand) {
   std::vector<std::string> warnings;
   ScopedWarningHandler capture([&](const std::string& m) { warnings.push_back(m); });
