@@ -38,6 +38,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from . import _assay
+from ._options import check_task
 from ._progress import reporting
 from ._soak_splits import _codes as _unique_codes
 from ._soak_splits import _fold_codes, _seed
@@ -662,7 +663,7 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     elif task == "regression":
         classes, y_codes, y_value = [], None, _numeric(y, "a regression target y")
     else:
-        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+        check_task(task)  # raises, in the words of --task
     group = None if groups is None else _unique_codes(groups, "groups")[1]
     fold_ids = None if fold is None else _fold_codes(fold)
     for name, values in (("groups", group), ("fold", fold_ids)):

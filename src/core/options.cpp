@@ -59,17 +59,28 @@ int checked_threads(std::int64_t requested, std::string_view name, bool force) {
   return static_cast<int>(requested);
 }
 
+std::int64_t parse_threads(std::string_view name, std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    fail("{}expected 0 (all cores) or a positive number of threads, found {}", prefix(name),
+         quote_found(text));
+  }
+  checked_threads(value, name, /*force=*/true);  // the range only: callers cap later
+  return value;
+}
+
 void check_probability(std::string_view name, double value) {
-  if (!is_probability(value)) fail("{} must be in (0, 1), found {}", name, value);
+  if (!is_probability(value)) fail("{}expected a number in (0, 1), found {}", prefix(name), value);
 }
 
 double parse_probability(std::string_view name, std::string_view text) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-      !is_probability(value)) {
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
     fail("{}expected a number in (0, 1), found {}", prefix(name), quote_found(text));
   }
+  check_probability(name, value);
   return value;
 }
 

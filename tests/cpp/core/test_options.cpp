@@ -61,10 +61,11 @@ TEST(Options, ThreadsAboveTheCoresAreCappedUnlessForced) {
 TEST(Options, ProbabilitiesLieInTheOpenUnitInterval) {
   check_probability("confidence", 0.95);
   EXPECT_THROW_MSG(check_probability("confidence", 7), Error,
-                   "confidence must be in (0, 1), found 7");
+                   "confidence: expected a number in (0, 1), found 7");
   EXPECT_THROW_MSG(check_probability("confidence", 1), Error,
-                   "confidence must be in (0, 1), found 1");
-  EXPECT_THROW_MSG(check_probability("delta", NAN), Error, "delta must be in (0, 1), found nan");
+                   "confidence: expected a number in (0, 1), found 1");
+  EXPECT_THROW_MSG(check_probability("delta", NAN), Error,
+                   "delta: expected a number in (0, 1), found nan");
   // The CLI reads them from text with the same rule.
   EXPECT_EQ(parse_probability("--delta", "0.2"), 0.2);
   EXPECT_THROW_MSG(parse_probability("--confidence", "7"), Error,

@@ -114,8 +114,8 @@ TEST(ReportConfig, LocatedErrors) {
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nbootstrap = -1\n"
                          "models = { a = \"p\" }\n"),
                    Error,
-                   "r.toml:4:13: [metrics] bootstrap: expected an integer from 0 to 1000000, "
-                   "found -1");
+                   "r.toml:4:13: [metrics] bootstrap: expected an integer in "
+                   "0..18446744073709551615, found \"-1\"");
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nap_method = \"voc\"\n"
                          "models = { a = \"p\" }\n"),
                    Error,
