@@ -21,6 +21,8 @@ bool is_probability(double value) {
   return value > 0 && value < 1;
 }
 
+constexpr std::int64_t kMostThreads = 1 << 16;
+
 bool threads_forced_by_environment() {
   const char* env = std::getenv("ASSAY_THREADS_FORCE");
   return env != nullptr && std::string_view(env) == "1";
@@ -40,7 +42,6 @@ std::uint64_t parse_unsigned(std::string_view name, std::string_view text, std::
 }
 
 int checked_threads(std::int64_t requested, std::string_view name, bool force) {
-  constexpr std::int64_t kMostThreads = 1 << 16;
   if (requested < 0) {
     fail("{}expected 0 (all cores) or a positive number of threads, found {}", prefix(name),
          requested);
@@ -62,7 +63,11 @@ int checked_threads(std::int64_t requested, std::string_view name, bool force) {
 std::int64_t parse_threads(std::string_view name, std::string_view text) {
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+  const bool whole = !text.empty() && end == text.data() + text.size();
+  if (whole && ec == std::errc::result_out_of_range && text.front() != '-') {
+    fail("{}expected at most {} threads, found {}", prefix(name), kMostThreads, text);
+  }
+  if (!whole || ec != std::errc()) {
     fail("{}expected 0 (all cores) or a positive number of threads, found {}", prefix(name),
          quote_found(text));
   }

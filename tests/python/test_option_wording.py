@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import assay
+import assay.compare
 import assay.io
 import assay.learners
 import assay.metrics
@@ -170,3 +171,20 @@ def test_average_one_wording(call):
     """average= of the label metrics (a Python-only option): metrics::parse_average's words."""
     assert python_message(call) == ("average must be one of None, 'binary', 'micro', 'macro', "
                                     "'weighted', 'samples', found \"bogus\"")
+
+
+@pytest.mark.parametrize("option, spelling", [("test", "test"), ("correction", "correction"),
+                                              ("pairs", "pairs"), ("gate-on", "gate_on")])
+def test_compare_options_one_wording(run_cli, data, option, spelling):
+    """`assay compare --test`, assay.compare.compare(test=...) and the [compare] section."""
+    path = data / "c2.csv"
+    path.write_text("y,p,q\n" + "".join(f"{y},{p},{1 - p}\n" for y, p in zip(Y, P)))
+    from_cli = after(cli_message(run_cli, "compare", path, "--label", "y", "--models", "p", "q",
+                                 f"--{option}", "bogus"), f"--{option}")
+    from_python = after(python_message(lambda: assay.compare.compare(
+        Y, {"p": P, "q": 1 - P}, progress=False, **{spelling: "bogus"})), spelling)
+    config = data / "compare.toml"
+    config.write_text(f'[compare]\nfile = "c2.csv"\nlabel = "y"\n{spelling} = "bogus"\n'
+                      'models = { p = "p", q = "q" }\n')
+    from_toml = after(cli_message(run_cli, "report", config, "--check"), f"[compare] {spelling}")
+    assert from_cli == from_python == from_toml
