@@ -173,6 +173,17 @@ def test_average_one_wording(call):
                                     "'weighted', 'samples', found \"bogus\"")
 
 
+@pytest.mark.parametrize("call", [
+    lambda: assay.metrics.roc_auc_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], average="bogus"),
+    lambda: assay.metrics.average_precision_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3],
+                                                  average="bogus"),
+], ids=["roc_auc", "average_precision"])
+def test_score_average_one_wording(call):
+    """average= of the ranking scores: metrics::parse_score_average's words."""
+    assert python_message(call) == ('average must be one of "micro", "macro", "weighted", '
+                                    '"samples" or None, found "bogus"')
+
+
 @pytest.mark.parametrize("option, spelling", [("test", "test"), ("correction", "correction"),
                                               ("pairs", "pairs"), ("gate-on", "gate_on")])
 def test_compare_options_one_wording(run_cli, data, option, spelling):
