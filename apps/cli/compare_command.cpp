@@ -54,11 +54,11 @@ Action add_compare_command(CLI::App& app, const GlobalOptions& /*global*/) {
     o->out.extra = o->junit;
     o->out.extra_name = "--junit";
     o->out.check({{o->file, "the data"}});
-    const auto on = compare::parse_gate_on(o->gate_on);
+    const auto on = compare::parse_gate_on(o->gate_on, "--gate-on");
     finish_compare_params(*o);
     compare::CompareColumns columns = compare_columns(o->label, o->models, o->by, o->weight);
     const Table table = read_csv(o->file, o->csv_dialect.applied_to({}));
-    auto input = compare::compare_input(table, columns, compare::parse_task(o->task));
+    auto input = compare::compare_input(table, columns, compare::parse_task(o->task, "--task"));
     compare::check_gates_before_work(o->gates, input, o->params);
     const auto result = compare::compare(std::move(input), o->params);
     const auto gates = compare::parse_gates(o->gates, result);

@@ -20,7 +20,7 @@ void add_compare_options(CLI::App* cmd, CompareOptions& o) {
       ->capture_default_str();
   cmd->add_option("--pos-label", o.params.pos_label,
                   "binary: the positive class (default: the greater label)")
-      ->check(non_empty_text());
+      ->check(class_label());
   cmd->add_option("--threshold", o.params.threshold,
                   "binary: positive when score >= threshold (metrics not at an operating point)")
       ->capture_default_str()
@@ -59,10 +59,10 @@ void add_compare_options(CLI::App* cmd, CompareOptions& o) {
 
 void finish_compare_params(CompareOptions& o) {
   o.params.metrics = o.metrics;
-  o.params.test = compare::parse_test(o.test);
-  o.params.correction = compare::parse_correction(o.correction);
+  o.params.test = compare::parse_test(o.test, "--test");
+  o.params.correction = compare::parse_correction(o.correction, "--correction");
   o.params.ap.method = metrics::parse_ap_method(o.ap_method);
-  o.params.all_pairs = compare::parse_pairs(o.pairs);
+  o.params.all_pairs = compare::parse_pairs(o.pairs, "--pairs");
 }
 
 compare::CompareColumns compare_columns(const std::string& label,

@@ -113,7 +113,7 @@ Action add_metrics_command(CLI::App& app, const GlobalOptions& /*global*/) {
       ->check(finite_number());
   cmd->add_option("--pos-label", options->params.pos_label,
                   "binary: the positive class (default: the greater label)")
-      ->check(non_empty_text());
+      ->check(class_label());
   cmd->add_option("--ap-method", options->ap_method,
                   "average precision: step (scikit-learn), voc07, voc_allpoint, coco101, trapezoid")
       ->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/options.hpp"
+#include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/uncertainty.hpp"
 
 namespace assay::cli {
@@ -130,6 +131,12 @@ const CLI::Validator& non_empty_text() {
   return validator;
 }
 
+const CLI::Validator& class_label() {
+  static const CLI::Validator validator =
+      core_rule([](const std::string& text) { metrics::check_pos_label("", text); }, "NOT EMPTY");
+  return validator;
+}
+
 const CLI::Validator& output_file_name() {
   static const CLI::Validator validator(
       [](std::string& text) -> std::string {
@@ -184,18 +191,9 @@ CLI::Option* add_chart_axis_option(CLI::App* cmd, report::AxisRange& axis,
 }
 
 CLI::Option* add_threads_option(CLI::App* cmd, int& threads, const std::string& help) {
-  static const CLI::Validator validator = core_rule(
-      [](const std::string& text) {
-        std::int64_t value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-          fail("expected 0 (all cores) or a positive number of threads, found {}",
-               quote_found(text));
-        }
-        // Range only: the cap at the machine's cores waits for cap_thread_options.
-        checked_threads(value, "", /*force=*/true);
-      },
-      "INTEGER >= 0");
+  // The range only: the cap at the machine's cores waits for cap_thread_options.
+  static const CLI::Validator validator =
+      core_rule([](const std::string& text) { parse_threads("", text); }, "INTEGER >= 0");
   auto* option =
       cmd->add_option("--threads", threads, help)->capture_default_str()->check(validator);
   thread_options().emplace_back(option, &threads);

@@ -44,8 +44,11 @@ void refuse_empty_numbers(CLI::App& app);
 /// --bootstrap: a count in 0..1000000 (metrics::kMaxResamples), larger ones refused up front.
 const CLI::Validator& resample_count();
 
-/// Text that must not be empty (--pos-label "": no class has an empty name).
+/// Text that must not be empty (--baseline "": no model has an empty name).
 const CLI::Validator& non_empty_text();
+
+/// A class label (--pos-label): metrics::check_pos_label's rule, "" names no class.
+const CLI::Validator& class_label();
 
 /// Output file names: an empty one is refused (--json-out '' would silently write nothing).
 const CLI::Validator& output_file_name();

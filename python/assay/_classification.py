@@ -11,7 +11,7 @@ import numpy as np
 from . import _assay
 from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
 from ._options import check_integer, check_text
-from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
+from ._labels import (agreement, check_average, codes_of, encode_labels, multilabel_columns,
                       present_labels, selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length, check_finite,
                           check_sample_weight, check_targets, column_or_1d, float_array,
@@ -539,8 +539,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     zd = zero_division_name(zero_division)
     if beta < 0:
         raise AssayError("beta should be >=0 in the F-beta score")
-    if average not in AVERAGES and average != "binary":
-        raise AssayError("average has to be one of " + str(AVERAGES))
+    check_average(average)
     targets = check_targets(y_true, y_pred, sample_weight)
     a, b = targets.y_true, targets.y_pred
     w = check_sample_weight(sample_weight, len(a))

@@ -187,8 +187,8 @@ def _label_name(label):
     """pos_label as the library takes it: a number (named like the numeric labels) or text."""
     if label is None:
         return ""
-    if isinstance(label, str) and not label:
-        raise _assay.AssayError("pos_label: expected a class label, found an empty string")
+    if isinstance(label, str):
+        _assay._check_pos_label("pos_label", label)
     if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_)):
         return float(label)
     return str(label)

@@ -9,7 +9,7 @@ import numpy as np
 from . import _assay
 from ._assay import AssayError, AssayWarning, UndefinedMetricWarning
 from ._classification import accuracy_score, confusion_matrix, float_counts
-from ._labels import (AVERAGES, agreement, codes_of, encode_labels, multilabel_columns,
+from ._labels import (agreement, check_average, codes_of, encode_labels, multilabel_columns,
                       selected_codes, set_wise_labels, zero_division_name)
 from ._validation import (LABELS, MULTILABEL, as_array, check_consistent_length,
                           check_sample_weight,
@@ -153,8 +153,7 @@ def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     array([0.33333333, 1.        ])
     """
     zd = zero_division_name(zero_division)
-    if average not in AVERAGES and average != "binary":
-        raise AssayError("average has to be one of " + str(AVERAGES))
+    check_average(average)
     targets = check_targets(y_true, y_pred, sample_weight)
     w = check_sample_weight(sample_weight, len(targets.y_true))
     avg_name = "none" if average is None else average

@@ -105,11 +105,17 @@ def zero_division_name(zero_division):
         zero_division))
 
 
+def check_average(average):
+    """average= of the label metrics, by metrics::parse_average's rule and words."""
+    if average is not None:  # "none" is the library's spelling of None, not Python's
+        text = average if isinstance(average, str) and average != "none" else repr(average)
+        _assay._parse_average(text)
+
+
 def set_wise_labels(targets, classes, average, labels, pos_label):
     """scikit-learn's _check_set_wise_labels: the labels to score (None = all) for the average;
     average='binary' needs binary targets and a present pos_label (or fewer than 2 classes)."""
-    if average not in AVERAGES and average != "binary":
-        raise AssayError("average has to be one of " + str(AVERAGES))
+    check_average(average)
     kind = y_type(targets, classes)
     if average == "binary":
         if kind == "binary":

@@ -18,19 +18,27 @@ class InvalidParameterError(_assay.AssayError, TypeError):
     scikit-learn's InvalidParameterError, so either ``except`` catches it."""
 
 
+def _wrong_type(value, name, parse_text, expected):
+    """InvalidParameterError for an argument of the wrong type. Text gets the message of the
+    library's rule for the CLI's text (parse_text), so `seed="abc"` reads as `--seed abc` does;
+    other types name their repr."""
+    if isinstance(value, str):
+        try:
+            parse_text(name, value)
+        except _assay.AssayError as e:
+            return InvalidParameterError(str(e))
+    return InvalidParameterError(f"{name}: expected {expected}, found {value!r}")
+
+
 def _integer(value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidParameterError(
-            f"{name}: expected an integer in 0..{UINT64_MAX}, found {value!r}")
+        raise _wrong_type(value, name, _assay._parse_unsigned, f"an integer in 0..{UINT64_MAX}")
     return int(value)
 
 
 def check_unsigned(value, name):
-    """A seed or count: an integer in 0..2**64-1."""
-    v = _integer(value, name)
-    if not 0 <= v <= UINT64_MAX:
-        raise _assay.AssayError(f'{name}: expected an integer in 0..{UINT64_MAX}, found "{v}"')
-    return v
+    """A seed or count: an integer in 0..2**64-1 (core/options.hpp's parse_unsigned)."""
+    return _assay._parse_unsigned(name, str(_integer(value, name)))
 
 
 def check_integer(value, name, low, high):
@@ -54,14 +62,9 @@ def check_resamples(value, name="n_resamples"):
 def check_threads(value, name="threads"):
     """0 = all cores; negative refused; above the machine's cores capped (with a warning)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidParameterError(
-            f"{name}: expected 0 (all cores) or a positive number of threads, found {value!r}")
-    v = int(value)
-    if v < 0:
-        raise _assay.AssayError(
-            f"{name}: expected 0 (all cores) or a positive number of threads, found {v}")
-    if v > 2**62:
-        raise _assay.AssayError(f"{name}: expected at most 65536 threads, found {v}")
+        raise _wrong_type(value, name, _assay._parse_threads,
+                          "0 (all cores) or a positive number of threads")
+    v = _assay._parse_threads(name, str(int(value)))
     return _assay._checked_threads(v, name)
 
 
@@ -88,8 +91,14 @@ def check_finite_number(value, name):
 
 
 def check_probability(value, name):
-    """A confidence level or probability: a number in (0, 1)."""
-    v = check_number(value, name)
-    if not 0 < v < 1:
-        raise _assay.AssayError(f"{name} must be in (0, 1), found {v:g}")
+    """A confidence level or probability: a number in (0, 1) (core/options.hpp's rule)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise _wrong_type(value, name, _assay._parse_probability, "a number in (0, 1)")
+    v = float(value)
+    _assay._check_probability(name, v)
     return v
+
+
+def check_task(value, name="task"):
+    """The task of a learner: "classification" or "regression" (core/task.hpp's rule)."""
+    return _assay._parse_task_kind(check_text(value, name), name)

@@ -41,8 +41,6 @@ __all__ = [
     "RankedScores",
 ]
 
-_SCORE_AVERAGES = (None, "micro", "macro", "weighted", "samples")
-
 
 def _classes(y):
     """Sorted distinct values of a 1-D array; O(n) without a sort when there are <= 2."""
@@ -595,8 +593,11 @@ def _one_vs_rest(y, classes):
 
 
 def _check_score_average(average):
-    if average not in _SCORE_AVERAGES:
-        raise AssayError("average has to be one of {0}".format(_SCORE_AVERAGES))
+    """average= of the ranking scores, by metrics::parse_score_average's rule and words ("none"
+    is the library's spelling of None, not Python's)."""
+    if average is not None:
+        text = average if isinstance(average, str) and average != "none" else repr(average)
+        _assay._parse_score_average(text)
 
 
 def _score_matrix(y_score, n_rows):

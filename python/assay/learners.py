@@ -39,6 +39,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from . import _assay
 from . import _learning_common as _common
+from ._options import check_task
 from ._progress import reporting
 
 __all__ = ["Featureless", "Glmnet", "Cart", "Knn", "Xgboost", "cv", "CvResult", "ESTIMATORS"]
@@ -660,7 +661,7 @@ def cv(X, y, *, learners=("featureless", "glmnet", "cart", "knn", "xgboost"),
     elif task == "regression":
         classes, y_codes, y_value = [], None, _common.numeric(y, "a regression target y")
     else:
-        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+        check_task(task)  # raises, in the words of --task
     group = None if groups is None else _common.unique_codes(groups, "groups")[1]
     fold_ids = None if fold is None else _common.fold_codes(fold)
     for name, values in (("groups", group), ("fold", fold_ids)):

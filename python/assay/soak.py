@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _assay
 from . import _learning_common as _common
+from ._options import check_task
 from ._progress import counting, reporting
 from ._soak_splits import *  # noqa: F401,F403  (SOAKFold)
 from ._soak_splits import __all__ as _splits_all
@@ -170,7 +171,7 @@ def run(X, y, *, subset=None, groups=None, fold=None, strata=None, learners=("fe
         classes, y_codes = [], None
         y_value = _common.numeric(y, "a regression target y")
     else:
-        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+        check_task(task)  # raises, in the words of --task
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
     weights = None if sample_weight is None else np.ascontiguousarray(sample_weight, np.float64)
@@ -433,7 +434,7 @@ def run_estimators(estimators, X, y, *, subset=None, groups=None, fold=None, str
     elif task == "regression":
         classes, y_codes = [], None
     else:
-        raise _assay.AssayError(f'task must be "classification" or "regression", found "{task}"')
+        check_task(task)  # raises, in the words of --task
     subset_codes, subset_names, group, stratum, fold_ids = _design(
         n, y_codes, subset, groups, fold, strata, task)
     seed = _common.seed(random_state)

@@ -369,6 +369,10 @@ void register_probability_losses(py::module_& m) {
 }  // namespace
 
 void bind_classification(py::module_& m) {
+  m.def(
+      "_parse_average", [](const std::string& name) { metrics::parse_average(name); },
+      py::arg("name"),
+      "metrics::parse_average's rule: none, binary, micro, macro, weighted or samples.");
   register_label_encoding(m);
   register_confusion_matrices(m);
   register_precision_recall_f(m);

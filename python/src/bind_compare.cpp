@@ -69,7 +69,7 @@ void bind_compare(py::module_& m) {
           table.add_column(array_column(pair[1].cast<py::array>(), pair[0].cast<std::string>()));
         }
         const auto params = compare_params(options);
-        const auto on = compare::parse_gate_on(gate_on);
+        const auto on = compare::parse_gate_on(gate_on, "gate_on");
         compare::CompareColumns cols{label, models, by, weight};
         const ProgressScope progress_scope(progress);
         std::string json;

@@ -4,6 +4,7 @@
 #include "assay/core/npy.hpp"
 #include "assay/core/options.hpp"
 #include "assay/core/output_file.hpp"
+#include "assay/core/task.hpp"
 #include "assay/core/thread_pool.hpp"
 #include "bindings.hpp"
 
@@ -80,6 +81,32 @@ void bind_core(py::module_& m) {
       },
       py::arg("requested"), py::arg("name"),
       "The CLI's --threads rule: 0 = all cores, negative refused, capped at the cores (warning).");
+  // The option rules of core/options.hpp, so that Python's arguments are refused in the CLI's
+  // words (python/assay/_options.py).
+  m.def(
+      "_parse_unsigned",
+      [](const std::string& name, const std::string& text) { return parse_unsigned(name, text); },
+      py::arg("name"), py::arg("text"), "The CLI's rule for seeds and counts (0..2^64-1).");
+  m.def(
+      "_parse_threads",
+      [](const std::string& name, const std::string& text) { return parse_threads(name, text); },
+      py::arg("name"), py::arg("text"), "The CLI's --threads rule on text (range only, no cap).");
+  m.def(
+      "_parse_probability",
+      [](const std::string& name, const std::string& text) {
+        return parse_probability(name, text);
+      },
+      py::arg("name"), py::arg("text"), "The CLI's --confidence rule on text: (0, 1).");
+  m.def(
+      "_check_probability",
+      [](const std::string& name, double value) { check_probability(name, value); },
+      py::arg("name"), py::arg("value"), "The rule of confidence levels: a number in (0, 1).");
+  m.def(
+      "_parse_task_kind",
+      [](const std::string& text, const std::string& name) {
+        return std::string(to_string(parse_task_kind(text, name)));
+      },
+      py::arg("text"), py::arg("name"), "The --task rule: classification or regression.");
   m.def(
       "_write_file_atomic",
       [](const std::string& path, const py::bytes& data) {

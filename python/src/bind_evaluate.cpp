@@ -119,6 +119,12 @@ std::string label_name(const py::handle& value) {
 
 void bind_evaluate(py::module_& m) {
   m.def(
+      "_check_pos_label",
+      [](const std::string& name, const std::string& label) {
+        metrics::check_pos_label(name, label);
+      },
+      py::arg("name"), py::arg("label"), "The CLI's --pos-label rule: no empty class label.");
+  m.def(
       "_evaluate",
       [](const py::array& y_true, const Array<double>& y_score,
          const std::optional<py::array>& y_pred, const Array<double>& sample_weight,

@@ -321,6 +321,10 @@ void register_ranked_scores(py::module_& m) {
 }  // namespace
 
 void bind_ranking(py::module_& m) {
+  m.def(
+      "_parse_score_average", [](const std::string& name) { metrics::parse_score_average(name); },
+      py::arg("name"),
+      "metrics::parse_score_average's rule: none, micro, macro, weighted, samples.");
   register_curves(m);
   register_average_precision(m);
   register_roc_auc(m);

@@ -8,6 +8,7 @@
 #include "assay/core/csv.hpp"
 #include "assay/core/error.hpp"
 #include "assay/core/json.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
@@ -49,10 +50,11 @@ class Reader {
     if (!v.is_number_integer()) wrong(key, "an integer", v);
     return v.get<std::int64_t>();
   }
+  /// A seed or count, by the rule of --seed (core/options.hpp) on the number's text.
   std::uint64_t natural(const char* key) const {
     const Json& v = at(key);
-    if (!v.is_number_unsigned()) wrong(key, "a non-negative integer", v);
-    return v.get<std::uint64_t>();
+    if (!v.is_number()) wrong(key, "a non-negative integer", v);
+    return parse_unsigned(fmt::format("{}: field \"{}\"", where_, key), v.dump());
   }
   double number(const char* key) const {
     const Json& v = at(key);

@@ -406,12 +406,13 @@ std::string testcase_xml(const GateOutcome& o) {
 
 }  // namespace
 
-GateOn parse_gate_on(const std::string& name) {
+GateOn parse_gate_on(const std::string& name, std::string_view what) {
   if (name == "point") return GateOn::point;
   if (name == "lower") return GateOn::lower;
   if (name == "upper") return GateOn::upper;
   if (name == "interval") return GateOn::interval;
-  fail("gate-on: expected point, lower, upper or interval, found {}", quote_found(name));
+  fail("{}{}expected point, lower, upper or interval, found {}", what, what.empty() ? "" : ": ",
+       quote_found(name));
 }
 
 std::vector<Gate> parse_gates(const std::vector<std::string>& texts, const CompareResult& result) {

@@ -87,12 +87,18 @@ std::string task_words(Task task) {
 
 }  // namespace
 
-Task parse_task(const std::string& name) {
+// "WHAT: " before a refusal, or nothing when the caller names the option itself.
+std::string named(std::string_view what) {
+  return what.empty() ? std::string() : std::string(what) + ": ";
+}
+
+Task parse_task(const std::string& name, std::string_view what) {
   if (name == "auto") return Task::automatic;
   if (name == "binary") return Task::binary;
   if (name == "multiclass") return Task::multiclass;
   if (name == "regression") return Task::regression;
-  fail("task: expected auto, binary, multiclass or regression, found {}", quote_found(name));
+  fail("{}expected auto, binary, multiclass or regression, found {}", named(what),
+       quote_found(name));
 }
 
 std::string to_string(Task task) {
@@ -109,24 +115,24 @@ std::string to_string(Task task) {
   return "auto";
 }
 
-TestKind parse_test(const std::string& name) {
+TestKind parse_test(const std::string& name, std::string_view what) {
   if (name == "auto") return TestKind::automatic;
   if (name == "bootstrap") return TestKind::bootstrap;
   if (name == "permutation") return TestKind::permutation;
-  fail("test: expected auto, bootstrap or permutation, found {}", quote_found(name));
+  fail("{}expected auto, bootstrap or permutation, found {}", named(what), quote_found(name));
 }
 
-bool parse_pairs(const std::string& name) {
+bool parse_pairs(const std::string& name, std::string_view what) {
   if (name == "baseline" || name == "all") return name == "all";
-  fail("pairs: expected baseline or all, found {}", quote_found(name));
+  fail("{}expected baseline or all, found {}", named(what), quote_found(name));
 }
 
-Correction parse_correction(const std::string& name) {
+Correction parse_correction(const std::string& name, std::string_view what) {
   if (name == "holm") return Correction::holm;
   if (name == "bonferroni") return Correction::bonferroni;
   if (name == "fdr_bh") return Correction::fdr_bh;
   if (name == "none") return Correction::none;
-  fail("correction: expected holm, bonferroni, fdr_bh or none, found {}", quote_found(name));
+  fail("{}expected holm, bonferroni, fdr_bh or none, found {}", named(what), quote_found(name));
 }
 
 std::string to_string(Correction correction) {

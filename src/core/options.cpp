@@ -21,6 +21,8 @@ bool is_probability(double value) {
   return value > 0 && value < 1;
 }
 
+constexpr std::int64_t kMostThreads = 1 << 16;
+
 bool threads_forced_by_environment() {
   const char* env = std::getenv("ASSAY_THREADS_FORCE");
   return env != nullptr && std::string_view(env) == "1";
@@ -40,7 +42,6 @@ std::uint64_t parse_unsigned(std::string_view name, std::string_view text, std::
 }
 
 int checked_threads(std::int64_t requested, std::string_view name, bool force) {
-  constexpr std::int64_t kMostThreads = 1 << 16;
   if (requested < 0) {
     fail("{}expected 0 (all cores) or a positive number of threads, found {}", prefix(name),
          requested);
@@ -59,17 +60,32 @@ int checked_threads(std::int64_t requested, std::string_view name, bool force) {
   return static_cast<int>(requested);
 }
 
+std::int64_t parse_threads(std::string_view name, std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool whole = !text.empty() && end == text.data() + text.size();
+  if (whole && ec == std::errc::result_out_of_range && text.front() != '-') {
+    fail("{}expected at most {} threads, found {}", prefix(name), kMostThreads, text);
+  }
+  if (!whole || ec != std::errc()) {
+    fail("{}expected 0 (all cores) or a positive number of threads, found {}", prefix(name),
+         quote_found(text));
+  }
+  checked_threads(value, name, /*force=*/true);  // the range only: callers cap later
+  return value;
+}
+
 void check_probability(std::string_view name, double value) {
-  if (!is_probability(value)) fail("{} must be in (0, 1), found {}", name, value);
+  if (!is_probability(value)) fail("{}expected a number in (0, 1), found {}", prefix(name), value);
 }
 
 double parse_probability(std::string_view name, std::string_view text) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-      !is_probability(value)) {
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
     fail("{}expected a number in (0, 1), found {}", prefix(name), quote_found(text));
   }
+  check_probability(name, value);
   return value;
 }
 

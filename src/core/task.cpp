@@ -1,5 +1,7 @@
 #include "assay/core/task.hpp"
 
+#include <string>
+
 #include "assay/core/error.hpp"
 
 namespace assay {
@@ -12,7 +14,8 @@ std::optional<TaskKind> find_task_kind(std::string_view name) {
 
 TaskKind parse_task_kind(std::string_view name, std::string_view what) {
   if (const auto task = find_task_kind(name)) return *task;
-  fail("{}: expected classification or regression, found {}", what, quote_found(name));
+  fail("{}expected classification or regression, found {}",
+       what.empty() ? std::string() : std::string(what) + ": ", quote_found(name));
 }
 
 std::string_view to_string(TaskKind task) {

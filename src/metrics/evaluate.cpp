@@ -676,4 +676,11 @@ Evaluation evaluate(EvaluationInput input, const EvaluateParams& params) {
   return ev;
 }
 
+void check_pos_label(std::string_view name, std::string_view label) {
+  if (label.empty()) {
+    fail("{}expected a class label, found an empty string",
+         name.empty() ? std::string() : std::string(name) + ": ");
+  }
+}
+
 }  // namespace assay::metrics

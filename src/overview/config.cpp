@@ -12,8 +12,12 @@
 #include <fmt/format.h>
 
 #include "assay/core/names.hpp"
+#include "assay/core/options.hpp"
+#include "assay/core/task.hpp"
 #include "assay/metrics/calibration.hpp"
+#include "assay/metrics/evaluate.hpp"
 #include "assay/metrics/ranking.hpp"
+#include "assay/metrics/uncertainty.hpp"
 #include "config_detail.hpp"
 
 namespace assay::report {
@@ -228,8 +232,51 @@ class KeyReader {
     return x;
   }
   std::uint64_t seed(const std::string& key, std::uint64_t fallback) const {
-    return static_cast<std::uint64_t>(integer(key, static_cast<std::int64_t>(fallback), 0,
-                                              std::numeric_limits<std::int64_t>::max()));
+    return option<std::uint64_t>(key, fallback,
+                                 [](const std::string& t) { return parse_unsigned("", t); });
+  }
+  /// The positive class (--pos-label): metrics::check_pos_label's rule.
+  std::string pos_label() const {
+    if (!has("pos_label")) return {};
+    const Json& v = value("pos_label");
+    if (!v.is_string()) fail_value("pos_label", "expected a class label", v);
+    try {
+      metrics::check_pos_label("", v.get<std::string>());
+    } catch (const Error& e) {
+      fail_key("pos_label", e.message());
+    }
+    return v.get<std::string>();
+  }
+  /// A bootstrap resample count, as --bootstrap reads it (metrics::check_resample_count).
+  std::size_t resamples(const std::string& key, std::size_t fallback) const {
+    return option<std::size_t>(key, fallback, [](const std::string& t) {
+      const std::uint64_t n = parse_unsigned("", t);
+      metrics::check_resample_count(n, 1, "");
+      return static_cast<std::size_t>(n);
+    });
+  }
+  /// A confidence level (or another probability), as --confidence reads it.
+  double probability(const std::string& key, double fallback) const {
+    return option<double>(key, fallback,
+                          [](const std::string& t) { return parse_probability("", t); });
+  }
+  /// Runs `rule`, the library's reading of the option's command-line text (core/options.hpp),
+  /// on the key's number written as that text, re-throwing its message at the key: `seed = -5`
+  /// is refused as `--seed -5` is. A string is refused even where its text would pass.
+  template <typename T>
+  T option(const std::string& key, T fallback,
+           const std::function<T(const std::string&)>& rule) const {
+    if (!has(key)) return fallback;
+    const Json& v = value(key);
+    if (!v.is_number() && !v.is_string()) fail_value(key, "expected a number", v);
+    T out{};
+    try {
+      out = rule(v.is_string() ? v.get<std::string>() : describe(v));
+    } catch (const Error& e) {
+      fail_key(key, e.message());
+    }
+    if (v.is_string()) fail_value(key, "expected a number", v);
+    return out;
   }
   /// A path relative to the configuration's folder.
   std::string path(const std::string& key, const std::string& base_dir) const {
@@ -297,9 +344,8 @@ std::vector<std::string> data_files(const KeyReader& r, const std::string& base_
 }
 
 learners::TaskKind task_kind(const KeyReader& r) {
-  const std::string task = r.text("task", "classification");
-  if (const auto kind = find_task_kind(task)) return *kind;
-  r.fail_value("task", "expected classification or regression", r.value("task"));
+  return r.parsed<learners::TaskKind>("task", learners::TaskKind::classification,
+                                      [](const std::string& t) { return parse_task_kind(t, ""); });
 }
 
 // Learner parameters go to the learners as written; NaN or infinity is no parameter value (the
@@ -347,7 +393,7 @@ MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
   m.columns.weight = r.text("weight");
   auto& p = m.params;
   p.threshold = r.number("threshold", p.threshold, -kInf, kInf);
-  p.pos_label = r.text("pos_label");
+  p.pos_label = r.pos_label();
   p.ap.method = r.parsed<metrics::ApMethod>(
       "ap_method", p.ap.method, [](const std::string& s) { return metrics::parse_ap_method(s); });
   p.ap.grid = r.parsed<metrics::ApGrid>(
@@ -356,10 +402,8 @@ MetricsSection read_metrics(const KeyReader& r, const ReportConfig& c) {
   p.calibration.strategy = r.parsed<metrics::BinStrategy>(
       "bin_strategy", p.calibration.strategy,
       [](const std::string& s) { return metrics::parse_bin_strategy(s); });
-  p.bootstrap.n_resamples = static_cast<std::size_t>(r.integer("bootstrap", 1000, 0, 1000000));
-  p.bootstrap.confidence = r.number("confidence", p.bootstrap.confidence, 0, 1, true);
-  if (p.bootstrap.confidence >= 1)
-    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  p.bootstrap.n_resamples = r.resamples("bootstrap", 1000);
+  p.bootstrap.confidence = r.probability("confidence", p.bootstrap.confidence);
   p.bootstrap.seed = r.seed("seed", c.seed);
   p.bootstrap.threads = c.threads;
 
@@ -391,10 +435,8 @@ RegressionSection read_regression(const KeyReader& r, const ReportConfig& c) {
   s.columns.label = r.required_text("label");
   s.columns.weight = r.text("weight");
   auto& b = s.params.bootstrap;
-  b.n_resamples = static_cast<std::size_t>(r.integer("bootstrap", 1000, 0, 1000000));
-  b.confidence = r.number("confidence", b.confidence, 0, 1, true);
-  if (b.confidence >= 1)
-    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  b.n_resamples = r.resamples("bootstrap", 1000);
+  b.confidence = r.probability("confidence", b.confidence);
   b.seed = r.seed("seed", c.seed);
   b.threads = c.threads;
   r.require("models");
@@ -427,8 +469,7 @@ SoakSection read_soak(const KeyReader& r, const ReportConfig& c) {
     r.fail_value("subsets", "expected a combination of S, O and A", r.value("subsets"));
   sp.seeds = static_cast<int>(r.integer("seeds", sp.seeds, 1, 1000000));
   sp.sizes = static_cast<int>(r.integer("sizes", sp.sizes, -1, 1000));
-  sp.ratio = r.number("ratio", sp.ratio, 0, 1, true);
-  if (sp.ratio >= 1) r.fail_value("ratio", "expected a number in (0, 1)", r.value("ratio"));
+  sp.ratio = r.probability("ratio", sp.ratio);
   sp.seed = r.seed("seed", c.seed);
   s.params.run.learners = r.texts("learners", {"featureless", "glmnet"});
   s.params.run.learner_params = learner_params(r);
@@ -491,10 +532,8 @@ ShiftSection read_shift(const KeyReader& r, const ReportConfig& c) {
       [](const std::string& t) { return shift::parse_retention_convention(t); });
   p.error = r.parsed<shift::ErrorKind>(
       "error", p.error, [](const std::string& t) { return shift::parse_error_kind(t); });
-  p.bootstrap.n_resamples = static_cast<std::size_t>(r.integer("bootstrap", 200, 0, 1000000));
-  p.bootstrap.confidence = r.number("confidence", p.bootstrap.confidence, 0, 1, true);
-  if (p.bootstrap.confidence >= 1)
-    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  p.bootstrap.n_resamples = r.resamples("bootstrap", 200);
+  p.bootstrap.confidence = r.probability("confidence", p.bootstrap.confidence);
   p.bootstrap.seed = r.seed("seed", c.seed);
   p.bootstrap.threads = c.threads;
   return s;
@@ -556,7 +595,7 @@ CountSection read_count(const KeyReader& r, const ReportConfig& c) {
     r.fail_value("method", "expected one of " + join(methods), r.value("method"));
   p.time_limit = r.number("time_limit", p.time_limit, 0, 1e9);
   p.epsilon = r.number("epsilon", p.epsilon, 0, 1e9, true);
-  p.delta = r.number("delta", p.delta, 0, 1, true);
+  p.delta = r.probability("delta", p.delta);
   p.ambiguity_limit = static_cast<std::uint64_t>(
       r.integer("ambiguity_limit", static_cast<std::int64_t>(p.ambiguity_limit), 0,
                 std::numeric_limits<std::int64_t>::max()));
@@ -573,9 +612,7 @@ CountSection read_count(const KeyReader& r, const ReportConfig& c) {
     }
   }
   p.seed = r.seed("seed", c.seed);
-  p.confidence = r.number("confidence", p.confidence, 0, 1, true);
-  if (p.confidence >= 1)
-    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  p.confidence = r.probability("confidence", p.confidence);
   p.threads = c.threads;
   return s;
 }
@@ -619,7 +656,7 @@ CompareSection read_compare(const KeyReader& r, const ReportConfig& c) {
   s.columns.weight = r.text("weight");
   s.columns.by = r.texts("by");
   s.task = r.parsed<compare::Task>("task", s.task,
-                                   [](const std::string& t) { return compare::parse_task(t); });
+                                   [](const std::string& t) { return compare::parse_task(t, ""); });
   read_compare_models(r, s.columns);
   auto& p = s.params;
   p.metrics = compare_metrics(r, s.task);
@@ -627,28 +664,24 @@ CompareSection read_compare(const KeyReader& r, const ReportConfig& c) {
   if (!p.baseline.empty() && std::none_of(s.columns.models.begin(), s.columns.models.end(),
                                           [&](const auto& m) { return m.first == p.baseline; }))
     r.fail_value("baseline", "expected one of the models", r.value("baseline"));
-  const std::string pairs = r.text("pairs", "baseline");
-  if (pairs != "baseline" && pairs != "all")
-    r.fail_value("pairs", "expected baseline or all", r.value("pairs"));
-  p.all_pairs = pairs == "all";
-  p.pos_label = r.text("pos_label");
+  p.all_pairs = r.parsed<bool>("pairs", false,
+                               [](const std::string& t) { return compare::parse_pairs(t, ""); });
+  p.pos_label = r.pos_label();
   p.threshold = r.number("threshold", p.threshold, -kInf, kInf);
-  p.bootstrap.n_resamples = static_cast<std::size_t>(r.integer("resamples", 1000, 0, 1000000));
-  p.bootstrap.confidence = r.number("confidence", p.bootstrap.confidence, 0, 1, true);
-  if (p.bootstrap.confidence >= 1)
-    r.fail_value("confidence", "expected a number in (0, 1)", r.value("confidence"));
+  p.bootstrap.n_resamples = r.resamples("resamples", 1000);
+  p.bootstrap.confidence = r.probability("confidence", p.bootstrap.confidence);
   p.bootstrap.seed = r.seed("seed", c.seed);
   p.bootstrap.threads = c.threads;
-  p.test = r.parsed<compare::TestKind>("test", p.test,
-                                       [](const std::string& t) { return compare::parse_test(t); });
+  p.test = r.parsed<compare::TestKind>(
+      "test", p.test, [](const std::string& t) { return compare::parse_test(t, ""); });
   p.n_permutations = static_cast<std::size_t>(
       r.integer("permutations", static_cast<std::int64_t>(p.n_permutations), 1, 1000000));
   p.correction = r.parsed<compare::Correction>(
       "correction", p.correction,
-      [](const std::string& t) { return compare::parse_correction(t); });
+      [](const std::string& t) { return compare::parse_correction(t, ""); });
   s.gates = r.texts("gates");
   s.gate_on = r.parsed<compare::GateOn>(
-      "gate_on", s.gate_on, [](const std::string& t) { return compare::parse_gate_on(t); });
+      "gate_on", s.gate_on, [](const std::string& t) { return compare::parse_gate_on(t, ""); });
   return s;
 }
 
@@ -662,7 +695,8 @@ ReportConfig read_config(const Json& root, ConfigSource source, const std::strin
   c.title = top.text("title", c.title);
   c.out = KeyReader::resolve(top.text("out", "report.html"), base_dir);
   c.seed = top.seed("seed", c.seed);
-  c.threads = static_cast<int>(top.integer("threads", 0, 0, 4096));
+  c.threads = static_cast<int>(top.option<std::int64_t>(
+      "threads", 0, [](const std::string& t) { return checked_threads(parse_threads("", t)); }));
   c.chart_axis = top.parsed<AxisRange>("chart_axis", c.chart_axis,
                                        [](const std::string& t) { return parse_axis_range(t); });
   bool any = false;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "assay/core/error.hpp"
+#include "assay/core/options.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/warning.hpp"
 
@@ -116,9 +117,7 @@ void check_design(const SoakDesign& design, const SoakSplitParams& params) {
   if (design.fold.empty() && params.folds < 2)
     fail("folds must be at least 2, found {}", params.folds);
   if (params.sizes < -1) fail("sizes must be -1, 0 or a positive count, found {}", params.sizes);
-  if (!(params.ratio > 0.0 && params.ratio < 1.0)) {
-    fail("ratio must be in (0, 1), found {}", params.ratio);
-  }
+  check_probability("ratio", params.ratio);
   if (params.seeds < 1) fail("seeds must be at least 1, found {}", params.seeds);
   if (n == 0) fail("the design has no rows");
   if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {

@@ -354,7 +354,7 @@ BAD = [
     (lambda: am.precision_score([0, 1], [0, 1], pos_label=3),
      r"pos_label=3 is not a valid label. It should be one of \[0, 1\]"),
     (lambda: am.f1_score([0, 1], [0, 1], average="samples"), "Samplewise metrics are not available"),
-    (lambda: am.f1_score([0, 1], [0, 1], average="mean"), "average has to be one of"),
+    (lambda: am.f1_score([0, 1], [0, 1], average="mean"), "average must be one of"),
     (lambda: am.f1_score([0, 1], [0, 1], zero_division=2), "Got zero_division=2"),
     (lambda: am.fbeta_score([0, 1], [0, 1], beta=-1), "beta should be >=0 in the F-beta score"),
     (lambda: am.f1_score(np.eye(3), np.eye(3), labels=[0, 5], average="macro"),

@@ -126,7 +126,7 @@ def test_table_output_and_ap_method(run_cli, binary_file):
      r"b\.csv: expected one score column per class \(3: 0, 1, 2\), found 1 score column$"),
     ("y,p\n1,0.5\n0,0.2\n", ["--threshold", "nan"], r"--threshold: expected a finite number, found \"nan\""),
     ("y,p\n1,0.5\n0,0.2\n", ["--threshold", ""], r"--threshold: expected a finite number, found \"\""),
-    ("y,p\n1,0.5\n0,0.2\n", ["--pos-label", ""], r"--pos-label: expected a value, found an empty one"),
+    ("y,p\n1,0.5\n0,0.2\n", ["--pos-label", ""], r"--pos-label: expected a class label, found an empty string"),
     ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "1000001"], r"--bootstrap: expected at most 1000000 resamples, found 1000001"),
     ("y,p\n1,0.5\n0,0.2\n", ["--bootstrap", "-3"], r"--bootstrap: expected an integer in 0..18446744073709551615, found \"-3\""),
     ("y,p\n1,0.5\n0,0.2\n", ["--bins", "0"], r"bins must be >= 1, found 0"),

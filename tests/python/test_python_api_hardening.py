@@ -98,9 +98,11 @@ def test_the_messages_are_the_clis():
     with pytest.raises(assay.AssayError, match=r"^threads: expected at most 65536 threads, "
                        r"found 1180591620717411303424$"):
         m.evaluate(Y, S, threads=2**70)
-    with pytest.raises(assay.AssayError, match=r"^confidence must be in \(0, 1\), found 1$"):
+    with pytest.raises(assay.AssayError,
+                       match=r"^confidence: expected a number in \(0, 1\), found 1$"):
         shift.evaluate_partitions(S, {"m": S}, {"m": S}, confidence=1)
-    with pytest.raises(assay.AssayError, match=r"^confidence: expected a number, found 'a'$"):
+    with pytest.raises(assay.AssayError,
+                       match=r'^confidence: expected a number in \(0, 1\), found "a"$'):
         m.bootstrap("roc_auc", Y, S, confidence="a")
     with pytest.raises(assay.AssayError, match=r'^seed: expected an integer in '
                        r'0\.\.18446744073709551615, found "-1"$'):

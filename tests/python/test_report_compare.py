@@ -122,7 +122,7 @@ def test_bad_configuration_is_located_before_any_work(data, text, message):
 def test_dict_errors_name_the_key_path(data, monkeypatch):
     monkeypatch.chdir(data)
     with pytest.raises(assay.AssayError, match=r"^config: \[compare\] resamples: expected an "
-                                                r"integer, found \"many\"$"):
+                       r"integer in 0\.\.18446744073709551615, found \"many\"$"):
         report.build({"compare": {"file": "p.csv", "label": "label", "resamples": "many",
                                   "models": {"a": "a", "b": "b"}}}, check=True)
     with pytest.raises(assay.AssayError, match=r"^config: \[compare.models\] b: expected a score "

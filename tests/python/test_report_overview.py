@@ -276,7 +276,7 @@ def report_cli(*args, cwd):
     ("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nthreshold = nan\nmodels = { a = \"p\" }\n",
      "c.toml:4:13: [metrics] threshold: expected a finite number, found nan"),
     ("[count]\nspec = \"g.spec\"\nmodels = { t = \"t.json\" }\ndelta = -inf\n",
-     "c.toml:4:9: [count] delta: expected a number in (0, 1], found -inf"),
+     "c.toml:4:9: [count] delta: expected a number in (0, 1), found -inf"),
     ("title = \"Fraud\\u0000model\"\n[cv]\nfile = \"a.csv\"\nlabel = \"y\"\n",
      'c.toml:1:9: title: expected text without control characters, found "Fraud\\x00model" '
      "(byte 0x00)"),

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/core/table.hpp"
@@ -45,7 +46,10 @@
 namespace assay::compare {
 
 enum class Task { automatic, binary, multiclass, regression };
-Task parse_task(const std::string& name);  ///< "auto" | "binary" | "multiclass" | "regression"
+/// "auto" | "binary" | "multiclass" | "regression". Each parse_* here refuses another word with
+/// one message, "WHAT: expected ..., found "NAME"", whose WHAT each entry point spells its way
+/// (--test, test, [compare] test); an empty `what` leaves "WHAT: " out.
+Task parse_task(const std::string& name, std::string_view what = "task");
 std::string to_string(Task task);
 
 /// Which p-value a difference gets.
@@ -55,14 +59,16 @@ enum class TestKind {
   bootstrap,    ///< paired bootstrap: the percentile interval's inversion (docs/compare.md)
   permutation,  ///< paired permutation: each example's two scores swapped with probability 1/2
 };
-TestKind parse_test(const std::string& name);  ///< "auto" | "bootstrap" | "permutation"
+/// "auto" | "bootstrap" | "permutation"
+TestKind parse_test(const std::string& name, std::string_view what = "test");
 
 /// "baseline" (each model against the baseline: false) or "all" (every pair: true).
-bool parse_pairs(const std::string& name);
+bool parse_pairs(const std::string& name, std::string_view what = "pairs");
 
 /// Multiple-comparison correction over every p-value of a run.
 enum class Correction { holm, bonferroni, fdr_bh, none };
-Correction parse_correction(const std::string& name);  ///< "holm", "bonferroni", "fdr_bh", "none"
+/// "holm", "bonferroni", "fdr_bh", "none"
+Correction parse_correction(const std::string& name, std::string_view what = "correction");
 std::string to_string(Correction correction);
 
 /// One model's predictions (see the layout above).

@@ -34,7 +34,8 @@
 namespace assay::compare {
 
 enum class GateOn { point, lower, upper, interval };
-GateOn parse_gate_on(const std::string& name);  ///< "point" | "lower" | "upper" | "interval"
+/// "point" | "lower" | "upper" | "interval" ("WHAT: expected ..." otherwise, as compare.hpp's).
+GateOn parse_gate_on(const std::string& name, std::string_view what = "gate-on");
 
 struct Gate {
   std::string text;  ///< as written

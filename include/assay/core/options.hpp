@@ -8,6 +8,11 @@
 //                  them (with a warning) unless forced (--threads-force, ASSAY_THREADS_FORCE=1)
 //   probabilities  confidence levels and the like: in the open interval (0, 1)
 //
+// Each rule has one wording per mistake, whatever the entry point: the CLI passes the option's
+// text, the `assay report` configuration and the batch definitions pass their value's text or
+// number, the Python functions pass the argument, and each names the option its own way
+// ("--seed", "seed", "[metrics] seed").
+//
 //   const std::uint64_t seed = parse_unsigned("--seed", "18446744073709551615");
 //   const int threads = checked_threads(128, "--threads");   // 2 on a 2-core machine, warns
 //   check_probability("--confidence", 0.95);
@@ -29,11 +34,17 @@ std::uint64_t parse_unsigned(std::string_view name, std::string_view text,
 /// unless `force` or the environment variable ASSAY_THREADS_FORCE is set to 1.
 int checked_threads(std::int64_t requested, std::string_view name = "threads", bool force = false);
 
-/// Throws assay::Error unless 0 < value < 1 ("NAME must be in (0, 1), found V").
+/// Reads a thread count given as text (the CLI's --threads): an integer, else assay::Error
+/// "NAME: expected 0 (all cores) or a positive number of threads, found "TEXT""; then the range
+/// of checked_threads (no cap: the caller caps once the warning handler is installed).
+std::int64_t parse_threads(std::string_view name, std::string_view text);
+
+/// Throws assay::Error unless 0 < value < 1 ("NAME: expected a number in (0, 1), found V").
 void check_probability(std::string_view name, double value);
 
 /// Reads a number in (0, 1) given as text (the CLI's --confidence, --delta); throws assay::Error
-/// saying "NAME: expected a number in (0, 1), found "TEXT"" otherwise (no "NAME: " when empty).
+/// saying "NAME: expected a number in (0, 1), found "TEXT"" for text that is no number and
+/// check_probability's message for a number outside (0, 1) (no "NAME: " when `name` is empty).
 double parse_probability(std::string_view name, std::string_view text);
 
 }  // namespace assay

@@ -21,7 +21,8 @@ enum class TaskKind { classification, regression };
 std::optional<TaskKind> find_task_kind(std::string_view name);
 
 /// "classification" | "regression"; anything else throws assay::Error "<what>: expected
-/// classification or regression, found "<name>"" (`what` names the option or field).
+/// classification or regression, found "<name>"" (`what` names the option or field; empty: no
+/// "<what>: ", for callers that name it themselves).
 TaskKind parse_task_kind(std::string_view name, std::string_view what = "task");
 std::string_view to_string(TaskKind task);
 

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/core/table.hpp"
@@ -163,5 +164,11 @@ bool auc_below_chance(double auc, double variance);
 /// assay::Error on inconsistent input (lengths, codes out of range, NaN scores, negative weights,
 /// fewer than 2 classes in `classes`).
 Evaluation evaluate(EvaluationInput input, const EvaluateParams& params);
+
+/// The positive class given as an option (--pos-label, pos_label = "..."): any text but the
+/// empty one, which names no class: assay::Error "NAME: expected a class label, found an empty
+/// string" (the one wording of the CLI, the Python functions and the report configuration; no
+/// "NAME: " when `name` is empty).
+void check_pos_label(std::string_view name, std::string_view label);
 
 }  // namespace assay::metrics

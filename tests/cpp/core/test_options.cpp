@@ -36,6 +36,12 @@ TEST(Options, ThreadsZeroMeansAllCoresNegativeIsRefused) {
                    "--threads: expected 0 (all cores) or a positive number of threads, found -1");
   EXPECT_THROW_MSG(checked_threads(1 << 20, "--threads"), Error,
                    "--threads: expected at most 65536 threads, found 1048576");
+  // From text (the CLI, the report configuration, Python): the same range and words, no cap.
+  EXPECT_EQ(parse_threads("--threads", "4096"), 4096);
+  EXPECT_THROW_MSG(parse_threads("--threads", "-1"), Error,
+                   "--threads: expected 0 (all cores) or a positive number of threads, found -1");
+  EXPECT_THROW_MSG(parse_threads("", "x"), Error,
+                   "expected 0 (all cores) or a positive number of threads, found \"x\"");
 }
 
 TEST(Options, ThreadsAboveTheCoresAreCappedUnlessForced) {
@@ -61,18 +67,19 @@ TEST(Options, ThreadsAboveTheCoresAreCappedUnlessForced) {
 TEST(Options, ProbabilitiesLieInTheOpenUnitInterval) {
   check_probability("confidence", 0.95);
   EXPECT_THROW_MSG(check_probability("confidence", 7), Error,
-                   "confidence must be in (0, 1), found 7");
+                   "confidence: expected a number in (0, 1), found 7");
   EXPECT_THROW_MSG(check_probability("confidence", 1), Error,
-                   "confidence must be in (0, 1), found 1");
-  EXPECT_THROW_MSG(check_probability("delta", NAN), Error, "delta must be in (0, 1), found nan");
-  // The CLI reads them from text with the same rule.
+                   "confidence: expected a number in (0, 1), found 1");
+  EXPECT_THROW_MSG(check_probability("delta", NAN), Error,
+                   "delta: expected a number in (0, 1), found nan");
+  // The CLI reads them from text with the same rule and words: a number is shown as a number
+  // (as the Python functions and the report configuration show theirs), other text quoted.
   EXPECT_EQ(parse_probability("--delta", "0.2"), 0.2);
   EXPECT_THROW_MSG(parse_probability("--confidence", "7"), Error,
-                   "--confidence: expected a number in (0, 1), found \"7\"");
+                   "--confidence: expected a number in (0, 1), found 7");
   EXPECT_THROW_MSG(parse_probability("", "0.5x"), Error,
                    "expected a number in (0, 1), found \"0.5x\"");
-  EXPECT_THROW_MSG(parse_probability("", "nan"), Error,
-                   "expected a number in (0, 1), found \"nan\"");
+  EXPECT_THROW_MSG(parse_probability("", "nan"), Error, "expected a number in (0, 1), found nan");
 }
 
 }  // namespace

@@ -102,7 +102,8 @@ TEST(Evaluate, ConfidenceIsCheckedEvenWithoutBootstrap) {
   input.y_pred = {0, 1, 1, 1};
   EvaluateParams params;
   params.bootstrap.confidence = 7;
-  EXPECT_THROW_MSG(evaluate(input, params), Error, "confidence must be in (0, 1), found 7");
+  EXPECT_THROW_MSG(evaluate(input, params), Error,
+                   "confidence: expected a number in (0, 1), found 7");
 }
 
 TEST(Evaluate, TwoModelsScoresOnBinaryLabelsAreRefusedNotReadAsPerClassScores) {

@@ -58,7 +58,7 @@ TEST(Bootstrap, BadParameters) {
   p.n_resamples = 10;
   p.confidence = 0;
   EXPECT_THROW_MSG(bootstrap(3, weighted_mean(x), {}, p), Error,
-                   "confidence must be in (0, 1), found 0");
+                   "confidence: expected a number in (0, 1), found 0");
   p.confidence = 0.9;
   EXPECT_THROW_MSG(bootstrap(0, weighted_mean(x), {}, p), Error,
                    "bootstrap needs at least one sample, found 0");

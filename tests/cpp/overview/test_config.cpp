@@ -114,8 +114,8 @@ TEST(ReportConfig, LocatedErrors) {
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nbootstrap = -1\n"
                          "models = { a = \"p\" }\n"),
                    Error,
-                   "r.toml:4:13: [metrics] bootstrap: expected an integer from 0 to 1000000, "
-                   "found -1");
+                   "r.toml:4:13: [metrics] bootstrap: expected an integer in "
+                   "0..18446744073709551615, found \"-1\"");
   EXPECT_THROW_MSG(parse("[metrics]\nfile = \"p.csv\"\nlabel = \"y\"\nap_method = \"voc\"\n"
                          "models = { a = \"p\" }\n"),
                    Error,
@@ -180,7 +180,8 @@ TEST(ReportConfig, CompareErrorsAreLocated) {
                    "threshold, resamples, confidence, seed, test, permutations, correction, gates, "
                    "gate_on, models, delimiter, decimal)");
   EXPECT_THROW_MSG(parse(head + "resamples = \"many\"\n" + models), Error,
-                   "r.toml:4:13: [compare] resamples: expected an integer, found \"many\"");
+                   "r.toml:4:13: [compare] resamples: expected an integer in "
+                   "0..18446744073709551615, found \"many\"");
   EXPECT_THROW_MSG(parse(head + "by = 3\n" + models), Error,
                    "r.toml:4:6: [compare] by: expected a non-empty string or array of strings, "
                    "found 3");

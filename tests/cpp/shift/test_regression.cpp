@@ -33,7 +33,7 @@ TEST(Regression, ConfidenceIsCheckedEvenWithoutBootstrap) {
   RegressionParams params;
   params.bootstrap.confidence = 7;
   EXPECT_THROW_MSG(regression_metrics(y, p, {}, params), Error,
-                   "confidence must be in (0, 1), found 7");
+                   "confidence: expected a number in (0, 1), found 7");
 }
 
 }  // namespace

@@ -490,8 +490,8 @@ TEST(SoakSplits, BadInputErrors) {
   EXPECT_THROW_MSG(make(d, {.folds = 1}), Error, "folds must be at least 2, found 1");
   EXPECT_THROW_MSG(make(d, {.sizes = -2}), Error,
                    "sizes must be -1, 0 or a positive count, found -2");
-  EXPECT_THROW_MSG(make(d, {.ratio = 1.0}), Error, "ratio must be in (0, 1), found 1");
-  EXPECT_THROW_MSG(make(d, {.ratio = 0.0}), Error, "ratio must be in (0, 1), found 0");
+  EXPECT_THROW_MSG(make(d, {.ratio = 1.0}), Error, "ratio: expected a number in (0, 1), found 1");
+  EXPECT_THROW_MSG(make(d, {.ratio = 0.0}), Error, "ratio: expected a number in (0, 1), found 0");
   EXPECT_THROW_MSG(make(d, {.seeds = 0}), Error, "seeds must be at least 1, found 0");
   EXPECT_THROW_MSG(make(SoakDesign{.subset_names = {"a"}}, {}), Error, "the design has no rows");
   EXPECT_THROW_MSG(make(SoakDesign{.subset = {0}}, {}), Error,
