@@ -8,6 +8,7 @@
 //                  them (with a warning) unless forced (--threads-force, ASSAY_THREADS_FORCE=1)
 //   probabilities  confidence levels and the like: in the open interval (0, 1)
 //
+// Example:
 //   const std::uint64_t seed = parse_unsigned("--seed", "18446744073709551615");
 //   const int threads = checked_threads(128, "--threads");   // 2 on a 2-core machine, warns
 //   check_probability("--confidence", 0.95);
