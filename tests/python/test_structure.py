@@ -168,3 +168,55 @@ def test_layer_diagram_matches_cmake():
     assert match.group(0) == generated, (
         "the layer diagram in docs/architecture.md differs from the links in CMakeLists.txt; "
         "replace it with the output of scripts/layer_diagram.py")
+
+
+# Worked examples (the build compiles and runs them: test header_examples) -----------------------
+
+EXTRACTOR = os.path.join(ROOT, "cmake", "header_examples.py")
+
+
+def run_extractor(source_dir, output_dir, *layers):
+    return subprocess.run([sys.executable, EXTRACTOR, source_dir, str(output_dir), *layers],
+                          capture_output=True, text=True)
+
+
+def test_every_public_header_has_a_worked_example(tmp_path):
+    layers = sorted(os.listdir(os.path.join(ROOT, "include", "assay")))
+    done = run_extractor(ROOT, tmp_path, *layers)
+    assert done.returncode == 0, done.stderr
+    generated = "".join(read(str(p)) for p in tmp_path.glob("examples_*.cpp"))
+    registered = set(re.findall(r'static hx::Registered \w+\("([^"]+)"', generated))
+    assert registered == {rel(p) for p in files_under("include/assay", ".hpp")}
+
+
+def test_a_header_without_example_is_named(tmp_path):
+    source = tmp_path / "src"
+    (source / "include" / "assay" / "core").mkdir(parents=True)
+    (source / "tests" / "header_examples").mkdir(parents=True)
+    (source / "tests" / "header_examples" / "setups.inc").write_text("")
+    (source / "include" / "assay" / "core" / "plain.hpp").write_text(
+        "// A header whose example lost its marker.\n//\n//   int x = 1;\n#pragma once\n")
+    done = run_extractor(str(source), tmp_path / "out", "core")
+    assert done.returncode != 0
+    assert "include/assay/core/plain.hpp: no worked example" in done.stderr
+
+
+def test_stated_values_become_checks(tmp_path):
+    source = tmp_path / "src"
+    (source / "include" / "assay" / "core").mkdir(parents=True)
+    (source / "tests" / "header_examples").mkdir(parents=True)
+    (source / "tests" / "header_examples" / "setups.inc").write_text("")
+    (source / "include" / "assay" / "core" / "demo.hpp").write_text(
+        "// Demo.\n//\n// Example:\n"
+        "//   f(2);             // 0.75 (why)\n"
+        "//   double u = g();   // 4 / 6 = 0.66667\n"
+        "//   h();              // 2 on a 2-core machine\n"
+        "//   k();              // throws: bad value\n"
+        "#pragma once\nnamespace assay {}\n")
+    done = run_extractor(str(source), tmp_path / "out", "core")
+    assert done.returncode == 0, done.stderr
+    code = (tmp_path / "out" / "examples_core.cpp").read_text()
+    assert 'hx::check("include/assay/core/demo.hpp:4", "f(2)", (f(2)), hx::number(0.75, 0.005));' in code
+    assert 'hx::check("include/assay/core/demo.hpp:5", "u", u, hx::number(0.66667, 5e-06));' in code
+    assert "\nh();\n" in code and '"include/assay/core/demo.hpp:6"' not in code
+    assert 'hx::check_throws("include/assay/core/demo.hpp:7", [&] { k(); }, "bad value");' in code
