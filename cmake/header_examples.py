@@ -25,7 +25,8 @@ by "..."), integers and strings exactly ("text ..." states the start of a text),
 within 1e-12; a JSON object is compared with a Json or with the text of one. A comment that goes on with
 words ("// 2 on a 2-core machine") states nothing checkable and is not checked. A statement
 whose own comment states nothing may state its result on the comment line right below it
-(`//       // throws: MESSAGE`); MESSAGE is the rest of that line.
+(`//       // throws: MESSAGE`; below a comment of its own only a `throws:` line counts, since
+other lines go on with that comment); MESSAGE is the rest of that line.
 
 Setup. Names an example takes as given (a data set, files to read) are made by the header's
 section of tests/header_examples/setups.inc: `//== include/assay/x/y.hpp` starts it, and the C++
@@ -231,7 +232,10 @@ def translate(header, lines):
         code, comment = split_comment(text)
         location = f'"{header}:{number}"'
         if code.strip() == "" and comment is not None and pending is not None:
-            checked = check_for(pending[0], comment, pending[1])
+            # Below a statement with a comment of its own, only `throws:` starts a new one.
+            own_comment = pending[3]
+            stated = not own_comment or THROWS.match(comment)
+            checked = check_for(pending[0], comment, pending[1]) if stated else None
             if checked is not None:
                 out[pending[2]] = checked
             pending = None
@@ -245,7 +249,7 @@ def translate(header, lines):
         checked = check_for(code, comment, location) if is_statement else None
         out.append(checked if checked is not None else code)
         if is_statement and checked is None:
-            pending = (code, location, len(out) - 1)
+            pending = (code, location, len(out) - 1, comment is not None)
         depth += line_balance
         stripped = code.strip()
         statement_start = stripped == "" or stripped.endswith((";", "{", "}"))

@@ -53,10 +53,12 @@ inline std::string vowel_csv() {
 inline std::string aztrees_csv() {
   std::string text = "y,region3,polygon,xcoord,ycoord,band1\n";
   const char* regions[] = {"NE", "NW", "S"};
-  for (int i = 0; i < 60; ++i)
-    text += std::string(i % 4 == 0 ? "Tree" : "Other") + "," + regions[i % 3] + "," +
+  for (int i = 0; i < 60; ++i) {
+    const bool tree = (i * 7 + i / 9) % 5 < 2;
+    text += std::string(tree ? "Tree" : "Other") + "," + regions[i % 3] + "," +
             std::to_string(i / 2) + "," + std::to_string(i) + "," + std::to_string(60 - i) + "," +
-            std::to_string((i % 4 == 0) + 0.01 * (i % 9)) + "\n";
+            std::to_string((tree != (i % 11 == 0)) + 0.01 * (i % 9)) + "\n";
+  }
   return text;
 }
 
