@@ -2,10 +2,13 @@
 // `assay job run` processes, Slurm array tasks or MPI runs work on the registry at once, on one
 // host or on several sharing the folder.
 //
+// Example:
 //   JobProvenance me = provenance_here(1);
 //   ClaimAttempt a = claim_job(reg, 17, me, /*reclaim=*/false);
-//   if (a.claimed) { ... run job 17 ...; reg.write_result(17, ...); }   // releases the claim
-//   else           std::cerr << a.why_not;   // "claimed by pid 4242 on this host since ..."
+//   if (a.claimed)   // run job 17 (unit 16); writing its result releases the claim
+//     reg.write_result(17, run_unit(reg.definition(), loaded, 16, 1), me);
+//   else
+//     std::cerr << a.why_not;   // "claimed by pid 4242 on this host since ..."
 //
 // A worker claims a job by creating running/JOB.json exclusively (Registry::claim) before it runs
 // it, and removes the claim when the result (or the failure) is written. A claim whose holder is

@@ -1,5 +1,6 @@
 // One experiment run by several cooperating processes (MPI ranks): `mpirun -n N assay soak ...`.
 //
+// Example:
 //   std::unique_ptr<JobDistributor> d = mpi::world_distributor();   // assay/mpi/distributor.hpp
 //   auto outcome = run_distributed(def, *d, {.threads = 1, .registry = "reg"});
 //   if (outcome) write_outputs(def, *outcome, "out");               // rank 0 only

@@ -3,13 +3,15 @@
 // process (a Slurm array task, an MPI rank) and its outputs written by whichever process
 // collects the results — the same files the one-machine run writes.
 //
+// Example:
 //   ExperimentDefinition def;  def.kind = ExperimentKind::soak;  def.files = {"vowel.csv"};
 //   def.spec.data.label = "y";  def.spec.design.subset = "subset";
 //   def.params.run.learners = {"glmnet"};
 //   LoadedExperiment loaded = load_experiment(def);          // reads the files once
 //   std::size_t n = loaded.n_units();                        // one per data set x learner x split
-//   soak::SoakUnitResult r = run_unit(def, loaded, 0, 1);   // unit 0 on 1 thread
-//   ExperimentOutcome out = outcome_from_units(def, std::move(loaded), {r, ...});
+//   std::vector<soak::SoakUnitResult> units;
+//   for (std::size_t i = 0; i < n; ++i) units.push_back(run_unit(def, loaded, i, 1));   // 1 thread
+//   ExperimentOutcome out = outcome_from_units(def, std::move(loaded), std::move(units));
 //   write_outputs(def, out, "out");                          // results.csv, ..., report.html
 //
 // Units are numbered as soak::SoakUnits numbers them, so a unit computed anywhere equals the

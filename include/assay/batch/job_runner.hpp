@@ -1,6 +1,7 @@
 // Running a registry's jobs in this process's children: what `assay job run` does, in a Slurm
 // array task or by hand.
 //
+// Example:
 //   Registry reg = Registry::open("reg");
 //   LoadedExperiment loaded = reg.load();          // the data are read once per process
 //   run_jobs(reg, loaded, {1, 2, 3}, JobRunParams{.threads = 1, .time_limit = 600});

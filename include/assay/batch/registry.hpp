@@ -19,10 +19,12 @@
 //   slurm/, logs/          sbatch scripts and their job lists, Slurm's output files
 // Job J is unit J−1 of soak::SoakUnits: its seed and row do not depend on where it runs.
 //
+// Example:
 //   Registry reg = Registry::plan("reg", def, "out");   // or Registry::open("reg")
 //   LoadedExperiment loaded = reg.load();               // checks input checksums, reads data
-//   ... run jobs (batch/job_runner.hpp) ...
-//   collect(reg, "out");                                // refuses unless all done and matching
+//   run_jobs(reg, loaded, {1, 2, 3}, JobRunParams{.threads = 1});   // batch/job_runner.hpp
+//   ExperimentOutcome out = collect(reg);               // refuses unless all done and matching
+//   write_outputs(def, out, reg.out());                 // batch/experiment.hpp
 //
 // Requires: one registry per folder; result files are only written by job runners.
 #pragma once

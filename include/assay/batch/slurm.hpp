@@ -2,6 +2,7 @@
 // into the registry and submitted with `sbatch` (no daemon of assay's own); the queue read back
 // with `squeue` (and `sacct` where accounting is enabled) for `assay job status`.
 //
+// Example:
 //   SlurmParams p;  p.partition = "short";  p.time = "2:00:00";  p.chunk = 4;
 //   Submission s = submit(reg, p);   // writes reg/slurm/submit-1.sbatch and submit-1.jobs,
 //                                    // then runs `sbatch --parsable` on the script

@@ -2,9 +2,10 @@
 // (with its error) or missing — what `assay job status` prints and what `assay job submit`
 // resubmits.
 //
+// Example:
 //   RegistryStatus s = registry_status(reg);
 //   s.count(JobState::missing);        // jobs to run again
-//   std::cout << status_text(reg, s);  // counts, failed jobs with errors, missing jobs with why
+//   std::cout << status_text(reg, s, false);   // counts, failed jobs with errors, missing ones
 //
 // A job is done when results/JOB.json exists. A running marker counts as running when its
 // process is alive on this host, or its Slurm array task is pending or running in squeue; a

@@ -24,6 +24,7 @@
 //   and again inside every resample (the honest interval);
 // - gates (gates.hpp) evaluated on the result.
 //
+// Example:
 //   CompareInput in;
 //   in.task = Task::binary;  in.classes = {"0", "1"};  in.y_true = {0, 0, 1, 1, 0, 1};
 //   in.models = {{.name = "a", .scores = {.1, .4, .35, .8, .2, .7}, .n_columns = 1},

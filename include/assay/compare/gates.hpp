@@ -20,6 +20,7 @@
 // bound of the gated quantity's bootstrap interval; `interval` uses the bound least favourable to
 // passing (lower for >= and >, upper for <= and <).
 //
+// Example:
 //   auto gates = parse_gates({"roc_auc >= 0.85", "f1 drop <= 0.01 vs a"}, result);
 //   auto outcomes = evaluate_gates(gates, result, GateOn::point);
 //   bool ok = all_passed(outcomes);

@@ -28,6 +28,7 @@
 // Layout: the candidates come from metrics::OperatingPoints (cumulative weighted tp/fp in
 // descending-threshold order, one point per tie block).
 //
+// Example:
 //   auto spec = parse_point_metric("recall@precision>=0.9");
 //   ChosenPoint p = choose_point(metrics::RankedScores(y, s).operating_points(), spec);
 //   double recall = p.feasible ? point_value(p, spec.metric) : NaN;

@@ -6,11 +6,13 @@
 // undefined on that resample (left out, as metrics::bootstrap does). Binary labels are one byte
 // per example (1 = positive); weights empty = all 1.
 //
-//   std::vector<double> d = {...};                       // difference on each resample
+// Example:
+//   std::vector<double> d = {0.01, 0.03, -0.01, 0.02};   // difference on each resample
 //   Interval ci = percentile_interval(d, 0.02, 0.95);    // {0.02, q(0.025), q(0.975)}
 //   double p = bootstrap_p_value(d);                     // two-sided, docs/compare.md
 //   auto m = mcnemar_exact(3, 12);                       // statsmodels mcnemar(exact=True)
-//   auto adj = adjust_p_values({0.01, 0.04, 0.03}, Correction::holm);   // {0.03, 0.06, 0.06}
+//   std::vector<double> p_values = {0.01, 0.04, 0.03};
+//   auto adj = adjust_p_values(p_values, Correction::holm);   // {0.03, 0.06, 0.06}
 #pragma once
 
 #include <cstdint>

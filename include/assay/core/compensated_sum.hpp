@@ -4,6 +4,7 @@
 // the compensation term is dropped once the sum is not finite (inf - inf would make it NaN).
 // lane_sum is the plain sum the callers add per block (a few hundred values) before compensating.
 //
+// Example:
 //   CompensatedSum s;
 //   for (double x : {1e16, 1.0, -1e16}) s.add(x);
 //   s.value();   // 1; a plain double sum gives 0 (1e16 + 1 rounds back to 1e16)

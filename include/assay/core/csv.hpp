@@ -45,6 +45,7 @@
 // with any thread count; an empty cell in a column that turns out numeric is reported only when
 // the file has no other problem (the column's type is known only at the end).
 //
+// Example:
 //   Table t = parse_csv("id,y,p\n7,yes,0.9\n8,no,0.2\n", "mem.csv", {.categorical = {"id"}});
 //   t.n_rows();                    // 2
 //   t.column("y").categories;      // {"yes", "no"} (first-seen order); codes {0, 1}

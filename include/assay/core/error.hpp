@@ -5,6 +5,7 @@
 // message names what was expected and what was found, with values. Our own bugs use
 // ASSAY_ASSERT, which throws std::logic_error and is never caught as bad input.
 //
+// Example:
 //   try {
 //     fail_at(Location{"data.csv", 7, 12}, "expected a number, found {}", quote_found("abc"));
 //   } catch (const Error& e) {
@@ -12,7 +13,9 @@
 //     e.message();            // expected a number, found "abc"
 //     e.location()->line;     // 7
 //   }
-//   fail("threshold must be in [0, 1], found {}", 1.5);   // no location: the message alone
+//   fail("threshold must be in [0, 1], found {}", 1.5);
+//       // throws: threshold must be in [0, 1], found 1.5
+//       // (no location: the message alone)
 #pragma once
 
 #include <cstdint>

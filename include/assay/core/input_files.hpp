@@ -6,11 +6,12 @@
 // symbolic link) or a hard link is the same file. The output writers (output_file.hpp) refuse a
 // target that is a noted input:
 //
+// Example:
 //   InputFilesScope inputs;                      // main(): for the whole command
 //   note_input("./base.csv", "the data");        // the command names its inputs first, ...
 //   check_writable("base.csv", "--html");        // ... so this fails before any work:
-//   // --html base.csv: is the input file ./base.csv (the data); an output never replaces an
-//   // input: choose another name
+//       // throws: --html base.csv: is the input file ./base.csv (the data); an output never
+//       // replaces an input: choose another name
 //   read_csv("base.csv");                        // readers note what they open (one line each)
 //
 // Without a scope nothing is noted: a library user, or a long Python session, is never kept

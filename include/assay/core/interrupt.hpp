@@ -9,10 +9,11 @@
 // (samples drawn so far, a certified interval) returns it marked "interrupted"; other work
 // throws Interrupted.
 //
+// Example:
 //   InterruptScope scope([] { return python_saw_ctrl_c(); });
 //   for (std::size_t i = 0; i < n; ++i) {
 //     if (i % 4096 == 0 && interrupt_requested()) break;   // partial result
-//     ...
+//     work(i);
 //   }
 //
 // Outside any scope nothing polls, and a stop is still honoured if requested.

@@ -3,6 +3,7 @@
 // the readers refuse such bytes first, and as a last line of defence dump_json writes each
 // invalid byte as U+FFFD.
 //
+// Example:
 //   Json j = {{"auc", 0.75}, {"ap", std::nan("")}};
 //   dump_json(j, -1);                         // {"auc":0.75,"ap":null}
 //   write_json_file("out/metrics.json", j);   // 2-space indent; assay::Error if it cannot

@@ -1,5 +1,6 @@
 // Closeness of names, for the "did you mean ...?" hints of unknown keys, metrics and options.
 //
+// Example:
 //   edit_distance("treshold", "threshold");   // 1
 #pragma once
 

@@ -18,6 +18,7 @@
 // truncated file is an assay::Error naming the path, never an exit() or a short read. Reading
 // is thread-safe (volumes of different subjects are read in parallel).
 //
+// Example:
 //   Volume v = read_nifti("sub-01_mask.nii.gz");       // e.g. shape {182, 218, 182}
 //   double x = v.data[i + v.shape[0] * (j + v.shape[1] * k)];   // voxel (i, j, k)
 //   Volume out{.shape = {2, 2, 1}, .data = {0, 1, 1, 0}, .affine = v.affine};

@@ -13,6 +13,7 @@
 // errors). A pipe or device is read as far as the header announces (/dev/zero is refused at
 // once: no magic string); an .npz (zip) archive is named as such.
 //
+// Example:
 //   // np.save("a.npy", np.arange(6, dtype="<i4").reshape(2, 3))
 //   NpyArray a = read_npy("a.npy");
 //   // a.shape == {2, 3}, a.dtype == "<i4", a.data == {0, 1, 2, 3, 4, 5}:

@@ -13,6 +13,7 @@
 // number, the Python functions pass the argument, and each names the option its own way
 // ("--seed", "seed", "[metrics] seed").
 //
+// Example:
 //   const std::uint64_t seed = parse_unsigned("--seed", "18446744073709551615");
 //   const int threads = checked_threads(128, "--threads");   // 2 on a 2-core machine, warns
 //   check_probability("--confidence", 0.95);

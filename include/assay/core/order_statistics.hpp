@@ -9,6 +9,7 @@
 // Buckets are contiguous ranges of keys, so the answers are those of a full sort. Many equal
 // keys can make a wanted sub-bucket large; it is sorted whole (never more than one full sort).
 //
+// Example:
 //   std::vector<std::uint64_t> keys = {7, 3, 9, 3, 1};   // any order
 //   KeyRanks ranks(keys, {0, 2, 4});                     // the ranks to know, each < size
 //   ranks.key_at(2);               // 3: the third smallest (sorted keys: 1, 3, 3, 7, 9)

@@ -8,12 +8,14 @@
 // link) or that exists and is not a regular file. A symbolic link to a regular file (or to
 // nothing yet) is followed: the file it points to is written and the link stays a link.
 //
+// Example:
 //   write_file_atomic("out/results.json", json.dump(2) + "\n");
 //   check_writable("out/report.html", "--html");  // before long work: fails now, not after an hour
 //
 // A command with several outputs stages them all, then commits them together, so that a failure
 // on the last one does not leave the first ones looking like a complete run:
 //
+// Example:
 //   OutputBatch batch;
 //   batch.stage("out/results.json", json_text);   // written to a temporary now
 //   batch.stage("out/report.html", page_html);    // disk full here: nothing is renamed

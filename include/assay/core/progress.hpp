@@ -1,7 +1,8 @@
 // Progress of long work, reported to an installed sink (the library never prints itself).
 //
+// Example:
 //   Progress p("bootstrap", n_resamples);   // no-op when no sink is installed
-//   parallel_for(n, [&](size_t i) { ...; p.advance(); });
+//   parallel_for(n, [&](size_t i) { work(i); p.advance(); });
 //   p.finish();
 //
 // The CLI installs `make_terminal_progress_sink(quiet)`: a bar on stderr when stderr is a TTY,
@@ -16,9 +17,10 @@
 // Nested::counted has for total the steps of the Progress objects nested in it, which advance
 // it:
 //
+// Example:
 //   Progress rows("shift", n_rows * n_resamples, Progress::Nested::counted);
-//   for (row : rows_to_do) bootstrap(...);   // its Progress("bootstrap", n_resamples) advances
-//                                            // `rows`, drawing nothing itself
+//   for (std::size_t row = 0; row < n_rows; ++row) bootstrap_row(row);
+//   // each row's Progress("bootstrap", n_resamples) advances `rows`, drawing nothing itself
 #pragma once
 
 #include <atomic>

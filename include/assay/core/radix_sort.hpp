@@ -2,6 +2,7 @@
 // order-preserving 64-bit keys for doubles and stable radix sorts on them. Internal API (namespace
 // assay::detail): no stability promise to users.
 //
+// Example:
 //   std::vector<double> s = {0.5, -1.0, 0.5, 2.0};
 //   std::vector<std::uint32_t> idx = {0, 1, 2, 3}, buffer(4);
 //   radix_sort(idx.data(), buffer.data(), idx.size(),

@@ -4,6 +4,7 @@
 // Determinism at any thread count: give each independent unit of work (a bootstrap resample, a
 // fold) its own stream with `Rng(seed).split(unit_index)` instead of sharing one generator.
 //
+// Example:
 //   Rng rng(7);
 //   double u = rng.uniform();                 // in [0, 1); the same value on every platform
 //   std::uint64_t k = rng.below(10);          // 0..9

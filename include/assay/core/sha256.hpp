@@ -1,6 +1,7 @@
 // SHA-256 (FIPS 180-4) of bytes and of files, as lowercase hex: the checksums a batch registry
 // keeps of its inputs, comparable with `sha256sum`.
 //
+// Example:
 //   sha256_hex("abc");   // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 //   sha256_file("data/vowel.csv");   // the same digits as `sha256sum data/vowel.csv`
 //   Sha256 h;  h.update("a");  h.update("bc");

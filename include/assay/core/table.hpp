@@ -7,6 +7,7 @@
 // are unique. A table remembers the file it came from (source()), so that lookups fail like a parse
 // error would: `data.csv: no column "score"; columns are: y, p1, p2`.
 //
+// Example:
 //   Table t("data.csv");
 //   t.add_column(Column::numeric("score", {0.9, 0.2, 0.4}));
 //   t.add_column(Column::categorical("y", {"pos", "neg", "pos"}));

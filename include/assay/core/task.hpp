@@ -2,11 +2,13 @@
 // counting models (which read "task" from their JSON) and every result that names the task, so
 // the option, the file field and the output spell it the same way.
 //
+// Example:
 //   TaskKind t = parse_task_kind("regression");   // TaskKind::regression
 //   to_string(t);                                  // "regression"
 //   parse_task_kind("clasification");
-//       // Error: task: expected classification or regression, found "clasification"
-//   parse_task_kind(value, "--task");   // the same message, naming the option
+//       // throws: task: expected classification or regression, found "clasification"
+//   parse_task_kind("clasification", "--task");
+//       // throws: --task: expected classification or regression, found "clasification"
 #pragma once
 
 #include <optional>

@@ -6,6 +6,7 @@
 // slot i the output is the same with 1 or 64 threads. The first exception thrown by any f(i) is
 // rethrown on the caller's thread after all threads have stopped; remaining indices are skipped.
 //
+// Example:
 //   std::vector<double> out(n);
 //   parallel_for(n, [&](std::size_t i) { out[i] = std::sqrt(double(i)); }, threads);
 //   // out is the same for threads = 1, 2 or 0 (the default)

@@ -2,15 +2,18 @@
 // with one wording, so that the same mistake reads the same in metrics, ranking, shift and
 // learners, from the CLI and from Python.
 //
+// Example:
+//   std::vector<double> y_true = {0, 1, 1}, y_score = {0.2, std::nan("")};
 //   check_same_length(y_true.size(), y_score.size(), "y_true", "y_score");
-//       // "y_true and y_score differ in length (3 vs 2)"
-//   check_not_empty(y_true.size(), "y_true");   // "y_true is empty: need at least one sample"
-//   check_finite(y_score, "y_score");           // "y_score contains NaN at index 1"
+//       // throws: y_true and y_score differ in length (3 vs 2)
+//   check_not_empty(0, "y_true");       // throws: y_true is empty: need at least one sample
+//   check_finite(y_score, "y_score");   // throws: y_score contains NaN at index 1
+//   std::vector<double> sample_weight = {1, -1, 2};
 //   check_weights(sample_weight, y_true.size());
-//       // empty (= all 1) or one finite weight >= 0 per sample:
+//       // throws: sample_weight must be >= 0, found -1 at index 1
+//       // (empty means all 1, else one finite weight >= 0 per sample; the other messages:
 //       // "y_true and sample_weight differ in length (3 vs 2)",
-//       // "sample_weight contains inf at index 0",
-//       // "sample_weight must be >= 0, found -1 at index 1"
+//       // "sample_weight contains inf at index 0")
 //
 // Values are spelled as numpy prints them ("NaN", "inf", "-inf"). Every check throws
 // assay::Error (no location: callers that read files report file:line:col themselves).

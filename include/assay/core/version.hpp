@@ -1,7 +1,8 @@
 // The version of assay (the project's version in CMakeLists.txt), for --version, Python's
 // assay.__version__ and saved models.
 //
-//   std::string_view v = version();   // "0.1.0"
+// Example:
+//   std::string_view v = version();   // the project's version, e.g. "0.1.0"
 #pragma once
 
 #include <string_view>

@@ -5,6 +5,7 @@
 // (a UserWarning) through the `warnings` module. With no handler installed they are dropped.
 // The handler may be called from worker threads; it is called under a mutex, one at a time.
 //
+// Example:
 //   std::vector<std::string> seen;
 //   {
 //     ScopedWarningHandler capture([&](const std::string& m) { seen.push_back(m); });

@@ -1,6 +1,7 @@
 // Approximate projected model counting with an (epsilon, delta) guarantee: the ApproxMC
 // algorithm (Chakraborty, Meel, Vardi; Soos and Meel), reimplemented on Debian's CryptoMiniSat.
 //
+// Example:
 //   Cnf f = read_dimacs_file("net_unsafe.cnf");
 //   ApproxCountParams p;                     // epsilon 0.8, delta 0.2 (ApproxMC's defaults)
 //   p.seed = 1;

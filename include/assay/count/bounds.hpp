@@ -8,6 +8,7 @@
 //
 //   f(x) = c + sum_j w[j] z_j(x) + sum_i v[i] x_i
 //
+// Example:
 //   NetworkBounds nb(model);                       // relu / identity hidden layers
 //   LinearObjective o; o.w = {-1, 1, 0, 0, 0};     // z_1 - z_0
 //   BoundResult r; nb.bound(lo, hi, {&o, 1}, BoundMethod::linear, r);

@@ -1,12 +1,13 @@
 // CNF formulas with a projection, and the DIMACS files that model counters exchange.
 //
+// Example:
 //   Cnf f;
 //   const Var a = f.new_var(), b = f.new_var(), c = f.new_var();
 //   f.add_clause({a, b});                  // a or b
 //   f.add_clause({-a, c});                 // a => c
 //   f.projection = {a, b};                 // count assignments of a and b only
 //   f.has_projection = true;
-//   write_dimacs_file(f, "f.cnf");         // "p cnf 3 2", clauses, "c p show 1 2 0", "c ind 1 2 0"
+//   write_dimacs_file(f, "f.cnf");         // writes "p cnf 3 2", clauses, "c p show 1 2 0"
 //   Cnf g = read_dimacs_file("f.cnf");     // plain or gzip; errors are "file:line:col: ..."
 //
 // Layout: variables are numbered 1..n_vars as in DIMACS; a literal is +v (v true) or -v (v false).

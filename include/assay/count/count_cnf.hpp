@@ -1,11 +1,12 @@
 // Counting a CNF formula that a user brings (a DIMACS file from QuantifyML, CBMC, or `assay
 // encode`): `assay count --cnf F.cnf` and Python's assay.count.count_cnf.
 //
+// Example:
 //   Cnf f = read_dimacs_file("tp.cnf");
 //   CnfCountParams p;                  // auto: exact within 60 s, then approximate
 //   CnfCountResult r = count_cnf(f, p);
-//   r.guarantee.exact ? r.count : ...  // r.guarantee says exact, bounded [lower, upper], or
-//                                      // approximate (epsilon, delta, seed)
+//   r.guarantee.exact;                 // true here; r.guarantee says exact, bounded [lower,
+//                                      // upper], or approximate (epsilon, delta, seed)
 #pragma once
 
 #include <cstdint>

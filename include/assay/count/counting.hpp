@@ -1,6 +1,7 @@
 // Exact counting over a bounded input domain (the QuantifyML paper), with big integers, and
 // the statistical estimates a user would otherwise trust, side by side.
 //
+// Example:
 //   Model m = load_model("tree.json");
 //   Spec s = load_spec("graph4.spec");
 //   CountParams p;

@@ -21,11 +21,13 @@
 // --max-boxes N gives the same result at any thread count. A time limit, the memory budget of
 // the open pieces and an interrupt (core/interrupt.hpp) stop between waves.
 //
+// Example:
 //   VnnProperty p = load_vnnlib("prop_2.vnnlib");
 //   Model m = load_onnx("ACASXU_run2a_2_1_batch_2000.onnx");
 //   SplitParams sp; sp.time_limit = 10;
 //   SplitResult r = count_unsafe(m, p, sp);
-//   r.decision == "violated"; r.unsafe_lower <= true unsafe share <= r.unsafe_upper
+//   r.decision;                      // "violated"
+//   // r.unsafe_lower <= true unsafe share <= r.unsafe_upper
 #pragma once
 
 #include <cstdint>

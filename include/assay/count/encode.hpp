@@ -3,6 +3,7 @@
 // The projected model count of the result is the number of inputs of the domain that satisfy
 // the query — what `assay count` computes by other means.
 //
+// Example:
 //   Model m = load_model("tree.json");
 //   Spec s = load_spec("graph4.spec");
 //   EncodeParams p;

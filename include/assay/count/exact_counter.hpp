@@ -1,5 +1,6 @@
 // Exact projected model counting of a CNF formula (own code; counts with GMP).
 //
+// Example:
 //   Cnf f = read_dimacs_file("tree_tp.cnf");
 //   ExactCountParams p;
 //   p.time_limit = 60;                     // seconds; 0 = no limit

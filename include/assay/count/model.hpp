@@ -28,6 +28,7 @@
 //             relu / identity in hidden layers, identity / logistic / softmax at the output.
 //             Binary logistic output (one unit): label = 1 iff sigmoid(z) > 0.5 (scikit-learn).
 //
+// Example:
 //   // Python: clf = DecisionTreeClassifier(max_depth=1).fit([[0], [1], [2], [3]], [0, 0, 1, 1])
 //   //         assay.models.save(assay.models.from_sklearn(clf), "tree.json")
 //   Model m = load_model("tree.json");     // kind tree, one split: x[0] <= 1.5 goes left

@@ -30,8 +30,10 @@
 // that do not fit, symbolic dimensions other than a leading batch dimension, external tensor
 // data and NaN or infinite weights.
 //
+// Example:
 //   Model m = load_onnx("ACASXU_run2a_1_1_batch_2000.onnx");
-//   m.n_features == 5; m.layers.size() == 7 (6 ReLU layers of 50, one identity layer of 5)
+//   m.n_features;       // 5
+//   m.layers.size();    // 7 (6 ReLU layers of 50, one identity layer of 5)
 //
 // Imported models are classifiers with classes "0".."K-1" (label = argmax) when they have K >= 2
 // outputs, regressors with one output, and binary classifiers (label 1 iff p > 0.5) when the one

@@ -9,6 +9,14 @@
 //   safety NoSelfLoopIsNeg = not edge(0, 0) => label == 0;
 //   region Near = ball([0,1,0,0, 1,0,0,0, 0,0,0,0, 0,0,0,0], 1) label 1;
 //
+// Example:
+//   Spec s = parse_spec("input x[2] : bool;\ntruth 1 = x[0] and not x[1];\n", "two.spec");
+//   s.domain.size().get_ui();                // 4: two boolean inputs
+//   std::vector<double> x = {1, 0};
+//   evaluate(s.truths[0].second, x.data(), 0, nullptr, 0);   // 1: x[0] and not x[1] holds
+//   parse_spec("input x[2] : bool;\ntruth 1 = y;\n", "two.spec");
+//       // throws: two.spec:2:11: unknown identifier "y"
+//
 // Statements end with ';'. `#` starts a comment. Expressions: integer and real literals, true,
 // false, constants, inputs (`x[i]` for arrays, `t` for scalars), predicate calls, + - * / %
 // (/ and % on constant integers only), comparisons (== != < <= > >=), not/and/or/=> (also !, &&,

@@ -13,6 +13,7 @@
 //
 //   VnnProperty.regions[r] = {box lo/hi, unsafe = OR over conjunctions of LinearAtom}
 //
+// Example:
 //   VnnProperty p = parse_vnnlib(
 //       "(declare-const X_0 Real) (declare-const Y_0 Real) (declare-const Y_1 Real)\n"
 //       "(assert (>= X_0 0)) (assert (<= X_0 1)) (assert (<= Y_1 Y_0))\n", "p.vnnlib");

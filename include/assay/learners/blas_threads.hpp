@@ -5,7 +5,8 @@
 // worker thread per extra core when the program starts, and each spins, yielding, for ~0.1 s of
 // CPU before it sleeps: in every command, whether or not it uses a learner.
 //
-//   int main() { assay::learners::stop_blas_threads(); ... }
+// Example (first thing in main()):
+//   stop_blas_threads();   // OpenBLAS's workers end; BLAS runs on the calling thread
 #pragma once
 
 namespace assay::learners {

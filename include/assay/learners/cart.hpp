@@ -26,6 +26,7 @@
 // set of total weight 0 is a LearnerFailure. Deterministic: no randomness, and the same tree at
 // any thread count (threads only split the per-feature work).
 //
+// Example:
 //   // 4 rows of classes {a, a, a, b}: fewer than min_split = 20 rows, so the root is the tree
 //   auto learner = make_learner("cart", {{"cp", 0.001}});
 //   auto model = learner->fit(data, rows, FitContext{});

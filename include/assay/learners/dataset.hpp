@@ -11,6 +11,7 @@
 // features; `features` (keep only these) or `drop` (remove these) narrow the rest. NaN in a
 // feature is an error naming the file, row and column (learners do not impute).
 //
+// Example:
 //   Table t = parse_csv("x,colour,y\n1.5,red,yes\n2.0,blue,no\n", "mem.csv");
 //   Dataset d = dataset_from_table(t, {.label = "y"}, TaskKind::classification, "demo");
 //   // d.feature_names {"x", "colour=red", "colour=blue"}, d.n_features 3

@@ -21,6 +21,7 @@
 // only. Description: {"lambda", "rule", "lambda_index" (1-based), "nonzero", "alpha",
 // "n_lambda", "lambda_min", "lambda_1se"} and "classes_fitted" when a class was absent.
 //
+// Example:
 //   auto learner = make_learner("glmnet", {{"alpha", 0.5}, {"rule", "lambda.min"}});
 //   auto model = learner->fit(data, train_rows, FitContext{.seed = 1});
 //   model->predict(data, test_rows, out);   // n_classes probabilities per row

@@ -37,6 +37,7 @@
 // than internal folds; train rows of total weight 0. A train set of one class is fine: that class
 // gets probability 1 (as scikit-learn).
 //
+// Example:
 //   // one feature x = {0, 1, 2, 10, 11}, classes {a, a, b, b, b}; k fixed at 3 (no tuning)
 //   auto model = make_knn(KnnParams{.k_min = 3, .k_max = 3})->fit(data, all_rows, FitContext{});
 //   model->predict(data, row_1, out);   // x = 1: neighbours x = 1, 0, 2, so out = {2/3, 1/3}

@@ -1,5 +1,6 @@
 // Learners: fit on some rows of a Dataset, predict on other rows.
 //
+// Example:
 //   auto learner = make_learner("featureless");
 //   FitContext ctx{.seed = 7, .threads = 1};
 //   auto model = learner->fit(data, train_rows, ctx);      // throws LearnerFailure if it cannot
@@ -17,6 +18,7 @@
 // them back into a model whose predictions are bit-identical (Python's pickling of the
 // assay.learners estimators rests on this).
 //
+// Example:
 //   std::vector<std::uint8_t> bytes = save_model(*model);
 //   std::unique_ptr<Model> again = load_model(bytes);   // again->predict == model->predict
 //

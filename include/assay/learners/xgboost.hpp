@@ -36,6 +36,7 @@
 // Description: {"eta", "nrounds", "cv_error" (null when not tuned), and "absent_classes" (class
 // names absent from the train rows) when there are any}.
 //
+// Example:
 //   XgboostParams p;
 //   p.etas = {0.3};  p.rounds = {10};          // one pair: no tuning, no internal CV
 //   auto model = make_xgboost(p)->fit(data, train_rows, FitContext{.seed = 1, .threads = 2});

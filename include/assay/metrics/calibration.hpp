@@ -11,6 +11,7 @@
 // Error: l1 (ECE) = sum_b (W_b/W) |acc_b - conf_b|; l2 (RMS-CE) = sqrt(sum_b (W_b/W)(acc_b -
 // conf_b)^2); max (MCE) = max over non-empty bins of |acc_b - conf_b|.
 //
+// Example:
 //   std::vector<std::int32_t> y = {0, 1, 1, 0};
 //   std::vector<double> p = {0.1, 0.8, 0.6, 0.3};        // probability of class 1
 //   CalibrationResult r = calibration_error_binary(y, 1, p, {.bins = 2});

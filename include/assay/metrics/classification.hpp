@@ -11,6 +11,7 @@
 // Degenerate statistics (MCC with one class, adjusted balanced accuracy with one class) are NaN
 // plus a warning.
 //
+// Example:
 //   std::vector<std::int32_t> t = {0, 0, 1, 1, 2, 2}, p = {0, 1, 1, 1, 2, 0};
 //   LabelCounts c = label_counts(t, p, 3);   // tp {1, 2, 1}, pred {2, 3, 1}, truth {2, 2, 2}
 //   PrfResult f = precision_recall_fscore(c, {});   // per class: precision {0.5, 2/3, 1},

@@ -6,6 +6,7 @@
 // Grouped matrices map true classes to row groups and predicted classes to column groups
 // (rectangular: R x G); a class mapped to -1 is ignored (its samples are dropped).
 //
+// Example:
 //   std::vector<std::int32_t> t = {0, 0, 1, 1, 2, 2}, p = {0, 1, 1, 1, 2, 0};
 //   confusion_matrix(t, p, 3);   // {1, 1, 0,  0, 2, 0,  1, 0, 1}: row = true class
 //   confusion_matrix(t, p, 3, {}, Normalize::true_rows);   // {.5, .5, 0,  0, 1, 0,  .5, 0, .5}

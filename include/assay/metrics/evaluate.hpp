@@ -23,6 +23,7 @@
 // - scores ranking a class below chance beyond doubt (auc_below_chance) give a warning, a note
 //   and Evaluation::inverted_classes: the scores may be negated or the classes swapped.
 //
+// Example:
 //   // predictions.csv: y,p with y = 0, 0, 1, 1 and p = 0.1, 0.4, 0.35, 0.8
 //   Table t = read_csv("predictions.csv");
 //   EvaluationInput in = evaluation_input(t, {.label = "y", .scores = {"p"}});

@@ -7,6 +7,7 @@
 // values >= 0. Scores must be finite (assay::Error naming the entry). Each function returns the
 // (weighted) mean over samples.
 //
+// Example:
 //   // two samples, three labels
 //   std::vector<std::uint8_t> y = {1, 0, 0,  0, 0, 1};
 //   std::vector<double> s = {0.75, 0.5, 1,  1, 0.2, 0.1};

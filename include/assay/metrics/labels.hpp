@@ -9,6 +9,7 @@
 // Encoders run in O(n) when the values are integers spanning a small range (at most
 // max(2^20, 2n) values), and sort-based (O(n log n)) otherwise. NaN is rejected.
 //
+// Example:
 //   std::vector<std::int64_t> y = {3, 1, 3, 7};
 //   auto e = encode_labels<std::int64_t>(y);        // e.classes {1, 3, 7}, e.codes {1, 0, 1, 2}
 //   std::vector<std::int64_t> listed = {7, 3};

@@ -21,6 +21,7 @@
 // Time and memory: O(n) (a radix sort); how the sort works and the bytes per sample it needs
 // are in docs/performance.md ("How", "Ranking metrics").
 //
+// Example:
 //   std::vector<std::uint8_t> y = {0, 0, 1, 1};
 //   std::vector<double> s = {0.1, 0.4, 0.35, 0.8};
 //   roc_auc(y, s);                                        // 0.75

@@ -14,10 +14,11 @@
 // Neumaier) and run in parallel over fixed row chunks for large n, so results do not depend on
 // the thread count.
 //
+// Example:
 //   RegressionData d{.y_true = y, .y_pred = p};               // one output, unweighted
-//   double mse = mean_squared_error(d)[0];
-//   auto r2 = r2_parts(d);                                     // numerator, denominator
-//   double score = average_outputs(assemble_r2(r2, true), {}, r2.denominator);
+//   double mse = mean_squared_error(d)[0];                   // 0.375
+//   ScoreParts r2 = r2_parts(d);                               // numerator, denominator
+//   double score = average_outputs(assemble_score(r2), {}, r2.denominator)[0];   // 0.94861
 #pragma once
 
 #include <cstddef>

@@ -20,6 +20,7 @@
 //
 // Task detection (`--task auto`, the default): see classification_target_check below.
 //
+// Example:
 //   // predictions.csv: y,ridge with y = 3, -0.5, 2, 7 and ridge = 2.5, 0, 2, 8
 //   Table t = read_csv("predictions.csv");
 //   RegressionInput in = regression_input(t, {.label = "y", .models = {{"ridge", "ridge"}}});

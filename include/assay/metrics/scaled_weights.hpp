@@ -7,8 +7,9 @@
 // weights; weighted counts that are returned (confusion matrices, supports, normalize=false) are
 // unscaled back and may be inf, as the true sums are.
 //
+// Example:
 //   const ScaledWeights scaled(weights);       // {1e308, 1e308} -> {1.11..., 1.11...}
-//   double total = sum(scaled.span());         // 2.22..., finite
+//   double total = scaled.span()[0] + scaled.span()[1];   // 2.22..., finite
 //   double true_total = scaled.unscale(total); // inf, as the unscaled sum is
 #pragma once
 

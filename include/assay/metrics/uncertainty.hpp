@@ -9,6 +9,7 @@
 // (multinomial counts), passed to the metric as per-sample weights. A metric that sorts its
 // input (ROC AUC, AP) therefore sorts once and re-scans per resample.
 //
+// Example:
 //   BootstrapParams p;  p.n_resamples = 2000;  p.seed = 7;
 //   auto r = bootstrap(n, [&](std::span<const double> w) { return ranked.roc_auc(w); }, {}, p);
 //   // r.estimate, r.low, r.high

@@ -1,12 +1,12 @@
 // MPI for batch runs (an optional build component: built when CMake finds MPI, e.g. Debian's
 // OpenMPI; the CLI then runs `mpirun -n N assay soak|cv ...` across the ranks).
 //
-//   int main(int argc, char** argv) {
-//     std::optional<mpi::Session> session;
-//     if (batch::launched_by_mpi()) session.emplace(argc, argv);   // MPI_Init_thread
-//     auto d = mpi::world_distributor();                          // over MPI_COMM_WORLD
-//     auto outcome = batch::run_distributed(def, *d, params);
-//   }                                                             // MPI_Finalize
+// Example (in main(argc, argv)):
+//   std::optional<mpi::Session> session;
+//   if (batch::launched_by_mpi()) session.emplace(argc, argv);   // MPI_Init_thread
+//   auto d = mpi::world_distributor();                          // over MPI_COMM_WORLD
+//   auto outcome = batch::run_distributed(def, *d, params);
+//   // leaving main: ~Session calls MPI_Finalize
 //
 // Protocol (MPI_COMM_WORLD, tags below): a worker sends READY, then receives JOB (a 64-bit job
 // number) or STOP; after a job it sends RESULT (the job number, then the payload bytes) and

@@ -19,6 +19,7 @@
 //   logistic = "p_logistic"
 //   boosted = "p_boosted"
 //
+// Example:
 //   ReportConfig c = read_report_config("report.toml");
 //
 // Checks: every key must be known (an unknown key is an error at its line and column, naming the

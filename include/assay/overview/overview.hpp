@@ -2,6 +2,7 @@
 // same library entry points as its subcommand, on one self-contained HTML page — the entry point
 // of `assay report` and Python's assay.report.build.
 //
+// Example:
 //   ReportConfig config = read_report_config("report.toml");
 //   PreparedOverview prepared = prepare_overview(config);  // reads and checks every input
 //   Overview overview = run_overview(prepared);            // runs the analyses, builds the page

@@ -26,6 +26,7 @@
 // - Bad input (columns of different lengths, no series, duplicate labels, ...) throws
 //   assay::Error naming expected and found values.
 //
+// Example:
 //   PrSeries s{.name = "model", .recall = {1, 1, 0.5, 0.5, 0},   // precision_recall_curve's
 //              .precision = {0.5, 2.0 / 3, 0.5, 1, 1}};          // points, any order
 //   s.average_precision = 0.8333;             // legend: "model (AP = 0.833)"

@@ -6,6 +6,7 @@
 // Numbers: text shows 4 significant digits, intervals as [low, high]; JSON keeps full precision,
 // NaN written as null.
 //
+// Example:
 //   compare::CompareResult r = compare::compare(std::move(input), params);
 //   std::cout << compare_text(r, {});          // models, differences, slices, conclusions
 //   Json j = compare_json(r, outcomes);        // j["differences"][0]["difference"], ...

@@ -7,6 +7,7 @@
 // [low, high]}. Text and HTML show 4 decimals; text shows counts beyond 12 digits in scientific
 // notation, HTML does so for region sizes only (label and safety counts appear in full).
 //
+// Example:
 //   count::CountResult r = count::count(model, spec, params);   // count/counting.hpp
 //   std::cout << count_text(r);   // per label: exact counts and the Stat / Exact / Diff table
 //   Json j = count_json(r);   // j["labels"][1]["tp"] a decimal string, j["accuracy"] a number

@@ -11,6 +11,7 @@
 //  "sample": {"k", "n", "value", "clopper_pearson": [lo, hi], "confidence"},
 //  "trace": [{"seconds", "lower", "upper", "boxes"}]}.
 //
+// Example:
 //   count::SplitResult r = count::count_unsafe(model, property, params);   // domain_split.hpp
 //   Json j = split_json(r, "net.onnx", "prop_2.vnnlib");   // j["decision"], j["unsafe"]["upper"]
 //   std::cout << split_text(r, "net.onnx", "prop_2.vnnlib");

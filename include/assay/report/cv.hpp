@@ -10,6 +10,7 @@
 //   resolution) cannot be drawn on a log axis and are left out of the chart, not the tables.
 // NA folds (a learner that failed) are not drawn; the tables count them.
 //
+// Example:
 //   soak::CvOutcome out = soak::cv_experiment({{"vowel", read_csv("vowel.csv")}}, params);
 //   std::cout << cv_text(out);          // one row per (data set, learner): folds, mean ± SD
 //   Json chart = cv_error_chart(out);   // Figure 2 (top) as a Vega-Lite spec

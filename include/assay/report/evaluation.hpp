@@ -5,6 +5,7 @@
 // Numbers: text shows 4 decimals (intervals as [low, high]); JSON keeps full precision with
 // NaN written as null. Curves in JSON are the thinned curves drawn in the charts.
 //
+// Example:
 //   // predictions.csv: y = 0, 0, 1, 1 and p = 0.1, 0.4, 0.35, 0.8 (metrics/evaluate.hpp)
 //   metrics::Evaluation ev = metrics::evaluate(std::move(input), metrics::EvaluateParams{});
 //   std::cout << evaluation_text(ev);   // 4 samples, 2 classes, positive class "1"; ...

@@ -9,6 +9,7 @@
 // AUC" in "ROC AUC (one-vs-rest, macro)", R-AUC in "patient_r_auc", F1@95 in "f1_at_95" (an
 // alias), and "ROC AUC" is not also counted as "AUC".
 //
+// Example:
 //   using Texts = std::vector<std::string>;
 //   glossary_terms_in(Texts{"set", "model", "R-AUC", "PRR", "F1@95"});  // R-AUC, PRR, F1@95
 //   glossary_terms_in(Texts{"ndsc_r_auc_mean"});                        // nDSC R-AUC

@@ -2,6 +2,7 @@
 // charts (see charts.hpp), with vega, vega-lite and vega-embed inlined, so the page works offline
 // and from file:// (no network, no other files).
 //
+// Example:
 //   HtmlReport page("Model evaluation");
 //   page.add_paragraph("Scores from run 7; 1200 samples.");
 //   page.add_table({"metric", "value"}, {{"AP", "0.873"}, {"ROC AUC", "0.912"}});

@@ -7,6 +7,7 @@
 // Numbers: every value is shown with 4 decimals (NaN as "NaN"), intervals as [low, high]; JSON
 // keeps full precision with NaN written as null.
 //
+// Example:
 //   metrics::RegressionEvaluation ev = metrics::evaluate_regression(std::move(in), {});
 //   std::cout << regression_text(ev);
 //   Json j = regression_json(ev);   // j["models"]["ridge"]["summary"]["mae"]["value"] == 0.5

@@ -11,11 +11,12 @@
 // for a caption and scatter_rows() gives the rows. The histogram is computed here from
 // every row (kResidualBins equal-width bins shared by the models), so it is small at any n.
 //
+// Example:
 //   RegressionSeries s{.name = "ridge", .actual = {3, -0.5, 2, 7}, .predicted = {2.5, 0, 2, 8}};
 //   Json a = predicted_vs_actual_chart({s}, "y");   // points + dashed y = x line
 //   Json r = residual_chart({s}, "y");              // residual vs predicted + dashed 0 line
-//   Json h = residual_histogram_chart({s}, "y");    // counts per residual bin, one step line per
-//   model
+//   Json h = residual_histogram_chart({s}, "y");    // counts per residual bin, one step
+//                                                   // line per model
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 // values are fractions. Text shows 2 decimals for percentages, 4 for fractions; JSON keeps full
 // precision with NaN written as null.
 //
+// Example:
 //   shift::SegmentEvaluation e = shift::evaluate_segmentation_files(params);
 //   std::cout << segment_text(e);        // settings, the across-subject table, one row per subject
 //   Json j = segment_json(e, false);     // j["summary"][0]["set"] == "all", no curves

@@ -7,6 +7,7 @@
 // JSON keeps full precision with NaN written as null. Curves in JSON are the thinned chart
 // curves (ShiftEvaluation::curves), x = retained fraction.
 //
+// Example:
 //   shift::ShiftEvaluation ev = shift::evaluate_table(table, columns, params);   // partition.hpp
 //   std::cout << shift_text(ev);       // one row per (set, model)
 //   Json j = shift_json(ev);           // j["rows"][0]["r_auc"], j["curves"][0]["retention"], ...

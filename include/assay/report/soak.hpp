@@ -15,9 +15,10 @@
 //   subsets by train size (full and each down-sampled N): Figure 3's marks at equal train sizes.
 // Figures 3 to 5 draw full-size comparisons (n_train_groups = 0); soak_downsample_chart the rest.
 //
+// Example:
 //   soak::SoakOutcome out = soak::soak_experiment(tables, spec, params);   // soak/tables.hpp
 //   std::cout << soak_text(out.statistics);
-//   soak_verdict(out.statistics.comparisons[0]);   // other-same with p >= 0.05:
+//   soak_verdict(out.statistics.comparisons[0]);   // e.g. for other-same with p >= 0.05:
 //                                                  // "other subsets predict as well"
 //   soak_html(out.statistics, out.results, "aztrees3", "10-fold SOAK").write("soak.html");
 #pragma once

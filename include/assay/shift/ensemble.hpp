@@ -44,6 +44,7 @@
 // log-sum-exp. Shifts' ens_nll_regression evaluates exp(-nll) directly, which underflows to 0
 // (and returns inf) when every member's nll exceeds ~745; assay stays finite there.
 //
+// Example:
 //   // M = 2 members, n = 2 samples, K = 2 classes: probs[m, i, k]
 //   std::vector<double> probs = {0.9, 0.1,  0.5, 0.5,     // member 0: samples 0, 1
 //                                0.7, 0.3,  0.5, 0.5};    // member 1

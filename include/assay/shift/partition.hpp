@@ -27,6 +27,7 @@
 // (partitions are the values present); a set that is empty after all (a tuning partition that
 // does not exist) is an assay::Error.
 //
+// Example:
 //   PartitionInput in{.target = {1, 2, 3, 4},
 //                     .models = {{"m", {1.5, 2, 2, 4}, {0.5, 0.1, 0.9, 0.2}}},
 //                     .partition = {"dev_in", "dev_in", "dev_out", "dev_out"}};

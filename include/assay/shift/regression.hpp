@@ -18,6 +18,7 @@
 // (scikit-learn's step AP) is given too; FPR@95 = the smallest false-positive rate among the
 // ROC operating points (one per tie block) with TPR >= 0.95. One class only: NaN + warning.
 //
+// Example:
 //   std::vector<double> y = {3, -0.5, 2, 7}, p = {2.5, 0.0, 2, 8};
 //   mean_squared_error(y, p);    // 0.375
 //   mean_absolute_error(y, p);   // 0.5

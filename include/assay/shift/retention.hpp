@@ -13,11 +13,13 @@
 // Order: samples are ordered by uncertainty ascending (most certain first), stably (ties keep
 // input order; -0.0 equals +0.0). O(n) time and memory (how: docs/performance.md).
 //
+// Example:
 //   std::vector<double> err = {0.1, 0.5, 0.2, 0.9}, unc = {0.2, 0.6, 0.1, 0.8};
 //   RetentionResult r = retention_curve(err, unc);   // curve {0.425, 0.2, 0.075, 0.05, 0}
 //   r.r_auc;                                          // 0.15 (mean of the 5 points)
 //   prr(err, unc).prr;   // 0.92593 = (0.15 - 0.2125) / (0.145 - 0.2125): random, oracle areas
-//   f1_retention(err, unc, {.threshold = 0.3}).curve;   // {0, 2/3, 1, 0.8, 2/3}; f1_auc ≈ 0.56
+//   f1_retention(err, unc, {.threshold = 0.3}).curve;  // {0, 0.66667, 1.00000, 0.8, 0.66667}
+//   f1_retention(err, unc, {.threshold = 0.3}).f1_auc;  // 0.56
 //
 // Error-retention curve: with j of n samples rejected (replaced by ground truth, error 0),
 // R[j] = (sum of the errors of the n - j most certain samples) / n, j = 0..n, R[n] = 0. The

@@ -36,6 +36,7 @@
 // error-retention curve (error = 1 − nDSC, uncertainty = mean voxel uncertainty over the
 // considered voxels; shift/retention.hpp, convention "shifts") with its R-AUC (×100) and PRR.
 //
+// Example:
 //   SegmentParams p;
 //   p.truth = "gt/{id}_gt.nii.gz";
 //   p.pred = {"m1/{id}_prob.nii.gz", "m2/{id}_prob.nii.gz"};   // two members: their mean

@@ -28,6 +28,7 @@
 //   pos = floor(N x_i), the pos most certain keep the prediction and the rest take the truth;
 //   area = 1 - trapezoid area under (x, nDSC) (Shifts' ndsc_aac_metric, "nDSC R-AUC").
 //
+// Example:
 //   std::vector<std::uint8_t> pred = {1, 1, 0, 0}, truth = {0, 1, 1, 0};   // a 4 x 1 x 1 grid
 //   VoxelCounts c = voxel_counts(pred, truth);   // n 4, tp 1, fp 1, fn 1
 //   dice(c);                                     // 2 / (2 + 1 + 1) = 0.5

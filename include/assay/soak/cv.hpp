@@ -1,6 +1,7 @@
 // Plain K-fold cross-validation comparing learners on one or more data sets (SOAK paper §4.1
 // and Figure 2): the single entry point behind `assay cv` and `assay.learners.cv`.
 //
+// Example:
 //   CvParams params;  params.data.label = "y";  params.learners = {"featureless", "glmnet"};
 //   CvOutcome out = cv_experiment({{"vowel", read_csv("vowel.csv")}}, params);
 //   // out.results: one row per (data set, learner, fold); out.summaries: one per (data, learner)

@@ -1,6 +1,7 @@
 // A SOAK experiment: learners x data sets x Same/Other/All splits, run in parallel, and the
 // per-split results.
 //
+// Example:
 //   SoakTask task{dataset, splits};                      // one per data set
 //   SoakParams params;  params.learners = {"featureless"};  params.threads = 0;
 //   SoakResults results = run_soak({task}, params);      // one row per (task, learner, split)

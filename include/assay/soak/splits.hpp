@@ -1,10 +1,11 @@
 // SOAK train/test splits: Same/Other/All K-fold cross-validation (SOAK paper §3.1), with the
 // semantics of mlr3resampling's ResamplingSameOtherSizesCV.
 //
+// Example:
 //   SoakDesign design;                       // one entry per row
-//   design.subset = {...};  design.subset_names = {"NE", "NW", "S"};
-//   design.group = {...};                    // optional: rows of a group never split
-//   design.stratum = {...};                  // optional (default: subset x label)
+//   design.subset = subset;  design.subset_names = {"NE", "NW", "S"};   // codes 0, 1, 2
+//   design.group = group;                    // optional: rows of a group never split
+//   design.stratum = stratum;                // optional (default: subset x label)
 //   SoakSplits splits(design, SoakSplitParams{.folds = 10});
 //   for (std::size_t i = 0; i < splits.size(); ++i) {
 //     const SplitInfo& s = splits.info(i);   // test subset, train subsets, fold, seed, sizes

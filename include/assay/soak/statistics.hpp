@@ -24,6 +24,7 @@
 // (0 = full first); summaries same, other, all; comparisons other-same, then all-same.
 // Undefined paired tests give one warning for the whole call (count and the first reason).
 //
+// Example:
 //   std::vector<double> other = {30, 25, 40}, same = {20, 25, 30};   // error % of folds 1..3
 //   TTest t = paired_t_test(other, same);
 //   // t.mean_difference 6.6667, t.sd 5.7735, t.t 2, t.df 2, t.p_value 0.18350, t.n 3

@@ -1,5 +1,6 @@
 // A SOAK experiment on tables (CSV files): the single entry point behind `assay soak`.
 //
+// Example:
 //   SoakTableSpec spec;  spec.data.label = "y";  spec.design.subset = "region3";
 //   spec.design.group = "polygon";  spec.data.drop = {"xcoord", "ycoord"};
 //   SoakExperimentParams params;  params.splits.folds = 10;
