@@ -8,9 +8,13 @@
 //
 //   f(x) = c + sum_j w[j] z_j(x) + sum_i v[i] x_i
 //
-//   NetworkBounds nb(model);                       // relu / identity hidden layers
-//   LinearObjective o; o.w = {-1, 1, 0, 0, 0};     // z_1 - z_0
-//   BoundResult r; nb.bound(lo, hi, {&o, 1}, BoundMethod::linear, r);
+//   Model model = load_model("net.json");          // relu / identity hidden layers, 5 outputs
+//   NetworkBounds nb(model);
+//   std::vector<double> lo(nb.n_inputs(), 0.0), hi(nb.n_inputs(), 1.0);
+//   LinearObjective o;
+//   o.w = {-1, 1, 0, 0, 0};                        // z_1 - z_0
+//   BoundResult r;
+//   nb.bound(lo, hi, {&o, 1}, parse_bound_method("linear", "method"), r);
 //   // r.lower[0] <= z_1(x) - z_0(x) <= r.upper[0] for every x with lo <= x <= hi
 //
 // Soundness: the linear method pushes linear relaxations forward and back-substitutes each
@@ -24,6 +28,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "assay/count/model.hpp"
@@ -39,6 +44,10 @@ struct LinearObjective {
 };
 
 enum class BoundMethod { interval, linear };
+
+/// "linear" or "interval"; anything else throws assay::Error "<name> must be linear or interval,
+/// found "x"" (`name`: the option as its caller spells it, e.g. "--bounds" or "method").
+BoundMethod parse_bound_method(std::string_view text, std::string_view name);
 
 struct BoundResult {
   std::vector<double> lower, upper;  ///< one per objective
