@@ -37,6 +37,7 @@ struct CountOptions {
   std::string cnf;
   std::string projection;
   count::CountParams params;
+  std::string method = "auto";  // parsed where its branch knows which methods apply
   ReportOutputs out;
   CsvDialectOptions csv_dialect;  // of --test
   report::AxisRange chart_axis = report::AxisRange::fit;
@@ -165,7 +166,7 @@ void add_fixed_point_options(CLI::App* cmd, int& fraction, int& weight, int& act
       ->check(integer_in(0, 40));
 }
 
-void run_count_cnf(const CountOptions& o) {
+void run_count_cnf(CountOptions& o) {
   if (!o.model.empty() || !o.spec.empty() || !o.params.property.empty() || !o.test.empty()) {
     fail("--cnf counts a formula: --model, --spec, --property and --test do not apply");
   }
@@ -173,13 +174,8 @@ void run_count_cnf(const CountOptions& o) {
   o.out.check({{o.cnf, "the --cnf file"}, {o.projection, "the --projection file"}});
   count::Cnf f = count::read_dimacs_file(o.cnf);
   if (!o.projection.empty()) count::read_projection_file(f, o.projection);
-  count::CnfCountParams p;
-  p.method = o.params.method;
-  p.time_limit = o.params.time_limit;
-  p.epsilon = o.params.epsilon;
-  p.delta = o.params.delta;
-  p.seed = o.params.seed;
-  p.threads = o.params.threads;
+  o.params.method = count::parse_count_method(o.method, count::kCnfCountMethods, "for a CNF file");
+  const count::CnfCountParams p = count::cnf_count_params(o.params);
   const CtrlC ctrl_c;
   const count::CnfCountResult r = ctrl_c.run([&] { return count::count_cnf(f, p); });
   o.out.write(
@@ -194,27 +190,23 @@ void run_count_vnnlib(const CountOptions& o) {
   if (!o.spec.empty() || !o.cnf.empty() || !o.params.property.empty() || !o.test.empty()) {
     fail("--vnnlib states the property: --spec, --cnf, --property and --test do not apply");
   }
-  if (o.params.method != "auto" && o.params.method != "split") {
-    fail("--vnnlib counts with method split, found --method {}", o.params.method);
+  static constexpr count::CountMethod kSplit[] = {count::CountMethod::automatic,
+                                                  count::CountMethod::split};
+  try {
+    count::parse_count_method(o.method, kSplit);
+  } catch (const Error&) {
+    fail("--vnnlib counts with method split, found --method {}", o.method);
   }
   if (o.params.samples.size() > 1)
     fail("--vnnlib takes one --samples size, found {}", o.params.samples.size());
-  if (o.bounds != "linear" && o.bounds != "interval") {
-    fail("--bounds must be linear or interval, found {}", quote_found(o.bounds));
-  }
+  const count::BoundMethod bounds = count::parse_bound_method(o.bounds, "--bounds");
   o.out.check({{o.model, "the --model file"}, {o.vnnlib, "the --vnnlib file"}});
   const count::Model model = count::load_any_model(o.model);
   const count::VnnProperty property = count::load_vnnlib(o.vnnlib);
-  count::SplitParams p;
-  p.time_limit = o.params.time_limit;
-  p.max_boxes = o.params.max_boxes;
+  count::SplitParams p = count::split_params(o.params);
   p.stop_when_decided = o.stop_when_decided;
-  p.bounds = o.bounds == "interval" ? count::BoundMethod::interval : count::BoundMethod::linear;
-  if (!o.params.samples.empty()) p.samples = o.params.samples[0];
+  p.bounds = bounds;
   if (o.confidence->count() > 0) p.confidence = o.params.confidence;
-  p.seed = o.params.seed;
-  p.threads = o.params.threads;
-  p.max_memory = o.params.max_memory;
   const CtrlC ctrl_c;
   const count::SplitResult r = count::count_unsafe(model, property, p);
   o.out.write(
@@ -260,7 +252,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "with --cnf: a file of projected variables (comma or space separated)");
   cmd->add_option("--property", options->params.property,
                   "count one predicate (as the truth of label 1), safety property or region");
-  cmd->add_option("--method", options->params.method,
+  cmd->add_option("--method", options->method,
                   "auto, structural, enumerate, exact-cnf, approx or split (with --cnf: auto, "
                   "exact-cnf or approx)")
       ->capture_default_str();
@@ -317,6 +309,7 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
       csv.categorical = {o.label};
       count::set_test_set(o.params, model, read_csv(o.test, csv), o.label);
     }
+    o.params.method = count::parse_count_method(o.method);
     const CtrlC ctrl_c;
     const count::CountResult result =
         ctrl_c.run([&] { return count::count(model, spec, o.params); });

@@ -1,7 +1,12 @@
 // Bindings for the count layer (assay.models and assay.count wrap them). Models and specs are
 // opaque handles; results travel as the JSON text of report/count.hpp (exact counts as decimal
 // strings, turned into Python ints by assay.count). The GIL is released while counting.
+#include <functional>
+#include <map>
 #include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 #include "assay/core/interrupt.hpp"
 #include "assay/core/output_file.hpp"
@@ -96,32 +101,70 @@ std::uint64_t megabytes(const py::handle& value) {
   return static_cast<std::uint64_t>(mb * 1e6);
 }
 
-// Options of the CNF methods, from a dict whose keys are CountParams' field names.
-void read_cnf_options(const py::dict& o, count::CountParams& p) {
-  for (const auto& [key, value] : o) {
+// How a Params struct's fields are set from Python values, by field name: each setter converts
+// and checks its value (unsigned fields refuse negatives by name).
+template <class Params>
+using FieldSetters = std::map<std::string, std::function<void(Params&, const py::handle&)>>;
+
+template <class Params, class T>
+std::pair<const std::string, std::function<void(Params&, const py::handle&)>> field(
+    const char* name, T Params::*member) {
+  return {name, [name, member](Params& p, const py::handle& value) {
+            if constexpr (std::is_same_v<T, std::uint64_t>) {
+              p.*member = non_negative(value, name);
+            } else {
+              p.*member = value.cast<T>();
+            }
+          }};
+}
+
+// Sets the fields of `p` named by the keys of `options` ("<unknown> "key"" for other keys).
+template <class Params>
+void set_fields(Params& p, const py::dict& options, const FieldSetters<Params>& fields,
+                const char* unknown) {
+  for (const auto& [key, value] : options) {
     const std::string k = py::str(key);
-    if (k == "time_limit") {
-      p.time_limit = value.cast<double>();
-    } else if (k == "epsilon") {
-      p.epsilon = value.cast<double>();
-    } else if (k == "delta") {
-      p.delta = value.cast<double>();
-    } else if (k == "ambiguity_limit") {
-      p.ambiguity_limit = non_negative(value, "ambiguity_limit");
-    } else if (k == "fraction_bits") {
-      p.fraction_bits = value.cast<int>();
-    } else if (k == "weight_bits") {
-      p.weight_bits = value.cast<int>();
-    } else if (k == "activation_bits") {
-      p.activation_bits = value.cast<int>();
-    } else if (k == "max_boxes") {
-      p.max_boxes = non_negative(value, "max_boxes");
-    } else if (k == "max_memory") {
-      p.max_memory = megabytes(value);
-    } else {
-      fail("unknown counting option {}", quote_found(k));
-    }
+    const auto it = fields.find(k);
+    if (it == fields.end()) fail("{} {}", unknown, quote_found(k));
+    it->second(p, value);
   }
+}
+
+// Options of the CNF methods and of splitting, from a dict whose keys are CountParams' field
+// names.
+const FieldSetters<count::CountParams>& count_option_fields() {
+  using P = count::CountParams;
+  static const FieldSetters<P> fields = {
+      field("time_limit", &P::time_limit),
+      field("epsilon", &P::epsilon),
+      field("delta", &P::delta),
+      field("ambiguity_limit", &P::ambiguity_limit),
+      field("fraction_bits", &P::fraction_bits),
+      field("weight_bits", &P::weight_bits),
+      field("activation_bits", &P::activation_bits),
+      field("max_boxes", &P::max_boxes),
+      {"max_memory", [](P& p, const py::handle& v) { p.max_memory = megabytes(v); }}};
+  return fields;
+}
+
+// count_vnnlib's options, keyed by SplitParams' field names.
+const FieldSetters<count::SplitParams>& split_option_fields() {
+  using P = count::SplitParams;
+  static const FieldSetters<P> fields = {
+      field("time_limit", &P::time_limit),
+      field("max_boxes", &P::max_boxes),
+      field("stop_when_decided", &P::stop_when_decided),
+      field("enumerate_limit", &P::enumerate_limit),
+      {"bounds",
+       [](P& p, const py::handle& v) {
+         p.bounds = count::parse_bound_method(v.cast<std::string>(), "bounds");
+       }},
+      {"samples", [](P& p, const py::handle& v) { p.samples = non_negative(v, "samples"); }},
+      field("confidence", &P::confidence),
+      field("seed", &P::seed),
+      field("threads", &P::threads),
+      {"max_memory", [](P& p, const py::handle& v) { p.max_memory = megabytes(v); }}};
+  return fields;
 }
 
 std::span<const double> rows(const Array<double>& x, std::size_t n_features, std::size_t& n_rows) {
@@ -230,9 +273,8 @@ void register_specs(py::module_& m) {
          double confidence, int threads, const std::optional<Array<double>>& x_test,
          const std::optional<Array<std::int32_t>>& y_test, const py::dict& options, bool progress) {
         count::CountParams p;
-        read_cnf_options(options, p);
+        set_fields(p, options, count_option_fields(), "unknown counting option");
         p.property = property;
-        p.method = method;
         p.samples = sample_sizes(samples);
         p.seed = non_negative(seed, "seed");
         p.confidence = confidence;
@@ -246,6 +288,7 @@ void register_specs(py::module_& m) {
           const auto y = view_1d(*y_test, "y_test");
           p.test_y.assign(y.begin(), y.end());
         }
+        p.method = count::parse_count_method(method);
         const count::CountResult r =
             run_interruptible(progress, [&] { return count::count(model, spec, p); });
         return report::count_json(r).dump();
@@ -316,15 +359,15 @@ void register_cnf(py::module_& m) {
       [](const count::Cnf& f, const std::string& method, double time_limit, double epsilon,
          double delta, const py::int_& seed, int threads, const std::string& name, bool progress) {
         count::check_time_limit("time_limit", time_limit);
-        count::CnfCountParams p;
-        p.method = method;
+        count::CountParams p;
+        p.method = count::parse_count_method(method, count::kCnfCountMethods, "for a CNF file");
         p.time_limit = time_limit;
         p.epsilon = epsilon;
         p.delta = delta;
         p.seed = non_negative(seed, "seed");
         p.threads = threads;
-        const count::CnfCountResult r =
-            run_interruptible(progress, [&] { return count::count_cnf(f, p); });
+        const count::CnfCountResult r = run_interruptible(
+            progress, [&] { return count::count_cnf(f, count::cnf_count_params(p)); });
         return report::cnf_count_json(r, name).dump();
       },
       py::arg("cnf"), py::arg("method"), py::arg("time_limit"), py::arg("epsilon"),
@@ -377,7 +420,7 @@ void register_encoding_and_robustness(py::module_& m) {
         p.samples = sample_sizes(samples);
         p.seed = non_negative(seed, "seed");
         p.confidence = confidence;
-        p.method = method;
+        p.method = count::parse_count_method(method);
         p.threads = threads;
         p.time_limit = time_limit;
         const count::RobustnessResult r =
@@ -439,40 +482,11 @@ void bind_count_networks(py::module_& m) {
       "count_vnnlib",
       [](const Model& model, const count::VnnProperty& property, const py::dict& options,
          const std::string& model_name, const std::string& property_name, const std::string& html) {
+        py::dict fields = options.attr("copy")();  // without "progress", which is not a field
+        const bool progress =
+            options.contains("progress") ? fields.attr("pop")("progress").cast<bool>() : true;
         count::SplitParams p;
-        bool progress = true;
-        for (const auto& [key, value] : options) {
-          const std::string k = py::str(key);
-          if (k == "time_limit") {
-            p.time_limit = value.cast<double>();
-          } else if (k == "max_boxes") {
-            p.max_boxes = non_negative(value, "max_boxes");
-          } else if (k == "stop_when_decided") {
-            p.stop_when_decided = value.cast<bool>();
-          } else if (k == "enumerate_limit") {
-            p.enumerate_limit = non_negative(value, "enumerate_limit");
-          } else if (k == "bounds") {
-            const auto b = value.cast<std::string>();
-            if (b != "linear" && b != "interval") {
-              fail("bounds must be \"linear\" or \"interval\", found {}", quote_found(b));
-            }
-            p.bounds = b == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval;
-          } else if (k == "samples") {
-            p.samples = non_negative(value, "samples");
-          } else if (k == "confidence") {
-            p.confidence = value.cast<double>();
-          } else if (k == "seed") {
-            p.seed = non_negative(value, "seed");
-          } else if (k == "threads") {
-            p.threads = value.cast<int>();
-          } else if (k == "max_memory") {
-            p.max_memory = megabytes(value);
-          } else if (k == "progress") {
-            progress = value.cast<bool>();
-          } else {
-            fail("unknown option {}", quote_found(k));
-          }
-        }
+        set_fields(p, fields, split_option_fields(), "unknown option");
         if (!html.empty()) check_writable(html, "html");
         const count::SplitResult r =
             run_interruptible(progress, [&] { return count::count_unsafe(model, property, p); });
@@ -492,14 +506,10 @@ void bind_count_networks(py::module_& m) {
         for (std::size_t i = 0; i < lo.size(); ++i) {
           if (!(lo[i] <= hi[i])) fail("input {}: lower {} is above upper {}", i, lo[i], hi[i]);
         }
-        if (method != "linear" && method != "interval") {
-          fail("method must be \"linear\" or \"interval\", found {}", quote_found(method));
-        }
+        const count::BoundMethod bounds = count::parse_bound_method(method, "method");
         const count::NetworkBounds nb(model);
         count::BoundResult r;
-        nb.output_bounds(
-            lo, hi, method == "linear" ? count::BoundMethod::linear : count::BoundMethod::interval,
-            r);
+        nb.output_bounds(lo, hi, bounds, r);
         return py::make_tuple(r.lower, r.upper);
       },
       py::arg("model"), py::arg("lower"), py::arg("upper"), py::arg("method"));

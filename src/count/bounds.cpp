@@ -9,6 +9,12 @@
 
 namespace assay::count {
 
+BoundMethod parse_bound_method(std::string_view text, std::string_view name) {
+  if (text == "linear") return BoundMethod::linear;
+  if (text == "interval") return BoundMethod::interval;
+  fail("{} must be linear or interval, found {}", name, quote_found(text));
+}
+
 double round_down(double v) {
   return std::nextafter(v, -std::numeric_limits<double>::infinity());
 }

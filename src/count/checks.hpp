@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "assay/count/counting.hpp"
+#include "assay/count/count_result.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 

@@ -9,7 +9,8 @@
 #include "assay/core/error.hpp"
 #include "assay/core/interrupt.hpp"
 #include "assay/count/approx_counter.hpp"
-#include "assay/count/encode.hpp"
+#include "assay/count/count_params.hpp"
+#include "assay/count/encoding.hpp"
 #include "assay/count/exact_counter.hpp"
 #include "box.hpp"
 #include "encode_query.hpp"
@@ -88,8 +89,8 @@ struct Settled {
 
 class CnfCounts {
  public:
-  CnfCounts(const Model& m, const Spec& spec, const CountParams& p, CnfBackend backend)
-      : m_(m), spec_(spec), p_(p), backend_(backend) {
+  CnfCounts(const Model& m, const Spec& spec, const CnfRouteParams& p)
+      : m_(m), spec_(spec), p_(p), backend_(p.backend) {
     enc_.fraction_bits = p.fraction_bits;
     enc_.weight_bits = p.weight_bits;
     enc_.activation_bits = p.activation_bits;
@@ -287,7 +288,7 @@ class CnfCounts {
 
   const Model& m_;
   const Spec& spec_;
-  const CountParams& p_;
+  const CnfRouteParams& p_;
   CnfBackend backend_;
   EncodeParams enc_;
   std::map<const RegionSpec*, Settled> settled_;
@@ -326,7 +327,7 @@ void set_label(LabelCounts& out, const Value& tp, const Value& fp, const Value& 
 // Exact counters: TP, #truth and #predicted per label give the four cells; for two labels whose
 // truths are complements, label 0's cells are label 1's, swapped.
 void exact_labels(CnfCounts& k, const Model& m, const Checks& c, const mpz_class& domain,
-                  CountResult& r) {
+                  StageCounts& r) {
   const bool binary = c.truths.size() == 2 && m.n_classes() == 2 &&
                       (c.truths[0].formula == nullptr || c.truths[1].formula == nullptr);
   for (std::size_t l = 0; l < c.truths.size(); ++l) {
@@ -346,7 +347,7 @@ void exact_labels(CnfCounts& k, const Model& m, const Checks& c, const mpz_class
 
 // Approximate counters: each cell counted on its own (differences of estimates have no
 // guarantee).
-void approx_labels(CnfCounts& k, const Checks& c, const mpz_class& domain, CountResult& r) {
+void approx_labels(CnfCounts& k, const Checks& c, const mpz_class& domain, StageCounts& r) {
   for (std::size_t l = 0; l < c.truths.size(); ++l) {
     Value cell[4];
     for (int i = 0; i < 4; ++i) {  // tp, fp, tn, fn
@@ -362,7 +363,7 @@ void approx_labels(CnfCounts& k, const Checks& c, const mpz_class& domain, Count
 }
 
 void safety_counts(CnfCounts& k, const Checks& c, bool approx, const mpz_class& domain,
-                   CountResult& r) {
+                   StageCounts& r) {
   for (std::size_t i = 0; i < c.safety.size(); ++i) {
     Query pre;
     pre.pre = &c.safety[i]->pre;
@@ -391,7 +392,7 @@ void safety_counts(CnfCounts& k, const Checks& c, bool approx, const mpz_class& 
   }
 }
 
-void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, CountResult& r) {
+void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, StageCounts& r) {
   for (const RegionSpec* reg : c.regions) {
     RegionCounts rc;
     rc.name = reg->name;
@@ -410,20 +411,23 @@ void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, CountResult&
 
 }  // namespace
 
-void cnf_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
-                CnfBackend backend, CountResult& r) {
+StageCounts cnf_counts(const Model& m, const Spec& spec, const Checks& c,
+                       const CnfRouteParams& params) {
   if (!m.classification) fail("the CNF methods count classifiers; the model is a regressor");
-  CnfCounts k(m, spec, params, backend);
-  const bool approx = backend == CnfBackend::approx;
+  CnfCounts k(m, spec, params);
+  const bool approx = params.backend == CnfBackend::approx;
+  StageCounts r = empty_counts(c, to_string(approx ? CountMethod::approx : CountMethod::exact_cnf));
+  const mpz_class domain = spec.domain.size();
   if (approx) {
-    approx_labels(k, c, r.domain_size, r);
+    approx_labels(k, c, domain, r);
   } else {
-    exact_labels(k, m, c, r.domain_size, r);
+    exact_labels(k, m, c, domain, r);
   }
-  safety_counts(k, c, approx, r.domain_size, r);
+  safety_counts(k, c, approx, domain, r);
   region_counts(k, spec, c, r);
   r.cnf_counts = k.formulas();
   r.ambiguous = k.settled();
+  return r;
 }
 
 }  // namespace assay::count::detail

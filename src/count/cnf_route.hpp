@@ -2,13 +2,14 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 
 #include <gmpxx.h>
 
-#include "assay/count/counting.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 #include "checks.hpp"
+#include "stage_counts.hpp"
 
 namespace assay::count::detail {
 
@@ -35,9 +36,23 @@ Value within(Value v, const mpz_class& size);
 std::array<Value, 4> label_cells(const Value& psi, const Value& phi, const Value& tp,
                                  const mpz_class& n);
 
-/// Fills the truths', safety properties' and regions' counts of r (with their guarantees) by
-/// counting CNF encodings with `backend`.
-void cnf_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
-                CnfBackend backend, CountResult& r);
+/// What the CNF route needs of count()'s parameters (count_params.hpp documents each).
+struct CnfRouteParams {
+  CnfBackend backend = CnfBackend::exact;
+  double time_limit = 0.0;  ///< per counter run (0 = none)
+  double epsilon = 0.8;     ///< approx
+  double delta = 0.2;       ///< approx
+  std::uint64_t seed = 0;   ///< approx's hashes
+  int threads = 0;
+  std::uint64_t ambiguity_limit = 100000;
+  int fraction_bits = 0;  ///< the encoding's fixed point (encoding.hpp's EncodeParams)
+  int weight_bits = 12;
+  int activation_bits = 12;
+};
+
+/// The truths', safety properties' and regions' counts (with their guarantees) of CNF
+/// encodings counted with `params.backend`; cnf_counts and ambiguous say the work done.
+StageCounts cnf_counts(const Model& m, const Spec& spec, const Checks& c,
+                       const CnfRouteParams& params);
 
 }  // namespace assay::count::detail

@@ -14,10 +14,7 @@ namespace assay::count {
 namespace {
 
 void check(const CnfCountParams& p) {
-  if (p.method != "auto" && p.method != "exact-cnf" && p.method != "approx") {
-    fail("method must be auto, exact-cnf or approx for a CNF file, found {}",
-         quote_found(p.method));
-  }
+  check_count_method(p.method, kCnfCountMethods, "for a CNF file");
   if (!(p.time_limit >= 0)) fail("time_limit must be >= 0, found {}", p.time_limit);
   if (!(p.epsilon > 0)) fail("epsilon must be > 0, found {}", p.epsilon);
   if (!(p.delta > 0 && p.delta < 1)) fail("delta must lie in (0, 1), found {}", p.delta);
@@ -62,6 +59,17 @@ void approximate(const Cnf& f, const CnfCountParams& p, CnfCountResult& r) {
 
 }  // namespace
 
+CnfCountParams cnf_count_params(const CountParams& params) {
+  CnfCountParams p;
+  p.method = params.method;
+  p.time_limit = params.time_limit;
+  p.epsilon = params.epsilon;
+  p.delta = params.delta;
+  p.seed = params.seed;
+  p.threads = params.threads;
+  return p;
+}
+
 CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
   check(p);
   const auto start = std::chrono::steady_clock::now();
@@ -70,17 +78,18 @@ CnfCountResult count_cnf(const Cnf& f, const CnfCountParams& p) {
   r.n_clauses = f.n_clauses();
   r.n_xors = f.xors.size();
   r.n_projected = f.projected().size();
-  if (p.method == "approx") {
+  if (p.method == CountMethod::approx) {
     approximate(f, p, r);
   } else {
     ExactCountParams ep;
-    ep.time_limit = p.method == "auto" && p.time_limit == 0 ? 60.0 : p.time_limit;
+    const bool automatic = p.method == CountMethod::automatic;
+    ep.time_limit = automatic && p.time_limit == 0 ? 60.0 : p.time_limit;
     ep.threads = p.threads;  // the circuit route's workers
     const ExactCountResult e = count_exact(f, ep);
     if (e.complete) {
       r.count = e.count;
       r.guarantee.method = "exact-cnf";
-    } else if (p.method == "auto" && !interrupt_requested()) {
+    } else if (automatic && !interrupt_requested()) {
       approximate(f, p, r);
       r.guarantee.note = r.guarantee.bounded
                              ? "the exact counter ran out of time; then " + r.guarantee.note

@@ -1,6 +1,7 @@
-// count() and robustness(): check the request, pick the method, count, derive the rates, and put
-// the statistical views beside them. The methods live in their own files: structural
-// (structural.hpp), enumerate (enumerate.hpp), exact-cnf and approx (cnf_route.hpp); the
+// count() and robustness(): check the request, pick the method, hand each stage the parameters
+// it needs, fold the stage's counts into the result, derive the rates, and put the statistical
+// views beside them. The methods live in their own files: structural (structural.hpp),
+// enumerate (enumerate.hpp), exact-cnf and approx (cnf_route.hpp), split (split_spec.hpp); the
 // statistical views in sampling.hpp.
 #include "assay/count/counting.hpp"
 
@@ -18,12 +19,15 @@
 #include "cnf_route.hpp"
 #include "enumerate.hpp"
 #include "sampling.hpp"
+#include "split_spec.hpp"
+#include "stage_counts.hpp"
 #include "structural.hpp"
 
 namespace assay::count {
 
 using detail::Box;
 using detail::Checks;
+using detail::StageCounts;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -49,14 +53,9 @@ std::string method_name(Method m) {
   return "";
 }
 
-// Robustness counts without the CNF methods (cnf_allowed = false).
-CountMethod check_method(const std::string& name, const Model& m, bool cnf_allowed) {
-  const CountMethod method = parse_count_method(name);
-  const bool cnf = method == CountMethod::exact_cnf || method == CountMethod::approx ||
-                   method == CountMethod::split;
-  if (cnf && !cnf_allowed) {
-    fail("method must be auto, structural or enumerate, found {}", quote_found(name));
-  }
+// Robustness counts without the CNF methods and splitting (cnf_allowed = false).
+CountMethod check_method(CountMethod method, const Model& m, bool cnf_allowed) {
+  if (!cnf_allowed) check_count_method(method, kRobustnessMethods);
   if (method == CountMethod::split && m.kind != ModelKind::network) {
     fail("method split counts networks; count trees with method structural");
   }
@@ -150,61 +149,70 @@ void check_score_indices(const Model& m, const Checks& c) {
   }
 }
 
-CountResult empty_result(const Model& m, const Spec& spec, const Checks& c,
-                         const CountParams& params, Method method) {
+// The result's header; the counts come from the stage (fold_counts).
+CountResult empty_result(const Spec& spec, const CountParams& params, Method method) {
   CountResult r;
   r.method = method_name(method);
   r.property = params.property;
   r.confidence = params.confidence;
   r.domain_size = spec.domain.size();
   r.n_inputs = spec.domain.vars.size();
-  Guarantee g;
-  g.method = r.method;
-  for (const auto& t : c.truths) {
-    LabelCounts l;
-    l.index = t.label;
-    l.label = m.classes[t.label];
-    l.guarantee = g;
-    r.labels.push_back(l);
-  }
-  for (const auto* s : c.safety) {
-    SafetyCounts sc;
-    sc.name = s->name;
-    sc.guarantee = g;
-    r.safety.push_back(sc);
-  }
   return r;
 }
 
-void exact_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
-                  Method method, CountResult& r) {
+detail::CnfRouteParams cnf_route_params(const CountParams& p, detail::CnfBackend backend) {
+  detail::CnfRouteParams out;
+  out.backend = backend;
+  out.time_limit = p.time_limit;
+  out.epsilon = p.epsilon;
+  out.delta = p.delta;
+  out.seed = p.seed;
+  out.threads = p.threads;
+  out.ambiguity_limit = p.ambiguity_limit;
+  out.fraction_bits = p.fraction_bits;
+  out.weight_bits = p.weight_bits;
+  out.activation_bits = p.activation_bits;
+  return out;
+}
+
+StageCounts exact_counts(const Model& m, const Spec& spec, const Checks& c,
+                         const CountParams& params, Method method) {
   switch (method) {
     case Method::enumerate:
-      detail::enumeration_counts(m, spec, c, params, r);
-      return;
+      return detail::enumeration_counts(m, spec, c, params.enumeration_limit, params.threads);
     case Method::structural:
-      if (r.domain_size < mpz_class("9223372036854775807")) {
-        detail::structural_counts<std::uint64_t>(m, spec, c, params.threads, r);
-      } else {
-        detail::structural_counts<mpz_class>(m, spec, c, params.threads, r);
+      if (spec.domain.size() < mpz_class("9223372036854775807")) {
+        return detail::structural_counts<std::uint64_t>(m, spec, c, params.threads);
       }
-      return;
+      return detail::structural_counts<mpz_class>(m, spec, c, params.threads);
     case Method::exact_cnf:
-      detail::cnf_counts(m, spec, c, params, detail::CnfBackend::exact, r);
-      return;
+      return detail::cnf_counts(m, spec, c, cnf_route_params(params, detail::CnfBackend::exact));
     case Method::approx:
-      detail::cnf_counts(m, spec, c, params, detail::CnfBackend::approx, r);
-      return;
+      return detail::cnf_counts(m, spec, c, cnf_route_params(params, detail::CnfBackend::approx));
     case Method::exact_cnf_then_approx: {
-      CountParams budget = params;
+      auto budget = cnf_route_params(params, detail::CnfBackend::exact_then_approx);
       if (budget.time_limit == 0) budget.time_limit = 60;
-      detail::cnf_counts(m, spec, c, budget, detail::CnfBackend::exact_then_approx, r);
-      return;
+      return detail::cnf_counts(m, spec, c, budget);
     }
     case Method::split:
-      detail::split_counts(m, spec, c, params, r);
-      return;
+      return detail::split_counts(m, spec, c, split_params(params));
   }
+  return {};
+}
+
+// The stage's counts into r, named after the checks they count.
+void fold_counts(const Model& m, const Checks& c, StageCounts s, CountResult& r) {
+  r.labels = std::move(s.labels);
+  for (std::size_t i = 0; i < r.labels.size(); ++i) {
+    r.labels[i].index = c.truths[i].label;
+    r.labels[i].label = m.classes[c.truths[i].label];
+  }
+  r.safety = std::move(s.safety);
+  for (std::size_t i = 0; i < r.safety.size(); ++i) r.safety[i].name = c.safety[i]->name;
+  r.regions = std::move(s.regions);
+  r.boxes = s.boxes;
+  r.cnf_counts = s.cnf_counts;
+  r.ambiguous = s.ambiguous;
 }
 
 mpz_class region_count(const Model& m, const Domain& d, const Box& box, std::int32_t label,
@@ -371,16 +379,18 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   check_request(m, spec, params);
   const Checks c = detail::select_checks(m, spec, params.property);
   check_score_indices(m, c);
-  const Method method = resolve_method(parse_count_method(params.method), m, spec.domain.size());
-  CountResult r = empty_result(m, spec, c, params, method);
+  const Method method = resolve_method(params.method, m, spec.domain.size());
+  CountResult r = empty_result(spec, params, method);
   const auto start = Clock::now();
-  exact_counts(m, spec, c, params, method, r);
+  fold_counts(m, c, exact_counts(m, spec, c, params, method), r);
   if (method == Method::structural || method == Method::enumerate) {
     region_counts(m, spec, c, params, method, r);
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   finish_rates(r);
-  r.samples = detail::sample_views(m, spec, c, params);
+  r.samples =
+      detail::sample_views(m, spec, c, {params.test_x, params.test_y},
+                           {params.samples, params.seed, params.confidence, params.time_limit});
   return r;
 }
 
@@ -399,49 +409,10 @@ RobustnessResult robustness(const Model& m, std::span<const double> x,
                          params.threads, boxes);
   r.robustness = ratio(r.count, r.total);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  r.samples = detail::region_samples(m, dom, box, params.label, params.samples, params.seed,
-                                     params.confidence, params.time_limit);
+  r.samples =
+      detail::region_samples(m, dom, box, params.label,
+                             {params.samples, params.seed, params.confidence, params.time_limit});
   return r;
-}
-
-void check_time_limit(std::string_view name, double seconds, std::string_view as_written) {
-  if (!(seconds >= 0 && seconds <= kMaxTimeLimit)) {
-    fail(
-        "{}{}expected seconds in [0, {:.0f}] (0 = no limit; larger values overflow the clock), "
-        "found {}",
-        name, name.empty() ? "" : ": ", kMaxTimeLimit,
-        as_written.empty() ? fmt::format("{}", seconds) : quote_found(as_written));
-  }
-}
-
-CountMethod parse_count_method(std::string_view name) {
-  static constexpr std::pair<std::string_view, CountMethod> kMethods[] = {
-      {"auto", CountMethod::automatic},      {"structural", CountMethod::structural},
-      {"enumerate", CountMethod::enumerate}, {"exact-cnf", CountMethod::exact_cnf},
-      {"approx", CountMethod::approx},       {"split", CountMethod::split}};
-  for (const auto& [spelling, method] : kMethods) {
-    if (name == spelling) return method;
-  }
-  fail("method must be auto, structural, enumerate, exact-cnf, approx or split, found {}",
-       quote_found(name));
-}
-
-std::string_view to_string(CountMethod method) {
-  switch (method) {
-    case CountMethod::automatic:
-      return "auto";
-    case CountMethod::structural:
-      return "structural";
-    case CountMethod::enumerate:
-      return "enumerate";
-    case CountMethod::exact_cnf:
-      return "exact-cnf";
-    case CountMethod::approx:
-      return "approx";
-    case CountMethod::split:
-      return "split";
-  }
-  return "";
 }
 
 }  // namespace assay::count

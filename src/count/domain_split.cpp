@@ -813,6 +813,18 @@ SplitResult count_unsafe(const Model& m, const VnnProperty& p, const SplitParams
   return r;
 }
 
+SplitParams split_params(const CountParams& params) {
+  SplitParams p;
+  p.time_limit = params.time_limit;
+  p.max_boxes = params.max_boxes;
+  p.max_memory = params.max_memory;
+  p.enumerate_limit = std::min(p.enumerate_limit, params.enumeration_limit);
+  if (!params.samples.empty()) p.samples = params.samples.front();
+  p.seed = params.seed;
+  p.threads = params.threads;
+  return p;
+}
+
 namespace detail {
 
 std::string memory_text(std::uint64_t bytes) {

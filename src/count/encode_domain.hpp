@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "assay/count/encode.hpp"
+#include "assay/count/encoding.hpp"
 #include "assay/count/spec.hpp"
 #include "box.hpp"
 #include "cnf_builder.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "assay/count/encode.hpp"
+#include "assay/count/encoding.hpp"
 #include "assay/count/model.hpp"
 #include "cnf_builder.hpp"
 #include "encode_domain.hpp"

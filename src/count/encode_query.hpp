@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "assay/count/encode.hpp"
+#include "assay/count/encoding.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 

@@ -6,6 +6,7 @@
 #include "assay/core/interrupt.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
+#include "assay/count/count_params.hpp"
 
 namespace assay::count::detail {
 
@@ -87,14 +88,15 @@ std::vector<std::uint64_t> enumerate_box(const Model& m, const Domain& d, const 
   return sum;
 }
 
-void enumeration_counts(const Model& m, const Spec& spec, const Checks& c,
-                        const CountParams& params, CountResult& r) {
+StageCounts enumeration_counts(const Model& m, const Spec& spec, const Checks& c,
+                               std::uint64_t limit, int threads) {
+  StageCounts r = empty_counts(c, to_string(CountMethod::enumerate));
   const std::size_t k = c.truths.size();
   const std::size_t n_counters = 4 * k + 2 * c.safety.size();
-  if (n_counters == 0) return;
+  if (n_counters == 0) return r;
   const Box box = full_box(spec.domain);
   const auto counts = enumerate_box(
-      m, spec.domain, box, params.enumeration_limit, params.threads, n_counters,
+      m, spec.domain, box, limit, threads, n_counters,
       [&](const double* x, const Outputs& out, std::uint64_t* counters) {
         for (std::size_t l = 0; l < k; ++l) {
           const auto& t = c.truths[l];
@@ -125,6 +127,7 @@ void enumeration_counts(const Model& m, const Spec& spec, const Checks& c,
     r.safety[i].violated = to_mpz(counts[4 * k + 2 * i + 1]);
   }
   r.boxes = box_size(box).get_ui();
+  return r;
 }
 
 mpz_class enumerated_region_count(const Model& m, const Domain& d, const Box& region,

@@ -1,5 +1,5 @@
 // Enumeration: the model and the predicates at every point of a box, in parallel chunks. The
-// oracle the other methods are tested against (domains up to CountParams::enumeration_limit).
+// oracle the other methods are tested against (domains up to a limit, by default 2^32 points).
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,10 @@
 
 #include <gmpxx.h>
 
-#include "assay/count/counting.hpp"
 #include "assay/count/model.hpp"
 #include "box.hpp"
 #include "checks.hpp"
+#include "stage_counts.hpp"
 
 namespace assay::count::detail {
 
@@ -29,9 +29,10 @@ std::vector<std::uint64_t> enumerate_box(const Model& m, const Domain& d, const 
                                          std::uint64_t limit, int threads, std::size_t n_counters,
                                          const Visit& visit, const std::string& task);
 
-/// Exact TP/FP/TN/FN per truth and S/N per safety property of `c`, into r, by enumeration.
-void enumeration_counts(const Model& m, const Spec& spec, const Checks& c,
-                        const CountParams& params, CountResult& r);
+/// Exact TP/FP/TN/FN per truth and S/N per safety property of `c` by enumerating the domain (at
+/// most `limit` points) on `threads` workers; boxes = the points.
+StageCounts enumeration_counts(const Model& m, const Spec& spec, const Checks& c,
+                               std::uint64_t limit, int threads);
 
 /// Points of `region` predicted as `label`, by enumeration; adds the points to `points`.
 mpz_class enumerated_region_count(const Model& m, const Domain& d, const Box& region,

@@ -1,14 +1,14 @@
 // Exact numbers for display and the proportions of the statistical view.
-#include <cstdint>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/normal.hpp>
 
 #include "assay/core/error.hpp"
-#include "assay/count/counting.hpp"
+#include "assay/count/count_result.hpp"
 
 namespace assay::count {
 

@@ -148,12 +148,13 @@ class Tallier {
   std::vector<double> scores_;
 };
 
-SampleView test_set_view(const Model& m, const Checks& c, const CountParams& params) {
+SampleView test_set_view(const Model& m, const Checks& c, const TestSet& test,
+                         const SampleParams& params) {
   Tallier tallier(m, c);
   PointTally t = tallier.empty();
   const std::size_t d = m.n_features;
-  for (std::size_t i = 0; i < params.test_y.size(); ++i) {
-    tallier.add(params.test_x.data() + i * d, params.test_y[i], t);
+  for (std::size_t i = 0; i < test.y.size(); ++i) {
+    tallier.add(test.x.data() + i * d, test.y[i], t);
   }
   SampleView v;
   v.source = "test set";
@@ -163,13 +164,13 @@ SampleView test_set_view(const Model& m, const Checks& c, const CountParams& par
 }
 
 SampleView uniform_view(const Model& m, const Spec& spec, const Checks& c,
-                        const CountParams& params, std::size_t j) {
-  const std::size_t n = params.samples[j];
+                        const SampleParams& params, std::size_t j) {
+  const std::size_t n = params.sizes[j];
   Tallier tallier(m, c);
   PointTally t = tallier.empty();
   Rng rng = Rng(params.seed).split(j);
   const Box full = full_box(spec.domain);
-  const std::string name = fmt::format("uniform sample {} of {}", j + 1, params.samples.size());
+  const std::string name = fmt::format("uniform sample {} of {}", j + 1, params.sizes.size());
   SampleView v;
   v.source = "uniform";
   v.requested = n;
@@ -198,23 +199,24 @@ SampleView uniform_view(const Model& m, const Spec& spec, const Checks& c,
 }  // namespace
 
 std::vector<SampleView> sample_views(const Model& m, const Spec& spec, const Checks& c,
-                                     const CountParams& params) {
+                                     const TestSet& test, const SampleParams& params) {
   std::vector<SampleView> out;
-  if (!params.test_y.empty()) out.push_back(test_set_view(m, c, params));
-  for (std::size_t j = 0; j < params.samples.size(); ++j) {
+  if (!test.y.empty()) out.push_back(test_set_view(m, c, test, params));
+  for (std::size_t j = 0; j < params.sizes.size(); ++j) {
     out.push_back(uniform_view(m, spec, c, params, j));
   }
   return out;
 }
 
 std::vector<Proportion> region_samples(const Model& m, const Domain& d, const Box& box,
-                                       std::int32_t label, const std::vector<std::size_t>& sizes,
-                                       std::uint64_t seed, double confidence, double time_limit) {
+                                       std::int32_t label, const SampleParams& params) {
+  const std::vector<std::size_t>& sizes = params.sizes;
+  const double time_limit = params.time_limit;
   std::vector<std::size_t> leaves;
   std::vector<double> scores;
   std::vector<Proportion> out;
   for (std::size_t j = 0; j < sizes.size(); ++j) {
-    Rng rng = Rng(seed).split(j);
+    Rng rng = Rng(params.seed).split(j);
     std::uint64_t hit = 0;
     std::string stopped_by;
     const std::string name = fmt::format("region sample {} of {}", j + 1, sizes.size());
@@ -223,7 +225,7 @@ std::vector<Proportion> region_samples(const Model& m, const Domain& d, const Bo
       if (model_at(m, p.data(), leaves, scores) == label) ++hit;
     });
     warn_stopped(name, n, sizes[j], stopped_by, time_limit);
-    out.push_back(proportion(hit, n, confidence));
+    out.push_back(proportion(hit, n, params.confidence));
   }
   return out;
 }

@@ -14,7 +14,6 @@
 #include "assay/core/error.hpp"
 #include "assay/core/interrupt.hpp"
 #include "assay/core/thread_pool.hpp"
-#include "assay/count/domain_split.hpp"
 
 namespace assay::count::detail {
 

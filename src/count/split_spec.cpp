@@ -1,5 +1,7 @@
 // count()'s method "split": truths, safety properties and regions of a .spec grid counted by
 // domain splitting with network bounds (domain_split.hpp), exact when every piece is decided.
+#include "split_spec.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,6 +11,7 @@
 #include "assay/core/error.hpp"
 #include "assay/core/progress.hpp"
 #include "assay/core/warning.hpp"
+#include "assay/count/count_params.hpp"
 #include "assay/count/domain_split.hpp"
 #include "box.hpp"
 #include "checks.hpp"
@@ -40,8 +43,8 @@ int truth_cell(bool psi, bool phi) {
 class SpecJudge {
  public:
   SpecJudge(const Model& m, const NetworkBounds& nb, const Domain& d, const Check& c,
-            const CountParams& p)
-      : m_(m), nb_(nb), d_(d), c_(c), limit_(std::min<std::uint64_t>(4096, p.enumeration_limit)) {}
+            const SplitParams& p)
+      : m_(m), nb_(nb), d_(d), c_(c), limit_(p.enumerate_limit) {}
 
   Verdict judge(const Box& box) const {
     const mpz_class size = box_size(box);
@@ -220,7 +223,7 @@ struct CheckCounts {
 };
 
 CheckCounts split_check(const Model& m, const NetworkBounds& nb, const Domain& d, const Box& root,
-                        const Check& c, const CountParams& params, const std::string& task) {
+                        const Check& c, const SplitParams& params, const std::string& task) {
   const SpecJudge judge(m, nb, d, c, params);
   CheckCounts out;
   out.cells.assign(c.n_cells() + 1, 0);
@@ -276,7 +279,7 @@ CheckCounts split_check(const Model& m, const NetworkBounds& nb, const Domain& d
 
 Guarantee split_guarantee(const CheckCounts& k) {
   Guarantee g;
-  g.method = "split";
+  g.method = to_string(CountMethod::split);
   g.exact = k.finished;
   g.bounded = !k.finished;
   g.note = fmt::format("{} boxes bounded, {} enumerated{}", k.boxes, k.enumerated,
@@ -297,9 +300,10 @@ void check_label_only(const Formula& f, const std::string& what) {
 
 }  // namespace
 
-void split_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
-                  CountResult& r) {
+StageCounts split_counts(const Model& m, const Spec& spec, const Checks& c,
+                         const SplitParams& params) {
   if (!m.classification) fail("method split counts classifiers; the network is a regressor");
+  StageCounts r = empty_counts(c, to_string(CountMethod::split));
   const NetworkBounds nb(m);
   const Box root = full_box(spec.domain);
   for (std::size_t i = 0; i < c.truths.size(); ++i) {
@@ -362,6 +366,7 @@ void split_counts(const Model& m, const Spec& spec, const Checks& c, const Count
     r.boxes += cc.boxes;
     r.regions.push_back(std::move(rc));
   }
+  return r;
 }
 
 }  // namespace assay::count::detail

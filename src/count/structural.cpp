@@ -1,6 +1,7 @@
 #include "structural.hpp"
 
 #include "assay/core/interrupt.hpp"
+#include "assay/count/count_params.hpp"
 
 namespace assay::count::detail {
 
@@ -73,8 +74,8 @@ struct SafetyTally {
 }  // namespace
 
 template <typename N>
-void structural_counts(const Model& m, const Spec& spec, const Checks& c, int threads,
-                       CountResult& r) {
+StageCounts structural_counts(const Model& m, const Spec& spec, const Checks& c, int threads) {
+  StageCounts r = empty_counts(c, to_string(CountMethod::structural));
   Structural<N> proto(m, spec.domain);
   const std::size_t k = c.truths.size();
   const Box full = full_box(spec.domain);
@@ -126,12 +127,12 @@ void structural_counts(const Model& m, const Spec& spec, const Checks& c, int th
     r.safety[i].violated = to_mpz(tally.pre) - to_mpz(tally.satisfied);
   }
   r.boxes = decided;
+  return r;
 }
 
-template void structural_counts<std::uint64_t>(const Model&, const Spec&, const Checks&, int,
-                                               CountResult&);
-template void structural_counts<mpz_class>(const Model&, const Spec&, const Checks&, int,
-                                           CountResult&);
+template StageCounts structural_counts<std::uint64_t>(const Model&, const Spec&, const Checks&,
+                                                      int);
+template StageCounts structural_counts<mpz_class>(const Model&, const Spec&, const Checks&, int);
 
 mpz_class structural_region_count(const Model& m, const Domain& d, const Box& region,
                                   std::int32_t label, std::uint64_t& boxes) {

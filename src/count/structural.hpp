@@ -12,10 +12,10 @@
 
 #include "assay/core/progress.hpp"
 #include "assay/core/thread_pool.hpp"
-#include "assay/count/counting.hpp"
 #include "assay/count/model.hpp"
 #include "box.hpp"
 #include "checks.hpp"
+#include "stage_counts.hpp"
 #include "three_valued.hpp"
 
 namespace assay::count::detail {
@@ -405,14 +405,14 @@ class Structural {
   std::uint64_t decided_ = 0;
 };
 
-/// Exact TP/FP/TN/FN per truth and S/N per safety property of `c`, into r (structural method).
+/// Exact TP/FP/TN/FN per truth and S/N per safety property of `c` (structural method, on
+/// `threads` workers); boxes = the decided boxes.
 template <typename N>
-void structural_counts(const Model& m, const Spec& spec, const Checks& c, int threads,
-                       CountResult& r);
-extern template void structural_counts<std::uint64_t>(const Model&, const Spec&, const Checks&, int,
-                                                      CountResult&);
-extern template void structural_counts<mpz_class>(const Model&, const Spec&, const Checks&, int,
-                                                  CountResult&);
+StageCounts structural_counts(const Model& m, const Spec& spec, const Checks& c, int threads);
+extern template StageCounts structural_counts<std::uint64_t>(const Model&, const Spec&,
+                                                             const Checks&, int);
+extern template StageCounts structural_counts<mpz_class>(const Model&, const Spec&, const Checks&,
+                                                         int);
 
 /// Points of `region` predicted as `label`; adds the decided boxes to `boxes`.
 mpz_class structural_region_count(const Model& m, const Domain& d, const Box& region,

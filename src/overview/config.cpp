@@ -588,11 +588,12 @@ CountSection read_count(const KeyReader& r, const ReportConfig& c) {
   if (s.test.empty() && !s.test_label.empty()) r.fail_key("label", "needs \"test\" (a CSV file)");
   auto& p = s.params;
   p.property = r.text("property");
-  p.method = r.text("method", p.method);
+  const std::string method = r.text("method", std::string(count::to_string(p.method)));
   const std::vector<std::string> methods = {"auto", "structural", "enumerate", "exact-cnf",
                                             "approx"};
-  if (std::find(methods.begin(), methods.end(), p.method) == methods.end())
+  if (std::find(methods.begin(), methods.end(), method) == methods.end())
     r.fail_value("method", "expected one of " + join(methods), r.value("method"));
+  p.method = count::parse_count_method(method);
   p.time_limit = r.number("time_limit", p.time_limit, 0, 1e9);
   p.epsilon = r.number("epsilon", p.epsilon, 0, 1e9, true);
   p.delta = r.probability("delta", p.delta);

@@ -3,10 +3,17 @@
 // and AVX2 clones next to the baseline x86-64 one (2-double vectors), chosen at load time, on
 // x86-64 GCC builds; elsewhere it expands to nothing. Internal API: no stability promise to users.
 //
-//   ASSAY_VECTOR_CLONES void scale(const double* x, std::size_t n, double a, double* out) {
-//     for (std::size_t i = 0; i < n; ++i) out[i] = a * x[i];
-//   }
-//   // scale(...) runs the AVX-512 clone on a machine that has AVX-512, the same bits everywhere
+// Example (a kernel of a source file; a member of a local class here, so that it can sit in a
+// function body):
+//   struct Kernel {
+//     ASSAY_VECTOR_CLONES static void scale(const double* x, std::size_t n, double a,
+//                                           double* out) {
+//       for (std::size_t i = 0; i < n; ++i) out[i] = a * x[i];
+//     }
+//   };
+//   double x[3] = {1, 2, 3}, y[3];
+//   Kernel::scale(x, 3, 2.0, y);  // the AVX-512 clone on a machine that has AVX-512
+//   y[2];                         // 6
 //
 // Element-wise loops and integer counts give the baseline's bits in every clone as long as no
 // multiply-add is fused: files whose cloned loops hold a * b + c are compiled with

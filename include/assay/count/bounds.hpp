@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "assay/count/model.hpp"
@@ -40,6 +41,10 @@ struct LinearObjective {
 };
 
 enum class BoundMethod { interval, linear };
+
+/// "linear" or "interval"; anything else throws assay::Error "<name> must be linear or interval,
+/// found "x"" (`name`: the option as its caller spells it, e.g. "--bounds" or "method").
+BoundMethod parse_bound_method(std::string_view text, std::string_view name);
 
 struct BoundResult {
   std::vector<double> lower, upper;  ///< one per objective

@@ -23,11 +23,13 @@
 //
 // Example:
 //   VnnProperty p = load_vnnlib("prop_2.vnnlib");
-//   Model m = load_onnx("ACASXU_run2a_2_1_batch_2000.onnx");
-//   SplitParams sp; sp.time_limit = 10;
+//   Model m = load_model("acasxu_2_1.json");  // an assay network (onnx.hpp's load_onnx: ONNX)
+//   SplitParams sp;
+//   sp.time_limit = 10;
+//   sp.bounds = parse_bound_method("linear", "bounds");
 //   SplitResult r = count_unsafe(m, p, sp);
-//   r.decision;                      // "violated"
-//   // r.unsafe_lower <= true unsafe share <= r.unsafe_upper
+//   bool violated = r.decision == "violated";
+//   // r.unsafe_lower <= the true unsafe share <= r.unsafe_upper
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,8 @@
 #include <gmpxx.h>
 
 #include "assay/count/bounds.hpp"
-#include "assay/count/counting.hpp"
+#include "assay/count/count_params.hpp"
+#include "assay/count/count_result.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/vnnlib.hpp"
 
@@ -119,19 +122,17 @@ struct SplitResult {
   std::vector<SplitTrace> trace;
 };
 
+/// The options of `params` that domain splitting shares with count(): time_limit, max_boxes,
+/// max_memory, seed, threads, the one sample size of `samples` (when given) and enumerate_limit
+/// (at most enumeration_limit). Not confidence: count()'s default (0.95) is not splitting's
+/// (0.999), so callers set it when it was given.
+SplitParams split_params(const CountParams& params);
+
 /// Counts the unsafe share of `property`'s domain under `model`. Throws assay::Error when the
 /// network's input or output count differs from the property's, the network has hidden layers
 /// other than ReLU/identity, or parameters are out of range. A run stopped by a budget or an
 /// interrupt returns its certified interval with stop_message set (and warns it).
 SplitResult count_unsafe(const Model& model, const VnnProperty& property,
                          const SplitParams& params = {});
-
-namespace detail {
-struct Checks;
-/// count()'s method "split" on a .spec domain (a grid): every truth, safety property and region
-/// of `checks` counted by splitting (exact when finished, certified bounds otherwise).
-void split_counts(const Model& m, const Spec& spec, const Checks& checks, const CountParams& params,
-                  CountResult& r);
-}  // namespace detail
 
 }  // namespace assay::count

@@ -45,60 +45,14 @@
 // their ranges; `label` and `argmax` read the model's label; `score[k]` is not supported.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "assay/count/cnf.hpp"
+#include "assay/count/encoding.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/spec.hpp"
 
 namespace assay::count {
 
-struct EncodeParams {
-  /// Which check: "" = the spec's only truth/safety property/region (an error when there are
-  /// several), else a predicate (label 1 = it, label 0 = its negation), safety property or region.
-  std::string property;
-  /// The query: for truths "tp", "fp", "tn", "fn", "truth" (psi_L), "predicted" (phi_L); for safety
-  /// properties "satisfied" (pre and post), "violated" (pre and not post), "pre"; for regions
-  /// "robust" (inside and predicted as the region's label), "not-robust", "region".
-  /// "" = "tp", "violated" or "robust".
-  std::string query;
-  /// The label index of tp/fp/tn/fn/truth/predicted (-1 = label 1 for two labels, else 0).
-  std::int32_t label = -1;
-  /// Fixed point of ensemble sums: fractional bits (0 = the fewest that make every leaf value
-  /// exact, up to 24, else 10 + log2(trees + 1)).
-  int fraction_bits = 0;
-  /// Networks: significant bits of each layer's quantised weights.
-  int weight_bits = 12;
-  /// Networks: fractional bits kept of each hidden activation.
-  int activation_bits = 12;
-};
-
-/// How a scalar input is laid out in the CNF.
-struct InputBits {
-  std::string name;        ///< "x[3]"
-  std::vector<Var> bits;   ///< grid index k, least significant bit first
-  std::uint64_t size = 0;  ///< grid points: k ranges over 0 .. size-1
-};
-
-struct Encoding {
-  Cnf cnf;                        ///< projection = every input bit
-  std::string query;              ///< what the models of cnf are, in words
-  std::string arithmetic;         ///< "exact", or the fixed point used and its error bound
-  bool exact = true;              ///< false: `ambiguous` may hold on some inputs
-  Var ambiguous = 0;              ///< literal of the inputs where the fixed-point label may
-                                  ///< differ from the model's (0 when exact)
-  std::vector<InputBits> inputs;  ///< per scalar input of the spec
-  std::size_t n_input_bits = 0;
-};
-
 /// Encodes one query (see EncodeParams). Throws assay::Error for models or formulas the encoder
 /// does not support (naming the part), unknown names, or a model/spec mismatch.
 Encoding encode(const Model& model, const Spec& spec, const EncodeParams& params = {});
-
-/// The grid indices of an input given as the values of the projected variables, in projection
-/// order (as enumerate_projected reports them).
-std::vector<std::uint64_t> decode_inputs(const Encoding& e, const std::vector<bool>& projected);
 
 }  // namespace assay::count

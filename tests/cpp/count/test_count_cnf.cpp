@@ -43,7 +43,7 @@ std::uint64_t brute_force(const Cnf& f) {
 
 CnfCountParams exact() {
   CnfCountParams p;
-  p.method = "exact-cnf";
+  p.method = CountMethod::exact_cnf;
   return p;
 }
 
@@ -91,7 +91,7 @@ TEST(CountCnf, AutoAndApproxOnSmallCounts) {
   const CnfCountResult a = count_cnf(f, p);
   EXPECT_EQ(a.count, 12);
   EXPECT_EQ(a.guarantee.method, "exact-cnf");
-  p.method = "approx";
+  p.method = CountMethod::approx;
   p.threads = 1;
   const CnfCountResult b = count_cnf(f, p);
   EXPECT_EQ(b.guarantee.method, "approx");
@@ -103,7 +103,7 @@ TEST(CountCnf, AutoAndApproxOnSmallCounts) {
 TEST(CountCnf, StoppedCountsGiveCertifiedBounds) {
   const Cnf f = parse_dimacs("p cnf 40 0\n", "f.cnf");  // 2^40 models: far beyond a cell
   CnfCountParams p;
-  p.method = "approx";
+  p.method = CountMethod::approx;
   p.time_limit = 1e-9;
   p.threads = 1;
   const CnfCountResult a = count_cnf(f, p);
@@ -178,7 +178,7 @@ TEST(CountCnf, LabelCellsStayWithinTheDomainAndContainTheTruth) {
 TEST(CountCnf, ParametersAreChecked) {
   const Cnf f = parse_dimacs("p cnf 2 1\n1 0\n", "f.cnf");
   CnfCountParams p;
-  p.method = "enumerate";
+  p.method = CountMethod::enumerate;
   EXPECT_THROW_MSG(count_cnf(f, p), Error,
                    "method must be auto, exact-cnf or approx for a CNF file, found \"enumerate\"");
   p = {};
@@ -190,6 +190,36 @@ TEST(CountCnf, ParametersAreChecked) {
   p = {};
   p.delta = 1;
   EXPECT_THROW_MSG(count_cnf(f, p), Error, "delta must lie in (0, 1), found 1");
+}
+
+TEST(CountCnf, MethodsHaveOneSpellingAndOneMessage) {
+  for (const CountMethod m : kCountMethods) EXPECT_EQ(parse_count_method(to_string(m)), m);
+  EXPECT_EQ(parse_count_method("exact-cnf"), CountMethod::exact_cnf);
+  EXPECT_THROW_MSG(
+      parse_count_method("fast"), Error,
+      "method must be auto, structural, enumerate, exact-cnf, approx or split, found \"fast\"");
+  EXPECT_EQ(parse_count_method("approx", kCnfCountMethods, "for a CNF file"), CountMethod::approx);
+  EXPECT_THROW_MSG(parse_count_method("split", kCnfCountMethods, "for a CNF file"), Error,
+                   "method must be auto, exact-cnf or approx for a CNF file, found \"split\"");
+  EXPECT_THROW_MSG(check_count_method(CountMethod::approx, kRobustnessMethods), Error,
+                   "method must be auto, structural or enumerate, found \"approx\"");
+}
+
+TEST(CountCnf, OptionsSharedWithCountAreTranslatedInOnePlace) {
+  CountParams c;
+  c.method = CountMethod::approx;
+  c.time_limit = 7;
+  c.epsilon = 0.5;
+  c.delta = 0.1;
+  c.seed = 42;
+  c.threads = 3;
+  const CnfCountParams p = cnf_count_params(c);
+  EXPECT_EQ(p.method, CountMethod::approx);
+  EXPECT_EQ(p.time_limit, 7);
+  EXPECT_EQ(p.epsilon, 0.5);
+  EXPECT_EQ(p.delta, 0.1);
+  EXPECT_EQ(p.seed, 42U);
+  EXPECT_EQ(p.threads, 3);
 }
 
 }  // namespace

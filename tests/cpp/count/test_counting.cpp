@@ -127,7 +127,7 @@ CountResult run(const Model& m, const Spec& s, const std::string& property,
                 const std::string& method) {
   CountParams p;
   p.property = property;
-  p.method = method;
+  p.method = parse_count_method(method);
   p.threads = 2;
   ScopedWarningHandler quiet(WarningHandler{});
   return count(m, s, p);
@@ -279,7 +279,7 @@ TEST(Counting, OverlappingOrMissingTruthsMakeAccuracyUndefined) {
       std::vector<std::string> warnings;
       ScopedWarningHandler capture([&](const std::string& w) { warnings.push_back(w); });
       CountParams p;
-      p.method = method;
+      p.method = parse_count_method(method);
       const CountResult r = count(m, s, p);
       EXPECT_TRUE(std::isnan(r.accuracy)) << method;
       EXPECT_NE(std::find(warnings.begin(), warnings.end(), message), warnings.end()) << method;
@@ -656,7 +656,7 @@ TEST(Counting, InterruptsStopCleanly) {
   EXPECT_FALSE(interrupt_requested());  // the scope's end clears it
   const Spec big = parse_spec("input a[32] : bool;\ntruth 1 = a[0];\n", "big.spec");
   CountParams e;
-  e.method = "enumerate";
+  e.method = CountMethod::enumerate;
   const InterruptScope scope([] { return true; });
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(count(constant_model(32, 1), big, e), Interrupted);

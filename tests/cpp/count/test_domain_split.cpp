@@ -202,7 +202,7 @@ TEST(DomainSplit, StopsAtTheMemoryBudget) {
   // The same budget stops method split on a .spec grid with certified bounds.
   const Spec spec = parse_spec("input x[16] : int[0, 7];\ntruth 1 = x[0] + x[1] > 7;\n", "g.spec");
   CountParams cp;
-  cp.method = "split";
+  cp.method = CountMethod::split;
   cp.max_memory = 20'000;
   warnings.clear();
   const CountResult c = count(random_net({16, 8, 2}, 3), spec, cp);
@@ -244,10 +244,10 @@ TEST(DomainSplit, SpecCountsEqualEnumeration) {
   for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     const Model m = random_net({11, 12, 2}, seed);
     CountParams ep;
-    ep.method = "enumerate";
+    ep.method = CountMethod::enumerate;
     const CountResult e = count(m, spec, ep);
     CountParams sp;
-    sp.method = "split";
+    sp.method = CountMethod::split;
     const CountResult s = count(m, spec, sp);
     ASSERT_EQ(s.labels.size(), e.labels.size());
     for (std::size_t l = 0; l < e.labels.size(); ++l) {
@@ -276,7 +276,7 @@ TEST(DomainSplit, SpecCountsEqualEnumeration) {
 TEST(DomainSplit, SpecMethodChecks) {
   const Spec spec = parse_spec("input x[2] : bool; truth 1 = x[0] and score[1] > 0;", "s.spec");
   CountParams sp;
-  sp.method = "split";
+  sp.method = CountMethod::split;
   try {
     count(random_net({2, 4, 2}, 1), spec, sp);
     FAIL();
@@ -343,6 +343,41 @@ TEST(DomainSplit, AcasXuBoundaryStopsAtTheMemoryBudget) {
   EXPECT_LE(r.unsafe_lower, r.sample.exact_high);
   EXPECT_GE(r.unsafe_upper, r.sample.exact_low);
   EXPECT_LT(r.unsafe_upper - r.unsafe_lower, 0.05);
+}
+
+TEST(DomainSplit, OptionsSharedWithCountAreTranslatedInOnePlace) {
+  CountParams c;
+  c.time_limit = 5;
+  c.max_boxes = 100;
+  c.max_memory = 1'000'000;
+  c.seed = 9;
+  c.threads = 2;
+  c.confidence = 0.9;
+  SplitParams p = split_params(c);
+  EXPECT_EQ(p.time_limit, 5);
+  EXPECT_EQ(p.max_boxes, 100U);
+  EXPECT_EQ(p.max_memory, 1'000'000U);
+  EXPECT_EQ(p.seed, 9U);
+  EXPECT_EQ(p.threads, 2);
+  EXPECT_EQ(p.samples, SplitParams{}.samples);        // no sample size given: splitting's default
+  EXPECT_EQ(p.confidence, SplitParams{}.confidence);  // 0.95 is count()'s default, not split's
+  EXPECT_EQ(p.enumerate_limit, 4096U);
+  c.samples = {300};
+  c.enumeration_limit = 100;
+  p = split_params(c);
+  EXPECT_EQ(p.samples, 300U);
+  EXPECT_EQ(p.enumerate_limit, 100U);
+}
+
+TEST(DomainSplit, BoundMethodsHaveOneMessage) {
+  EXPECT_EQ(parse_bound_method("linear", "--bounds"), BoundMethod::linear);
+  EXPECT_EQ(parse_bound_method("interval", "--bounds"), BoundMethod::interval);
+  try {
+    parse_bound_method("crown", "--bounds");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "--bounds must be linear or interval, found \"crown\"");
+  }
 }
 
 }  // namespace

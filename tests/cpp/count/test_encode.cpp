@@ -97,9 +97,9 @@ safety S = d > 1 => label != 2;
 void expect_same_counts(const assay::count::Model& m, const std::string& spec_text) {
   const auto spec = assay::count::parse_spec(spec_text, "t.spec");
   assay::count::CountParams p;
-  p.method = "enumerate";
+  p.method = assay::count::CountMethod::enumerate;
   const auto want = assay::count::count(m, spec, p);
-  p.method = "exact-cnf";
+  p.method = assay::count::CountMethod::exact_cnf;
   const auto got = assay::count::count(m, spec, p);
   ASSERT_EQ(got.labels.size(), want.labels.size());
   for (std::size_t l = 0; l < want.labels.size(); ++l) {
