@@ -138,10 +138,12 @@ struct EncodeOptions {
 
 // The options of the CNF methods, shared by counting a model and counting a CNF file.
 void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
-  cmd->add_option("--time-limit", p.time_limit,
-                  "exact-cnf/approx/split: seconds per count (0 = none; auto: exact-cnf for "
-                  "this (60 if 0), then approx for this (none if 0)); also stops each uniform "
-                  "sample (at most 1e9)")
+  cmd->add_option(
+         "--time-limit", p.time_limit,
+         "exact-cnf/approx/split: seconds per count (0 = none; auto: exact-cnf for "
+         "this (60 if 0), then approx for this (if 0: 60 for a model, none for --cnf)); also "
+         "stops each uniform "
+         "sample (at most 1e9)")
       ->check(time_limit_rule());
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()

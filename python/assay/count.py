@@ -201,7 +201,7 @@ def count(model, spec, property=None, *, samples=(), seed=0, X_test=None, y_test
         Threads; 0 = all cores.
     time_limit : float, default=0.0
         Seconds per CNF count or "split" count (0 = none; "auto": exact-cnf for this, 60 if 0,
-        then approx for this, none if 0). Each uniform sample also stops after
+        then approx for this, 60 if 0). Each uniform sample also stops after
         time_limit seconds (when set) with the points drawn so far (its "n" is then below its
         "requested", with a warning).
     epsilon : float, default=0.8

@@ -2,6 +2,7 @@
 // and slice), the jackknife behind BCa, DeLong, McNemar and permutation tests, the corrections,
 // and the result with its plain-sentence conclusions.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -551,10 +552,8 @@ void warn_undefined(const CompareResult& r) {
       small.push_back(fmt::format("{}={} ({} examples)", s.column, s.value, s.n_examples));
   }
   if (!small.empty()) {
-    std::string list;
-    for (std::size_t i = 0; i < std::min<std::size_t>(small.size(), 5); ++i) {
-      list += (i ? ", " : "") + small[i];
-    }
+    const std::size_t listed = std::min<std::size_t>(small.size(), 5);
+    std::string list = fmt::format("{}", fmt::join(small.begin(), small.begin() + listed, ", "));
     if (small.size() > 5) list += fmt::format(" and {} more", small.size() - 5);
     warn(fmt::format(
         "compare: {} slice(s) too small for their intervals to mean much (fewer than {} "

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
 
@@ -55,9 +56,7 @@ bool is_operator(std::string_view word) {
 }
 
 std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 std::vector<std::string> model_names(const CompareResult& result) {

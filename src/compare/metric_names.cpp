@@ -1,4 +1,5 @@
 // The names of compare's metrics and options: canonical spellings, aliases, directions.
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -66,9 +67,7 @@ std::string normalised(std::string_view name) {
 }
 
 std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 std::string task_words(Task task) {

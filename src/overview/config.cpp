@@ -10,6 +10,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/names.hpp"
 #include "assay/core/options.hpp"
@@ -86,9 +87,7 @@ std::string describe(const Json& value) {
 }
 
 std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 // Text of the configuration reaches the page and the terminal, where a control character (NUL,

@@ -1,6 +1,7 @@
 // The overview's compare section: compare::compare and the gates on the configuration's table
 // (what `assay compare` runs), drawn with the blocks of the comparison's own page.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/csv.hpp"
 #include "assay/report/compare.hpp"
@@ -59,8 +60,7 @@ std::string render_compare_claim(const Claim& c) {
     return "Compare: gate FAILED: " + f.at("message").get<std::string>();
   if (c.kind == "compare.gates_passed") {
     const auto gates = f.at("gates").get<std::vector<std::string>>();
-    std::string list;
-    for (const auto& g : gates) list += (list.empty() ? "" : ", ") + g;
+    const std::string list = fmt::format("{}", fmt::join(gates, ", "));
     return gates.size() == 1 ? fmt::format("Compare: the gate {} passed.", list)
                              : fmt::format("Compare: every gate passed ({}).", list);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/report/cv.hpp"
 #include "assay/report/soak.hpp"
@@ -71,9 +72,7 @@ std::string untested(const Json& tests) {
                        : "") +
                   ")");
   }
-  std::string text;
-  for (std::size_t i = 0; i < out.size(); ++i) text += (i ? ", " : "") + out[i];
-  return text;
+  return fmt::format("{}", fmt::join(out, ", "));
 }
 
 // The rule of the Same/Other/All sentence: a test subset "differs" when the paired t-test of
@@ -131,7 +130,7 @@ std::string pooling_text(const Claim& c) {
   }
   if (!effects.empty()) {
     text += " Training on all subsets instead of the same one ";
-    for (std::size_t i = 0; i < effects.size(); ++i) text += (i ? ", " : "") + effects[i];
+    text += fmt::format("{}", fmt::join(effects, ", "));
     text += ".";
   }
   return text;

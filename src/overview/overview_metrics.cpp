@@ -10,6 +10,7 @@
 #include <span>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/metrics/ranking.hpp"
 #include "assay/report/charts.hpp"
@@ -197,9 +198,8 @@ std::string relation_text(const Json& f, const std::string& a, const std::string
   }
   const auto recalls = f.at("crossings").get<std::vector<double>>();
   const auto texts = crossing_texts(recalls);
-  std::string where;
-  for (std::size_t i = 0; i < texts.size() && i < kCrossingsListed; ++i)
-    where += (i ? ", " : "") + texts[i];
+  const std::size_t listed = std::min<std::size_t>(texts.size(), kCrossingsListed);
+  std::string where = fmt::format("{}", fmt::join(texts.begin(), texts.begin() + listed, ", "));
   if (texts.size() > kCrossingsListed)
     where += fmt::format(" and {} more", texts.size() - kCrossingsListed);
   return fmt::format(

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
 #include "assay/core/validate.hpp"
@@ -254,8 +255,7 @@ std::string describe_cv(const CvOutcome& outcome, const CvParams& params) {
                     d.n_rows, d.n_features, target,
                     task.splits.design().group.empty() ? "" : ", grouped", task.splits.n_folds());
   }
-  std::string learners;
-  for (const auto& l : params.learners) learners += (learners.empty() ? "" : ", ") + l;
+  const std::string learners = fmt::format("{}", fmt::join(params.learners, ", "));
   std::string learner_params;
   if (params.learner_params.is_object() && !params.learner_params.empty())
     learner_params = fmt::format(" Learner parameters: {}.", params.learner_params.dump());

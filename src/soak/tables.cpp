@@ -4,6 +4,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "assay/core/error.hpp"
 
@@ -77,8 +78,7 @@ std::string describe_experiment(const SoakOutcome& outcome, const SoakExperiment
                         subsets, design.group.empty() ? "" : ", grouped", task.splits.n_folds(),
                         task.splits.size());
   }
-  std::string learners;
-  for (const auto& l : params.run.learners) learners += (learners.empty() ? "" : ", ") + l;
+  std::string learners = fmt::format("{}", fmt::join(params.run.learners, ", "));
   if (params.run.learner_params.is_object() && !params.run.learner_params.empty())
     learners += fmt::format(" (parameters: {})", params.run.learner_params.dump());
   return fmt::format(

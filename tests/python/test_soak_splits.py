@@ -204,7 +204,7 @@ def test_bad_inputs():
     with pytest.raises(assay.AssayError, match=r'subsets must be a non-empty combination of S, O, '
                                                r'A; found "SX"'):
         SOAKFold(3, subsets="SX").split(None, subset=subset)
-    with pytest.raises(assay.AssayError, match=r"ratio must be in \(0, 1\), found 1.5"):
+    with pytest.raises(assay.AssayError, match=r"ratio: expected a number in \(0, 1\), found 1.5"):
         SOAKFold(3, ratio=1.5).split(None, subset=subset)
     with pytest.raises(assay.AssayError, match=r"folds must be at least 2, found 1"):
         SOAKFold(1).split(None, subset=subset)

@@ -58,7 +58,7 @@ def test_bootstrap_undefined_resamples_are_counted_and_warned():
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(n_resamples=0), "n_resamples must be at least 1, found 0"),
-    (dict(confidence=1.0), r"confidence must be in \(0, 1\), found 1"),
+    (dict(confidence=1.0), r"confidence: expected a number in \(0, 1\), found 1"),
     (dict(sample_weight=[1.0, -1.0, 1.0]), "sample_weight must be >= 0, found -1 at index 1"),
     (dict(sample_weight=[1.0, 1.0]), r"y_true and sample_weight differ in length \(3 vs 2\)"),
 ])

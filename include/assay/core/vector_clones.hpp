@@ -3,8 +3,7 @@
 // and AVX2 clones next to the baseline x86-64 one (2-double vectors), chosen at load time, on
 // x86-64 GCC builds; elsewhere it expands to nothing. Internal API: no stability promise to users.
 //
-// Example (a kernel of a source file; a member of a local class here, so that it can sit in a
-// function body):
+// Example (a member of a local class here; in a source file, a function at namespace scope):
 //   struct Kernel {
 //     ASSAY_VECTOR_CLONES static void scale(const double* x, std::size_t n, double a,
 //                                           double* out) {

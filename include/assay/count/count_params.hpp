@@ -69,7 +69,7 @@ struct CountParams {
   /// How to count (counting.hpp describes each method); from text: parse_count_method.
   CountMethod method = CountMethod::automatic;
   /// exact-cnf / approx: wall-clock limit per count in seconds (0 = none; auto gives the exact
-  /// counter this, or 60 when 0, then its approximate fallback this again, or none when 0).
+  /// counter this, or 60 when 0, then its approximate fallback this again, or 60 when 0).
   double time_limit = 0.0;
   /// approx: tolerance and confidence of each count (ApproxMC's defaults).
   double epsilon = 0.8;
