@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
-#include <ranges>
 #include <string_view>
 #include <unordered_map>
 
@@ -144,7 +143,12 @@ std::string join_names(const std::vector<std::string>& names) {
     }
     return plain ? name : quote_found(name);
   };
-  return fmt::format("{}", fmt::join(names | std::views::transform(shown), ", "));
+  // A vector, not std::views::transform: clang 14 with libstdc++ 12 cannot compile the view
+  // (the sanitizer build uses clang).
+  std::vector<std::string> shown_names;
+  shown_names.reserve(names.size());
+  for (const auto& name : names) shown_names.push_back(shown(name));
+  return fmt::format("{}", fmt::join(shown_names, ", "));
 }
 
 void fail_in(const Table& table, const std::string& message) {
