@@ -1,8 +1,7 @@
 // One experiment run by several cooperating processes (MPI ranks): `mpirun -n N assay soak ...`.
 //
-// Example:
-//   std::unique_ptr<JobDistributor> d = mpi::world_distributor();   // assay/mpi/distributor.hpp
-//   auto outcome = run_distributed(def, *d, {.threads = 1, .registry = "reg"});
+// Example (d: *mpi::world_distributor() of assay/mpi/distributor.hpp, in an MPI build):
+//   auto outcome = run_distributed(def, d, {.threads = 1, .registry = "reg"});
 //   if (outcome) write_outputs(def, *outcome, "out");               // rank 0 only
 //
 // Every rank reads the data once and builds the same tasks. Rank 0 hands out units one at a
