@@ -56,10 +56,17 @@ std::string method_name(Method m) {
 // Robustness counts without the CNF methods and splitting (cnf_allowed = false).
 CountMethod check_method(CountMethod method, const Model& m, bool cnf_allowed) {
   if (!cnf_allowed) check_count_method(method, kRobustnessMethods);
+  const bool graph = m.kind == ModelKind::graph;
   if (method == CountMethod::split && m.kind != ModelKind::network) {
-    fail("method split counts networks; count trees with method structural");
+    fail("method split counts {}; count trees with method structural",
+         graph ? "dense networks here (a graph network: --vnnlib)" : "networks");
   }
-  if (method == CountMethod::structural && m.kind == ModelKind::network) {
+  if (graph && (method == CountMethod::exact_cnf || method == CountMethod::approx)) {
+    fail("method {} encodes trees and dense networks as CNF; count a graph network (convolutions, "
+         "pooling, skip connections) with method enumerate, or over a VNN-LIB box with --vnnlib",
+         to_string(method));
+  }
+  if (method == CountMethod::structural && (m.kind == ModelKind::network || graph)) {
     fail("structural counting covers trees and tree ensembles; count networks with method {}",
          cnf_allowed ? "enumerate, exact-cnf or approx" : "enumerate");
   }
@@ -83,6 +90,7 @@ Method resolve_method(CountMethod method, const Model& m, const mpz_class& domai
     case CountMethod::automatic:
       break;
   }
+  if (m.kind == ModelKind::graph) return Method::enumerate;
   if (m.kind != ModelKind::network) return Method::structural;
   if (domain_size <= mpz_class(1UL << 26)) return Method::enumerate;
   return Method::exact_cnf_then_approx;
@@ -90,7 +98,8 @@ Method resolve_method(CountMethod method, const Model& m, const mpz_class& domai
 
 bool use_structural(CountMethod method, const Model& m) {
   return method == CountMethod::structural ||
-         (method == CountMethod::automatic && m.kind != ModelKind::network);
+         (method == CountMethod::automatic && m.kind != ModelKind::network &&
+          m.kind != ModelKind::graph);
 }
 
 // A test point outside the domain would be compared with counts that never include it.

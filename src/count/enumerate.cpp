@@ -14,7 +14,7 @@ namespace assay::count::detail {
 std::int32_t model_at(const Model& m, const double* x, std::vector<std::size_t>& leaves,
                       std::vector<double>& scores) {
   const std::span<const double> xs(x, m.n_features);
-  if (m.kind == ModelKind::network) {
+  if (m.kind == ModelKind::network || m.kind == ModelKind::graph) {
     scores = predict_scores(m, xs);
     if (scores.size() == 1 && m.classification) return scores[0] > 0.5 ? 1 : 0;
     return static_cast<std::int32_t>(std::max_element(scores.begin(), scores.end()) -

@@ -10,6 +10,7 @@
 
 #include "assay/core/error.hpp"
 #include "assay/core/task.hpp"
+#include "assay/count/graph.hpp"
 #include "input_file.hpp"
 
 namespace assay::count {
@@ -513,6 +514,8 @@ std::string to_string(ModelKind kind) {
       return "boosted";
     case ModelKind::network:
       return "network";
+    case ModelKind::graph:
+      return "graph";
   }
   return "?";
 }
@@ -530,6 +533,15 @@ void validate(const Model& m) {
            m.n_outputs);
     }
     check_classes(m);
+  }
+  if (m.kind == ModelKind::graph) {
+    if (!m.graph) fail("the graph model has no graph");
+    validate(*m.graph);
+    if (m.graph->n_inputs() != m.n_features || m.graph->n_outputs() != m.n_outputs) {
+      fail("the graph has {} inputs and {} outputs, the model declares {} and {}",
+           m.graph->n_inputs(), m.graph->n_outputs(), m.n_features, m.n_outputs);
+    }
+    return;
   }
   if (m.kind == ModelKind::network) {
     if (m.layers.empty()) fail("the network has no layers");
@@ -689,6 +701,30 @@ std::vector<double> network_forward(const Model& m, std::span<const double> x) {
   return a;
 }
 
+// The output activation of a graph model, applied to the output node's values.
+std::vector<double> graph_model_forward(const Model& m, std::span<const double> x) {
+  std::vector<double> z = graph_forward(*m.graph, x);
+  switch (m.graph_output_activation) {
+    case Activation::identity:
+    case Activation::relu:  // not produced by the importer; kept total
+      break;
+    case Activation::logistic:
+      for (double& v : z) v = sigmoid(v);
+      break;
+    case Activation::softmax: {
+      const double mx = *std::max_element(z.begin(), z.end());
+      double sum = 0.0;
+      for (double& v : z) {
+        v = std::exp(v - mx);
+        sum += v;
+      }
+      for (double& v : z) v /= sum;
+      break;
+    }
+  }
+  return z;
+}
+
 }  // namespace
 
 std::vector<double> predict_scores(const Model& m, std::span<const double> x) {
@@ -696,6 +732,7 @@ std::vector<double> predict_scores(const Model& m, std::span<const double> x) {
     fail("the model expects {} features, found {}", m.n_features, x.size());
   }
   if (m.kind == ModelKind::network) return network_forward(m, x);
+  if (m.kind == ModelKind::graph) return graph_model_forward(m, x);
   std::vector<std::size_t> leaves(m.trees.size());
   for (std::size_t t = 0; t < m.trees.size(); ++t) leaves[t] = tree_leaf(m, m.trees[t], x);
   std::vector<double> scores;
@@ -707,8 +744,8 @@ std::int32_t predict_label(const Model& m, std::span<const double> x) {
   if (x.size() != m.n_features) {
     fail("the model expects {} features, found {}", m.n_features, x.size());
   }
-  if (m.kind == ModelKind::network) {
-    const auto out = network_forward(m, x);
+  if (m.kind == ModelKind::network || m.kind == ModelKind::graph) {
+    const auto out = m.kind == ModelKind::graph ? graph_model_forward(m, x) : network_forward(m, x);
     if (out.size() == 1 && m.classification) return out[0] > 0.5 ? 1 : 0;
     return static_cast<std::int32_t>(argmax(out));
   }
@@ -727,6 +764,11 @@ std::int32_t predict_label(const Model& m, std::span<const double> x) {
 
 Json model_to_json(const Model& m) {
   Json j;
+  if (m.kind == ModelKind::graph) {
+    fail(
+        "a graph network (convolutions, pooling, skip connections) is read from its ONNX file; "
+        "it has no assay JSON form");
+  }
   j["format"] = "assay-model";
   j["version"] = kFormatVersion;
   j["kind"] = to_string(m.kind);
@@ -859,6 +901,12 @@ ModelInfo model_info(const Model& m) {
     }
     return info;
   }
+  if (m.kind == ModelKind::graph) {
+    info.n_nodes = m.graph->nodes.size();
+    info.n_neurons = graph_neurons(*m.graph);
+    info.n_parameters = graph_parameters(*m.graph);
+    return info;
+  }
   info.n_trees = m.trees.size();
   for (const Tree& t : m.trees) {
     info.n_nodes += t.size();
@@ -888,6 +936,9 @@ Json model_info_json(const ModelInfo& info) {
          {"n_parameters", info.n_parameters}};
   if (info.kind == "network") {
     j["layer_sizes"] = info.layer_sizes;
+  } else if (info.kind == "graph") {
+    j["n_nodes"] = info.n_nodes;
+    j["n_neurons"] = info.n_neurons;
   } else {
     j["n_trees"] = info.n_trees;
     j["n_nodes"] = info.n_nodes;

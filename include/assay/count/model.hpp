@@ -27,6 +27,9 @@
 //   network   dense layers, y = act(W x + b) with W stored row-major [out][in]; activations
 //             relu / identity in hidden layers, identity / logistic / softmax at the output.
 //             Binary logistic output (one unit): label = 1 iff sigmoid(z) > 0.5 (scikit-learn).
+//   graph     an image classifier from ONNX (convolutions, pooling, skip connections) as a
+//             GraphNetwork (graph.hpp); scores = graph_output_activation(output node);
+//             label = argmax. Read from ONNX only: it has no assay JSON form.
 //
 // Example:
 //   // Python: clf = DecisionTreeClassifier(max_depth=1).fit([[0], [1], [2], [3]], [0, 0, 1, 1])
@@ -39,6 +42,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,7 +51,9 @@
 
 namespace assay::count {
 
-enum class ModelKind { tree, forest, boosted, network };
+struct GraphNetwork;
+
+enum class ModelKind { tree, forest, boosted, network, graph };
 enum class SplitRule { less_equal, less };
 enum class Aggregation { average, vote };
 enum class Link { identity, logistic, softmax };
@@ -96,6 +102,10 @@ struct Model {
   // Networks.
   std::vector<Layer> layers;
 
+  // Graph networks (kind graph): shared, read-only once built.
+  std::shared_ptr<const GraphNetwork> graph;
+  Activation graph_output_activation = Activation::identity;
+
   std::size_t n_classes() const { return classes.size(); }
 };
 
@@ -132,17 +142,18 @@ void save_model(const Model& model, const std::string& path);
 
 /// Summary for `assay model info`.
 struct ModelInfo {
-  std::string kind;  ///< "tree", "forest", "boosted", "network"
+  std::string kind;  ///< "tree", "forest", "boosted", "network", "graph"
   std::string task;  ///< "classification" or "regression"
   std::string source;
   std::size_t n_features = 0;
   std::size_t n_outputs = 0;
   std::vector<std::string> classes;
   std::size_t n_trees = 0;
-  std::size_t n_nodes = 0;
+  std::size_t n_nodes = 0;  ///< trees: nodes; graph: graph nodes
   std::size_t n_leaves = 0;
   std::size_t max_depth = 0;
   std::vector<std::size_t> layer_sizes;  ///< network: n_features, hidden..., n_outputs
+  std::size_t n_neurons = 0;             ///< graph: nonlinear units (relu, sigmoid, tanh, pool)
   /// Trees: 2 per internal node (feature, threshold) + the values of every leaf; networks:
   /// weights + biases.
   std::size_t n_parameters = 0;
