@@ -134,7 +134,7 @@ def raw_thresholds(transforms, d, features, thresholds):
     # Invariant: lo goes left, hi goes right (splits whose every input goes left are done).
     open_ = ~top
     while True:
-        gap = open_ & (hi - lo > 1)
+        gap = open_ & (lo < hi - 1)  # (hi - lo would overflow int64)
         if not gap.any():
             break
         mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)
