@@ -9,8 +9,8 @@ estimator, folded into the exported model so that it predicts as the whole pipel
   correctly rounded operation with a positive factor), so the inputs x that go left, those with
   float32(scale(x)) <= t, are exactly the doubles x <= x*, where x* is the largest double that
   goes left. x* is found by bisection over the ordered doubles, evaluating the scalers with
-  scikit-learn's own operations in its order, and the exported trees compare x itself (input_float32 false): every prediction,
-  and so every count, equals the pipeline's.
+  scikit-learn's own operations in its order, and the exported trees compare x itself
+  (input_float32 false): every prediction, and so every count, equals the pipeline's.
 """
 import numpy as np
 
