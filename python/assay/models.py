@@ -17,6 +17,7 @@ import os
 import numpy as np
 
 from . import _assay
+from . import _sklearn_pipeline
 from ._assay import AssayError, __version__
 
 __all__ = ["Model", "from_sklearn", "from_torch", "from_xgboost", "save", "load"]
@@ -341,13 +342,22 @@ def from_sklearn(est):
     """Export a fitted scikit-learn estimator to an assay Model.
 
     Supported: DecisionTreeClassifier / Regressor, RandomForestClassifier,
-    GradientBoostingClassifier / Regressor and MLPClassifier, in the versioned assay JSON model
-    format (docs/count.md).
+    GradientBoostingClassifier / Regressor, MLPClassifier and LogisticRegression, in the versioned
+    assay JSON model format (docs/count.md), and a Pipeline of StandardScaler, MinMaxScaler
+    (clip=False) and MaxAbsScaler steps (or "passthrough") in front of one of them: the scalers
+    are folded into the model (into the first layer of a network or LogisticRegression; into the
+    split thresholds of trees, which then compare the raw input, so that predictions and counts
+    equal the pipeline's including its float32 rounding of the scaled features).
+
+    A LogisticRegression becomes a network of one identity layer whose outputs are its
+    ``decision_function``: label = argmax for three or more classes (``multi_class`` "ovr" or
+    "multinomial" alike, as ``predict`` does), and for two classes the outputs are
+    ``[0, decision]``, so label 1 iff the decision is > 0, as ``predict`` says.
 
     Parameters
     ----------
     est : estimator
-        The fitted estimator.
+        The fitted estimator or Pipeline.
 
     Returns
     -------
@@ -357,7 +367,8 @@ def from_sklearn(est):
     Raises
     ------
     assay.AssayError
-        An unsupported or unfitted estimator.
+        An unsupported or unfitted estimator, or a Pipeline step that is not a supported scaler
+        (the message names the step).
 
     Examples
     --------
@@ -369,6 +380,40 @@ def from_sklearn(est):
     >>> bool((model.predict(X) == tree.predict(X)).all())
     True
     """
+    if type(est).__name__ == "Pipeline":
+        return _from_pipeline(est)
+    doc = _estimator_doc(est)
+    return Model(doc, where=type(est).__name__)
+
+
+def _from_pipeline(pipe):
+    transforms, final = _sklearn_pipeline.check_steps(pipe)
+    doc = _estimator_doc(final)
+    if transforms:
+        if doc["kind"] == "network":
+            _sklearn_pipeline.fold_into_network(doc, transforms)
+        else:
+            _sklearn_pipeline.fold_into_trees(doc, transforms)
+    names = [type(s).__name__ for _, s in transforms] + [type(final).__name__]
+    doc["source"] = f"sklearn.pipeline.Pipeline({', '.join(names)})"
+    return Model(doc, where="Pipeline")
+
+
+def _logistic_regression_doc(est, source, d):
+    classes = _classes(est)
+    W = np.asarray(est.coef_, dtype=float)
+    b = np.broadcast_to(np.asarray(est.intercept_, dtype=float), (W.shape[0],))
+    if W.shape[0] == 1:
+        # predict: classes_[decision > 0]. As outputs [0, decision], argmax (ties to the first)
+        # picks label 1 exactly when decision > 0.
+        W = np.vstack([np.zeros_like(W), W])
+        b = np.array([0.0, b[0]])
+    doc = _header("network", "classification", source, d, W.shape[0], classes)
+    doc["layers"] = [{"weights": W.tolist(), "bias": b.tolist(), "activation": "identity"}]
+    return doc
+
+
+def _estimator_doc(est):
     name = type(est).__name__
     source = f"{type(est).__module__.split('._')[0]}.{name}"
     if not hasattr(est, "n_features_in_"):
@@ -408,6 +453,8 @@ def from_sklearn(est):
         doc.update(split_rule="<=", input_float32=True, link=link,
                    base=[float(b) for b in base], sum_float32=False, logistic_rule="p>1-p",
                    trees=trees)
+    elif name == "LogisticRegression":
+        doc = _logistic_regression_doc(est, source, d)
     elif name == "MLPClassifier":
         if est.activation not in ("relu", "identity", "logistic"):
             raise AssayError(f"MLPClassifier with activation={est.activation!r} is not supported "
@@ -428,8 +475,9 @@ def from_sklearn(est):
         raise AssayError(
             f"unsupported model type {source} (supported: DecisionTreeClassifier, "
             "DecisionTreeRegressor, RandomForestClassifier, GradientBoostingClassifier, "
-            "GradientBoostingRegressor, MLPClassifier)")
-    return Model(doc, where=name)
+            "GradientBoostingRegressor, MLPClassifier, LogisticRegression, and Pipelines of "
+            "scalers before them)")
+    return doc
 
 
 def from_torch(module, classes=None):

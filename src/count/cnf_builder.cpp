@@ -222,6 +222,26 @@ Var CnfBuilder::or_n(std::vector<Var> lits) {
   return -and_n(std::move(lits));
 }
 
+Var CnfBuilder::at_most(const std::vector<Var>& lits, std::uint64_t k) {
+  const std::uint64_t n = lits.size();
+  if (k >= n) return kTrue;
+  if ((k + 1) * n > (std::uint64_t{1} << 22)) {
+    std::vector<BitVec> terms;
+    terms.reserve(n);
+    for (const Var l : lits) terms.push_back(from_bit(l));
+    return less_equal(sum(std::move(terms)), constant(static_cast<Int>(k)));
+  }
+  // at_least[j]: at least j of the literals seen so far hold (j = 0..k+1).
+  std::vector<Var> at_least(k + 2, kFalse);
+  at_least[0] = kTrue;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    for (std::uint64_t j = std::min(k + 1, i + 1); j >= 1; --j) {
+      at_least[j] = or2(at_least[j], and2(at_least[j - 1], lits[i]));
+    }
+  }
+  return -at_least[k + 1];
+}
+
 BitVec CnfBuilder::constant(Int value) const {
   BitVec v;
   v.lo = v.hi = value;

@@ -68,6 +68,10 @@ class CnfBuilder {
   Var or_n(std::vector<Var> lits);
   Var maj3(Var a, Var b, Var c);
   Var xor3(Var a, Var b, Var c) { return xor2(xor2(a, b), c); }
+  /// g <=> at most k of `lits` hold: a sequential counter of gates (c_j <=> at least j of the
+  /// literals so far), (k + 1) n gates; beyond 2^22 of them, a sum of the literals compared with
+  /// k (adders: n log n gates).
+  Var at_most(const std::vector<Var>& lits, std::uint64_t k);
 
   // Bit-vectors.
   BitVec constant(Int value) const;

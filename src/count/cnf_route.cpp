@@ -15,6 +15,7 @@
 #include "box.hpp"
 #include "encode_query.hpp"
 #include "enumerate.hpp"
+#include "hamming.hpp"
 
 namespace assay::count::detail {
 
@@ -397,7 +398,7 @@ void region_counts(CnfCounts& k, const Spec& spec, const Checks& c, StageCounts&
     RegionCounts rc;
     rc.name = reg->name;
     rc.label = reg->label;
-    rc.total = box_size(region_box(spec.domain, reg->center, reg->epsilon));
+    rc.total = region_size(spec.domain, *reg);
     Query q;
     q.region = reg;
     q.predicted = reg->label;

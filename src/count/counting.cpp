@@ -18,6 +18,7 @@
 #include "checks.hpp"
 #include "cnf_route.hpp"
 #include "enumerate.hpp"
+#include "hamming.hpp"
 #include "sampling.hpp"
 #include "split_spec.hpp"
 #include "stage_counts.hpp"
@@ -230,19 +231,70 @@ mpz_class region_count(const Model& m, const Domain& d, const Box& box, std::int
   return detail::enumerated_region_count(m, d, box, label, limit, threads, boxes);
 }
 
+bool cnf_method(Method m) {
+  return m == Method::exact_cnf || m == Method::approx || m == Method::exact_cnf_then_approx;
+}
+
+// Whether the stage of `method` counts region `reg` itself: the CNF routes count every region
+// (a Hamming region as a cardinality constraint), split counts boxes; the rest is counted here.
+bool stage_counts_region(Method method, const RegionSpec& reg) {
+  return cnf_method(method) || (method == Method::split && reg.metric == RegionSpec::Metric::linf);
+}
+
+Checks stage_checks(const Checks& c, Method method) {
+  Checks s = c;
+  std::erase_if(s.regions, [&](const RegionSpec* r) { return !stage_counts_region(method, *r); });
+  return s;
+}
+
+RegionCounts box_region_counts(const Model& m, const Spec& spec, const RegionSpec& reg,
+                               const CountParams& params, Method method, CountResult& r) {
+  RegionCounts rc;
+  rc.name = reg.name;
+  rc.label = reg.label;
+  const Box box = detail::region_box(spec.domain, reg.center, reg.epsilon);
+  rc.total = detail::box_size(box);
+  rc.count = region_count(m, spec.domain, box, reg.label, method == Method::structural,
+                          params.enumeration_limit, params.threads, r.boxes);
+  rc.guarantee.method = method_name(method);
+  return rc;
+}
+
+// A Hamming region is not a box: its count is the satisfied count of the safety property
+// `within => label == L`, counted by the method like any safety property (with its guarantee).
+RegionCounts hamming_region_counts(const Model& m, const Spec& spec, const RegionSpec& reg,
+                                   const CountParams& params, Method method, CountResult& r) {
+  const SafetyProperty keeps{reg.name, reg.within, detail::label_formula(reg.label)};
+  Checks one;
+  one.safety.push_back(&keeps);
+  const StageCounts s = exact_counts(m, spec, one, params, method);
+  const SafetyCounts& sc = s.safety.at(0);
+  RegionCounts rc;
+  rc.name = reg.name;
+  rc.label = reg.label;
+  rc.total = detail::region_size(spec.domain, reg);
+  rc.count = sc.satisfied;
+  rc.guarantee = sc.guarantee;
+  if (sc.guarantee.bounded) rc.count_bounds = sc.satisfied_bounds;
+  r.boxes += s.boxes;
+  return rc;
+}
+
+// Every region of `c` in its order: the stage's (already in r.regions, in stage_checks order)
+// and those counted here.
 void region_counts(const Model& m, const Spec& spec, const Checks& c, const CountParams& params,
                    Method method, CountResult& r) {
+  std::vector<RegionCounts> from_stage = std::move(r.regions);
+  r.regions.clear();
+  std::size_t next = 0;
   for (const auto* reg : c.regions) {
-    RegionCounts rc;
-    rc.name = reg->name;
-    rc.label = reg->label;
-    const Box box = detail::region_box(spec.domain, reg->center, reg->epsilon);
-    rc.total = detail::box_size(box);
-    rc.count = region_count(m, spec.domain, box, reg->label, method == Method::structural,
-                            params.enumeration_limit, params.threads, r.boxes);
-    rc.robustness = ratio(rc.count, rc.total);
-    rc.guarantee.method = method_name(method);
-    r.regions.push_back(std::move(rc));
+    if (stage_counts_region(method, *reg)) {
+      r.regions.push_back(std::move(from_stage.at(next++)));
+    } else if (reg->metric == RegionSpec::Metric::hamming) {
+      r.regions.push_back(hamming_region_counts(m, spec, *reg, params, method, r));
+    } else {
+      r.regions.push_back(box_region_counts(m, spec, *reg, params, method, r));
+    }
   }
 }
 
@@ -391,10 +443,8 @@ CountResult count(const Model& m, const Spec& spec, const CountParams& params) {
   const Method method = resolve_method(params.method, m, spec.domain.size());
   CountResult r = empty_result(spec, params, method);
   const auto start = Clock::now();
-  fold_counts(m, c, exact_counts(m, spec, c, params, method), r);
-  if (method == Method::structural || method == Method::enumerate) {
-    region_counts(m, spec, c, params, method, r);
-  }
+  fold_counts(m, c, exact_counts(m, spec, stage_checks(c, method), params, method), r);
+  region_counts(m, spec, c, params, method, r);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   finish_rates(r);
   r.samples =

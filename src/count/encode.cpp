@@ -44,6 +44,17 @@ std::vector<std::string> comments(const Query& q, const Encoding& e) {
   return out;
 }
 
+// At most k inputs differ from the center: a cardinality constraint on one literal per input
+// (its grid index bit, negated where the center is 1).
+Var hamming_bits(CnfBuilder& b, const DomainBits& d, const RegionSpec& r) {
+  std::vector<Var> differs;
+  for (std::size_t v = 0; v < r.center.size(); ++v) {
+    const Var bit = d.index(v).bits.at(0);
+    differs.push_back(r.center[v] == 1.0 ? -bit : bit);
+  }
+  return b.at_most(differs, static_cast<std::uint64_t>(r.epsilon));
+}
+
 }  // namespace
 
 Encoding encode_query(const Model& m, const Spec& spec, const Query& q, const EncodeParams& p) {
@@ -67,7 +78,11 @@ Encoding encode_query(const Model& m, const Spec& spec, const Query& q, const En
   if (q.post) parts.push_back(q.post_negated ? -f.encode(*q.post) : f.encode(*q.post));
   if (q.ambiguity == Query::Ambiguity::exclude) parts.push_back(-mc.ambiguous);
   if (q.ambiguity == Query::Ambiguity::only) parts.push_back(mc.ambiguous);
-  if (q.region) d.restrict_to(region_box(spec.domain, q.region->center, q.region->epsilon));
+  if (q.region && q.region->metric == RegionSpec::Metric::hamming) {
+    parts.push_back(hamming_bits(b, d, *q.region));
+  } else if (q.region) {
+    d.restrict_to(region_box(spec.domain, q.region->center, q.region->epsilon));
+  }
   for (const Var lit : parts) b.assert_true(lit);
 
   Encoding e;

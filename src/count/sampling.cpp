@@ -11,6 +11,7 @@
 #include "assay/core/rng.hpp"
 #include "assay/core/warning.hpp"
 #include "enumerate.hpp"
+#include "hamming.hpp"
 
 namespace assay::count::detail {
 
@@ -181,15 +182,26 @@ SampleView uniform_view(const Model& m, const Spec& spec, const Checks& c,
   warn_stopped(name, drawn, n, v.stopped_by, params.time_limit);
   finish_view(t, params.confidence, v);
   for (std::size_t i = 0; i < c.regions.size(); ++i) {
-    const Box box = region_box(spec.domain, c.regions[i]->center, c.regions[i]->epsilon);
+    const RegionSpec& reg = *c.regions[i];
     Rng rr = Rng(params.seed).split(1'000'003 * (i + 1) + j);
     std::uint64_t hit = 0;
     std::string stopped_by;
-    const std::string region = fmt::format("{}, region {}", name, c.regions[i]->name);
-    const std::size_t k = draw_points(n, params.time_limit, "count: " + region, stopped_by, [&] {
-      const auto x = random_point(spec.domain, box, rr);
-      if (tallier.label_at(x.data()) == c.regions[i]->label) ++hit;
-    });
+    const std::string region = fmt::format("{}, region {}", name, reg.name);
+    std::size_t k = 0;
+    if (reg.metric == RegionSpec::Metric::hamming) {
+      HammingSampler ball(reg.center, static_cast<std::uint64_t>(reg.epsilon));
+      std::vector<double> x;
+      k = draw_points(n, params.time_limit, "count: " + region, stopped_by, [&] {
+        ball.draw(rr, x);
+        if (tallier.label_at(x.data()) == reg.label) ++hit;
+      });
+    } else {
+      const Box box = region_box(spec.domain, reg.center, reg.epsilon);
+      k = draw_points(n, params.time_limit, "count: " + region, stopped_by, [&] {
+        const auto x = random_point(spec.domain, box, rr);
+        if (tallier.label_at(x.data()) == reg.label) ++hit;
+      });
+    }
     warn_stopped(region, k, n, stopped_by, params.time_limit);
     v.regions.push_back(proportion(hit, k, params.confidence));
   }

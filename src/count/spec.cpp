@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "assay/core/error.hpp"
+#include "hamming.hpp"
 #include "input_file.hpp"
 #include "spec_elaborate.hpp"
 #include "spec_lexer.hpp"
@@ -285,12 +286,19 @@ class Parser {
       if (s.name == r.name) fail_at(loc(at), "{} is already defined", quote_found(r.name));
     }
     expect("=");
-    expect("ball");
+    const Token& shape = peek();
+    if (accept("hamming")) {
+      r.metric = RegionSpec::Metric::hamming;
+      check_zero_one_inputs(shape);
+    } else if (!accept("ball")) {
+      fail_at(loc(shape), "expected \"ball\" or \"hamming\", found {}", describe(shape));
+    }
     expect("(");
     expect("[");
+    std::vector<AstPtr> coordinates;
     do {
-      const AstPtr e = expression();
-      r.center.push_back(elab_.elaborate_const(*e, "a coordinate").value);
+      coordinates.push_back(expression());
+      r.center.push_back(elab_.elaborate_const(*coordinates.back(), "a coordinate").value);
     } while (accept(","));
     const Token& close = expect("]");
     if (r.center.size() != spec_.domain.vars.size()) {
@@ -299,13 +307,50 @@ class Parser {
     }
     expect(",");
     const AstPtr e = expression();
-    r.epsilon = elab_.elaborate_const(*e, "a radius").value;
-    if (!(r.epsilon >= 0)) fail_at(loc(*e), "expected a radius >= 0, found {}", r.epsilon);
+    const Val radius = elab_.elaborate_const(*e, "a radius");
+    r.epsilon = radius.value;
+    if (r.metric == RegionSpec::Metric::hamming) {
+      hamming_region(r, coordinates, *e, radius);
+    } else if (!(r.epsilon >= 0)) {
+      fail_at(loc(*e), "expected a radius >= 0, found {}", r.epsilon);
+    }
     expect(")");
     expect("label");
     const AstPtr l = expression();
     r.label = label_index(*l, elab_.elaborate_const(*l, "a label index"));
     spec_.regions.push_back(std::move(r));
+  }
+
+  // Hamming distance counts flipped inputs, so every input must be a bit.
+  void check_zero_one_inputs(const Token& at) const {
+    for (const VarDomain& v : spec_.domain.vars) {
+      if (detail::zero_one_input(v)) continue;
+      fail_at(loc(at),
+              "expected inputs with the values 0 and 1 for a Hamming region (it counts flipped "
+              "inputs), found input {} of domain {}; use ball(...) for other inputs",
+              v.name, domain_text(v));
+    }
+  }
+
+  // A radius beyond the number of inputs is refused rather than clamped: it adds no point (k = n
+  // already covers the domain), so it is most likely a mistake, e.g. a radius written for a
+  // larger spec.
+  void hamming_region(RegionSpec& r, const std::vector<AstPtr>& coordinates, const Ast& radius_at,
+                      const Val& radius) {
+    for (std::size_t i = 0; i < r.center.size(); ++i) {
+      if (r.center[i] == 0.0 || r.center[i] == 1.0) continue;
+      fail_at(start(*coordinates[i]), "expected 0 or 1 as the center's {}, found {}",
+              spec_.domain.vars[i].name, r.center[i]);
+    }
+    const std::size_t n = spec_.domain.vars.size();
+    if (!radius.is_int || !(r.epsilon >= 0) || r.epsilon > static_cast<double>(n)) {
+      fail_at(start(radius_at),
+              "expected a Hamming radius: a whole number of inputs in [0, {}] (the spec declares "
+              "{} inputs), found {}",
+              n, n, r.epsilon);
+    }
+    r.within =
+        detail::hamming_formula(spec_.domain, r.center, static_cast<std::uint64_t>(r.epsilon));
   }
 
   // ---- expressions

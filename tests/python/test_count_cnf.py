@@ -281,6 +281,13 @@ def test_dimacs_as_real_tools_write_it(run_cli, tmp_path, text, want):
     ("p wcnf 2 1 10\n10 1 2 0\n", "f.cnf:1:1: expected \"p cnf <variables> <clauses>\", found "
      "\"p wcnf 2 1 10\": a weighted formula"),
     ("p cnf 2 1\nw 1 0.3\n1 2 0\n", "f.cnf:2:1: weighted model counting (Cachet's"),
+    ("c p weight -1 0.7 0\np cnf 2 1\n1 2 0\n",                  # before the header
+     "f.cnf:1:1: weighted model counting (\"c p weight\" lines)"),
+    ("p cnf 2 1\nc\tp\tweight 2 0.5 0\n1 2 0\n",                 # tabs
+     "f.cnf:2:1: weighted model counting (\"c p weight\" lines)"),
+    ("c t pwmc\np cnf 2 1\n1 2 0\n", "f.cnf:1:5: weighted model counting (\"c t pwmc\")"),
+    ("c weights 0.3 0.7 0.5 0.5\np cnf 2 1\n1 2 0\n",
+     "f.cnf:1:1: weighted model counting (miniC2D's \"c weights\" line)"),
     ("p cnf 2 2\ne 1 0\n1 2 0\n", "f.cnf:2:1: a quantifier line (QDIMACS \"e\")"),
     ("c t pmc\np cnf 2 1\n1 2 0\n", "f.cnf:1:1: \"c t pmc\" declares a projected count, but"),
 ])

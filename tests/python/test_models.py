@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from sklearn.ensemble import (GradientBoostingClassifier, GradientBoostingRegressor,
                               RandomForestClassifier)
-from sklearn.linear_model import LogisticRegression
 from sklearn.neural_network import MLPClassifier
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -179,9 +178,10 @@ def test_save_load_round_trip(tmp_path):
 
 
 def test_unsupported_model_type():
-    est = LogisticRegression().fit(*_data(17, k=2))
-    with pytest.raises(assay.AssayError, match=r"unsupported model type sklearn.linear_model"
-                       r".LogisticRegression \(supported: DecisionTreeClassifier"):
+    from sklearn.svm import LinearSVC
+    est = LinearSVC().fit(*_data(17, k=2))
+    with pytest.raises(assay.AssayError, match=r"unsupported model type sklearn.svm.LinearSVC "
+                       r"\(supported: DecisionTreeClassifier"):
         models.from_sklearn(est)
 
 

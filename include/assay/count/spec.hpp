@@ -8,6 +8,7 @@
 //   truth 1 = Reflexive;                      # ground truth of label 1 (label 0 = its negation)
 //   safety NoSelfLoopIsNeg = not edge(0, 0) => label == 0;
 //   region Near = ball([0,1,0,0, 1,0,0,0, 0,0,0,0, 0,0,0,0], 1) label 1;
+//   region Flip2 = hamming([0,1,0,0, 1,0,0,0, 0,0,0,0, 0,0,0,0], 2) label 1;  # <= 2 bits differ
 //
 // Example:
 //   Spec s = parse_spec("input x[2] : bool;\ntruth 1 = x[0] and not x[1];\n", "two.spec");
@@ -115,12 +116,17 @@ struct SafetyProperty {
   Formula post;
 };
 
-/// Robustness region: the L-infinity ball of radius epsilon around center, clipped to the domain.
+/// Robustness region around `center` (one value per scalar input): with metric linf
+/// (`ball(center, eps)`) the L-infinity ball of radius epsilon, clipped to the domain; with
+/// metric hamming (`hamming(center, k)`, every input's domain {0, 1}) the points that differ
+/// from the center in at most k = epsilon inputs, and `within` is that set as a formula.
 struct RegionSpec {
   std::string name;
   std::vector<double> center;
-  double epsilon = 0.0;
+  double epsilon = 0.0;  ///< linf: the radius; hamming: k, a whole number in [0, inputs]
   std::int32_t label = 0;
+  enum class Metric { linf, hamming } metric = Metric::linf;
+  Formula within;  ///< hamming: (number of inputs i with x[i] != center[i]) <= k
 };
 
 /// A named boolean predicate without parameters, usable as a ground truth (`--property NAME`).
