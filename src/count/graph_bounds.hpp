@@ -62,7 +62,7 @@ struct GraphBoundResult {
 
 class GraphBounds {
  public:
-  /// Requires validate(g) to pass; keeps a reference to g.
+  /// Validates g (throws assay::Error as validate(g) does); keeps a reference to g.
   explicit GraphBounds(const GraphNetwork& g);
   const GraphNetwork& graph() const { return g_; }
 
@@ -74,6 +74,9 @@ class GraphBounds {
 
  private:
   const GraphNetwork& g_;
+  /// Per node: the most terms back-substitution sums into one of its coefficients (+ margin),
+  /// for the rounding bound gamma(summands_[k]).
+  std::vector<std::size_t> summands_;
 };
 
 }  // namespace assay::count::detail
