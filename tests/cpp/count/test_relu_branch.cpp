@@ -131,9 +131,10 @@ TEST(ReluBranch, AgreesWithInputSplittingInLowDimensions) {
       SplitParams sp;
       sp.samples = 2000;
       sp.seed = seed;
-      sp.max_boxes = 200000;
+      sp.stop_when_decided = true;
+      sp.max_boxes = 50000;
       const SplitResult split = count_unsafe(m, p, sp);
-      sp.max_boxes = 4000;
+      sp.max_boxes = 2000;
       const SplitResult bab = detail::count_unsafe_relu_branch(m, p, sp);
       expect_consistent(m, p, bab);
       if (split.decision != "unknown" && bab.decision != "unknown") {
