@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "assay/core/interrupt.hpp"
 #include "assay/core/rng.hpp"
 #include "assay/core/thread_pool.hpp"
 
@@ -35,6 +36,7 @@ std::optional<AttackPoint> descend(const Model& m, const GraphNetwork& g, const 
   std::vector<std::vector<double>> values;
   AttackPoint found;
   for (int t = 0; t <= p.steps; ++t) {
+    if (interrupt_requested() || std::chrono::steady_clock::now() >= p.deadline) break;
     graph_forward_all(g, x, values);
     const auto& z = values.back();
     std::size_t worst = 0;

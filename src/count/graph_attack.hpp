@@ -9,6 +9,7 @@
 // first success in start order wins, so the result does not depend on the thread count.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -29,6 +30,8 @@ struct AttackParams {
   double step_share = 0.25;
   std::uint64_t seed = 0;
   int threads = 0;
+  /// Steps stop here (a run's time limit; max() = none); interrupts stop them too.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct AttackPoint {

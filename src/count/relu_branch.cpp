@@ -245,6 +245,10 @@ class ReluBranch {
   void attack(std::uint64_t round, const std::vector<std::vector<std::vector<double>>>& corners) {
     AttackParams ap;
     ap.threads = params_.threads;
+    if (params_.time_limit > 0) {
+      ap.deadline = start_ + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(params_.time_limit));
+    }
     for (std::size_t reg = 0; reg < p_.regions.size() && !r_.counterexample; ++reg) {
       ap.seed = Rng(params_.seed).split(1000003 + round).split(reg).next();
       static const std::vector<std::vector<double>> none;
