@@ -7,6 +7,18 @@
 //
 // Objectives are linear in the output node's values z and the inputs x:
 //   f(x) = c + sum_j w[j] z_j(x) + sum_i v[i] x_i     (w: n_outputs or empty, v: n_inputs or empty)
+//
+// What bound() guarantees: for every x in the box whose ReLU inputs satisfy every split (>= 0 for
+// active, <= 0 for inactive), lower[q] <= f_q(x) <= upper[q], and node_lower[k][j] <= value of
+// node k element j <= node_upper[k][j], in exact arithmetic. infeasible = true only when no such
+// x exists (some bound crossed). Method interval: node bounds by interval propagation; linear:
+// every linear node that feeds a relu / sigmoid / tanh / max_pool and reads more than the input is
+// tightened by CROWN back-substitution (a relu's source only for its unstable elements; two
+// lower-slope choices, CROWN's 0/1 and u / (u - l), the better kept), then each objective by
+// back-substitution (alpha-optimised when alpha_iterations > 0), intersected with the interval
+// bound of the objective. Other nodes (e.g. the output) keep interval bounds.
+// Implementation: graph_bounds.cpp (node pass), graph_bounds_crown.cpp (back-substitution,
+// alpha), graph_bounds_relax.cpp (relaxations); timing: bench/graph_bounds_driver.cpp.
 #pragma once
 
 #include <cstddef>
@@ -36,10 +48,17 @@ struct ReluSplit {
 struct GraphBoundParams {
   BoundMethod method = BoundMethod::linear;
   /// Projected-gradient steps on the lower relaxation slopes of unstable ReLUs, per objective
-  /// (alpha-CROWN); 0 = CROWN's fixed choice (slope 1 when u > -l, else 0).
+  /// (alpha-CROWN); 0 = CROWN's fixed choice (slope 1 when u > -l, else 0). Each objective's
+  /// lower bound and its upper bound (the lower bound of -f) get their own slopes (Adam, step
+  /// 0.1, from CROWN's choice); the best bound seen is kept, so it is never below CROWN's.
+  /// Intermediate (node) bounds are not alpha-optimised. Deterministic.
   int alpha_iterations = 0;
-  /// Reuse these per-node bounds (a parent's result) instead of recomputing the intermediate
-  /// bounds; the splits still tighten them. Null: compute every intermediate bound.
+  /// Reuse these per-node bounds (a parent's result: node_lower / node_upper of a bound() call on
+  /// a box containing this one, with a subset of these splits) instead of back-substituting the
+  /// intermediate bounds: each node gets the intersection of the reused bounds and interval
+  /// propagation from its (tightened) sources, then the splits. Only the objectives are
+  /// back-substituted (the fast path of branch and bound). Null: compute every bound. Both or
+  /// neither.
   const std::vector<std::vector<double>>* reuse_lower = nullptr;
   const std::vector<std::vector<double>>* reuse_upper = nullptr;
 };
@@ -49,14 +68,19 @@ struct GraphBoundResult {
   /// The splits contradict the box (some fixed neuron cannot take its phase): the sub-problem is
   /// empty, every objective's bounds are +inf / -inf.
   bool infeasible = false;
-  /// Per node: bounds of its values over the box under the splits (what reuse_* takes).
+  /// Per node: bounds of its values over the box under the splits (what reuse_* takes); for a
+  /// relu node's source, the split neurons' bounds already clipped at 0. When infeasible, nodes
+  /// not reached hold +inf / -inf.
   std::vector<std::vector<double>> node_lower, node_upper;
   /// Row-major [objective][input]: coefficients of x in the lower bound's linear function (the
-  /// corner where the objective is likely smallest: lo_i where positive, else hi_i).
+  /// corner where the objective is likely smallest: lo_i where positive, else hi_i), from the
+  /// best alpha iteration; all zero for the interval method and when infeasible.
   std::vector<double> input_coef;
   /// Per node (empty for non-relu nodes), per neuron: how much splitting this unstable neuron
   /// could raise objective 0's lower bound (0 for stable or already split neurons); branch and
-  /// bound splits the largest.
+  /// bound splits the largest. Linear method: |lambda_j| * u (-l) / (u - l), lambda_j the
+  /// coefficient of the relu's output in objective 0's lower-bound back-substitution (BaBSR-like),
+  /// u, l the bounds of its input; interval method (or no objectives): u (-l) / (u - l) alone.
   std::vector<std::vector<double>> relu_score;
 };
 
@@ -67,7 +91,9 @@ class GraphBounds {
   const GraphNetwork& graph() const { return g_; }
 
   /// Bounds of each objective over lo <= x <= hi (finite, lo <= hi) with the ReLU phases of
-  /// `splits` imposed. Thread-safe.
+  /// `splits` imposed (each on a neuron of a relu node). Throws
+  /// assay::Error on a wrong-sized box or objective, a split of a non-relu node, mismatched
+  /// reuse bounds, alpha_iterations < 0. Thread-safe (all work buffers are local).
   void bound(std::span<const double> lo, std::span<const double> hi,
              std::span<const GraphObjective> objectives, std::span<const ReluSplit> splits,
              const GraphBoundParams& params, GraphBoundResult& out) const;

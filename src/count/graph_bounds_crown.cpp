@@ -26,6 +26,17 @@ double box_min(const double* c, double d, const double* lo, const double* hi, co
   return round_down(v - (gamma_n(n + 1) * a + kTiny));
 }
 
+// y += w x over one batch of coefficients; the usual batch size is a constant, so the compiler
+// unrolls and vectorises it.
+template <std::size_t N>
+void axpy_batch(double* __restrict y, double w, const double* __restrict x) {
+  for (std::size_t b = 0; b < N; ++b) y[b] += w * x[b];
+}
+void axpy(double* __restrict y, double w, const double* __restrict x, std::size_t n) {
+  if (n == kBatch) return axpy_batch<kBatch>(y, w, x);
+  for (std::size_t b = 0; b < n; ++b) y[b] += w * x[b];
+}
+
 bool any_nonzero(const double* x, std::size_t n) {
   for (std::size_t b = 0; b < n; ++b) {
     if (x[b] != 0.0) return true;
@@ -95,8 +106,7 @@ void GraphKernel::through_linear(std::size_t k) {
       const auto& m = t.matrix;
       for (std::size_t e = m.row_start[i]; e < m.row_start[i + 1]; ++e) {
         const double w = m.value[e];
-        double* y = Y + static_cast<std::size_t>(m.column[e]) * B;
-        for (std::size_t b = 0; b < B; ++b) y[b] += w * x[b];
+        axpy(Y + static_cast<std::size_t>(m.column[e]) * B, w, x, B);
       }
     }
   }
@@ -251,9 +261,7 @@ void GraphKernel::forward_adjoint(std::size_t top) {
           const auto& m = t.matrix;
           const double* src = adjoint[t.source].data();
           for (std::size_t e = m.row_start[i]; e < m.row_start[i + 1]; ++e) {
-            const double w = m.value[e];
-            const double* x = src + static_cast<std::size_t>(m.column[e]) * B;
-            for (std::size_t b = 0; b < B; ++b) y[b] += w * x[b];
+            axpy(y, m.value[e], src + static_cast<std::size_t>(m.column[e]) * B, B);
           }
         }
       }
@@ -305,7 +313,8 @@ void GraphKernel::alpha_gradient_step(int step, std::vector<std::vector<double>>
         m1[k][i] = b1 * m1[k][i] + (1 - b1) * grad;
         m2[k][i] = b2 * m2[k][i] + (1 - b2) * grad * grad;
         const double step_size = lr * (m1[k][i] / c1) / (std::sqrt(m2[k][i] / c2) + eps);
-        A[i] = std::clamp(A[i] + step_size, 0.0, 1.0);
+        const double next = A[i] + step_size;
+        A[i] = next >= 0 ? std::min(next, 1.0) : 0.0;  // [0, 1] keeps the line sound; NaN -> 0
       }
     }
   }

@@ -40,6 +40,9 @@ std::vector<GraphObjective> test_objectives(const GraphNetwork& g, Rng& rng) {
   o.v = random_vector(g.n_inputs(), rng, 0.3);
   o.c = 0.7;
   objs.push_back(o);
+  GraphObjective inputs_only;  // no output weights
+  inputs_only.v = random_vector(g.n_inputs(), rng, 1.0);
+  objs.push_back(inputs_only);
   return objs;
 }
 
@@ -229,28 +232,30 @@ TEST(GraphBounds, InfeasibleSplitsAreDetected) {
   Rng rng(5);
   const auto objs = test_objectives(g, rng);
   const Box b = random_box(g.n_inputs(), 0.05, rng);
-  GraphBoundResult root;
-  gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear), root);
-  // A neuron that is inactive over the whole box, split active (and the other way round).
+  // A neuron that is inactive over the whole box (by the same method), split active, and the
+  // other way round.
   std::size_t found = 0;
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    if (g.nodes[k].op != GraphOp::relu) continue;
-    const std::size_t s = g.nodes[k].source;
-    for (std::size_t j = 0; j < g.nodes[k].size; ++j) {
-      const bool inactive = root.node_upper[s][j]<0, active = root.node_lower[s][j]> 0;
-      if (!inactive && !active) continue;
-      const ReluSplit split{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(j), inactive};
-      for (const auto method : {BoundMethod::interval, BoundMethod::linear}) {
+  for (const auto method : {BoundMethod::interval, BoundMethod::linear}) {
+    GraphBoundResult root;
+    gb.bound(b.lo, b.hi, objs, {}, params_of(method), root);
+    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      if (g.nodes[k].op != GraphOp::relu) continue;
+      const std::size_t s = g.nodes[k].source;
+      for (std::size_t j = 0; j < g.nodes[k].size; ++j) {
+        const bool inactive = root.node_upper[s][j]<0, active = root.node_lower[s][j]> 0;
+        if (!inactive && !active) continue;
+        const ReluSplit split{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(j),
+                              inactive};
         GraphBoundResult r;
         gb.bound(b.lo, b.hi, objs, {&split, 1}, params_of(method), r);
         EXPECT_TRUE(r.infeasible);
         EXPECT_EQ(r.lower[0], INFINITY);
         EXPECT_EQ(r.upper[0], -INFINITY);
+        ++found;
       }
-      ++found;
     }
   }
-  EXPECT_GT(found, 10u);
+  EXPECT_GT(found, 20u);
 }
 
 TEST(GraphBounds, PointBoxesGiveTheValue) {
@@ -291,6 +296,39 @@ TEST(GraphBounds, ReusingItsOwnNodeBoundsChangesNothing) {
   EXPECT_EQ(r1.lower, r2.lower);
   EXPECT_EQ(r1.upper, r2.upper);
   EXPECT_EQ(r1.node_lower, r2.node_lower);
+}
+
+TEST(GraphBounds, ScoresAndInputCoefficients) {
+  const GraphNetwork g = random_graph(RandomGraphKind::relu_avg_pool_residual, 4);
+  GraphBounds gb(g);
+  Rng rng(4);
+  const auto objs = test_objectives(g, rng);
+  const Box b = random_box(g.n_inputs(), 0.2, rng);
+  for (const auto method : {BoundMethod::interval, BoundMethod::linear}) {
+    GraphBoundResult r;
+    gb.bound(b.lo, b.hi, objs, {}, params_of(method), r);
+    std::size_t positive = 0;
+    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      if (g.nodes[k].op != GraphOp::relu) {
+        EXPECT_TRUE(r.relu_score[k].empty());
+        continue;
+      }
+      ASSERT_EQ(r.relu_score[k].size(), g.nodes[k].size);
+      const std::size_t s = g.nodes[k].source;
+      for (std::size_t j = 0; j < g.nodes[k].size; ++j) {
+        const bool unstable = r.node_lower[s][j] < 0 && r.node_upper[s][j] > 0;
+        EXPECT_GE(r.relu_score[k][j], 0.0);
+        if (!unstable) EXPECT_EQ(r.relu_score[k][j], 0.0);
+        positive += r.relu_score[k][j] > 0;
+      }
+    }
+    EXPECT_GT(positive, 0u);
+  }
+  // The input-only objective's coefficients are its v (nothing else reaches the input).
+  GraphBoundResult r;
+  gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear), r);
+  const std::size_t q = objs.size() - 1, n = g.n_inputs();
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(r.input_coef[q * n + i], objs[q].v[i]);
 }
 
 TEST(GraphBounds, BadArgumentsAreRefused) {
