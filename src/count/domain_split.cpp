@@ -17,6 +17,7 @@
 #include "assay/core/thread_pool.hpp"
 #include "assay/core/warning.hpp"
 #include "box.hpp"
+#include "relu_branch.hpp"
 #include "split_engine.hpp"
 
 namespace assay::count {
@@ -764,7 +765,7 @@ class Grid {
 
 void check_request(const Model& m, const VnnProperty& p, const SplitParams& params) {
   validate(m);
-  if (m.kind != ModelKind::network) {
+  if (m.kind != ModelKind::network && m.kind != ModelKind::graph) {
     fail("counting a VNN-LIB property needs a network; the model is a {}", to_string(m.kind));
   }
   if (m.n_features != p.n_inputs) {
@@ -787,6 +788,7 @@ void check_request(const Model& m, const VnnProperty& p, const SplitParams& para
 
 SplitResult count_unsafe(const Model& m, const VnnProperty& p, const SplitParams& params) {
   check_request(m, p, params);
+  if (detail::use_relu_branch(m, p)) return detail::count_unsafe_relu_branch(m, p, params);
   const NetworkBounds nb(m);
   SplitResult r;
   r.domain = p.integer_inputs ? "grid" : "continuous";

@@ -43,6 +43,7 @@ Json split_json(const SplitResult& r, const std::string& model, const std::strin
   j["model"] = model;
   j["property"] = property;
   j["domain"] = r.domain;
+  j["route"] = r.route;
   j["inputs"] = r.n_inputs;
   j["outputs"] = r.n_outputs;
   j["regions"] = r.n_regions;
@@ -100,6 +101,12 @@ std::string split_text(const SplitResult& r, const std::string& model,
                   r.domain, r.n_inputs, r.n_regions, r.n_regions == 1 ? "" : "s");
   s += fmt::format("unsafe share: [{}, {}]{}\n", percent(r.unsafe_lower), percent(r.unsafe_upper),
                    r.finished ? " (everything decided)" : " (certified interval)");
+  if (r.route != "input splitting") {
+    s += fmt::format(
+        "route: {} (the unsafe share above is certified; the sampled share below is a "
+        "statistical estimate)\n",
+        r.route);
+  }
   if (r.domain == "grid") {
     s += r.unsafe_count_lower == r.unsafe_count_upper
              ? fmt::format("unsafe points: {} of {} (exact)\n", r.unsafe_count_lower.get_str(),
@@ -197,6 +204,13 @@ HtmlReport split_html(const SplitResult& r, const std::string& model, const std:
       "s, stopped: {}).",
       r.decision, percent(r.unsafe_lower), percent(r.unsafe_upper), r.boxes, r.seconds,
       r.stopped_by));
+  if (r.route != "input splitting") {
+    page.add_paragraph(fmt::format(
+        "Route: {} ({} sub-problems, each a set of fixed ReLU phases over the whole box). It "
+        "certifies [0, 0] when the property holds and nothing narrower than [0, 1] otherwise; the "
+        "sampled interval below is statistical.",
+        r.route, r.boxes));
+  }
   std::vector<std::vector<std::string>> rows{
       {"unsafe share (certified)", percent(r.unsafe_lower), percent(r.unsafe_upper)}};
   if (r.sample.n > 0) {

@@ -84,6 +84,12 @@ struct SplitTrace {
 
 struct SplitResult {
   std::string domain;  ///< "continuous" or "grid"
+  /// "input splitting" (this header's method) or "relu branch and bound": graph networks, and
+  /// dense networks over continuous boxes of more than 16 free inputs, are searched by branch
+  /// and bound over ReLU phases with a projected-gradient attack; that route certifies the
+  /// decision (unsafe share exactly 0 when the property holds) but not the share of a violated
+  /// property, which the sample then estimates (statistically).
+  std::string route = "input splitting";
   std::size_t n_inputs = 0;
   std::size_t n_outputs = 0;
   std::size_t n_regions = 0;
@@ -102,7 +108,8 @@ struct SplitResult {
   /// A point where the unsafe condition holds, and the network's outputs there.
   std::optional<std::vector<double>> counterexample;
   std::vector<double> counterexample_outputs;
-  std::string counterexample_source;  ///< "sample", "search" or "proven-unsafe box"
+  /// "sample", "search", "proven-unsafe box" or "attack" (projected gradient)
+  std::string counterexample_source;
   /// Work done.
   std::uint64_t boxes = 0;  ///< pieces bounded
   std::uint64_t safe_boxes = 0, unsafe_boxes = 0, enumerated_boxes = 0, open_boxes = 0;
@@ -128,7 +135,8 @@ struct SplitResult {
 /// (0.999), so callers set it when it was given.
 SplitParams split_params(const CountParams& params);
 
-/// Counts the unsafe share of `property`'s domain under `model`. Throws assay::Error when the
+/// Counts the unsafe share of `property`'s domain under `model` (route: see SplitResult::route).
+/// Throws assay::Error when the
 /// network's input or output count differs from the property's, the network has hidden layers
 /// other than ReLU/identity, or parameters are out of range. A run stopped by a budget or an
 /// interrupt returns its certified interval with stop_message set (and warns it).
