@@ -140,7 +140,7 @@ class Model:
 
     @property
     def kind(self):
-        """Kind of model: "tree", "forest", "boosted" or "network".
+        """Kind of model: "tree", "forest", "boosted", "network" or "graph".
 
         Examples
         --------

@@ -178,7 +178,7 @@ void Importer::dispatch(const Node& n, const Operands& o) {
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return elementwise(n, o);
   if (op == "BatchNormalization") return batch_norm(n, o);
   if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
-      op == "GlobalMaxPool" || op == "Tanh" || op == "Concat") {
+      op == "GlobalMaxPool" || op == "Tanh" || op == "Concat" || op == "Slice") {
     throw NeedsGraph{op};
   }
   bad(n, fmt::format("unsupported operator; assay imports {}", kSupported));

@@ -180,6 +180,7 @@ void GraphImporter::graph_dispatch(const Node& n) {
   if (op == "Gemm") return graph_gemm(n);
   if (op == "MatMul") return graph_matmul(n);
   if (op == "Concat") return concat(n);
+  if (op == "Slice") return graph_slice(n);
   bad(n, fmt::format("unsupported operator; assay imports {}", kSupported));
 }
 

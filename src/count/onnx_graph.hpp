@@ -103,6 +103,7 @@ class GraphImporter : public Importer {
   void graph_gemm(const Node& n);
   void graph_matmul(const Node& n);
   void concat(const Node& n);
+  void graph_slice(const Node& n);
 
   GraphNetwork net_;
   std::map<std::string, GraphValue> values_;

@@ -490,6 +490,29 @@ void GraphImporter::graph_matmul(const Node& n) {
   set(n, apply(n, x, mat.m, {}, shape));
 }
 
+// Slice of a computed tensor: constant folding's Slice applied to the tensor of element indices
+// gives, for each element of the result, the element it takes.
+void GraphImporter::graph_slice(const Node& n) {
+  const GraphValue& x = value_of(n, 0);
+  Tensor index;
+  index.dims = x.shape;
+  index.data_type = onnx::kInt64;
+  for (std::size_t i = 0; i < x.size(); ++i) index.values.push_back(static_cast<double>(i));
+  std::vector<const Tensor*> in = {&index};
+  for (std::size_t i = 1; i < n.inputs.size(); ++i) {
+    in.push_back(constant_of(n, i));
+    if (!n.inputs[i].empty() && !in.back()) bad(n, "expects constant starts, ends, axes and steps");
+  }
+  const Tensor taken = slice_constant(n, in);
+  if (taken.values.empty()) bad(n, "selects no element");
+  SparseBuilder mat(x.size());
+  for (const double v : taken.values) {
+    mat.add(static_cast<std::size_t>(v), 1.0);
+    mat.end_row();
+  }
+  set(n, apply(n, x, mat.m, {}, taken.dims));
+}
+
 // Concat of computed tensors and constants along one axis: each input placed by a selection
 // matrix, constants in the offset.
 void GraphImporter::concat(const Node& n) {

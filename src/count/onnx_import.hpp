@@ -33,8 +33,8 @@ inline constexpr std::size_t kMaxInputs = 10'000'000;
 inline constexpr const char* kSupported =
     "Gemm, MatMul, Conv (2-D), MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad "
     "(constant), Add, Sub, Mul, Div, Neg, Relu, Sigmoid, Tanh, Softmax (last), Flatten, Reshape, "
-    "Identity, Squeeze, Unsqueeze, Transpose, Concat, Dropout (inference), Cast (to float or "
-    "double), Constant, BatchNormalization, and Shape, Gather, Slice, ConstantOfShape on "
+    "Identity, Squeeze, Unsqueeze, Transpose, Concat, Slice, Dropout (inference), Cast (to "
+    "float or double), Constant, BatchNormalization, and Shape, Gather, ConstantOfShape on "
     "constants";
 
 // Operators evaluated at import time when every input is a constant (shape computations).

@@ -376,3 +376,33 @@ def test_bad_graphs_are_located(tmp_path):
             assay.models.load(path)
     r = subprocess.run([CLI, "model", "info", str(path)], capture_output=True, text=True)
     assert r.returncode == 2 and 'node "l1" (LeakyRelu): unsupported operator' in r.stderr
+
+
+# --- counting on a graph model: enumeration of a small grid ---------------------------------------
+
+class _Tiny(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = torch.nn.Conv2d(1, 2, 2)
+        self.fc = torch.nn.Linear(8, 2)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.c(x)), 2, stride=1, padding=1)
+        return self.fc(torch.flatten(x[:, :, :2, :2], 1))
+
+
+def test_count_on_a_graph_model_enumerates_the_grid(tmp_path):
+    import assay.count
+    module = _randomize(_Tiny(), seed=3)
+    path = tmp_path / "tiny.onnx"
+    torch.onnx.export(module, torch.zeros((1, 1, 3, 3)), str(path), opset_version=13)
+    m = assay.models.load(path)
+    assert m.kind == "graph"
+    r = assay.count.count(m, "input x[9] : bool;\nsafety S = x[0] => label == 0;\n")
+    grid = ((np.arange(512)[:, None] >> np.arange(9)[None, :]) & 1).astype(np.float64)
+    label = m.predict_index(grid)
+    assert r["method"] == "enumerate" and r["domain_size"] == 512
+    s = r["safety"][0]
+    assert (s["satisfied"], s["violated"]) == (int(((grid[:, 0] == 1) & (label == 0)).sum()),
+                                               int(((grid[:, 0] == 1) & (label != 0)).sum()))
+    assert 0 < s["violated"] < 256

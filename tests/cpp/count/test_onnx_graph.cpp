@@ -170,6 +170,15 @@ TEST(OnnxGraph, SkipConnectionsPaddingAndTanhMakeAGraph) {
   ASSERT_EQ(p.kind, ModelKind::graph);
   const auto padded = predict_scores(p, std::vector<double>{-3, 4});
   EXPECT_EQ(padded, (std::vector<double>{0.5, 0, 4, 0.5, 0.5}));
+  // Slice of a computed tensor (every second element from the end): a selection matrix.
+  const Model sl = import({node("Relu", {"x"}, "r"),
+                           node("Slice", {"r", "starts", "ends", "axes", "steps"}, "y", "slice")},
+                          {int_tensor("starts", {-1}), int_tensor("ends", {-9}),
+                           int_tensor("axes", {1}), int_tensor("steps", {-2})},
+                          {1, 5}, {1, 3});
+  ASSERT_EQ(sl.kind, ModelKind::graph);
+  EXPECT_EQ(predict_scores(sl, std::vector<double>{1, -2, 3, 4, 5}),
+            (std::vector<double>{5, 3, 1}));
 }
 
 TEST(OnnxGraph, LinearOperatorsComposeIntoOneSparseMatrix) {
