@@ -169,7 +169,8 @@ void GraphImporter::graph_dispatch(const Node& n) {
   if (op == "Pad") return graph_pad(n);
   if (op == "Conv") return conv(n);
   if (op == "MaxPool" || op == "AveragePool") return pool(n, op == "MaxPool");
-  if (op == "GlobalMaxPool" || op == "GlobalAveragePool") return global_pool(n, op[6] == 'M');
+  if (op == "GlobalMaxPool" || op == "GlobalAveragePool")
+    return global_pool(n, op == "GlobalMaxPool");
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     const bool both =
         n.inputs.size() == 2 && values_.count(n.inputs[0]) && values_.count(n.inputs[1]);

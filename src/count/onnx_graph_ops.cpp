@@ -538,8 +538,7 @@ void GraphImporter::concat(const Node& n) {
     }
     to[axis] += s[axis];
   }
-  std::int64_t outer = 1, inner = 1;
-  for (std::int64_t d = 0; d < axis; ++d) outer *= to[d];
+  std::int64_t inner = 1;
   for (std::int64_t d = axis + 1; d < rank; ++d) inner *= to[d];
   const auto total = static_cast<std::size_t>(element_count(to));
   GraphValue sum;
@@ -567,7 +566,6 @@ void GraphImporter::concat(const Node& n) {
     if (!t) sum = add_values(std::move(sum), apply(n, value_of(n, i), mat.m, {}, to), 1.0);
     first += d;
   }
-  (void)outer;
   set(n, std::move(sum));
 }
 

@@ -170,6 +170,12 @@ TEST(OnnxGraph, SkipConnectionsPaddingAndTanhMakeAGraph) {
   ASSERT_EQ(p.kind, ModelKind::graph);
   const auto padded = predict_scores(p, std::vector<double>{-3, 4});
   EXPECT_EQ(padded, (std::vector<double>{0.5, 0, 4, 0.5, 0.5}));
+  // Concat of computed tensors and a constant.
+  const Model cat = import({node("Relu", {"x"}, "r"),
+                            node("Concat", {"r", "seven", "x"}, "y", "cat", {{"axis", false, 1}})},
+                           {tensor("seven", {1, 1}, {7})}, {1, 2}, {1, 5});
+  ASSERT_EQ(cat.kind, ModelKind::graph);
+  EXPECT_EQ(predict_scores(cat, std::vector<double>{-1, 2}), (std::vector<double>{0, 2, 7, -1, 2}));
   // Slice of a computed tensor (every second element from the end): a selection matrix.
   const Model sl = import({node("Relu", {"x"}, "r"),
                            node("Slice", {"r", "starts", "ends", "axes", "steps"}, "y", "slice")},
