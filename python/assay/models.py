@@ -104,6 +104,8 @@ class Model:
         if doc is None and native is None:
             return  # empty: every use raises NotFittedError (see __getattr__)
         self.doc = doc
+        if native is None and doc.get("format") == "onnx-graph":
+            native = _assay.count_load_onnx(doc["path"])  # unpickled: read the file again
         self.native = (native if native is not None
                        else _assay.count_parse_model(json.dumps(doc), where))
         self._info = json.loads(_assay.count_model_info(self.native))
@@ -139,7 +141,7 @@ class Model:
 
     @property
     def kind(self):
-        """Kind of model: "tree", "forest", "boosted" or "network".
+        """Kind of model: "tree", "forest", "boosted", "network" or "graph".
 
         Examples
         --------
@@ -275,6 +277,7 @@ class Model:
         >>> document["format"], document["kind"]
         ('assay-model', 'tree')
         """
+        _refuse_graph_json(self)
         return json.dumps(self.doc)
 
     def __getstate__(self):
@@ -298,6 +301,12 @@ class Model:
         i = self._info
         return (f"Model(kind={i['kind']!r}, task={i['task']!r}, n_features={i['n_features']}, "
                 f"n_parameters={i['n_parameters']})")
+
+
+def _refuse_graph_json(model):
+    if model.doc.get("format") == "onnx-graph":
+        raise AssayError(f"{model.doc['path']}: a graph network (convolutions, pooling, skip "
+                         "connections) has no assay JSON form; it is read from its ONNX file")
 
 
 def _as_2d(X):
@@ -626,6 +635,7 @@ def save(model, path):
     >>> models.load("tree.json").predict([[0.9, 0.2]])
     array(['yes'], dtype='<U3')
     """
+    _refuse_graph_json(model)
     _assay._write_file_atomic(os.fspath(path), json.dumps(model.doc, indent=1).encode())
 
 
@@ -646,7 +656,8 @@ def load(path):
     """Read an assay JSON model, an xgboost JSON model or an ONNX network.
 
     The format is recognised by content, whatever the file's name; an ONNX network is imported
-    as dense layers (docs/count_networks.md).
+    as dense layers, or as a graph network (kind "graph") when it has convolutions, pooling or
+    skip connections (docs/count_networks.md).
 
     Parameters
     ----------
@@ -676,6 +687,9 @@ def load(path):
     """
     if _is_onnx(path):
         native = _assay.count_load_onnx(str(path))
+        if json.loads(_assay.count_model_info(native))["kind"] == "graph":
+            return Model({"format": "onnx-graph", "path": str(path)}, where=str(path),
+                         native=native)  # a graph network has no assay JSON form
         return Model(json.loads(_assay.count_model_to_json(native)), where=str(path),
                      native=native)
     native = _assay.count_load_model(str(path))  # errors name the file (line:col for bad JSON)

@@ -525,7 +525,8 @@ void validate(const Model& m) {
   if (m.n_outputs == 0) fail("the model has no outputs");
   if (m.classification) {
     const std::size_t need =
-        (m.n_outputs == 1 && (m.kind == ModelKind::boosted || m.kind == ModelKind::network))
+        (m.n_outputs == 1 && (m.kind == ModelKind::boosted || m.kind == ModelKind::network ||
+                              m.kind == ModelKind::graph))
             ? 2
             : m.n_outputs;
     if (m.classes.size() != need) {

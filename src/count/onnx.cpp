@@ -12,6 +12,7 @@
 
 #include "assay/core/error.hpp"
 #include "input_file.hpp"
+#include "onnx_graph.hpp"
 #include "onnx_import.hpp"
 #include "onnx_wire.hpp"
 
@@ -118,11 +119,12 @@ Importer::Operands Importer::operands(const Node& n) const {
     const std::string& name = n.inputs[i];
     if (name.empty()) continue;  // an omitted optional input
     if (name == running_) {
-      if (o.running >= 0) bad(n, "reads the running tensor twice");
+      if (o.running >= 0) throw NeedsGraph{"reads a tensor twice"};
       o.running = static_cast<int>(i);
       continue;
     }
     const auto it = constants_.find(name);
+    if (it == constants_.end() && shapes_.count(name)) throw NeedsGraph{"a skip connection"};
     if (it == constants_.end()) {
       bad(n, fmt::format("input {} is neither a constant nor the running tensor {}; assay "
                          "imports chains of operators (no skip connections or branches)",
@@ -175,6 +177,10 @@ void Importer::dispatch(const Node& n, const Operands& o) {
   if (op == "Gemm") return gemm(n, o);
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return elementwise(n, o);
   if (op == "BatchNormalization") return batch_norm(n, o);
+  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
+      op == "GlobalMaxPool" || op == "Tanh" || op == "Concat" || op == "Slice") {
+    throw NeedsGraph{op};
+  }
   bad(n, fmt::format("unsupported operator; assay imports {}", kSupported));
 }
 
@@ -246,7 +252,11 @@ std::string read_bytes(const std::string& path) {
 
 Model parse_onnx(std::string_view bytes, const std::string& where) {
   const onnx::ModelProto proto = onnx::decode_model(bytes, where);
-  return onnx_import::Importer(proto, where).run();
+  try {
+    return onnx_import::Importer(proto, where).run();
+  } catch (const onnx_import::NeedsGraph&) {
+    return onnx_import::GraphImporter(proto, where).run_graph();
+  }
 }
 
 Model load_onnx(const std::string& path) {

@@ -3,6 +3,10 @@
 // pending affine map or a closed layer, onnx_fold.cpp evaluates operators on constants (shape
 // computations). The running tensor is kept as a pending affine map of the last activation
 // (diagonal while only element-wise operators have been met, dense after the first matrix).
+// Where the chain importer meets what only a graph network can hold (a convolution, pooling,
+// real padding, Tanh, a tensor read twice or a skip connection), it throws NeedsGraph and
+// parse_onnx starts over with the graph importer (onnx_graph.hpp), which reuses this class's
+// constants, folding and shape rules.
 #pragma once
 
 #include <algorithm>
@@ -27,10 +31,11 @@ using onnx::Tensor;
 inline constexpr std::size_t kMaxInputs = 10'000'000;
 
 inline constexpr const char* kSupported =
-    "Gemm, MatMul, Add, Sub, Mul, Div, Neg, Relu, Sigmoid, Softmax, Flatten, Reshape, Identity, "
-    "Squeeze, Unsqueeze, Transpose, Dropout (inference), Cast (to float or double), Pad (of "
-    "nothing), Constant, BatchNormalization, and Shape, Gather, Concat, Slice, ConstantOfShape "
-    "on constants";
+    "Gemm, MatMul, Conv (2-D), MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad "
+    "(constant), Add, Sub, Mul, Div, Neg, Relu, Sigmoid, Tanh, Softmax (last), Flatten, Reshape, "
+    "Identity, Squeeze, Unsqueeze, Transpose, Concat, Slice, Dropout (inference), Cast (to "
+    "float or double), Constant, BatchNormalization, and Shape, Gather, ConstantOfShape on "
+    "constants";
 
 // Operators evaluated at import time when every input is a constant (shape computations).
 inline constexpr const char* kFolded =
@@ -112,6 +117,11 @@ inline std::int64_t element_count(const std::vector<std::int64_t>& dims) {
 std::pair<std::vector<std::int64_t>, std::vector<std::size_t>> transposed(
     const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& perm);
 
+// Thrown (not an assay::Error) by the chain importer when the graph needs a graph network.
+struct NeedsGraph {
+  std::string reason;
+};
+
 class Importer {
  public:
   Importer(const onnx::ModelProto& proto, std::string where)
@@ -125,7 +135,7 @@ class Importer {
     return std::move(model_);
   }
 
- private:
+ protected:
   [[noreturn]] void bad(const Node& n, const std::string& what) const;
   void add_constant(const Tensor& t);
   static std::string shape_text(const std::vector<std::int64_t>& dims);

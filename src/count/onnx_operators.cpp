@@ -492,7 +492,7 @@ std::vector<std::int64_t> Importer::transpose_perm(const Node& n, std::size_t ra
   return perm;
 }
 
-// Pad that adds nothing (all pads 0) changes nothing; real padding is refused.
+// Pad that adds nothing (all pads 0) changes nothing; real padding makes a graph network.
 void Importer::pad(const Node& n, const Operands& o) {
   std::vector<double> pads;
   if (const auto* a = n.attribute("pads")) pads.assign(a->ints.begin(), a->ints.end());
@@ -501,7 +501,7 @@ void Importer::pad(const Node& n, const Operands& o) {
     pads = o.constant[1]->values;
   }
   if (std::any_of(pads.begin(), pads.end(), [](double v) { return v != 0.0; })) {
-    bad(n, "pads the tensor; assay imports Pad only when it adds nothing");
+    throw NeedsGraph{"Pad"};  // a graph network holds the padding as a sparse matrix
   }
 }
 

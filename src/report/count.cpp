@@ -515,6 +515,9 @@ std::string model_info_text(const count::ModelInfo& info) {
     std::string s;
     for (auto n : info.layer_sizes) s += (s.empty() ? "" : " -> ") + std::to_string(n);
     rows.push_back({"layers", s});
+  } else if (info.kind == "graph") {
+    rows.push_back({"nodes", std::to_string(info.n_nodes)});
+    rows.push_back({"neurons", std::to_string(info.n_neurons)});
   } else {
     rows.push_back({"trees", std::to_string(info.n_trees)});
     rows.push_back({"nodes", std::to_string(info.n_nodes)});

@@ -75,7 +75,17 @@ struct Attr {
   std::int64_t i = 0;
   float f = 0.0f;
   std::vector<std::int64_t> ints = {};  // an INTS attribute (perm, axes) when not empty
+  std::string s = {};                   // a STRING attribute (auto_pad, mode) when not empty
 };
+
+/// An INTS attribute (strides, pads, kernel_shape, ...).
+inline Attr ints_attr(const std::string& name, const std::vector<std::int64_t>& v) {
+  return Attr{name, false, 0, 0.0f, v};
+}
+/// A STRING attribute.
+inline Attr string_attr(const std::string& name, const std::string& v) {
+  return Attr{name, false, 0, 0.0f, {}, v};
+}
 
 /// A tensor of any data type from its little-endian bytes (raw_data), e.g. bool or float16.
 inline Pb raw_tensor(const std::string& name, const std::vector<std::int64_t>& dims, int type,
@@ -96,7 +106,9 @@ inline Pb node(const std::string& op, const std::vector<std::string>& in, const 
   for (const auto& a : attrs) {
     Pb p;
     p.string_field(1, a.name);
-    if (!a.ints.empty()) {
+    if (!a.s.empty()) {
+      p.string_field(4, a.s).varint_field(20, 3);
+    } else if (!a.ints.empty()) {
       p.packed_ints(8, a.ints).varint_field(20, 7);
     } else if (a.is_float) {
       p.float_field(2, a.f).varint_field(20, 1);
