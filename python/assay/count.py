@@ -750,10 +750,10 @@ def run_instances(csv, results=None, *, time_limit=0.0, max_boxes=0, samples=100
     >>> _ = open("p.vnnlib", "w").write(
     ...     "(declare-const X_0 Real) (declare-const Y_0 Real) (assert (>= X_0 0))"
     ...     " (assert (<= X_0 1)) (assert (>= Y_0 2))")
-    >>> _ = open("bench.csv", "w").write("net.json,p.vnnlib,5\n")
+    >>> _ = open("bench.csv", "w").write("net.json,p.vnnlib,5\\n")
     >>> r = count.run_instances("bench.csv", results="out", progress=False)
     >>> r["rows"][0]["result"], open("out/net_p.txt").read()
-    ('unsat', 'unsat\n')
+    ('unsat', 'unsat\\n')
     """
     check_outputs({"csv_out": csv_out}, {"the instances file": csv})
     options = {"max_boxes": int(max_boxes), "samples": int(samples), "seed": int(seed),
