@@ -265,9 +265,8 @@ InstanceList parse_instances(std::string_view text, const std::string& file) {
 }
 
 InstanceList load_instances(const std::string& path) {
-  const std::string text =
-      detail::read_input_file(path, "an instances CSV file",
-                              fmt::format("cannot open instances file \"{}\"", path));
+  const std::string text = detail::read_input_file(
+      path, "an instances CSV file", fmt::format("cannot open instances file \"{}\"", path));
   return parse_instances(text, path);
 }
 
