@@ -16,8 +16,8 @@
 //   list.rows[0].network_path;    // "b/net.onnx"
 //   list.rows[0].timeout;         // 120
 //   result_file_names(list)[0];   // "net_prop_1.txt"
-//   // parse_instances("net.onnx,p.vnnlib,0\n", "i.csv") throws
-//   //   i.csv:1:19: expected a time limit in seconds > 0, found "0"
+//   parse_instances("net.onnx,p.vnnlib,0\n", "i.csv");
+//       // throws: i.csv:1:19: expected a time limit in seconds > 0, found "0"
 //
 // Rows may end in CRLF and carry spaces around cells; blank lines are skipped. Refused with
 // "file:line:col: ..." before anything runs: too few or too many columns, an empty path, a time

@@ -11,11 +11,12 @@
 //  unsafe_upper, boxes, stopped_by, result_file, message.
 //
 // Example:
-//   count::InstancesResult r;                  // count::run_instances(list, params)
+//   count::InstancesResult r;   // what count::run_instances returns; no rows here
 //   r.file = "mnistfc_instances.csv";
-//   Json j = instances_json(r);                // j["counts"]["decided"] == 0
-//   std::string table = instances_text(r);     // "0 instances: 0 sat, ..."
-//   std::string csv = instances_csv(r);        // the header line only
+//   Json j = instances_json(r);
+//   j["counts"]["decided"].get<int>();   // 0
+//   instances_text(r);          // "0 instances of mnistfc_instances.csv: 0 decided" ...
+//   instances_csv(r);           // "line,network,property,result,seconds,time_limit" ...
 #pragma once
 
 #include <string>
