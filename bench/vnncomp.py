@@ -92,14 +92,14 @@ def main():
     tools = {"abcrown": "alpha-beta-CROWN", "eran": "ERAN", "verinet": "VeriNet"}
     print(f"{args.benchmark}: {len(rows)} instances, time limit min(row, {args.time_limit:g} s), "
           f"threads {args.threads or os.cpu_count()}")
-    print(f"{'':18}{'decided':>8}{'holds':>7}{'violated':>9}{'median s':>10}{'total s':>10}")
-    print(f"{'assay':18}{len(decided):>8}{holds:>7}{violated:>9}"
+    print(f"{'':26}{'decided':>8}{'holds':>7}{'violated':>9}{'median s':>10}{'total s':>10}")
+    print(f"{'assay':26}{len(decided):>8}{holds:>7}{violated:>9}"
           f"{statistics.median(seconds):>10.2f}{sum(seconds):>10.1f}")
     for column, name in tools.items():
         res = [p[column] for p in pub.values()]
         secs = [float(p[column + "_seconds"]) for p in pub.values()
                 if p[column] in ("holds", "violated")]
-        print(f"{name + ' (2021)':18}{sum(v in ('holds', 'violated') for v in res):>8}"
+        print(f"{name + ' (2021)':26}{sum(v in ('holds', 'violated') for v in res):>8}"
               f"{res.count('holds'):>7}{res.count('violated'):>9}"
               f"{(statistics.median(secs) if secs else float('nan')):>10.2f}"
               f"{sum(secs):>10.1f}")
