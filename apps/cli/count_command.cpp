@@ -1,5 +1,6 @@
 // `assay count --model M.json --spec S.spec [--property NAME] ...`, `assay count --cnf F.cnf`,
 // `assay count --model net.onnx --vnnlib P.vnnlib [--time-limit S] [--max-boxes N]`,
+// `assay count --instances B_instances.csv --results DIR [--time-limit S] [--csv-out F]`,
 // `assay encode --model M --spec S --out F.cnf` and `assay model info M.json`.
 #include <signal.h>
 #include <unistd.h>
@@ -19,11 +20,13 @@
 #include "assay/count/counting.hpp"
 #include "assay/count/domain_split.hpp"
 #include "assay/count/encode.hpp"
+#include "assay/count/instances.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/onnx.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/count/vnnlib.hpp"
 #include "assay/report/count.hpp"
+#include "assay/report/count_instances.hpp"
 #include "assay/report/count_networks.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -44,6 +47,8 @@ struct CountOptions {
   std::string test;
   std::string label;
   std::string vnnlib;
+  std::string instances;
+  std::string results;
   bool stop_when_decided = false;
   std::string bounds = "linear";
   double max_memory_mb = 0;
@@ -143,7 +148,7 @@ void add_cnf_options(CLI::App* cmd, count::CountParams& p) {
          "exact-cnf/approx/split: seconds per count (0 = none; auto: exact-cnf for "
          "this (60 if 0), then approx for this (if 0: 60 for a model, none for --cnf)); also "
          "stops each uniform "
-         "sample (at most 1e9)")
+         "sample (at most 1e9); --instances: caps each row's time limit")
       ->check(time_limit_rule());
   cmd->add_option("--epsilon", p.epsilon, "approx: tolerance (estimate within a factor 1+eps)")
       ->capture_default_str()
@@ -218,6 +223,44 @@ void run_count_vnnlib(const CountOptions& o) {
   ctrl_c.exit_if_interrupted();
 }
 
+// `--instances`: a VNN-COMP benchmark, one result file per instance in --results DIR.
+void run_count_instances(CountOptions& o) {
+  if (o.results.empty()) fail("--instances needs --results DIR (the folder of the result files)");
+  if (!o.model.empty() || !o.vnnlib.empty() || !o.spec.empty() || !o.cnf.empty() ||
+      !o.params.property.empty() || !o.test.empty()) {
+    fail(
+        "--instances names the networks and properties: --model, --vnnlib, --spec, --cnf, "
+        "--property and --test do not apply");
+  }
+  if (!o.out.html.empty()) fail("--html is not available with --instances");
+  if (o.stop_when_decided)
+    fail("--stop-when-decided is implied by --instances (every instance stops once decided)");
+  static constexpr count::CountMethod kSplit[] = {count::CountMethod::automatic,
+                                                  count::CountMethod::split};
+  try {
+    count::parse_count_method(o.method, kSplit);
+  } catch (const Error&) {
+    fail("--instances counts with method split, found --method {}", o.method);
+  }
+  if (o.params.samples.size() > 1)
+    fail("--instances takes one --samples size, found {}", o.params.samples.size());
+  const count::BoundMethod bounds = count::parse_bound_method(o.bounds, "--bounds");
+  o.out.check({{o.instances, "the --instances file"}});
+  const count::InstanceList list = count::load_instances(o.instances);
+  count::InstancesParams p;
+  p.split = count::split_params(o.params);
+  p.split.bounds = bounds;
+  if (o.confidence->count() > 0) p.split.confidence = o.params.confidence;
+  p.time_limit = o.params.time_limit;
+  p.results = o.results;
+  const CtrlC ctrl_c;
+  const count::InstancesResult r = count::run_instances(list, p);
+  o.out.write(
+      report::instances_json(r), [&] { return report::instances_text(r); },
+      [] { return report::HtmlReport(""); }, report::instances_csv(r));
+  ctrl_c.exit_if_interrupted();
+}
+
 struct ModelOptions {
   std::string file;
   bool json = false;
@@ -240,6 +283,16 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
                   "`c p show` lines)");
   cmd->add_option("--vnnlib", options->vnnlib,
                   "count the unsafe share of a VNN-LIB property's input box (domain splitting)");
+  cmd->add_option("--instances", options->instances,
+                  "run a VNN-COMP benchmark: a CSV of network,property,time limit rows (paths "
+                  "relative to it); one result file per instance in --results, a summary on "
+                  "stdout");
+  cmd->add_option("--results", options->results,
+                  "--instances: folder of the result files (created when missing)")
+      ->check(output_file_name());
+  cmd->add_option("--csv-out", options->out.extra, "--instances: also write the summary as CSV")
+      ->check(output_file_name());
+  options->out.extra_name = "--csv-out";
   cmd->add_option("--max-boxes", options->params.max_boxes,
                   "split: largest number of boxes bounded (0 = none; deterministic)")
       ->check(non_negative_integer());
@@ -288,6 +341,12 @@ Action add_count_command(CLI::App& app, const GlobalOptions& /*global*/) {
     if (!cmd->parsed()) return;
     auto& o = *options;
     o.params.max_memory = static_cast<std::uint64_t>(o.max_memory_mb * 1e6);
+    if (!o.instances.empty()) {
+      run_count_instances(o);
+      return;
+    }
+    if (!o.results.empty() || !o.out.extra.empty())
+      fail("--results and --csv-out apply to --instances only");
     if (!o.vnnlib.empty()) {
       run_count_vnnlib(o);
       return;

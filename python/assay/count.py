@@ -10,6 +10,8 @@ an L-infinity ball around x, how many of its points keep ``label``, and their ra
 ``count_vnnlib(model, vnnlib, ...)`` gives the certified unsafe share of a VNN-LIB property's
 input box for a network (ONNX or assay JSON), by domain splitting (``assay count --vnnlib``);
 ``network_bounds(model, lower, upper)`` sound bounds of a network's outputs over a box.
+``run_instances(csv, results=DIR)`` runs a VNN-COMP benchmark (an instances CSV) and writes one
+result file per instance (``assay count --instances``).
 """
 import json
 import numbers
@@ -25,7 +27,7 @@ from ._results import CountResult
 from .models import Model, load as _load_model
 
 __all__ = ["count", "robustness", "encode", "count_cnf", "parse_spec", "load_spec",
-           "spec_inputs", "count_vnnlib", "load_vnnlib", "parse_vnnlib", "network_bounds"]
+           "spec_inputs", "count_vnnlib", "load_vnnlib", "parse_vnnlib", "network_bounds", "run_instances"]
 
 _EXACT_FIELDS = ("domain_size", "correct", "tp", "fp", "tn", "fn", "satisfied", "violated",
                  "total", "count")
@@ -685,3 +687,80 @@ def network_bounds(model, lower, upper, *, method="linear"):
     hi = [float(v) for v in np.asarray(upper, dtype=np.float64).ravel()]
     low, high = _assay.count_network_bounds(_model(model), lo, hi, method)
     return np.asarray(low), np.asarray(high)
+
+
+def run_instances(csv, results=None, *, time_limit=0.0, max_boxes=0, samples=10000, seed=0,
+                  threads=0, bounds="linear", max_memory=None, csv_out=None, progress=True):
+    """Run a VNN-COMP benchmark: every instance of an instances CSV, by domain splitting.
+
+    ``assay count --instances CSV --results DIR`` (docs/count_vnncomp.md). The CSV has rows
+    ``network,property,time limit`` without a header, paths relative to its folder. Every
+    network (each once) and property is read and checked before the first instance runs. Each
+    instance runs until decided or its time limit (capped by ``time_limit``); its result file
+    ``<network stem>_<property stem>.txt`` in ``results`` says ``sat`` (with the counterexample,
+    confirmed by a forward pass), ``unsat``, ``timeout`` or ``unknown``.
+
+    Parameters
+    ----------
+    csv : str or os.PathLike
+        The instances CSV.
+    results : str or os.PathLike, default=None
+        Folder of the result files (created when missing); None writes none.
+    time_limit : float, default=0.0
+        Cap on every row's time limit in seconds (0 = the rows' own limits).
+    max_boxes : int, default=0
+        Most boxes per instance (0 = none).
+    samples : int, default=10000
+        Uniform points drawn first per instance (early counterexamples).
+    seed : int, default=0
+        Seed of the samples.
+    threads : int, default=0
+        Threads; 0 = all cores.
+    bounds : str, default="linear"
+        The bounds of each box: "linear" or "interval".
+    max_memory : float, default=None
+        Megabytes the undecided boxes of one instance may take. None: half the memory available.
+    csv_out : str or os.PathLike, default=None
+        Also write the summary as CSV.
+    progress : bool, default=True
+        A progress bar while it runs (on a terminal's stderr, or in Jupyter).
+
+    Returns
+    -------
+    CountResult
+        The document of ``assay count --instances --json``: counts {"sat", "unsat", "timeout",
+        "unknown", "error", "not run", "decided"}, rows (one dict per instance: line, network,
+        property, result, seconds, unsafe {"lower", "upper"}, message, result_file,
+        counterexample {"x", "y"} or None), seconds, interrupted.
+
+    Raises
+    ------
+    assay.AssayError
+        A bad CSV ("file:line:col: ..."), a network or property that cannot be read or whose
+        input count differs from the other's ("file:line: ..."), or a result file that would
+        replace an input.
+
+    Examples
+    --------
+    >>> from assay import count
+    >>> _ = open("net.json", "w").write(
+    ...     '{"format": "assay-model", "version": 1, "kind": "network", "task": "regression",'
+    ...     ' "n_features": 1, "n_outputs": 1, "layers": [{"activation": "identity",'
+    ...     ' "weights": [[1.0]], "bias": [0.0]}]}')
+    >>> _ = open("p.vnnlib", "w").write(
+    ...     "(declare-const X_0 Real) (declare-const Y_0 Real) (assert (>= X_0 0))"
+    ...     " (assert (<= X_0 1)) (assert (>= Y_0 2))")
+    >>> _ = open("bench.csv", "w").write("net.json,p.vnnlib,5\\n")
+    >>> r = count.run_instances("bench.csv", results="out", progress=False)
+    >>> r["rows"][0]["result"], open("out/net_p.txt").read()
+    ('unsat', 'unsat\\n')
+    """
+    check_outputs({"csv_out": csv_out}, {"the instances file": csv})
+    options = {"max_boxes": int(max_boxes), "samples": int(samples), "seed": int(seed),
+               "threads": int(threads), "bounds": str(bounds), "max_memory": max_memory,
+               "progress": bool(progress)}
+    with reporting(progress):
+        text = _assay.count_run_instances(
+            os.fspath(csv), "" if results is None else os.fspath(results), float(time_limit),
+            options, "" if csv_out is None else os.fspath(csv_out))
+    return CountResult(json.loads(text))

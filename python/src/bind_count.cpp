@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "assay/core/input_files.hpp"
 #include "assay/core/interrupt.hpp"
 #include "assay/core/output_file.hpp"
 #include "assay/core/progress.hpp"
@@ -16,11 +17,13 @@
 #include "assay/count/counting.hpp"
 #include "assay/count/domain_split.hpp"
 #include "assay/count/encode.hpp"
+#include "assay/count/instances.hpp"
 #include "assay/count/model.hpp"
 #include "assay/count/onnx.hpp"
 #include "assay/count/spec.hpp"
 #include "assay/count/vnnlib.hpp"
 #include "assay/report/count.hpp"
+#include "assay/report/count_instances.hpp"
 #include "assay/report/count_networks.hpp"
 #include "bindings.hpp"
 
@@ -179,6 +182,7 @@ std::span<const double> rows(const Array<double>& x, std::size_t n_features, std
 }  // namespace
 
 void bind_count_networks(py::module_& m);
+void bind_count_instances(py::module_& m);
 
 namespace {
 
@@ -441,6 +445,7 @@ void bind_count(py::module_& m) {
   register_cnf(m);
   register_encoding_and_robustness(m);
   bind_count_networks(m);
+  bind_count_instances(m);
 }
 
 // ONNX networks, VNN-LIB properties and counting by domain splitting (count part 3).
@@ -513,6 +518,32 @@ void bind_count_networks(py::module_& m) {
         return py::make_tuple(r.lower, r.upper);
       },
       py::arg("model"), py::arg("lower"), py::arg("upper"), py::arg("method"));
+}
+
+// VNN-COMP benchmarks: an instances CSV run instance by instance (assay count --instances).
+void bind_count_instances(py::module_& m) {
+  m.def(
+      "count_run_instances",
+      [](const std::string& csv, const std::string& results, double time_limit,
+         const py::dict& options, const std::string& csv_out) {
+        py::dict fields = options.attr("copy")();  // without "progress", which is not a field
+        const bool progress =
+            options.contains("progress") ? fields.attr("pop")("progress").cast<bool>() : true;
+        count::InstancesParams p;
+        set_fields(p.split, fields, split_option_fields(), "unknown option");
+        p.time_limit = time_limit;
+        p.results = results;
+        const InputFilesScope inputs;  // no result file may replace one of them
+        note_input(csv, "the instances file");
+        if (!csv_out.empty()) check_writable(csv_out, "csv_out");
+        const count::InstanceList list = count::load_instances(csv);
+        const count::InstancesResult r =
+            run_interruptible(progress, [&] { return count::run_instances(list, p); });
+        if (!csv_out.empty()) write_file_atomic(csv_out, report::instances_csv(r));
+        return report::instances_json(r).dump();
+      },
+      py::arg("csv"), py::arg("results"), py::arg("time_limit"), py::arg("options"),
+      py::arg("csv_out"));
 }
 
 }  // namespace assay::python
