@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -19,6 +20,11 @@ namespace assay::count {
 namespace {
 
 constexpr std::size_t kMaxDisjuncts = 100000;
+// Bounds on the comparisons read (atoms kept sparse) and on all disjuncts' comparisons together
+// (each becomes one index, or one dense LinearAtom in the result), so that a small file cannot
+// demand gigabytes.
+constexpr std::size_t kMaxAtoms = 10000000;
+constexpr std::size_t kMaxAtomRefs = 20000000;
 constexpr int kMaxNesting = 1000;
 
 struct Sexp {
@@ -130,17 +136,64 @@ std::string sexp_text(const Sexp& e) {
   return out + ")";
 }
 
-// A linear term: coefficients of X and Y and a constant.
-struct Term {
-  std::vector<double> x, y;
-  double c = 0.0;
-  bool constant() const {
-    return std::all_of(x.begin(), x.end(), [](double v) { return v == 0; }) &&
-           std::all_of(y.begin(), y.end(), [](double v) { return v == 0; });
+// Coefficients of X (or Y), stored sparsely: the listed entries (ascending index) and one value
+// shared by every unlisted index. That shared value is always +0 or -0; it is kept (rather than
+// assumed +0) so that dense() is bit-identical to doing the same arithmetic on dense vectors.
+// Dense vectors made every atom cost O(inputs), and copying them across disjuncts O(inputs^2).
+struct Coeffs {
+  std::vector<std::pair<std::size_t, double>> at;
+  double rest = 0.0;
+
+  static Coeffs unit(std::size_t i) { return Coeffs{{{i, 1.0}}, 0.0}; }
+  bool zero() const {
+    return std::all_of(at.begin(), at.end(), [](const auto& e) { return e.second == 0; });
+  }
+  void scale(double k) {
+    for (auto& e : at) e.second *= k;
+    rest *= k;
+  }
+  // *this += sign * b, merging the two index lists.
+  void add(const Coeffs& b, double sign) {
+    std::vector<std::pair<std::size_t, double>> out;
+    out.reserve(at.size() + b.at.size());
+    std::size_t i = 0, j = 0;
+    while (i < at.size() || j < b.at.size()) {
+      if (j == b.at.size() || (i < at.size() && at[i].first < b.at[j].first)) {
+        out.emplace_back(at[i].first, at[i].second + sign * b.rest);
+        ++i;
+      } else if (i == at.size() || b.at[j].first < at[i].first) {
+        out.emplace_back(b.at[j].first, rest + sign * b.at[j].second);
+        ++j;
+      } else {
+        out.emplace_back(at[i].first, at[i].second + sign * b.at[j].second);
+        ++i, ++j;
+      }
+    }
+    at = std::move(out);
+    rest += sign * b.rest;
+  }
+  std::vector<double> dense(std::size_t n) const {
+    std::vector<double> v(n, rest);
+    for (const auto& [i, value] : at) v[i] = value;
+    return v;
   }
 };
 
-using Conj = std::vector<LinearAtom>;
+// A linear term: coefficients of X and Y and a constant.
+struct Term {
+  Coeffs x, y;
+  double c = 0.0;
+  bool constant() const { return x.zero() && y.zero(); }
+};
+
+// sum y Y + sum x X + constant <= 0 (strict: < 0), sparse until it lands in a VnnRegion.
+struct Atom {
+  Term t;
+  bool strict = false;
+};
+
+// Conjunctions hold indices into Elaborator::atoms_, so that copying one is cheap.
+using Conj = std::vector<std::uint32_t>;
 using Dnf = std::vector<Conj>;
 
 class Elaborator {
@@ -155,7 +208,7 @@ class Elaborator {
       if (head(e) != "assert") continue;
       if (e.kids.size() != 2)
         fail_at(e.where, "expected (assert FORMULA), found {} operands", e.kids.size() - 1);
-      all = conjoin(all, formula(e.kids[1], true), e.where);
+      all = conjoin(std::move(all), formula(e.kids[1], true), e.where);
     }
     return regions(all);
   }
@@ -233,13 +286,11 @@ class Elaborator {
 
   Term term(const Sexp& e) {
     Term t;
-    t.x.assign(nx_, 0.0);
-    t.y.assign(ny_, 0.0);
     if (e.atom) {
       if (const auto v = var_name(e.text)) {
         auto& decl = v->first ? outputs_ : inputs_;
         if (!decl.count(v->second)) fail_at(e.where, "{} is not declared", e.text);
-        (v->first ? t.y : t.x)[v->second] = 1.0;
+        (v->first ? t.y : t.x) = Coeffs::unit(v->second);
         return t;
       }
       t.c = number(e);
@@ -272,14 +323,14 @@ class Elaborator {
   }
 
   static Term scaled(Term t, double k) {
-    for (double& v : t.x) v *= k;
-    for (double& v : t.y) v *= k;
+    t.x.scale(k);
+    t.y.scale(k);
     t.c *= k;
     return t;
   }
   static void add(Term& a, const Term& b, double sign) {
-    for (std::size_t i = 0; i < a.x.size(); ++i) a.x[i] += sign * b.x[i];
-    for (std::size_t j = 0; j < a.y.size(); ++j) a.y[j] += sign * b.y[j];
+    a.x.add(b.x, sign);
+    a.y.add(b.y, sign);
     a.c += sign * b.c;
   }
 
@@ -316,7 +367,7 @@ class Elaborator {
       for (std::size_t i = 1; i < e.kids.size(); ++i) {
         Dnf f = formula(e.kids[i], positive);
         if (conj) {
-          acc = conjoin(acc, f, e.where);
+          acc = conjoin(std::move(acc), f, e.where);
         } else {
           for (auto& c : f) acc.push_back(std::move(c));
           check_size(acc.size(), e.where);
@@ -337,13 +388,9 @@ class Elaborator {
     add(d, term(e.kids[2]), -1.0);  // d = a - b
     if (d.constant()) return constant_comparison(e, h, d.c, positive);
     auto atom = [&](double sign, bool strict) {
-      LinearAtom a;
-      Term t = scaled(d, sign);
-      a.x = t.x;
-      a.y = t.y;
-      a.constant = t.c;
-      a.strict = strict;
-      return a;
+      check_atom_count(e.where);
+      atoms_.push_back(Atom{scaled(d, sign), strict});
+      return static_cast<std::uint32_t>(atoms_.size() - 1);
     };
     // a <= b: d <= 0; a >= b: -d <= 0; a < b: d < 0; a > b: -d < 0; negations flip.
     if (h == "=") {
@@ -375,9 +422,33 @@ class Elaborator {
     }
   }
 
-  Dnf conjoin(const Dnf& a, const Dnf& b, const Location& where) const {
+  void check_atom_count(const Location& where) const {
+    if (atoms_.size() >= kMaxAtoms) {
+      fail_at(where, "the property has more than {} comparisons", kMaxAtoms);
+    }
+  }
+
+  static std::size_t atom_refs(const Dnf& d) {
+    std::size_t n = 0;
+    for (const auto& c : d) n += c.size();
+    return n;
+  }
+
+  // a AND b, each conjunction of a followed by each of b (a's first: the order atoms keep).
+  Dnf conjoin(Dnf a, const Dnf& b, const Location& where) const {
     check_size(a.size() * b.size(), where);
+    // Bounded, since the result holds every atom of a b.size() times and every atom of b
+    // a.size() times (the sizes are at most kMaxDisjuncts, so the products do not overflow).
+    if (atom_refs(a) * b.size() + atom_refs(b) * a.size() > kMaxAtomRefs) {
+      fail_at(where, "the property expands to more than {} comparisons over all disjuncts",
+              kMaxAtomRefs);
+    }
+    if (b.size() == 1) {  // the common case (an assert of one conjunction): extend in place
+      for (auto& ca : a) ca.insert(ca.end(), b[0].begin(), b[0].end());
+      return a;
+    }
     Dnf out;
+    out.reserve(a.size() * b.size());
     for (const auto& ca : a) {
       for (const auto& cb : b) {
         Conj c = ca;
@@ -391,7 +462,7 @@ class Elaborator {
   // --- disjuncts -> boxes ---------------------------------------------------------------
   struct Split {
     std::vector<double> lo, hi;
-    Conj rest;
+    std::vector<LinearAtom> rest;
     bool empty = false;
     std::size_t empty_var = 0;
   };
@@ -401,22 +472,23 @@ class Elaborator {
     const double inf = std::numeric_limits<double>::infinity();
     s.lo.assign(nx_, -inf);
     s.hi.assign(nx_, inf);
-    for (const auto& a : c) {
+    for (const std::uint32_t index : c) {
+      const Atom& a = atoms_[index];
       std::size_t nonzero = 0, var = 0;
-      for (std::size_t i = 0; i < nx_; ++i) {
-        if (a.x[i] != 0) ++nonzero, var = i;
+      double k = 0.0;
+      for (const auto& [i, value] : a.t.x.at) {
+        if (value != 0) ++nonzero, var = i, k = value;
       }
-      const bool outputs = std::any_of(a.y.begin(), a.y.end(), [](double v) { return v != 0; });
-      if (outputs || nonzero > 1) {
-        s.rest.push_back(a);
+      if (!a.t.y.zero() || nonzero > 1) {
+        s.rest.push_back(LinearAtom{a.t.y.dense(ny_), a.t.x.dense(nx_), a.t.c, a.strict});
         continue;
       }
       if (nonzero == 0) {  // a constant comparison
-        if (a.strict ? !(a.constant < 0) : !(a.constant <= 0)) s.empty = true;
+        if (a.strict ? !(a.t.c < 0) : !(a.t.c <= 0)) s.empty = true;
         continue;
       }
       // k x + c <= 0 (or < 0): a bound on x.
-      const double k = a.x[var], bound = -a.constant / k;
+      const double bound = -a.t.c / k;
       const bool strict_int = a.strict && n_int_;
       if (k > 0) {
         const double b = strict_int ? std::ceil(bound) - 1 : bound;
@@ -442,6 +514,8 @@ class Elaborator {
     p.n_outputs = ny_;
     p.integer_inputs = n_int_ > 0;
     std::optional<Split> first_empty;
+    // Box -> its index in p.regions; keys compare as == does (bounds are never NaN).
+    std::map<std::pair<std::vector<double>, std::vector<double>>, std::size_t> index_of;
     for (const auto& c : all) {
       Split s = split(c);
       if (s.empty) {
@@ -449,13 +523,9 @@ class Elaborator {
         continue;
       }
       check_bounded(s);
-      auto it = std::find_if(p.regions.begin(), p.regions.end(),
-                             [&](const VnnRegion& r) { return r.lo == s.lo && r.hi == s.hi; });
-      if (it == p.regions.end()) {
-        p.regions.push_back(VnnRegion{s.lo, s.hi, {}});
-        it = p.regions.end() - 1;
-      }
-      it->unsafe.push_back(std::move(s.rest));
+      const auto [it, added] = index_of.try_emplace({s.lo, s.hi}, p.regions.size());
+      if (added) p.regions.push_back(VnnRegion{s.lo, s.hi, {}});
+      p.regions[it->second].unsafe.push_back(std::move(s.rest));
     }
     if (p.regions.empty()) {
       const Location whole{file_, 0, 0};
@@ -504,6 +574,7 @@ class Elaborator {
   }
 
   std::string file_;
+  std::vector<Atom> atoms_;  // every comparison, once per sign it is used with
   std::optional<std::pair<Location, std::string>> always_false_;
   std::map<std::size_t, Location> inputs_, outputs_;
   std::size_t n_int_ = 0, n_real_ = 0;

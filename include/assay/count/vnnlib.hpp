@@ -28,7 +28,10 @@
 //
 // Errors are "file:line:col: expected ..., found ..." for syntax, and name the variable for
 // semantic problems: an unbounded or empty box, an undeclared or out-of-order variable, a
-// non-linear term, overlapping boxes.
+// non-linear term, overlapping boxes. The disjunctive normal form is bounded (100,000 disjuncts,
+// 20,000,000 comparisons over all of them); a property beyond that is refused at the `and` or
+// `assert` that crosses the bound. Atoms are kept sparse while reading, so that reading is
+// linear-ish in the file (3072 inputs and 9 disjuncts: milliseconds).
 #pragma once
 
 #include <cstddef>
