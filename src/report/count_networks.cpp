@@ -12,6 +12,19 @@ namespace assay::report {
 
 namespace {
 
+// A vector for reading: every value up to 16, else the first 12 and how many there are (an
+// image's 784 or 3072 inputs would bury the rest; the JSON output holds every value).
+std::string shown_values(const std::vector<double>& values) {
+  constexpr std::size_t kAll = 16, kFirst = 12;
+  std::string text;
+  const std::size_t n = values.size() <= kAll ? values.size() : kFirst;
+  for (std::size_t i = 0; i < n; ++i) text += fmt::format("{}{:.9g}", i ? ", " : "", values[i]);
+  if (n < values.size()) {
+    text += fmt::format(", ... ({} values in all; the JSON output lists every one)", values.size());
+  }
+  return text;
+}
+
 using count::SplitResult;
 
 // 1 - v rounded down / up (the safe share from the unsafe share's bounds).
@@ -124,16 +137,13 @@ std::string split_text(const SplitResult& r, const std::string& model,
                                        r.sample_requested, r.sample_stopped_by));
   }
   if (r.counterexample) {
-    std::string x, y;
-    for (const double v : *r.counterexample) x += fmt::format("{}{:.9g}", x.empty() ? "" : ", ", v);
-    for (const double v : r.counterexample_outputs)
-      y += fmt::format("{}{:.9g}", y.empty() ? "" : ", ", v);
-    s += fmt::format("counterexample ({}): x = [{}], y = [{}]\n", r.counterexample_source, x, y);
+    s += fmt::format("counterexample ({}): x = [{}], y = [{}]\n", r.counterexample_source,
+                     shown_values(*r.counterexample), shown_values(r.counterexample_outputs));
   }
   s += fmt::format(
-      "boxes: {} bounded ({} safe, {} unsafe, {} enumerated, {} open); {:.3f} s, stopped: {}",
-      r.boxes, r.safe_boxes, r.unsafe_boxes, r.enumerated_boxes, r.open_boxes, r.seconds,
-      r.stopped_by);
+      "{}: {} bounded ({} safe, {} unsafe, {} enumerated, {} open); {:.3f} s, stopped: {}",
+      r.route == "input splitting" ? "boxes" : "sub-problems", r.boxes, r.safe_boxes,
+      r.unsafe_boxes, r.enumerated_boxes, r.open_boxes, r.seconds, r.stopped_by);
   if (r.decision_seconds >= 0) s += fmt::format("; decided after {:.3f} s", r.decision_seconds);
   s += '\n';
   if (!r.stop_message.empty()) s += r.stop_message + '\n';
@@ -220,9 +230,8 @@ HtmlReport split_html(const SplitResult& r, const std::string& model, const std:
   }
   page.add_table({"", "lower", "upper"}, rows);
   if (r.counterexample) {
-    std::string x;
-    for (const double v : *r.counterexample) x += fmt::format("{}{:.9g}", x.empty() ? "" : ", ", v);
-    page.add_paragraph(fmt::format("Counterexample ({}): x = [{}]", r.counterexample_source, x));
+    page.add_paragraph(fmt::format("Counterexample ({}): x = [{}]", r.counterexample_source,
+                                   shown_values(*r.counterexample)));
   }
   page.add_chart("Certified interval against time", split_interval_chart(r));
   page.add_json("JSON", split_json(r, model, property));

@@ -50,13 +50,13 @@ def _tree_model(tmp_path):
     return path
 
 
-def _network(tmp_path, sizes=(2, 16, 16, 2), seed=1):
+def _network(tmp_path, sizes=(2, 16, 16, 2), seed=1, output="identity"):
     rng = np.random.default_rng(seed)
     layers = []
     for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
         layers.append({"weights": rng.normal(size=(b, a)).tolist(),
                        "bias": rng.normal(scale=0.3, size=b).tolist(),
-                       "activation": "identity" if i == len(sizes) - 2 else "relu"})
+                       "activation": output if i == len(sizes) - 2 else "relu"})
     doc = {"format": "assay-model", "version": 1, "kind": "network", "task": "classification",
            "source": "test", "n_features": sizes[0], "n_outputs": sizes[-1],
            "classes": [str(k) for k in range(sizes[-1])], "layers": layers}
@@ -373,8 +373,10 @@ def test_vnnlib_stops_at_the_memory_budget(tmp_path):
 def test_vnnlib_without_limits_ends_in_bounded_memory(tmp_path):
     """No --time-limit, no --max-memory: the default budget (half of what the process may still
     allocate) stops the run under a 350 MB address-space limit, where the open boxes used to grow
-    until bad_alloc. 50 inputs make each box about 1 kB, so the budget is reached in seconds."""
-    net = _network(tmp_path, sizes=(50, 8, 2))
+    until bad_alloc. 50 inputs make each box about 1 kB, so the budget is reached in seconds. The
+    softmax output keeps the run on input splitting (an identity output over more than 16 inputs
+    goes to branch and bound over ReLU phases, which decides this property at once)."""
+    net = _network(tmp_path, sizes=(50, 8, 2), output="softmax")
     prop = tmp_path / "p.vnnlib"
     prop.write_text("".join(f"(declare-const X_{i} Real)" for i in range(50)) +
                     "(declare-const Y_0 Real)(declare-const Y_1 Real)" +

@@ -314,6 +314,28 @@ TEST(ReluBranch, ReportsSayWhichIntervalIsCertified) {
   EXPECT_EQ(report::split_text(s, "net", "margin").find("route:"), std::string::npos);
 }
 
+TEST(ReluBranch, TextShortensLongCounterexamplesAndCountsSubProblems) {
+  SplitResult r;
+  r.route = "relu branch and bound";
+  r.decision = "violated";
+  r.counterexample = std::vector<double>(784, 0.25);
+  r.counterexample_outputs = {1, 2, 3};
+  r.counterexample_source = "attack";
+  const std::string text = report::split_text(r, "net", "p");
+  EXPECT_NE(text.find("counterexample (attack): x = [0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, "
+                      "0.25, 0.25, 0.25, 0.25, 0.25, ... (784 values in all; the JSON output "
+                      "lists every one)], y = [1, 2, 3]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("sub-problems: 0 bounded"), std::string::npos) << text;
+  EXPECT_EQ(report::split_json(r, "net", "p")["counterexample"]["x"].size(), 784u);
+  r.route = "input splitting";
+  r.counterexample = std::vector<double>(5, 0.5);
+  const std::string small = report::split_text(r, "net", "p");
+  EXPECT_NE(small.find("x = [0.5, 0.5, 0.5, 0.5, 0.5], y"), std::string::npos) << small;
+  EXPECT_NE(small.find("boxes: 0 bounded"), std::string::npos) << small;
+}
+
 TEST(ReluBranch, RefusesIntegerInputsAndSquashedOutputs) {
   const Model conv = graph_model(RandomGraphKind::relu_max_pool, 1);
   VnnProperty p = margin_property(conv, std::vector<double>(36, 0.5), 1.0);
