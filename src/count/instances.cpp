@@ -171,6 +171,9 @@ bool confirmed(const Model& m, const VnnProperty& p, const std::vector<double>& 
 void judge(const SplitResult& r, const Model& m, const VnnProperty& p, InstanceOutcome& out) {
   out.unsafe_lower = r.unsafe_lower;
   out.unsafe_upper = r.unsafe_upper;
+  out.sample = r.sample;
+  out.confidence = r.confidence;
+  out.route = r.route;
   out.boxes = r.boxes;
   out.stopped_by = r.stopped_by;
   if (r.decision == "holds") {

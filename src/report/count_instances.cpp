@@ -1,5 +1,6 @@
 #include "assay/report/count_instances.hpp"
 
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -34,6 +35,17 @@ Json nullable(const std::string& s) {
   return s.empty() ? Json(nullptr) : Json(s);
 }
 
+// The statistical estimate beside the certified interval (null when no sample was drawn).
+Json sample_json(const InstanceOutcome& o) {
+  if (o.sample.n == 0) return nullptr;
+  return {{"k", o.sample.k},
+          {"n", o.sample.n},
+          {"value", detail::json_number(o.sample.value)},
+          {"clopper_pearson",
+           {detail::json_number(o.sample.exact_low), detail::json_number(o.sample.exact_high)}},
+          {"confidence", o.confidence}};
+}
+
 Json row_json(const InstanceOutcome& o) {
   Json j = {{"line", o.row.line},
             {"network", o.row.network},
@@ -43,6 +55,8 @@ Json row_json(const InstanceOutcome& o) {
             {"result", o.result},
             {"seconds", o.seconds},
             {"unsafe", {{"lower", o.unsafe_lower}, {"upper", o.unsafe_upper}}},
+            {"sample", sample_json(o)},
+            {"route", nullable(o.route)},
             {"boxes", o.boxes},
             {"stopped_by", o.stopped_by},
             {"message", o.message},
@@ -59,6 +73,13 @@ Json row_json(const InstanceOutcome& o) {
 std::string share(const InstanceOutcome& o) {
   if (o.result == "not run" || o.result == "error") return "";
   return fmt::format("[{:.4f}%, {:.4f}%]", 100 * o.unsafe_lower, 100 * o.unsafe_upper);
+}
+
+// The sample's estimate and Clopper-Pearson interval, "" when none was drawn.
+std::string sampled_share(const InstanceOutcome& o) {
+  if (o.sample.n == 0) return "";
+  return fmt::format("{:.2f}% [{:.2f}%, {:.2f}%]", 100 * o.sample.value, 100 * o.sample.exact_low,
+                     100 * o.sample.exact_high);
 }
 
 }  // namespace
@@ -84,11 +105,14 @@ std::string instances_text(const InstancesResult& r) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& o : r.rows) {
     rows.push_back({o.row.network, o.row.property, o.result,
-                    o.result == "not run" ? "" : fmt::format("{:.2f}", o.seconds), share(o)});
+                    o.result == "not run" ? "" : fmt::format("{:.2f}", o.seconds), share(o),
+                    sampled_share(o)});
   }
   std::string s;
   if (!rows.empty()) {
-    s = detail::text_table({"network", "property", "result", "seconds", "unsafe share"}, rows, 3);
+    s = detail::text_table(
+        {"network", "property", "result", "seconds", "unsafe share", "sampled (statistical)"}, rows,
+        3);
   }
   const auto n = counts(r);
   s += fmt::format(
@@ -110,7 +134,7 @@ std::string instances_text(const InstancesResult& r) {
 }
 
 std::string instances_csv(const InstancesResult& r) {
-  std::vector<double> line, seconds, limit, lower, upper, boxes;
+  std::vector<double> line, seconds, limit, lower, upper, sampled, sampled_low, sampled_high, boxes;
   std::vector<std::string> network, property, result, stopped, file, message;
   for (const auto& o : r.rows) {
     line.push_back(static_cast<double>(o.row.line));
@@ -121,6 +145,10 @@ std::string instances_csv(const InstancesResult& r) {
     limit.push_back(o.time_limit);
     lower.push_back(o.unsafe_lower);
     upper.push_back(o.unsafe_upper);
+    const bool drawn = o.sample.n > 0;
+    sampled.push_back(drawn ? o.sample.value : std::nan(""));
+    sampled_low.push_back(drawn ? o.sample.exact_low : std::nan(""));
+    sampled_high.push_back(drawn ? o.sample.exact_high : std::nan(""));
     boxes.push_back(static_cast<double>(o.boxes));
     stopped.push_back(o.stopped_by);
     file.push_back(o.result_file);
@@ -135,6 +163,9 @@ std::string instances_csv(const InstancesResult& r) {
   t.add_column(Column::numeric("time_limit", limit));
   t.add_column(Column::numeric("unsafe_lower", lower));
   t.add_column(Column::numeric("unsafe_upper", upper));
+  t.add_column(Column::numeric("sampled_unsafe", sampled));
+  t.add_column(Column::numeric("sampled_low", sampled_low));
+  t.add_column(Column::numeric("sampled_high", sampled_high));
   t.add_column(Column::numeric("boxes", boxes));
   t.add_column(Column::categorical("stopped_by", stopped));
   t.add_column(Column::categorical("result_file", file));

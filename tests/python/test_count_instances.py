@@ -90,10 +90,12 @@ def test_cli_sat_unsat_timeout(tmp_path):
     assert (out / "two_line.txt").read_text() == "timeout\n"
     # The text summary: one row per instance, then the counts.
     lines = r.stdout.splitlines()
-    assert lines[0].split() == ["network", "property", "result", "seconds", "unsafe", "share"]
+    assert lines[0].split() == ["network", "property", "result", "seconds", "unsafe", "share",
+                                "sampled", "(statistical)"]
     assert lines[1].split()[:3] == ["one.json", "props/sat.vnnlib", "sat"]
     assert lines[2].split()[:3] == ["one.json", "props/unsat.vnnlib", "unsat"]
-    assert lines[2].endswith("[0.0000%, 0.0000%]")
+    # Certified share, then the 100-point sample's estimate and 99.9% Clopper-Pearson interval.
+    assert lines[2].endswith("[0.0000%, 0.0000%]     0.00% [0.00%, 7.32%]")
     assert lines[3].split()[:3] == ["two.json", "props/line.vnnlib", "timeout"]
     assert lines[4].startswith(f"3 instances of {instances}: 2 decided (1 sat, 1 unsat), "
                                "1 timeout, 0 unknown, 0 error; ")
@@ -105,6 +107,12 @@ def test_cli_sat_unsat_timeout(tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "summary.csv")))
     assert [row["result"] for row in rows] == ["sat", "unsat", "timeout"]
     assert rows[0]["result_file"] == str(out / "one_sat.txt")
+    # The statistical estimate beside the certified interval, in the JSON and the CSV.
+    sample = doc["rows"][0]["sample"]
+    assert sample["n"] == 100 and sample["confidence"] == 0.999
+    assert sample["clopper_pearson"][0] <= sample["value"] <= sample["clopper_pearson"][1]
+    assert float(rows[0]["sampled_unsafe"]) == sample["value"]
+    assert doc["rows"][0]["route"] == "input splitting"
 
 
 def test_cli_time_limit_caps_and_max_boxes(tmp_path):

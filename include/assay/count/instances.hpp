@@ -53,6 +53,7 @@
 #include <string_view>
 #include <vector>
 
+#include "assay/count/count_result.hpp"
 #include "assay/count/domain_split.hpp"
 
 namespace assay::count {
@@ -107,7 +108,13 @@ struct InstanceOutcome {
   std::string result = "not run";
   double time_limit = 0.0;  ///< the limit this instance ran with
   double seconds = 0.0;     ///< time of count_unsafe
+  /// The certified unsafe share of the box (count_unsafe's interval).
   double unsafe_lower = 0.0, unsafe_upper = 1.0;
+  /// The statistical estimate beside it: the uniform sample (n = 0 when none was drawn) and its
+  /// Clopper-Pearson interval at `confidence`.
+  Proportion sample;
+  double confidence = 0.999;
+  std::string route;  ///< "input splitting" or "relu branch and bound"
   std::uint64_t boxes = 0;
   std::string stopped_by;
   std::string message;      ///< why "unknown" or "error" ("" otherwise)

@@ -3,7 +3,10 @@
 
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "assay/count/count_result.hpp"
 
 namespace assay::report {
 namespace {
@@ -24,7 +27,10 @@ count::InstancesResult two_rows() {
   sat.counterexample = {0.5};
   sat.counterexample_outputs = {1, 2};
   sat.result_file = "out/net_p1.txt";
+  sat.sample = count::proportion(250, 1000, 0.999);
+  sat.route = "relu branch and bound";
   count::InstanceOutcome unknown = sat;
+  unknown.sample = count::Proportion{};
   unknown.row.line = 2;
   unknown.row.property = "p2.vnnlib";
   unknown.result = "unknown";
@@ -44,11 +50,22 @@ TEST(CountInstances, Json) {
   EXPECT_TRUE(j["rows"][1]["counterexample"].is_null());
   EXPECT_EQ(j["rows"][1]["unsafe"]["upper"], 0.75);
   EXPECT_EQ(j["rows"][0]["result_file"], "out/net_p1.txt");
+  EXPECT_EQ(j["rows"][0]["route"], "relu branch and bound");
+  EXPECT_EQ(j["rows"][0]["sample"]["k"], 250);
+  EXPECT_EQ(j["rows"][0]["sample"]["n"], 1000);
+  EXPECT_EQ(j["rows"][0]["sample"]["confidence"], 0.999);
+  EXPECT_TRUE(j["rows"][1]["sample"].is_null());
 }
 
 TEST(CountInstances, Text) {
   const std::string t = instances_text(two_rows());
   EXPECT_NE(t.find("[50.0000%, 75.0000%]"), std::string::npos) << t;
+  EXPECT_NE(t.find("sampled (statistical)"), std::string::npos) << t;
+  const auto cp = count::proportion(250, 1000, 0.999);
+  EXPECT_NE(
+      t.find(fmt::format("25.00% [{:.2f}%, {:.2f}%]", 100 * cp.exact_low, 100 * cp.exact_high)),
+      std::string::npos)
+      << t;
   EXPECT_NE(t.find("2 instances of b/i.csv: 1 decided (1 sat, 0 unsat), 0 timeout, 1 unknown, 0 "
                    "error; 3.50 s (time limits capped at 10 s)\nresult files in out\n"
                    "b/i.csv:2: unknown: stopped after 20 boxes\n"),
@@ -59,11 +76,10 @@ TEST(CountInstances, Text) {
 TEST(CountInstances, Csv) {
   const std::string c = instances_csv(two_rows());
   EXPECT_EQ(c.substr(0, c.find('\n')),
-            "line,network,property,result,seconds,time_limit,unsafe_lower,unsafe_upper,boxes,"
-            "stopped_by,result_file,message");
-  EXPECT_NE(c.find("\n1,net.onnx,p1.vnnlib,sat,0.25,10,0.5,0.75,0,\"\",out/net_p1.txt,\"\"\n"),
-            std::string::npos)
-      << c;
+            "line,network,property,result,seconds,time_limit,unsafe_lower,unsafe_upper,"
+            "sampled_unsafe,sampled_low,sampled_high,boxes,stopped_by,result_file,message");
+  EXPECT_NE(c.find("\n1,net.onnx,p1.vnnlib,sat,0.25,10,0.5,0.75,0.25,"), std::string::npos) << c;
+  EXPECT_NE(c.find(",0,\"\",out/net_p1.txt,\"\"\n"), std::string::npos) << c;
 }
 
 }  // namespace
