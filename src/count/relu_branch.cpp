@@ -527,6 +527,11 @@ std::string stop_text(const SplitResult& r, const SplitParams& params) {
 bool use_relu_branch(const Model& m, const VnnProperty& p) {
   if (m.kind == ModelKind::graph) return true;
   if (p.integer_inputs || output_activation(m) != Activation::identity) return false;
+  // Input splitting bounds dense layers with NetworkBounds, which covers ReLU and identity
+  // hidden layers only; the graph bounds relax logistic ones too.
+  for (std::size_t l = 0; l + 1 < m.layers.size(); ++l) {
+    if (m.layers[l].activation == Activation::logistic) return true;
+  }
   return !p.regions.empty() && free_inputs(p.regions.front()) > kReluBranchMinInputs;
 }
 

@@ -6,7 +6,8 @@
 //
 // Route rule (count_unsafe): this route when the model is a graph network, or when it is a dense
 // network with an identity output layer over a continuous box with more than
-// kReluBranchMinInputs free inputs (ACAS Xu's 5 inputs keep input splitting).
+// kReluBranchMinInputs free inputs or with a logistic hidden layer (which input splitting's
+// dense bounds do not cover); ACAS Xu's 5 inputs keep input splitting.
 //
 // What it certifies: "holds" when every conjunction is proven empty on every sub-problem (then
 // the unsafe share is exactly 0: [0, 0], finished); a counterexample (attack, sample or the

@@ -118,6 +118,33 @@ TEST(ReluBranch, RouteRuleByInputDimensionAndModelKind) {
             "input splitting");
 }
 
+// A dense network with a logistic hidden layer: input splitting's dense bounds refuse it, so
+// count_unsafe bounds it through the graph bounds (which relax the logistic function) instead of
+// refusing; decisions never contradict dense sampling.
+TEST(ReluBranch, DenseLogisticHiddenLayersAreBoundedNotRefused) {
+  Model m = random_net({3, 6, 3}, 4);
+  m.layers[0].activation = Activation::logistic;
+  SplitParams sp;
+  sp.samples = 1000;
+  sp.time_limit = 5;
+  sp.stop_when_decided = true;
+  const std::vector<double> x0 = {0.2, -0.1, 0.3};
+  const VnnProperty tiny = margin_property(m, x0, 1e-4);
+  EXPECT_TRUE(detail::use_relu_branch(m, tiny));
+  const SplitResult r = count_unsafe(m, tiny, sp);
+  EXPECT_EQ(r.decision, "holds");
+  expect_consistent(m, tiny, r);
+  int violated = 0;
+  for (const double eps : {0.3, 1.0, 3.0}) {
+    const VnnProperty p = margin_property(m, x0, eps);
+    const SplitResult w = count_unsafe(m, p, sp);
+    expect_consistent(m, p, w);
+    if (w.decision == "holds") EXPECT_FALSE(sampled_unsafe(m, p, 20000, 7)) << eps;
+    violated += w.decision == "violated";
+  }
+  EXPECT_GE(violated, 1);  // the widest box reaches another class
+}
+
 // On 3 inputs a finished input-splitting run decides exactly: branch and bound must agree
 // whenever both decide.
 TEST(ReluBranch, AgreesWithInputSplittingInLowDimensions) {
