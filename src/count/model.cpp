@@ -667,47 +667,13 @@ std::int32_t label_from_leaves(const Model& m, std::span<const std::size_t> leav
 
 namespace {
 
-std::vector<double> network_forward(const Model& m, std::span<const double> x) {
-  std::vector<double> a(x.begin(), x.end()), z;
-  for (const Layer& layer : m.layers) {
-    z.assign(layer.n_out, 0.0);
-    for (std::size_t o = 0; o < layer.n_out; ++o) {
-      double s = 0.0;
-      const double* w = layer.weights.data() + o * layer.n_in;
-      for (std::size_t i = 0; i < layer.n_in; ++i) s += a[i] * w[i];
-      z[o] = s + layer.bias[o];
-    }
-    switch (layer.activation) {
-      case Activation::identity:
-        break;
-      case Activation::relu:
-        for (double& v : z) v = std::max(v, 0.0);
-        break;
-      case Activation::logistic:
-        for (double& v : z) v = sigmoid(v);
-        break;
-      case Activation::softmax: {
-        const double mx = *std::max_element(z.begin(), z.end());
-        double sum = 0.0;
-        for (double& v : z) {
-          v = std::exp(v - mx);
-          sum += v;
-        }
-        for (double& v : z) v /= sum;
-        break;
-      }
-    }
-    a.swap(z);
-  }
-  return a;
-}
-
-// The output activation of a graph model, applied to the output node's values.
-std::vector<double> graph_model_forward(const Model& m, std::span<const double> x) {
-  std::vector<double> z = graph_forward(*m.graph, x);
-  switch (m.graph_output_activation) {
+// An activation applied in place (relu too: a hidden layer's, or a graph output's if any).
+void activate(Activation activation, std::vector<double>& z) {
+  switch (activation) {
     case Activation::identity:
-    case Activation::relu:  // not produced by the importer; kept total
+      break;
+    case Activation::relu:
+      for (double& v : z) v = std::max(v, 0.0);
       break;
     case Activation::logistic:
       for (double& v : z) v = sigmoid(v);
@@ -723,6 +689,28 @@ std::vector<double> graph_model_forward(const Model& m, std::span<const double> 
       break;
     }
   }
+}
+
+std::vector<double> network_forward(const Model& m, std::span<const double> x) {
+  std::vector<double> a(x.begin(), x.end()), z;
+  for (const Layer& layer : m.layers) {
+    z.assign(layer.n_out, 0.0);
+    for (std::size_t o = 0; o < layer.n_out; ++o) {
+      double s = 0.0;
+      const double* w = layer.weights.data() + o * layer.n_in;
+      for (std::size_t i = 0; i < layer.n_in; ++i) s += a[i] * w[i];
+      z[o] = s + layer.bias[o];
+    }
+    activate(layer.activation, z);
+    a.swap(z);
+  }
+  return a;
+}
+
+// A graph model's scores: its output activation applied to the output node's values.
+std::vector<double> graph_model_forward(const Model& m, std::span<const double> x) {
+  std::vector<double> z = graph_forward(*m.graph, x);
+  activate(m.graph_output_activation, z);
   return z;
 }
 
