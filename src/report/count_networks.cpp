@@ -208,18 +208,21 @@ Json split_interval_chart(const SplitResult& r, const ChartParams& params) {
 
 HtmlReport split_html(const SplitResult& r, const std::string& model, const std::string& property) {
   HtmlReport page("assay count: " + property + " on " + model);
+  const bool splitting = r.route == "input splitting";
   page.add_paragraph(fmt::format(
       "Decision: {}. The unsafe share of the input domain lies in the certified interval [{}, {}] "
-      "(sound bounds of the network on every piece of the domain; {} pieces bounded in {:.3f} "
-      "s, stopped: {}).",
-      r.decision, percent(r.unsafe_lower), percent(r.unsafe_upper), r.boxes, r.seconds,
-      r.stopped_by));
-  if (r.route != "input splitting") {
+      "(sound bounds of the network {}; {} {} bounded in {:.3f} s, stopped: {}).",
+      r.decision, percent(r.unsafe_lower), percent(r.unsafe_upper),
+      splitting ? "on every piece of the domain" : "on every sub-problem", r.boxes,
+      splitting ? (r.boxes == 1 ? "piece" : "pieces")
+                : (r.boxes == 1 ? "sub-problem" : "sub-problems"),
+      r.seconds, r.stopped_by));
+  if (!splitting) {
     page.add_paragraph(fmt::format(
-        "Route: {} ({} sub-problems, each a set of fixed ReLU phases over the whole box). It "
+        "Route: {} (each sub-problem is a set of fixed ReLU phases over the whole box). It "
         "certifies [0, 0] when the property holds and nothing narrower than [0, 1] otherwise; the "
         "sampled interval below is statistical.",
-        r.route, r.boxes));
+        r.route));
   }
   std::vector<std::vector<std::string>> rows{
       {"unsafe share (certified)", percent(r.unsafe_lower), percent(r.unsafe_upper)}};
