@@ -63,9 +63,10 @@ CountMethod check_method(CountMethod method, const Model& m, bool cnf_allowed) {
          graph ? "dense networks here (a graph network: --vnnlib)" : "networks");
   }
   if (graph && (method == CountMethod::exact_cnf || method == CountMethod::approx)) {
-    fail("method {} encodes trees and dense networks as CNF; count a graph network (convolutions, "
-         "pooling, skip connections) with method enumerate, or over a VNN-LIB box with --vnnlib",
-         to_string(method));
+    fail(
+        "method {} encodes trees and dense networks as CNF; count a graph network (convolutions, "
+        "pooling, skip connections) with method enumerate, or over a VNN-LIB box with --vnnlib",
+        to_string(method));
   }
   if (method == CountMethod::structural && (m.kind == ModelKind::network || graph)) {
     fail("structural counting covers trees and tree ensembles; count networks with method {}",

@@ -530,9 +530,10 @@ ModelCircuit encode_model(CnfBuilder& b, DomainBits& d, const Model& m, const En
     case ModelKind::network:
       return network(b, d, m, p);
     case ModelKind::graph:
-      fail("the CNF route encodes trees and dense networks; a graph network (convolutions, "
-           "pooling, skip connections) is counted by enumeration or, over a VNN-LIB box, by "
-           "bounds and splitting (--vnnlib)");
+      fail(
+          "the CNF route encodes trees and dense networks; a graph network (convolutions, "
+          "pooling, skip connections) is counted by enumeration or, over a VNN-LIB box, by "
+          "bounds and splitting (--vnnlib)");
   }
   ASSAY_ASSERT(false);
 }

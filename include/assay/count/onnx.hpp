@@ -33,11 +33,11 @@
 // A graph with Conv (2-D: strides, pads, dilations, group, auto_pad), MaxPool, AveragePool,
 // GlobalAveragePool, GlobalMaxPool, Pad (constant mode), Tanh, Concat or Slice of computed
 // tensors, or a tensor read by two nodes (a skip connection: Add or Sub of two computed
-// tensors), becomes a graph network instead: linear operators compose into sparse matrices (a convolution is never
-// made dense), Relu, Sigmoid, Tanh and MaxPool become nodes, and a final Softmax or Sigmoid
-// becomes the model's graph_output_activation. Anything else is refused with the node's name and
-// operator, as are shapes that do not fit (a Conv whose weights expect other input channels, a
-// kernel larger than the padded input), symbolic dimensions other than a leading batch
+// tensors), becomes a graph network instead: linear operators compose into sparse matrices (a
+// convolution is never made dense), Relu, Sigmoid, Tanh and MaxPool become nodes, and a final
+// Softmax or Sigmoid becomes the model's graph_output_activation. Anything else is refused with the
+// node's name and operator, as are shapes that do not fit (a Conv whose weights expect other input
+// channels, a kernel larger than the padded input), symbolic dimensions other than a leading batch
 // dimension, external tensor data and NaN or infinite weights.
 //
 // Example:
