@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "assay/core/error.hpp"
+#include "outward_rounding.hpp"
 
 namespace assay::count {
 
@@ -24,36 +25,11 @@ double round_up(double v) {
 
 namespace {
 
-constexpr double kUnit = 0x1p-53;
-// Products and sums that underflow lose up to this much each; added per bound, generously.
-constexpr double kTiny = 1e-290;
-
-// gamma_n = n u / (1 - n u), made a little larger to cover its own rounding.
-double gamma(std::size_t n) {
-  const double nu = static_cast<double>(n + 2) * kUnit;
-  return nu / (1.0 - nu) * 1.0001;
-}
-
-// Lower bound of c . x + d over the box, with the rounding of the evaluation subtracted.
-double box_min(const double* c, double d, const double* lo, const double* hi, const double* mag,
-               std::size_t n) {
-  double v = d, a = std::abs(d);
-  for (std::size_t k = 0; k < n; ++k) {
-    v += c[k] >= 0 ? c[k] * lo[k] : c[k] * hi[k];
-    a += std::abs(c[k]) * mag[k];
-  }
-  return round_down(v - (gamma(n + 1) * a + kTiny));
-}
-
-double box_max(const double* c, double d, const double* lo, const double* hi, const double* mag,
-               std::size_t n) {
-  double v = d, a = std::abs(d);
-  for (std::size_t k = 0; k < n; ++k) {
-    v += c[k] >= 0 ? c[k] * hi[k] : c[k] * lo[k];
-    a += std::abs(c[k]) * mag[k];
-  }
-  return round_up(v + (gamma(n + 1) * a + kTiny));
-}
+using detail::box_max;
+using detail::box_min;
+using detail::gamma_n;
+using detail::kTiny;
+using detail::kUnit;
 
 // ReLU upper line a <= s z + t over [l, u] with l < 0 < u, valid despite rounding.
 void relu_upper_line(double l, double u, double& s, double& t) {
@@ -97,7 +73,7 @@ struct BoundsKernel {
       const double* wa = d.w_abs.data() + i * d.n_in;
       double acc = 0.0;
       for (std::size_t j = 0; j < d.n_in; ++j) acc += wa[j] * m[j];
-      r[i] = acc * (1 + gamma(d.n_in));  // its own rounding, upward
+      r[i] = acc * (1 + gamma_n(d.n_in));  // its own rounding, upward
     }
   }
 
@@ -126,7 +102,7 @@ struct BoundsKernel {
                       std::vector<double>& zu) const {
     zl.resize(d.n_out);
     zu.resize(d.n_out);
-    const double g = gamma(d.n_in + 1);
+    const double g = gamma_n(d.n_in + 1);
     for (std::size_t i = 0; i < d.n_out; ++i) {
       const double* w = d.w.data() + i * d.n_in;
       double vl = d.b[i], vu = d.b[i], a = std::abs(d.b[i]);
@@ -214,7 +190,7 @@ struct BoundsKernel {
         mb[j] += std::abs(ua[j * cols + k]) * mag[k];
       }
     }
-    const double g = gamma(d.n_in + 1);
+    const double g = gamma_n(d.n_in + 1);
     for (std::size_t i = 0; i < d.n_out; ++i) {
       const double* w = d.w.data() + i * d.n_in;
       double* cl = lz.data() + i * cols;
@@ -324,7 +300,7 @@ struct BoundsKernel {
         for (std::size_t j = 0; j < d.n_in; ++j) lam2[j] += li_ * w[j];
       }
       beta_terms += d.n_out;
-      err += gamma(d.n_out) * g_abs * 1.0001;
+      err += gamma_n(d.n_out) * g_abs * 1.0001;
       lam.swap(lam2);
       if (li == 0) break;
       // Through the previous layer's ReLU (identity keeps lam).
@@ -354,7 +330,7 @@ struct BoundsKernel {
       lam[k] += sign * (*v)[k];
       err += kUnit * std::abs(lam[k]) * mag[k];
     }
-    err += gamma(beta_terms) * beta_abs;
+    err += gamma_n(beta_terms) * beta_abs;
     grad.assign(lam.begin(), lam.end());
     const double value = box_min(lam.data(), beta, lo, hi, mag.data(), n0);
     return round_down(value - (err * 1.0001 + kTiny));
@@ -380,7 +356,7 @@ struct BoundsKernel {
       a += std::abs(v) * mag[k];
       ++n;
     }
-    const double e = gamma(n) * a + kTiny;
+    const double e = gamma_n(n) * a + kTiny;
     lower = round_down(vl - e);
     upper = round_up(vu + e);
   }

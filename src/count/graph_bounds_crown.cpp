@@ -15,17 +15,6 @@ namespace {
 // Columns per batch: each sparse entry then updates this many contiguous coefficients.
 constexpr std::size_t kBatch = 64;
 
-// Lower bound of c . x + d over the box, with the rounding of the evaluation subtracted.
-double box_min(const double* c, double d, const double* lo, const double* hi, const double* mag,
-               std::size_t n) {
-  double v = d, a = std::abs(d);
-  for (std::size_t k = 0; k < n; ++k) {
-    v += c[k] >= 0 ? c[k] * lo[k] : c[k] * hi[k];
-    a += std::abs(c[k]) * mag[k];
-  }
-  return round_down(v - (gamma_n(n + 1) * a + kTiny));
-}
-
 // y += w x over one batch of coefficients; the usual batch size is a constant, so the compiler
 // unrolls and vectorises it.
 template <std::size_t N>

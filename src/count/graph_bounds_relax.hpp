@@ -1,4 +1,4 @@
-// The building blocks of graph_bounds: rounding-error constants (as in bounds.cpp) and sound
+// The building blocks of graph_bounds (rounding bounds: outward_rounding.hpp): sound
 // linear relaxations of ReLU, sigmoid and tanh over an interval. "Sound" means in exact real
 // arithmetic: a line returned as a lower bound lies below the exact function at every real z of
 // [l, u], whatever the rounding of exp, tanh and the line's own arithmetic.
@@ -6,18 +6,9 @@
 
 #include <cstddef>
 
+#include "outward_rounding.hpp"
+
 namespace assay::count::detail {
-
-inline constexpr double kUnit = 0x1p-53;
-/// Products and sums that underflow lose up to this much each; added per bound, generously.
-inline constexpr double kTiny = 1e-290;
-
-/// gamma_n = n u / (1 - n u), made a little larger to cover its own rounding: a floating sum of
-/// n products differs from the exact one by at most gamma_n times the sum of |products|.
-inline double gamma_n(std::size_t n) {
-  const double nu = static_cast<double>(n + 2) * kUnit;
-  return nu / (1.0 - nu) * 1.0001;
-}
 
 /// A line s z + t.
 struct Line {
