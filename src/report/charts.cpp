@@ -773,6 +773,7 @@ Json interval_chart(const std::vector<IntervalPoint>& points, const IntervalChar
   }
   spec["layer"].push_back(std::move(rule));
   spec["layer"].push_back(std::move(dot));
+  if (params.legend_below) spec["config"]["legend"]["orient"] = "bottom";
   note_repeated_colours(spec, series.size());
   return spec;
 }

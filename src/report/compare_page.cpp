@@ -307,6 +307,7 @@ void add_forest_plot(HtmlReport& page, const CompareBlocks& b) {
   ip.series_title = "Pair";
   ip.interval_name = interval_name(b.result) + " (percentile)";
   ip.reference = 0;
+  ip.legend_below = true;
   page.add_chart(ip.chart.title, interval_chart(points, ip),
                  fmt::format("One row per metric, one colour per pair (model vs baseline): dot = "
                              "the difference on all examples, line = its {} (percentile). Right "

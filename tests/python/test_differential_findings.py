@@ -206,12 +206,15 @@ def test_roc_auc_max_fpr_with_a_class_of_zero_weight_is_undefined():
 
 # Found with seed 20261207: every row right, weights near 1e300. The total weight was np.sum's
 # (pairwise) and the correct weight the library's compensated sum: their rounding differed and
-# the loss was 1.2e285 instead of 0.
+# the loss was 1.2e285 instead of 0. scikit-learn subtracts two sums of the weights too, and
+# whether they round alike depends on the CPU numpy dispatches to (0 with AVX2, 1.2e285 with
+# AVX-512): only the size of its error, a few units of rounding of the total, is asserted.
 def test_zero_one_loss_count_of_all_right_rows_with_huge_weights_is_zero():
     w = np.random.default_rng(0).uniform(1e298, 1e300, 16)
     y = np.full(16, 2)
     assert am.zero_one_loss(y, y, normalize=False, sample_weight=w) == 0.0
-    assert skm.zero_one_loss(y, y, normalize=False, sample_weight=w) == 0.0
+    sk = skm.zero_one_loss(y, y, normalize=False, sample_weight=w)
+    assert abs(sk) <= 4 * np.finfo(float).eps * w.sum()
     p = y.copy()
     p[3] = 1
     assert am.zero_one_loss(y, p, normalize=False, sample_weight=w) == pytest.approx(w[3],

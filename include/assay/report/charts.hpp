@@ -232,6 +232,10 @@ struct IntervalChartParams {
   /// A dashed vertical rule at this value (e.g. 0 for differences, always inside the axis);
   /// NaN = none.
   double reference = std::numeric_limits<double>::quiet_NaN();
+  /// Colour legend under the plot instead of right of it; default false. For long series names
+  /// (e.g. "model vs baseline" pairs), which beside the plot would widen the chart past a
+  /// narrow page.
+  bool legend_below = false;
 };
 
 /// Dot-and-whisker chart (a forest plot): per row one dot per series at its value with a line

@@ -327,6 +327,9 @@ TEST(Charts, IntervalChart) {
   p.chart.axis = AxisRange::fit;
   EXPECT_EQ(spec["layer"][1]["encoding"]["y"]["sort"], Json({"AP", "F1"}));
   EXPECT_EQ(spec["layer"][1]["encoding"]["x"]["title"], "value (0..1)");
+  EXPECT_FALSE(spec["config"]["legend"].contains("orient"));  // right of the plot
+  p.legend_below = true;
+  EXPECT_EQ(interval_chart({{"AP", "a", 0.8}}, p)["config"]["legend"]["orient"], "bottom");
   EXPECT_THROW_MSG(interval_chart({{"AP", "a", std::nan("")}}, p), assay::Error,
                    "interval_chart needs at least one point with a finite value (found none)");
   p.domain = {0};
