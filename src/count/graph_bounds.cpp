@@ -208,14 +208,39 @@ struct NodePass {
     return true;
   }
 
+  // Whether a node's sources all kept the reused bounds (so would it: interval propagation from
+  // them cannot beat bounds that were intersected with it in the first place).
+  bool sources_clean(const GraphNode& n, const std::vector<char>& changed) const {
+    if (n.op == GraphOp::linear) {
+      return std::none_of(n.terms.begin(), n.terms.end(),
+                          [&](const auto& t) { return changed[t.source]; });
+    }
+    return !changed[n.source];
+  }
+
   bool run() {
     const auto& g = k.g;
     k.L[0].assign(k.lo.begin(), k.lo.end());
     k.U[0].assign(k.hi.begin(), k.hi.end());
     k.set_mag(0);  // of the whole box, which box_min reads
     if (!apply_splits(0)) return false;
+    // Per node: its bounds differ from the reused ones (all of them without reuse_same_box).
+    std::vector<char> changed(g.nodes.size(), 1);
+    if (params.reuse_lower && params.reuse_same_box)
+      changed[0] = k.L[0] != (*params.reuse_lower)[0] || k.U[0] != (*params.reuse_upper)[0];
     for (std::size_t node = 1; node < g.nodes.size(); ++node) {
       const GraphNode& n = g.nodes[node];
+      if (params.reuse_same_box && params.reuse_lower && sources_clean(n, changed)) {
+        k.L[node] = (*params.reuse_lower)[node];
+        k.U[node] = (*params.reuse_upper)[node];
+        if (n.op == GraphOp::linear) k.compute_row_mag(node);  // back-substitution's rounding
+        if (!apply_splits(node)) return false;
+        changed[node] =
+            k.L[node] != (*params.reuse_lower)[node] || k.U[node] != (*params.reuse_upper)[node];
+        k.set_mag(node);
+        if (is_nonlinear(n.op)) k.relax_node(node);
+        continue;
+      }
       k.interval_node(node);
       if (params.reuse_lower) {
         const auto& rl = (*params.reuse_lower)[node];
@@ -229,6 +254,10 @@ struct NodePass {
         refine(node);
       }
       if (!apply_splits(node)) return false;
+      if (params.reuse_lower && params.reuse_same_box) {
+        changed[node] =
+            k.L[node] != (*params.reuse_lower)[node] || k.U[node] != (*params.reuse_upper)[node];
+      }
       k.set_mag(node);
       if (is_nonlinear(n.op)) k.relax_node(node);
     }
@@ -351,7 +380,9 @@ void GraphBounds::bound(std::span<const double> lo, std::span<const double> hi,
     out.upper.resize(n_obj);
     std::vector<double> rows;
     if (params.method == BoundMethod::linear) {
-      k.objective_rows(objectives, params.alpha_iterations, rows, out.input_coef, &out.relu_score);
+      k.objective_rows(objectives, params.alpha_iterations,
+                       {params.stop_when_positive, params.lower_only, params.deadline}, rows,
+                       out.input_coef, &out.relu_score);
     } else {
       out.input_coef.assign(n_obj * g_.n_inputs(), 0.0);
     }

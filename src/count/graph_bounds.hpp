@@ -21,6 +21,7 @@
 // alpha), graph_bounds_relax.cpp (relaxations); timing: bench/graph_bounds_driver.cpp.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -53,6 +54,17 @@ struct GraphBoundParams {
   /// 0.1, from CROWN's choice); the best bound seen is kept, so it is never below CROWN's.
   /// Intermediate (node) bounds are not alpha-optimised. Deterministic.
   int alpha_iterations = 0;
+  /// Stop the slope optimisation as soon as every objective's lower bound is > 0 (checked from
+  /// CROWN's own bound on): for a caller that only needs to know that, as branch and bound
+  /// does. The upper bounds are then less optimised. Default false.
+  bool stop_when_positive = false;
+  /// Back-substitute (and optimise) the objectives' lower bounds only; their upper bounds then
+  /// come from interval propagation alone. Half the work, for a caller that reads only `lower`,
+  /// as branch and bound does. Default false.
+  bool lower_only = false;
+  /// The slope optimisation stops here (the best bounds so far are kept, so they stay sound and
+  /// never below CROWN's): a caller's time limit. Default: none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   /// Reuse these per-node bounds (a parent's result: node_lower / node_upper of a bound() call on
   /// a box containing this one, with a subset of these splits) instead of back-substituting the
   /// intermediate bounds: each node gets the intersection of the reused bounds and interval
@@ -61,6 +73,10 @@ struct GraphBoundParams {
   /// neither.
   const std::vector<std::vector<double>>* reuse_lower = nullptr;
   const std::vector<std::vector<double>>* reuse_upper = nullptr;
+  /// With reuse: the box is the one the reused bounds were computed on (more splits only, as in
+  /// branch and bound over ReLU phases). Nodes whose sources kept their reused bounds keep
+  /// theirs without interval propagation: the same result, less work. Default false.
+  bool reuse_same_box = false;
 };
 
 struct GraphBoundResult {

@@ -2,6 +2,7 @@
 // its forward adjoint (the gradient with respect to the ReLU lower slopes) and the projected
 // gradient ascent on those slopes (alpha-CROWN). Rounding: graph_bounds_kernel.hpp.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -24,6 +25,14 @@ void axpy_batch(double* __restrict y, double w, const double* __restrict x) {
 void axpy(double* __restrict y, double w, const double* __restrict x, std::size_t n) {
   if (n == kBatch) return axpy_batch<kBatch>(y, w, x);
   for (std::size_t b = 0; b < n; ++b) y[b] += w * x[b];
+}
+
+// The f rows are every `stride`-th (2 when they alternate with -f rows).
+bool all_lower_rows_positive(const std::vector<double>& best, std::size_t stride) {
+  for (std::size_t b = 0; b < best.size(); b += stride) {
+    if (!(best[b] > 0)) return false;
+  }
+  return true;
 }
 
 bool any_nonzero(const double* x, std::size_t n) {
@@ -325,20 +334,22 @@ void GraphKernel::relu_scores(std::size_t column, std::vector<std::vector<double
 }
 
 void GraphKernel::objective_batch(std::span<const GraphObjective> objectives, std::size_t first,
-                                  std::size_t count, int iterations, std::vector<double>& out,
-                                  std::vector<double>& input_coef,
+                                  std::size_t count, int iterations, RowOptions options,
+                                  std::vector<double>& out, std::vector<double>& input_coef,
                                   std::vector<std::vector<double>>* scores) {
-  const std::size_t top = g.nodes.size() - 1, cols = 2 * count, n0 = g.n_inputs();
+  // Column stride * q is objective q's f row, stride * q + 1 its -f row (when stride is 2).
+  const std::size_t stride = options.lower_only ? 1 : 2;
+  const std::size_t top = g.nodes.size() - 1, cols = stride * count, n0 = g.n_inputs();
   std::vector<double> c(cols), v;
   for (std::size_t q = 0; q < count; ++q) {
     const auto& o = objectives[first + q];
-    c[2 * q] = o.c;
-    c[2 * q + 1] = -o.c;
+    c[stride * q] = o.c;
+    if (stride == 2) c[2 * q + 1] = -o.c;
     if (o.v.empty()) continue;
     v.resize(n0 * cols, 0.0);
     for (std::size_t i = 0; i < n0; ++i) {
-      v[i * cols + 2 * q] = o.v[i];
-      v[i * cols + 2 * q + 1] = -o.v[i];
+      v[i * cols + stride * q] = o.v[i];
+      if (stride == 2) v[i * cols + 2 * q + 1] = -o.v[i];
     }
   }
   B = cols;
@@ -359,36 +370,42 @@ void GraphKernel::objective_batch(std::span<const GraphObjective> objectives, st
     for (std::size_t q = 0; q < count; ++q) {
       const auto& w = objectives[first + q].w;
       for (std::size_t j = 0; j < w.size(); ++j) {
-        X[j * cols + 2 * q] = w[j];
-        X[j * cols + 2 * q + 1] = -w[j];
+        X[j * cols + stride * q] = w[j];
+        if (stride == 2) X[j * cols + 2 * q + 1] = -w[j];
       }
     }
     back_substitute(top, v, res);
     for (std::size_t b = 0; b < cols; ++b) {
       if (!(res[b] > best[b])) continue;
       best[b] = res[b];
-      if (b % 2 == 1) continue;
-      const std::size_t q = first + b / 2;
+      if (b % stride != 0) continue;
+      const std::size_t q = first + b / stride;
       for (std::size_t i = 0; i < n0; ++i) input_coef[q * n0 + i] = lam[0][i * cols + b];
       if (scores && q == 0) relu_scores(b, *scores);
     }
     if (it == iterations) break;
+    if (options.stop_when_positive && all_lower_rows_positive(best, stride)) break;
+    if (std::chrono::steady_clock::now() >= options.deadline) break;  // the best so far holds
     forward_adjoint(top);
     alpha_gradient_step(it, m1, m2);
   }
-  for (std::size_t b = 0; b < cols; ++b) out[2 * first + b] = best[b];
+  for (std::size_t q = 0; q < count; ++q) {
+    out[2 * (first + q)] = best[stride * q];
+    if (stride == 2) out[2 * (first + q) + 1] = best[2 * q + 1];
+  }
   alpha.clear();
 }
 
 void GraphKernel::objective_rows(std::span<const GraphObjective> objectives, int iterations,
-                                 std::vector<double>& out, std::vector<double>& input_coef,
+                                 RowOptions options, std::vector<double>& out,
+                                 std::vector<double>& input_coef,
                                  std::vector<std::vector<double>>* scores) {
   out.assign(2 * objectives.size(), -std::numeric_limits<double>::infinity());
   input_coef.assign(objectives.size() * g.n_inputs(), 0.0);
-  const std::size_t per_batch = kBatch / 2;
+  const std::size_t per_batch = options.lower_only ? kBatch : kBatch / 2;
   for (std::size_t first = 0; first < objectives.size(); first += per_batch) {
     const std::size_t count = std::min(per_batch, objectives.size() - first);
-    objective_batch(objectives, first, count, iterations, out, input_coef,
+    objective_batch(objectives, first, count, iterations, options, out, input_coef,
                     first == 0 ? scores : nullptr);
   }
 }

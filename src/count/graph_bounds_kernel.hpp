@@ -14,6 +14,7 @@
 // the box by box_min with its own rounding.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -78,9 +79,16 @@ struct GraphKernel {
   void refine(std::size_t k, std::span<const std::uint32_t> which, double sign);
   /// Lower bounds of the objectives' rows (2 per objective: f and -f), alpha-optimised when
   /// iterations > 0; the best bound per row in out, the input coefficients of the lower rows in
-  /// input_coef, objective 0's relu scores (when `scores`).
+  /// input_coef, objective 0's relu scores (when `scores`). Options: stop_when_positive, a batch
+  /// stops optimising once all its f rows are > 0; lower_only, the -f rows are not computed
+  /// (left at -inf in out).
+  struct RowOptions {
+    bool stop_when_positive = false;
+    bool lower_only = false;
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  };
   void objective_rows(std::span<const GraphObjective> objectives, int iterations,
-                      std::vector<double>& out, std::vector<double>& input_coef,
+                      RowOptions options, std::vector<double>& out, std::vector<double>& input_coef,
                       std::vector<std::vector<double>>* scores);
 
  private:
@@ -93,8 +101,9 @@ struct GraphKernel {
   void alpha_gradient_step(int step, std::vector<std::vector<double>>& m1,
                            std::vector<std::vector<double>>& m2);
   void objective_batch(std::span<const GraphObjective> objectives, std::size_t first,
-                       std::size_t count, int iterations, std::vector<double>& out,
-                       std::vector<double>& input_coef, std::vector<std::vector<double>>* scores);
+                       std::size_t count, int iterations, RowOptions options,
+                       std::vector<double>& out, std::vector<double>& input_coef,
+                       std::vector<std::vector<double>>* scores);
   void relu_scores(std::size_t column, std::vector<std::vector<double>>& scores) const;
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,10 @@ constexpr int kRootAlphaIterations = 20;
 constexpr int kChildAlphaIterations = 20;
 // The attack re-runs every this many waves (seeds from the wave number: deterministic).
 constexpr std::uint64_t kAttackEveryWaves = 8;
+// Branching looks ahead: the best-scored unstable neurons each get both children bounded
+// (fixed slopes, the parent's node bounds reused: cheap), and the split whose worse child bound
+// is highest wins (filtered smart branching).
+constexpr std::size_t kLookaheadCandidates = 8;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -130,6 +135,13 @@ class ReluBranch {
  private:
   bool out_of_time() const {
     return params_.time_limit > 0 && seconds_since(start_) >= params_.time_limit;
+  }
+
+  // The time limit as a point in time (none: max()), for the work that checks it inside.
+  Clock::time_point deadline() const {
+    if (params_.time_limit <= 0) return Clock::time_point::max();
+    return start_ + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(params_.time_limit));
   }
 
   void region_shares() {
@@ -245,10 +257,7 @@ class ReluBranch {
   void attack(std::uint64_t round, const std::vector<std::vector<std::vector<double>>>& corners) {
     AttackParams ap;
     ap.threads = params_.threads;
-    if (params_.time_limit > 0) {
-      ap.deadline = start_ + std::chrono::duration_cast<Clock::duration>(
-                                 std::chrono::duration<double>(params_.time_limit));
-    }
+    ap.deadline = deadline();
     for (std::size_t reg = 0; reg < p_.regions.size() && !r_.counterexample; ++reg) {
       ap.seed = Rng(params_.seed).split(1000003 + round).split(reg).next();
       static const std::vector<std::vector<double>> none;
@@ -283,9 +292,13 @@ class ReluBranch {
     GraphBoundParams bp;
     bp.method = params_.bounds;
     bp.alpha_iterations = s.depth == 0 ? kRootAlphaIterations : kChildAlphaIterations;
+    bp.stop_when_positive = true;  // a sub-problem whose objectives are all > 0 is closed
+    bp.lower_only = true;          // only lower bounds close conjunctions
+    bp.deadline = deadline();      // a bound of a large graph takes seconds: stop on time
     if (s.parent) {
       bp.reuse_lower = &s.parent->first;
       bp.reuse_upper = &s.parent->second;
+      bp.reuse_same_box = true;
     }
     GraphBoundResult b;
     bounds_->bound(reg.lo, reg.hi, objs, s.splits, bp, b);
@@ -329,7 +342,7 @@ class ReluBranch {
       v.witness_x = out->corner;
       v.witness_y = std::move(y);
     }
-    if (!pick_neuron(s, b, out->branch)) {
+    if (!pick_neuron(s, reg, objs.front(), b, out->branch)) {
       v.kind = Verdict::Kind::open;
       s.outcome = std::move(out);
       return v;
@@ -342,32 +355,74 @@ class ReluBranch {
     return v;
   }
 
-  // The unsplit unstable neuron with the largest relu_score; without scores, the largest
-  // relaxation area -l*u/(u-l). False when every ReLU is stable or split.
-  bool pick_neuron(const Sub& s, const GraphBoundResult& b, ReluSplit& out) const {
-    double best_score = 0, best_area = 0;
-    bool any = false, scored = false;
+  struct Candidate {
+    ReluSplit split;
+    double score = 0, area = 0;
+  };
+
+  // The unsplit unstable neurons, best first: by relu_score, then (without scores) by the
+  // relaxation area -l*u/(u-l); at most kLookaheadCandidates.
+  std::vector<Candidate> candidates(const Sub& s, const GraphBoundResult& b) const {
+    std::vector<Candidate> all;
     for (std::size_t k = 0; k < g_->nodes.size(); ++k) {
       const GraphNode& nd = g_->nodes[k];
       if (nd.op != GraphOp::relu) continue;
       const auto& l = b.node_lower[nd.source];
       const auto& u = b.node_upper[nd.source];
-      const std::vector<double>* score =
-          k < b.relu_score.size() && !b.relu_score[k].empty() ? &b.relu_score[k] : nullptr;
+      const bool scored = k < b.relu_score.size() && !b.relu_score[k].empty();
       for (std::size_t i = 0; i < nd.size; ++i) {
         if (!(l[i] < 0 && u[i] > 0) || is_split(s, k, i)) continue;
-        const double sc = score ? (*score)[i] : 0.0;
-        const double area = -l[i] * u[i] / (u[i] - l[i]);
-        const bool better = sc > best_score || (!scored && sc == 0 && area > best_area);
-        if (!any || better) {
-          if (sc > 0) scored = true, best_score = sc;
-          best_area = area;
-          out = ReluSplit{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), false};
-          any = true;
-        }
+        all.push_back(
+            {ReluSplit{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), false},
+             scored ? b.relu_score[k][i] : 0.0, -l[i] * u[i] / (u[i] - l[i])});
       }
     }
-    return any;
+    const auto better = [](const Candidate& a, const Candidate& c) {
+      if (a.score != c.score) return a.score > c.score;
+      if (a.area != c.area) return a.area > c.area;
+      return std::tie(a.split.node, a.split.index) < std::tie(c.split.node, c.split.index);
+    };
+    const std::size_t keep = std::min(all.size(), kLookaheadCandidates);
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(),
+                      better);
+    all.resize(keep);
+    return all;
+  }
+
+  // The lower bound of `objective` in the child with `split` added (+inf when it is empty).
+  double child_lower(const Sub& s, const VnnRegion& reg, const GraphObjective& objective,
+                     const GraphBoundResult& b, const ReluSplit& split) const {
+    std::vector<ReluSplit> splits = s.splits;
+    splits.push_back(split);
+    GraphBoundParams bp;
+    bp.method = params_.bounds;
+    bp.reuse_lower = &b.node_lower;
+    bp.reuse_upper = &b.node_upper;
+    bp.reuse_same_box = true;
+    bp.lower_only = true;
+    GraphBoundResult c;
+    bounds_->bound(reg.lo, reg.hi, std::span<const GraphObjective>(&objective, 1), splits, bp, c);
+    return c.infeasible ? INFINITY : c.lower.front();
+  }
+
+  // The neuron to split: among the candidates, the one whose worse child has the highest
+  // bound of the first objective (ties: the better-scored). False when every ReLU is stable or
+  // split.
+  bool pick_neuron(const Sub& s, const VnnRegion& reg, const GraphObjective& objective,
+                   const GraphBoundResult& b, ReluSplit& out) const {
+    const std::vector<Candidate> cands = candidates(s, b);
+    if (cands.empty()) return false;
+    out = cands.front().split;
+    if (cands.size() == 1 || params_.bounds != BoundMethod::linear || out_of_time()) return true;
+    double best = -INFINITY;
+    for (const Candidate& c : cands) {
+      ReluSplit off = c.split, on = c.split;
+      on.active = true;
+      const double worse =
+          std::min(child_lower(s, reg, objective, b, off), child_lower(s, reg, objective, b, on));
+      if (worse > best) best = worse, out = c.split;
+    }
+    return true;
   }
 
   static bool is_split(const Sub& s, std::size_t node, std::size_t index) {

@@ -298,6 +298,109 @@ TEST(GraphBounds, ReusingItsOwnNodeBoundsChangesNothing) {
   EXPECT_EQ(r1.node_lower, r2.node_lower);
 }
 
+// A random graph of `kind`, its test objectives and a box of half-width eps, all from `seed`.
+struct Setup {
+  GraphNetwork g;
+  Rng rng;
+  std::vector<GraphObjective> objs;
+  Box b;
+};
+Setup setup(RandomGraphKind kind, std::uint64_t seed, double eps) {
+  Setup s{random_graph(kind, seed), Rng(seed), {}, {}};
+  s.objs = test_objectives(s.g, s.rng);
+  s.b = random_box(s.g.n_inputs(), eps, s.rng);
+  return s;
+}
+
+// Branch and bound only asks whether every lower bound is > 0: the slope optimisation stops
+// as soon as that is shown, and otherwise runs exactly as without the flag.
+TEST(GraphBounds, StopWhenPositiveStopsOnlyOnceEveryLowerBoundIsPositive) {
+  for (const auto kind : kKinds) {
+    auto [g, rng, objs, b] = setup(kind, 3, 0.1);
+    GraphBounds gb(g);
+    GraphBoundResult crown, full, stopped;
+    gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear), crown);
+    // Every objective shifted so that CROWN alone proves it > 0: iteration 0 decides.
+    auto shifted = objs;
+    for (std::size_t q = 0; q < objs.size(); ++q) shifted[q].c += 1 - crown.lower[q];
+    GraphBoundParams stop = params_of(BoundMethod::linear, 10);
+    stop.stop_when_positive = true;
+    GraphBoundResult crown_shifted;
+    gb.bound(b.lo, b.hi, shifted, {}, params_of(BoundMethod::linear), crown_shifted);
+    gb.bound(b.lo, b.hi, shifted, {}, stop, stopped);
+    gb.bound(b.lo, b.hi, shifted, {}, params_of(BoundMethod::linear, 10), full);
+    for (std::size_t q = 0; q < objs.size(); ++q) {
+      EXPECT_GT(stopped.lower[q], 0);
+      EXPECT_EQ(stopped.lower[q], crown_shifted.lower[q]);  // no slope step taken
+      EXPECT_GE(full.lower[q], stopped.lower[q]);
+    }
+    EXPECT_EQ(check_sound(g, b, shifted, {}, stopped, 600, rng), 600u);
+    // Objective 0 below 0 even with optimised slopes: the run never stops early.
+    gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear, 10), full);
+    objs[0].c -= full.lower[0] + 1;
+    gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear, 10), full);
+    gb.bound(b.lo, b.hi, objs, {}, stop, stopped);
+    EXPECT_EQ(full.lower, stopped.lower);
+    EXPECT_EQ(full.upper, stopped.upper);
+  }
+}
+
+// Lower bounds only: each row has its own slopes, so the lower bounds are those of the full run,
+// and the upper bounds fall back to interval propagation (still sound).
+TEST(GraphBounds, LowerOnlyKeepsTheLowerBounds) {
+  for (const auto kind : kKinds) {
+    auto [g, rng, objs, b] = setup(kind, 4, 0.1);
+    GraphBounds gb(g);
+    for (const int alpha : {0, 10}) {
+      GraphBoundResult full, lower, interval;
+      GraphBoundParams p = params_of(BoundMethod::linear, alpha);
+      gb.bound(b.lo, b.hi, objs, {}, p, full);
+      p.lower_only = true;
+      gb.bound(b.lo, b.hi, objs, {}, p, lower);
+      gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::interval), interval);
+      EXPECT_EQ(full.lower, lower.lower);
+      EXPECT_EQ(full.input_coef, lower.input_coef);
+      EXPECT_EQ(full.relu_score, lower.relu_score);
+      for (std::size_t q = 0; q < objs.size(); ++q) {
+        EXPECT_GE(lower.upper[q], full.upper[q]);
+        EXPECT_LE(lower.upper[q], interval.upper[q]);
+      }
+      EXPECT_EQ(check_sound(g, b, objs, {}, lower, 600, rng), 600u);
+    }
+  }
+}
+
+// A child of branch and bound (same box, one more split) reusing its parent's node bounds:
+// skipping interval propagation above the split changes nothing.
+TEST(GraphBounds, ReuseSameBoxGivesTheSameBounds) {
+  for (const auto kind : kKinds) {
+    auto [g, rng, objs, b] = setup(kind, 5, 0.15);
+    GraphBounds gb(g);
+    GraphBoundResult parent;
+    gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::linear), parent);
+    const auto unstable = unstable_neurons(g, parent);
+    for (std::size_t u = 0; u < unstable.size() && u < 6; ++u) {
+      for (const bool active : {false, true}) {
+        ReluSplit split = unstable[u];
+        split.active = active;
+        const std::vector<ReluSplit> splits = {split};
+        GraphBoundParams p = params_of(BoundMethod::linear, 5);
+        p.reuse_lower = &parent.node_lower;
+        p.reuse_upper = &parent.node_upper;
+        GraphBoundResult plain, same;
+        gb.bound(b.lo, b.hi, objs, splits, p, plain);
+        p.reuse_same_box = true;
+        gb.bound(b.lo, b.hi, objs, splits, p, same);
+        EXPECT_EQ(plain.infeasible, same.infeasible);
+        EXPECT_EQ(plain.lower, same.lower);
+        EXPECT_EQ(plain.upper, same.upper);
+        EXPECT_EQ(plain.node_lower, same.node_lower);
+        EXPECT_EQ(plain.node_upper, same.node_upper);
+      }
+    }
+  }
+}
+
 TEST(GraphBounds, ScoresAndInputCoefficients) {
   const GraphNetwork g = random_graph(RandomGraphKind::relu_avg_pool_residual, 4);
   GraphBounds gb(g);
