@@ -19,6 +19,9 @@
 // (shallowest first), waves of a fixed size judged in parallel and merged in order, so the
 // result with max_boxes is the same at any thread count; the attack re-runs every few waves with
 // seeds fixed by the wave number. SplitResult::boxes counts sub-problems bounded.
+//
+// Branching looks ahead (filtered smart branching): the best-scored unstable neurons each get
+// both children bounded cheaply, and the split whose worse child bound is highest wins.
 #pragma once
 
 #include <cstddef>
