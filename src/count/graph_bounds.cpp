@@ -4,6 +4,7 @@
 #include "count/graph_bounds.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -367,6 +368,7 @@ void GraphBounds::bound(std::span<const double> lo, std::span<const double> hi,
                         GraphBoundResult& out) const {
   check_arguments(g_, lo, hi, objectives, splits, params);
   GraphKernel k(g_, summands_, lo, hi);
+  k.deadline = params.deadline;
   NodePass pass{k, params, std::vector<std::vector<ReluSplit>>(g_.nodes.size()),
                 nonlinear_consumers(g_)};
   for (const auto& s : splits) pass.splits_at[g_.nodes[s.node].source].push_back(s);
@@ -379,7 +381,8 @@ void GraphBounds::bound(std::span<const double> lo, std::span<const double> hi,
     out.lower.resize(n_obj);
     out.upper.resize(n_obj);
     std::vector<double> rows;
-    if (params.method == BoundMethod::linear) {
+    if (params.method == BoundMethod::linear &&
+        std::chrono::steady_clock::now() < params.deadline) {
       k.objective_rows(objectives, params.alpha_iterations,
                        {params.stop_when_positive, params.lower_only, params.deadline}, rows,
                        out.input_coef, &out.relu_score);

@@ -62,8 +62,10 @@ struct GraphBoundParams {
   /// come from interval propagation alone. Half the work, for a caller that reads only `lower`,
   /// as branch and bound does. Default false.
   bool lower_only = false;
-  /// The slope optimisation stops here (the best bounds so far are kept, so they stay sound and
-  /// never below CROWN's): a caller's time limit. Default: none.
+  /// Past this point in time no more back-substitution starts: the slope optimisation stops (the
+  /// best bounds so far are kept, never below CROWN's), intermediate bounds not yet
+  /// back-substituted and, when it has passed before them, the objectives keep their interval
+  /// bounds; all stay sound, only looser. A caller's time limit. Default: none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   /// Reuse these per-node bounds (a parent's result: node_lower / node_upper of a bound() call on
   /// a box containing this one, with a subset of these splits) instead of back-substituting the

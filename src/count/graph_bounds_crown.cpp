@@ -214,6 +214,7 @@ void GraphKernel::back_substitute(std::size_t top, std::span<const double> v,
 void GraphKernel::refine(std::size_t k, std::span<const std::uint32_t> which, double sign) {
   std::vector<double> out, out2;
   for (std::size_t first = 0; first < which.size(); first += kBatch) {
+    if (std::chrono::steady_clock::now() >= deadline) return;  // the rest keep L[k] / U[k]
     const std::size_t count = std::min(kBatch, which.size() - first);
     for (const bool parallel : {false, true}) {
       parallel_slopes = parallel;

@@ -57,6 +57,8 @@ struct GraphKernel {
   /// Free ReLU lower slopes equal to the upper line's, u / (u - l) (DeepPoly's forward choice),
   /// instead of CROWN's 0 or 1 (refine tries both: neither is always tighter).
   bool parallel_slopes = false;
+  /// Past this, refine() leaves the remaining elements at their interval bounds (sound, looser).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 
   GraphKernel(const GraphNetwork& graph, std::span<const std::size_t> summands_,
               std::span<const double> lo_, std::span<const double> hi_);
@@ -75,7 +77,7 @@ struct GraphKernel {
   /// the input's coefficients. out[b] = lower bound of column b over the box.
   void back_substitute(std::size_t top, std::span<const double> v, std::vector<double>& out);
   /// Bounds of the elements `which` of linear node k, lower (sign +1) or upper (-1): back-
-  /// substituted in batches and intersected with L[k] / U[k].
+  /// substituted in batches and intersected with L[k] / U[k]; no new batch past `deadline`.
   void refine(std::size_t k, std::span<const std::uint32_t> which, double sign);
   /// Lower bounds of the objectives' rows (2 per objective: f and -f), alpha-optimised when
   /// iterations > 0; the best bound per row in out, the input coefficients of the lower rows in

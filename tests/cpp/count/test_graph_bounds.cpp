@@ -4,6 +4,7 @@
 // split phases), reused intermediate bounds, point boxes, and infeasible splits.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -398,6 +399,25 @@ TEST(GraphBounds, ReuseSameBoxGivesTheSameBounds) {
         EXPECT_EQ(plain.node_upper, same.node_upper);
       }
     }
+  }
+}
+
+// A time limit that has passed: no back-substitution starts, so every bound is the interval
+// method's (sound, looser).
+TEST(GraphBounds, APassedDeadlineGivesSoundLooserBounds) {
+  for (const auto kind : kKinds) {
+    auto [g, rng, objs, b] = setup(kind, 6, 0.1);
+    GraphBounds gb(g);
+    GraphBoundParams late = params_of(BoundMethod::linear, 10);
+    late.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    GraphBoundResult r, interval;
+    gb.bound(b.lo, b.hi, objs, {}, late, r);
+    gb.bound(b.lo, b.hi, objs, {}, params_of(BoundMethod::interval), interval);
+    EXPECT_EQ(r.node_lower, interval.node_lower);
+    EXPECT_EQ(r.node_upper, interval.node_upper);
+    EXPECT_EQ(r.lower, interval.lower);
+    EXPECT_EQ(r.upper, interval.upper);
+    EXPECT_EQ(check_sound(g, b, objs, {}, r, 600, rng), 600u);
   }
 }
 
