@@ -201,7 +201,7 @@ class ReluBranch {
     const std::size_t n = params_.samples;
     r_.sample_requested = n;
     if (n == 0) return;
-    constexpr std::size_t kChunk = 1024, kWave = 64;
+    constexpr std::size_t kChunk = 1024, kWave = 64, kCheckEvery = 64;
     const std::size_t n_chunks = (n + kChunk - 1) / kChunk;
     std::uint64_t k = 0;
     std::size_t drawn = 0;
@@ -214,12 +214,17 @@ class ReluBranch {
       std::vector<std::uint64_t> hits(w, 0);
       std::vector<std::vector<double>> fx(w), fy(w);
       std::vector<std::uint8_t> done(w, 0);
+      std::vector<std::size_t> drawn_in(w, 0);
+      std::vector<const char*> cut(w, nullptr);
       const char* stopped = parallel_for_until(w, params_.threads, stop_reason, [&](std::size_t i) {
         const std::size_t c = c0 + i;
         Rng rng = Rng(params_.seed).split(c);
         std::vector<double> x(p_.n_inputs);
         const std::size_t end = std::min(n, (c + 1) * kChunk);
-        for (std::size_t s = c * kChunk; s < end; ++s) {
+        for (std::size_t s = c * kChunk; s < end; ++s, ++drawn_in[i]) {
+          // A chunk of a large network's forward passes takes seconds: the limit is checked
+          // within it too (a time-based cut does not bias the points drawn).
+          if (drawn_in[i] % kCheckEvery == kCheckEvery - 1 && (cut[i] = stop_reason())) break;
           double pick = rng.uniform();
           std::size_t reg = 0;
           while (reg + 1 < share_.size() && pick >= share_[reg]) pick -= share_[reg++];
@@ -239,8 +244,8 @@ class ReluBranch {
         if (!done[i]) continue;
         if (hits[i] && !r_.counterexample) found(fx[i], fy[i], "sample");
         k += hits[i];
-        const std::size_t c = c0 + i;
-        drawn += std::min(n, (c + 1) * kChunk) - c * kChunk;
+        drawn += drawn_in[i];
+        if (cut[i] && !stopped) stopped = cut[i];
       }
       if (stopped) r_.sample_stopped_by = stopped;
     }
@@ -549,11 +554,13 @@ std::string stop_text(const SplitResult& r, const SplitParams& params) {
   const std::string what =
       "the unsafe share [0, 1] is what phase splitting certifies until every sub-problem is "
       "proven; the sampled estimate is statistical";
+  const std::string open =
+      fmt::format("{} sub-problem{}", r.open_boxes, r.open_boxes == 1 ? "" : "s");
   if (r.stopped_by == "time limit") {
     return fmt::format(
-        "stopped at the time limit of {} s with {} sub-problems open; {} (raise "
+        "stopped at the time limit of {} s with {} open; {} (raise "
         "--time-limit / time_limit to go on)",
-        params.time_limit, r.open_boxes, what);
+        params.time_limit, open, what);
   }
   if (r.stopped_by == "max boxes") {
     return fmt::format("stopped after {} sub-problems (--max-boxes / max_boxes) with {} open; {}",
@@ -566,7 +573,7 @@ std::string stop_text(const SplitResult& r, const SplitParams& params) {
         r.open_boxes, memory_text(r.memory_budget), what);
   }
   if (r.stopped_by == "interrupted") {
-    return fmt::format("interrupted with {} sub-problems open; {}", r.open_boxes, what);
+    return fmt::format("interrupted with {} open; {}", open, what);
   }
   if (r.stopped_by == "open sub-problems") {
     return fmt::format(
