@@ -226,39 +226,34 @@ struct NodePass {
     k.set_mag(0);  // of the whole box, which box_min reads
     if (!apply_splits(0)) return false;
     // Per node: its bounds differ from the reused ones (all of them without reuse_same_box).
+    const bool same_box = params.reuse_lower && params.reuse_same_box;
     std::vector<char> changed(g.nodes.size(), 1);
-    if (params.reuse_lower && params.reuse_same_box)
-      changed[0] = k.L[0] != (*params.reuse_lower)[0] || k.U[0] != (*params.reuse_upper)[0];
+    auto differs = [&](std::size_t node) {
+      return k.L[node] != (*params.reuse_lower)[node] || k.U[node] != (*params.reuse_upper)[node];
+    };
+    if (same_box) changed[0] = differs(0);
     for (std::size_t node = 1; node < g.nodes.size(); ++node) {
       const GraphNode& n = g.nodes[node];
-      if (params.reuse_same_box && params.reuse_lower && sources_clean(n, changed)) {
+      if (same_box && sources_clean(n, changed)) {
         k.L[node] = (*params.reuse_lower)[node];
         k.U[node] = (*params.reuse_upper)[node];
         if (n.op == GraphOp::linear) k.compute_row_mag(node);  // back-substitution's rounding
-        if (!apply_splits(node)) return false;
-        changed[node] =
-            k.L[node] != (*params.reuse_lower)[node] || k.U[node] != (*params.reuse_upper)[node];
-        k.set_mag(node);
-        if (is_nonlinear(n.op)) k.relax_node(node);
-        continue;
-      }
-      k.interval_node(node);
-      if (params.reuse_lower) {
-        const auto& rl = (*params.reuse_lower)[node];
-        const auto& ru = (*params.reuse_upper)[node];
-        for (std::size_t j = 0; j < n.size; ++j) {
-          k.L[node][j] = std::max(k.L[node][j], rl[j]);
-          k.U[node][j] = std::min(k.U[node][j], ru[j]);
+      } else {
+        k.interval_node(node);
+        if (params.reuse_lower) {
+          const auto& rl = (*params.reuse_lower)[node];
+          const auto& ru = (*params.reuse_upper)[node];
+          for (std::size_t j = 0; j < n.size; ++j) {
+            k.L[node][j] = std::max(k.L[node][j], rl[j]);
+            k.U[node][j] = std::min(k.U[node][j], ru[j]);
+          }
+        } else if (params.method == BoundMethod::linear && n.op == GraphOp::linear &&
+                   feeds[node] > 0 && !reads_only_input(n)) {
+          refine(node);
         }
-      } else if (params.method == BoundMethod::linear && n.op == GraphOp::linear &&
-                 feeds[node] > 0 && !reads_only_input(n)) {
-        refine(node);
       }
       if (!apply_splits(node)) return false;
-      if (params.reuse_lower && params.reuse_same_box) {
-        changed[node] =
-            k.L[node] != (*params.reuse_lower)[node] || k.U[node] != (*params.reuse_upper)[node];
-      }
+      if (same_box) changed[node] = differs(node);
       k.set_mag(node);
       if (is_nonlinear(n.op)) k.relax_node(node);
     }

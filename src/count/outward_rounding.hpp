@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #include "assay/count/bounds.hpp"
 
@@ -20,27 +21,31 @@ inline double gamma_n(std::size_t n) {
   return nu / (1.0 - nu) * 1.0001;
 }
 
-/// Lower bound of c . x + d over the box lo <= x <= hi (mag[k] >= max |x_k|), with the rounding
-/// of the evaluation subtracted.
-inline double box_min(const double* c, double d, const double* lo, const double* hi,
-                      const double* mag, std::size_t n) {
+/// c . x + d at the corner of the box lo <= x <= hi that minimises it (`upper`: maximises it),
+/// and the bound of that evaluation's rounding (mag[k] >= max |x_k|).
+inline std::pair<double, double> box_corner(const double* c, double d, const double* lo,
+                                            const double* hi, const double* mag, std::size_t n,
+                                            bool upper) {
   double v = d, a = std::abs(d);
   for (std::size_t k = 0; k < n; ++k) {
-    v += c[k] >= 0 ? c[k] * lo[k] : c[k] * hi[k];
+    v += (c[k] >= 0) == upper ? c[k] * hi[k] : c[k] * lo[k];
     a += std::abs(c[k]) * mag[k];
   }
-  return round_down(v - (gamma_n(n + 1) * a + kTiny));
+  return {v, gamma_n(n + 1) * a + kTiny};
+}
+
+/// Lower bound of c . x + d over the box, with the rounding of the evaluation subtracted.
+inline double box_min(const double* c, double d, const double* lo, const double* hi,
+                      const double* mag, std::size_t n) {
+  const auto [v, e] = box_corner(c, d, lo, hi, mag, n, false);
+  return round_down(v - e);
 }
 
 /// Upper bound of c . x + d over the box, with the rounding of the evaluation added.
 inline double box_max(const double* c, double d, const double* lo, const double* hi,
                       const double* mag, std::size_t n) {
-  double v = d, a = std::abs(d);
-  for (std::size_t k = 0; k < n; ++k) {
-    v += c[k] >= 0 ? c[k] * hi[k] : c[k] * lo[k];
-    a += std::abs(c[k]) * mag[k];
-  }
-  return round_up(v + (gamma_n(n + 1) * a + kTiny));
+  const auto [v, e] = box_corner(c, d, lo, hi, mag, n, true);
+  return round_up(v + e);
 }
 
 }  // namespace assay::count::detail
